@@ -1,0 +1,318 @@
+#include "app/cli/commands.h"
+
+#include "app/cli/json_util.h"
+#include "app/cli/problem_loader.h"
+#include "app/document/project_file.h"
+#include "core/cost/alpha_beta_cost.h"
+#include "core/cost/instance_metrics.h"
+#include "core/io/comm_io.h"
+#include "core/io/placement_io.h"
+#include "core/io/sites_io.h"
+#include "core/synth/constraint_generator.h"
+#include "core/synth/patterns.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <cstdio>
+
+namespace meridian::cli {
+
+namespace {
+
+int report(const Error& error)
+{
+    std::fprintf(stderr, "meridian-cli: error: %s\n", error.toString().c_str());
+    return error.code == ErrorCode::Internal ? kExitInternal : kExitBadInput;
+}
+
+int usageError(const QString& message)
+{
+    return report(makeError(ErrorCode::InvalidInput, message.toStdString()));
+}
+
+// Parses the arguments; returns -1 to go on, or an exit code (help printed, or a usage error).
+int parseArguments(QCommandLineParser& parser, const QStringList& arguments)
+{
+    const auto help = parser.addHelpOption();
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet(help)) {
+        std::fputs(parser.helpText().toLocal8Bit().constData(), stdout);
+        return kExitOk;
+    }
+    return -1;
+}
+
+QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input)
+{
+    using model::NetworkQuantity;
+    using model::Provenance;
+    QJsonObject o;
+    o["description"] = QString::fromStdString(m.describe());
+    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
+        QJsonObject counts;
+        for (auto p : {Provenance::Measured, Provenance::Edited, Provenance::Missing})
+            counts[QString::fromStdString(std::string(model::provenanceId(p == Provenance::Missing ? Provenance::Estimated : p)))] =
+                input.count(q, p);
+        o[q == NetworkQuantity::Latency ? "latency_entries" : "bandwidth_entries"] = counts;
+    }
+    return o;
+}
+
+QJsonValue numberOrNull(double v) { return std::isnan(v) ? QJsonValue() : QJsonValue(v); }
+
+} // namespace
+
+int runInfo(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Prints a summary of a Meridian project as JSON: sites, network coverage, the "
+                                     "distance model that fills missing entries, and the applications.");
+    parser.addPositionalArgument("project", "The project file.");
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 1)
+        return usageError("expected one project file: meridian-cli info PROJECT");
+    auto project = document::ProjectFile::load(parser.positionalArguments().front());
+    if (!project)
+        return report(project.error());
+    QJsonObject out;
+    out["name"] = QString::fromStdString(project->name);
+    out["description"] = QString::fromStdString(project->description);
+    QJsonArray sources;
+    for (const auto& s : project->sources)
+        sources.append(QString::fromStdString(s));
+    out["sources"] = sources;
+    QJsonArray sites;
+    const auto& topo = project->topology;
+    for (int s = 0; s < topo.siteCount(); ++s) {
+        const auto& site = topo.site(s);
+        sites.append(QJsonObject{{"name", QString::fromStdString(site.name)},
+                                 {"lat", site.latitude},
+                                 {"lon", site.longitude},
+                                 {"hosts", topo.hostCountOf(s)},
+                                 {"slots", topo.capacity(s)},
+                                 {"up_MBps", numberOrNull(site.uplinkMBps)},
+                                 {"down_MBps", numberOrNull(site.downlinkMBps)},
+                                 {"egress_usd_per_GB", numberOrNull(site.egressUsdPerGB)}});
+    }
+    out["sites"] = sites;
+    out["total_slots"] = topo.totalCapacity();
+    model::DistanceModel dm;
+    const auto complete = project->completeNetwork(&dm);
+    out["network"] = distanceModelJson(dm, project->network);
+    out["latency_ms"] = matrixToJson(complete.latencyMs());
+    out["bandwidth_MBps"] = matrixToJson(complete.bandwidthMBps());
+    out["host_links"] = static_cast<int>(project->network.hostLinks().size());
+    QJsonArray apps;
+    for (const auto& app : project->applications)
+        apps.append(QJsonObject{{"name", QString::fromStdString(app.name)},
+                                {"description", QString::fromStdString(app.description)},
+                                {"processes", app.comm.processCount()},
+                                {"nonzeros", app.comm.nonZeros()},
+                                {"bytes", app.comm.totalBytes()},
+                                {"messages", app.comm.hasMessages() ? QJsonValue(app.comm.totalMessages()) : QJsonValue()},
+                                {"pins", app.pins.size()}});
+    out["applications"] = apps;
+    printJson(out);
+    return kExitOk;
+}
+
+namespace {
+
+int generateConstraints(QCommandLineParser& parser)
+{
+    bool ok = false;
+    const int processes = parser.value("processes").toInt(&ok);
+    if (!ok || processes < 1)
+        return usageError("--processes needs a whole number >= 1");
+    const double ratio = parser.value("ratio").toDouble(&ok);
+    if (!ok)
+        return usageError("--ratio needs a number between 0 and 1");
+    const auto seed = parser.value("seed").toULongLong(&ok);
+    if (!ok)
+        return usageError("--seed needs a whole number >= 0");
+    if (!parser.isSet("out"))
+        return usageError("--out is required");
+    model::Topology topology;
+    if (parser.isSet("project")) {
+        auto project = document::ProjectFile::load(parser.value("project"));
+        if (!project)
+            return report(project.error());
+        topology = project->topology;
+    } else if (parser.isSet("sites")) {
+        auto t = io::loadTopology(parser.value("sites").toStdString());
+        if (!t)
+            return report(t.error());
+        topology = std::move(*t);
+    } else {
+        return usageError("constraints need the sites: --sites FILE or --project FILE");
+    }
+    auto pins = synth::generateConstraints(processes, ratio, topology, seed);
+    if (!pins)
+        return report(pins.error());
+    if (auto s = io::writePinsCsv(parser.value("out").toStdString(), *pins, topology); !s)
+        return report(s.error());
+    printJson(QJsonObject{{"pins", pins->size()}, {"processes", processes}, {"ratio", ratio},
+                          {"seed", QString::number(seed)}, {"out", parser.value("out")}});
+    return kExitOk;
+}
+
+} // namespace
+
+int runGenerate(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    QString description = "Generates an application communication matrix (bytes, and message counts with "
+                          "--messages-out) as Matrix Market, or with PATTERN 'constraints' a pins CSV at a given "
+                          "ratio.\n\nPatterns:\n";
+    for (auto p : synth::allPatterns())
+        description += "  " + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size()))
+            + ": " + QString::fromStdString(synth::describePattern(p)) + "\n";
+    parser.setApplicationDescription(description);
+    parser.addPositionalArgument("pattern", "lu, bt, sp, cg, ft, mg, kmeans, dnn, or constraints.");
+    parser.addOptions({
+        {"processes", "Number of processes.", "N", "64"},
+        {"iterations", "Time steps (default: the pattern's).", "K"},
+        {"message-bytes", "Main message size in bytes (default: the pattern's).", "bytes"},
+        {"secondary-bytes", "LU/BT/SP boundary-exchange message size in bytes.", "bytes"},
+        {"clusters", "K-means: number of clusters k.", "k", "64"},
+        {"dimensions", "K-means: dimensions d.", "d", "8"},
+        {"levels", "MG: multigrid levels.", "L", "4"},
+        {"dnn-exchange", "DNN: ps (parameter server) or ring (ring allreduce).", "mode", "ps"},
+        {"out", "Output file: the volume matrix (.mtx), or the pins CSV.", "file"},
+        {"messages-out", "Also write the message counts (.mtx).", "file"},
+        {"ratio", "constraints: share of processes to pin, 0 to 1.", "r", "0.2"},
+        {"seed", "constraints: random seed.", "s", "1"},
+        {"sites", "constraints: the sites (CSV or GeoJSON).", "file"},
+        {"project", "constraints: take the sites from a project.", "file"},
+    });
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 1)
+        return usageError("expected one pattern: meridian-cli generate PATTERN --processes N --out FILE");
+    const QString name = parser.positionalArguments().front();
+    if (name == "constraints")
+        return generateConstraints(parser);
+    const auto pattern = synth::patternFromId(name.toStdString());
+    if (!pattern)
+        return usageError("unknown pattern '" + name + "'; expected lu, bt, sp, cg, ft, mg, kmeans, dnn or constraints");
+    if (!parser.isSet("out"))
+        return usageError("--out is required");
+    synth::PatternOptions o;
+    bool ok = true;
+    auto intOption = [&](const char* key, int& target) {
+        if (parser.value(key).isEmpty())
+            return;
+        bool good = false;
+        target = parser.value(key).toInt(&good);
+        ok = ok && good;
+    };
+    auto bytesOption = [&](const char* key, double& target) {
+        if (!parser.isSet(key))
+            return;
+        bool good = false;
+        target = parser.value(key).toDouble(&good);
+        ok = ok && good && target >= 0;
+    };
+    intOption("processes", o.processes);
+    intOption("iterations", o.iterations);
+    intOption("clusters", o.clusters);
+    intOption("dimensions", o.dimensions);
+    intOption("levels", o.levels);
+    bytesOption("message-bytes", o.messageBytes);
+    bytesOption("secondary-bytes", o.secondaryBytes);
+    if (!ok)
+        return usageError("--processes, --iterations, --clusters, --dimensions and --levels take whole numbers; "
+                          "message sizes take numbers of bytes >= 0");
+    if (parser.value("dnn-exchange") == "ring")
+        o.dnnExchange = synth::DnnExchange::RingAllreduce;
+    else if (parser.value("dnn-exchange") != "ps")
+        return usageError("--dnn-exchange takes ps or ring");
+    auto comm = synth::generatePattern(*pattern, o);
+    if (!comm)
+        return report(comm.error());
+    const std::string comment = "meridian-cli generate " + name.toStdString() + " --processes " + std::to_string(o.processes);
+    if (auto s = io::writeCommMatrix(parser.value("out").toStdString(), *comm, false, comment + " (bytes)"); !s)
+        return report(s.error());
+    if (parser.isSet("messages-out"))
+        if (auto s = io::writeCommMatrix(parser.value("messages-out").toStdString(), *comm, true, comment + " (messages)"); !s)
+            return report(s.error());
+    printJson(QJsonObject{{"pattern", name},
+                          {"processes", comm->processCount()},
+                          {"nonzeros", comm->nonZeros()},
+                          {"bytes", comm->totalBytes()},
+                          {"messages", comm->totalMessages()},
+                          {"out", parser.value("out")}});
+    return kExitOk;
+}
+
+int runEvaluate(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Evaluates a mapping with the alpha-beta cost of SC17 eq. 3: the sum over process pairs of "
+        "messages x latency + bytes / bandwidth, in seconds, using the site-level network with missing "
+        "entries estimated from distance. Prints JSON: cost_s, latency_s, bandwidth_s, per-site load, site x site "
+        "traffic and time, CloudMap's Inter/Intra/CommTime when the mapping names hosts, and every violated "
+        "capacity, slot or pin.");
+    addProblemOptions(parser);
+    parser.addOption({"mapping", "The mapping CSV: process,site,host,slot.", "file"});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("mapping"))
+        return usageError("--mapping is required");
+    auto problem = loadProblem(parser);
+    if (!problem)
+        return report(problem.error());
+    const auto& project = problem->project;
+    const auto& app = project.applications[problem->application];
+    auto placement = io::readMappingCsv(parser.value("mapping").toStdString(), project.topology, app.comm.processCount());
+    if (!placement)
+        return report(placement.error());
+
+    model::DistanceModel dm;
+    const auto network = project.completeNetwork(&dm);
+    const cost::AlphaBetaCost evaluator(network, app.comm);
+    const auto b = evaluator.breakdown(placement->site);
+    QJsonObject out;
+    out["application"] = QString::fromStdString(app.name);
+    out["processes"] = app.comm.processCount();
+    out["cost_s"] = b.total;
+    out["latency_s"] = b.latencyPart;
+    out["bandwidth_s"] = b.bandwidthPart;
+    out["messages_given"] = app.comm.hasMessages();
+    if (!app.comm.hasMessages())
+        out["note"] = "no message counts were given: the latency term is 0";
+    QJsonArray sites;
+    for (int s = 0; s < project.topology.siteCount(); ++s)
+        sites.append(QJsonObject{{"name", QString::fromStdString(project.topology.site(s).name)},
+                                 {"load", b.load[s]},
+                                 {"capacity", project.topology.capacity(s)}});
+    out["sites"] = sites;
+    out["traffic_bytes"] = matrixToJson(b.trafficBytes);
+    out["time_s"] = matrixToJson(b.timeSeconds);
+    QJsonArray violations;
+    static const char* kinds[] = {"capacity", "slot", "pin"};
+    for (const auto& v : model::checkPlacement(*placement, project.topology, app.pins))
+        violations.append(QJsonObject{{"kind", kinds[static_cast<int>(v.kind)]}, {"message", QString::fromStdString(v.message)}});
+    out["violations"] = violations;
+    out["valid"] = violations.isEmpty();
+    if (placement->hasHosts()) {
+        auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm);
+        if (!m)
+            return report(m.error());
+        out["instance"] = QJsonObject{{"inter_bytes", m->interBytes},
+                                      {"intra_bytes", m->intraBytes},
+                                      {"inter_messages", m->interMessages},
+                                      {"intra_messages", m->intraMessages},
+                                      {"comm_time_s", m->commTimeSeconds}};
+    }
+    out["network"] = distanceModelJson(dm, project.network);
+    printJson(out);
+    return kExitOk;
+}
+
+} // namespace meridian::cli

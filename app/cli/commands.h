@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QStringList>
+
+namespace meridian::cli {
+
+/// Exit codes of meridian-cli.
+enum ExitCode { kExitOk = 0, kExitInternal = 1, kExitBadInput = 2 };
+
+/// Each command takes its arguments after the command name (argv[0] first, as QCommandLineParser
+/// expects), prints its result (JSON on standard output, errors on standard error) and returns the
+/// exit code.
+int runInfo(const QStringList& arguments);
+int runGenerate(const QStringList& arguments);
+int runEvaluate(const QStringList& arguments);
+
+} // namespace meridian::cli

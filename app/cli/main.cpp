@@ -1,0 +1,54 @@
+#include "app/cli/commands.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <exception>
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: meridian-cli COMMAND [options]\n"
+    "\n"
+    "Plans where parallel work runs across geo-distributed sites.\n"
+    "\n"
+    "Commands:\n"
+    "  info PROJECT        summary of a project as JSON\n"
+    "  generate PATTERN    generate a communication pattern or a constraint vector\n"
+    "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
+    "\n"
+    "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
+    "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("meridian-cli");
+    QCoreApplication::setApplicationVersion("0.1.0");
+    QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
+        std::fputs(kUsage, args.size() < 2 ? stderr : stdout);
+        return args.size() < 2 ? meridian::cli::kExitBadInput : meridian::cli::kExitOk;
+    }
+    if (args[1] == "--version") {
+        std::puts("meridian-cli 0.1.0");
+        return meridian::cli::kExitOk;
+    }
+    const QString command = args[1];
+    args.removeAt(1);
+    try {
+        if (command == "info")
+            return meridian::cli::runInfo(args);
+        if (command == "generate")
+            return meridian::cli::runGenerate(args);
+        if (command == "evaluate")
+            return meridian::cli::runEvaluate(args);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
+        return meridian::cli::kExitInternal;
+    }
+    std::fprintf(stderr, "meridian-cli: error: unknown command '%s'\n\n%s", command.toLocal8Bit().constData(), kUsage);
+    return meridian::cli::kExitBadInput;
+}

@@ -1,0 +1,99 @@
+#include "app/cli/problem_loader.h"
+
+#include "app/document/project_file.h"
+#include "core/io/comm_io.h"
+#include "core/io/network_io.h"
+#include "core/io/placement_io.h"
+#include "core/io/sites_io.h"
+
+namespace meridian::cli {
+
+void addProblemOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {"project", "A Meridian project file.", "file"},
+        {"application", "The application of the project (default: the first).", "name"},
+        {"sites", "Sites as CSV (name,lat,lon,nodes[,slots,...]) or GeoJSON.", "file"},
+        {"latency", "Latency between sites in ms (CSV or .mtx); missing entries are estimated.", "file"},
+        {"bandwidth", "Bandwidth between sites in MB/s (CSV or .mtx); missing entries are estimated.", "file"},
+        {"volume", "Communication volume in bytes, process x process (CSV or .mtx).", "file"},
+        {"messages", "Message counts, process x process (CSV or .mtx).", "file"},
+        {"pins", "Pinned processes as CSV lines process,site.", "file"},
+    });
+}
+
+Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
+{
+    LoadedProblem problem;
+    if (parser.isSet("project")) {
+        for (const char* raw : {"sites", "latency", "bandwidth", "volume", "messages"})
+            if (parser.isSet(raw))
+                return makeError(ErrorCode::InvalidInput, std::string("--") + raw + " cannot be combined with --project");
+        auto project = document::ProjectFile::load(parser.value("project"));
+        if (!project)
+            return project.error();
+        problem.project = std::move(*project);
+        if (problem.project.applications.empty())
+            return makeError(ErrorCode::InvalidInput, "the project has no application to evaluate",
+                             {parser.value("project").toStdString()});
+        if (parser.isSet("application")) {
+            problem.application = problem.project.applicationIndex(parser.value("application").toStdString());
+            if (problem.application < 0) {
+                std::string names;
+                for (const auto& a : problem.project.applications)
+                    names += (names.empty() ? "" : ", ") + a.name;
+                return makeError(ErrorCode::InvalidInput, "no application named '" + parser.value("application").toStdString()
+                                                              + "'; the project has " + names);
+            }
+        }
+        if (parser.isSet("pins")) {
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology);
+            if (!pins)
+                return pins.error();
+            problem.project.applications[problem.application].pins = std::move(*pins);
+        }
+    } else {
+        if (!parser.isSet("sites") || !parser.isSet("volume"))
+            return makeError(ErrorCode::InvalidInput,
+                             "name the problem with --project, or with --sites and --volume (plus --latency, --bandwidth, "
+                             "--messages and --pins as available)");
+        auto topology = io::loadTopology(parser.value("sites").toStdString());
+        if (!topology)
+            return topology.error();
+        problem.project.name = "command line";
+        problem.project.topology = std::move(*topology);
+        problem.project.network = model::Network(problem.project.topology.siteCount());
+        if (parser.isSet("latency"))
+            if (auto s = io::readNetworkMatrix(parser.value("latency").toStdString(), model::NetworkQuantity::Latency,
+                                               problem.project.topology, problem.project.network);
+                !s)
+                return s.error();
+        if (parser.isSet("bandwidth"))
+            if (auto s = io::readNetworkMatrix(parser.value("bandwidth").toStdString(), model::NetworkQuantity::Bandwidth,
+                                               problem.project.topology, problem.project.network);
+                !s)
+                return s.error();
+        document::Application app;
+        app.name = parser.value("volume").toStdString();
+        auto comm = io::readCommMatrix(parser.value("volume").toStdString(), parser.value("messages").toStdString());
+        if (!comm)
+            return comm.error();
+        app.comm = std::move(*comm);
+        if (parser.isSet("pins")) {
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology);
+            if (!pins)
+                return pins.error();
+            app.pins = std::move(*pins);
+        }
+        problem.project.applications.push_back(std::move(app));
+    }
+    const auto& app = problem.project.applications[problem.application];
+    if (auto s = app.pins.validate(app.comm.processCount(), problem.project.topology); !s) {
+        Error e = s.error();
+        e.where.file = parser.value("pins").toStdString();
+        return e;
+    }
+    return problem;
+}
+
+} // namespace meridian::cli

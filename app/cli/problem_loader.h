@@ -1,0 +1,26 @@
+#pragma once
+
+#include "app/document/project.h"
+#include "core/common/expected.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+namespace meridian::cli {
+
+/// The inputs of one mapping problem as the CLI collects them: from a project and one of its
+/// applications, or from raw files.
+struct LoadedProblem {
+    document::Project project;  ///< for raw files, a project holding the one application
+    int application = 0;        ///< index into project.applications
+};
+
+/// Adds the options that name a problem: --project/--application or --sites/--latency/--bandwidth/
+/// --volume/--messages/--pins.
+void addProblemOptions(QCommandLineParser& parser);
+
+/// Loads the problem the options name. Errors name the file at fault; a missing option is an
+/// InvalidInput error saying which options are needed.
+Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser);
+
+} // namespace meridian::cli

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/model/comm_matrix.h"
+#include "core/model/constraints.h"
+#include "core/model/network.h"
+#include "core/model/network_estimator.h"
+#include "core/model/topology.h"
+
+#include <string>
+#include <vector>
+
+namespace meridian::document {
+
+/// One application of a project: its communication matrices and its pins.
+struct Application {
+    std::string name;
+    std::string description;
+    model::CommMatrix comm;
+    model::Constraints pins;
+};
+
+/// Everything a user plans with: the sites, the measured network (missing entries stay missing here;
+/// the estimated completion is derived on demand), and the applications. Plain data, no Qt; the project
+/// file (ProjectFile) reads and writes it.
+struct Project {
+    std::string name;
+    std::string description;
+    /// Where the numbers come from (tables of the seed papers, measurements, estimates), one line each.
+    std::vector<std::string> sources;
+    model::Topology topology;
+    model::Network network;
+    std::vector<Application> applications;
+
+    /// Returns the network with every missing entry estimated (NetworkEstimator), and the model used.
+    model::Network completeNetwork(model::DistanceModel* model = nullptr) const;
+    /// Returns the index of the application with that name, or -1.
+    int applicationIndex(const std::string& name) const;
+};
+
+} // namespace meridian::document

@@ -1,0 +1,415 @@
+#include "app/document/project_file.h"
+
+#include "core/io/comm_io.h"
+#include "core/io/network_io.h"
+#include "core/io/placement_io.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace meridian::document {
+
+namespace {
+
+using model::NetworkQuantity;
+
+struct Reader {
+    QString path;
+
+    Error fail(const QString& where, const QString& what) const
+    {
+        return makeError(ErrorCode::Parse, (where + ": " + what).toStdString(), {path.toStdString()});
+    }
+};
+
+const char* quantityKey(NetworkQuantity q) { return q == NetworkQuantity::Latency ? "latency_ms" : "bandwidth_MBps"; }
+
+std::optional<double> optionalNumber(const QJsonObject& o, const char* key, bool& bad)
+{
+    const auto v = o.value(key);
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    if (!v.isDouble()) {
+        bad = true;
+        return std::nullopt;
+    }
+    return v.toDouble();
+}
+
+Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
+{
+    if (!value.isArray() || value.toArray().isEmpty())
+        return r.fail("sites", "expected a non-empty array of sites");
+    std::vector<model::Site> sites;
+    const auto array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString where = QString("sites[%1]").arg(i);
+        if (!array[i].isObject())
+            return r.fail(where, "expected an object");
+        const auto o = array[i].toObject();
+        model::Site s;
+        if (!o.value("name").isString())
+            return r.fail(where + ".name", "expected a string");
+        s.name = o.value("name").toString().toStdString();
+        for (const char* key : {"lat", "lon"})
+            if (!o.value(key).isDouble())
+                return r.fail(where + "." + key, "expected a number of degrees");
+        s.latitude = o.value("lat").toDouble();
+        s.longitude = o.value("lon").toDouble();
+        bool bad = false;
+        const auto nodes = optionalNumber(o, "nodes", bad);
+        const auto slots = optionalNumber(o, "slots", bad);
+        s.uplinkMBps = optionalNumber(o, "up_MBps", bad).value_or(model::Site::kUnknown);
+        s.downlinkMBps = optionalNumber(o, "down_MBps", bad).value_or(model::Site::kUnknown);
+        s.egressUsdPerGB = optionalNumber(o, "egress_usd_per_GB", bad).value_or(model::Site::kUnknown);
+        if (bad)
+            return r.fail(where, "nodes, slots, up_MBps, down_MBps and egress_usd_per_GB must be numbers or null");
+        const auto wholeNumber = [](const std::optional<double>& v) { return v && *v >= 1 && *v == std::floor(*v) && *v < 1e9; };
+        if (o.contains("hosts")) {
+            if (!o.value("hosts").isArray())
+                return r.fail(where + ".hosts", "expected an array of {name, slots}");
+            const auto hosts = o.value("hosts").toArray();
+            for (qsizetype h = 0; h < hosts.size(); ++h) {
+                const auto ho = hosts[h].toObject();
+                bool hostBad = false;
+                const auto hostSlots = optionalNumber(ho, "slots", hostBad);
+                if (!ho.value("name").isString() || hostBad || !wholeNumber(hostSlots))
+                    return r.fail(where + QString(".hosts[%1]").arg(h), "expected {\"name\": string, \"slots\": whole number >= 1}");
+                s.hosts.push_back({ho.value("name").toString().toStdString(), static_cast<int>(*hostSlots)});
+            }
+        } else {
+            if (!wholeNumber(nodes))
+                return r.fail(where + ".nodes", "expected a whole number >= 1");
+            if (slots && !wholeNumber(slots))
+                return r.fail(where + ".slots", "expected a whole number >= 1");
+            s.nodes = static_cast<int>(*nodes);
+            s.slotsPerNode = slots ? static_cast<int>(*slots) : 1;
+        }
+        sites.push_back(std::move(s));
+    }
+    auto topology = model::Topology::create(std::move(sites));
+    if (!topology)
+        return r.fail("sites", QString::fromStdString(topology.error().message));
+    return topology;
+}
+
+Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity q, const model::Topology& topo,
+                    model::Network& out)
+{
+    const QString where = QString("network.") + quantityKey(q);
+    const auto value = network.value(quantityKey(q));
+    if (value.isUndefined() || value.isNull())
+        return {};
+    const auto o = value.toObject();
+    if (o.contains("file")) {
+        const QString file = QFileInfo(r.path).dir().filePath(o.value("file").toString());
+        return io::readNetworkMatrix(file.toStdString(), q, topo, out);
+    }
+    if (!o.value("values").isArray())
+        return r.fail(where, "expected {\"values\": [[...]]} or {\"file\": \"path\"}");
+    const auto rows = o.value("values").toArray();
+    const int m = topo.siteCount();
+    if (rows.size() != m)
+        return r.fail(where, QString("expected %1 rows, one per site, found %2").arg(m).arg(rows.size()));
+    for (int i = 0; i < m; ++i) {
+        const auto row = rows[i].toArray();
+        if (row.size() != m)
+            return r.fail(where + QString("[%1]").arg(i), QString("expected %1 values").arg(m));
+        for (int j = 0; j < m; ++j) {
+            if (row[j].isNull())
+                continue;
+            if (!row[j].isDouble() || !model::isValidNetworkValue(q, row[j].toDouble()))
+                return r.fail(where + QString("[%1][%2]").arg(i).arg(j),
+                              q == NetworkQuantity::Latency ? "expected a latency >= 0 ms or null" : "expected a bandwidth > 0 MB/s or null");
+            out.set(q, i, j, row[j].toDouble(), model::Provenance::Measured);
+        }
+    }
+    return {};
+}
+
+Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topology& topo, model::Network& out)
+{
+    out = model::Network(topo.siteCount());
+    if (value.isUndefined())
+        return {};
+    if (!value.isObject())
+        return r.fail("network", "expected an object");
+    const auto o = value.toObject();
+    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
+        if (auto s = readQuantity(r, o, q, topo, out); !s)
+            return s;
+    const auto edited = o.value("edited").toObject();
+    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
+        for (const auto& cell : edited.value(quantityKey(q)).toArray()) {
+            const auto pair = cell.toArray();
+            const int i = pair.at(0).toInt(-1), j = pair.at(1).toInt(-1);
+            if (pair.size() != 2 || i < 0 || j < 0 || i >= topo.siteCount() || j >= topo.siteCount()
+                || out.provenance(q, i, j) == model::Provenance::Missing)
+                return r.fail(QString("network.edited.") + quantityKey(q), "expected [row, column] pairs of entries that have a value");
+            out.set(q, i, j, out.value(q, i, j), model::Provenance::Edited);
+        }
+    }
+    const auto links = o.value("host_links").toArray();
+    for (qsizetype k = 0; k < links.size(); ++k) {
+        const QString where = QString("network.host_links[%1]").arg(k);
+        const auto link = links[k].toObject();
+        const auto from = topo.hostIndex(link.value("from").toString().toStdString());
+        const auto to = topo.hostIndex(link.value("to").toString().toStdString());
+        if (!from || !to)
+            return r.fail(where, "expected \"from\" and \"to\" naming hosts of the project");
+        model::HostLink h;
+        h.latencyMs = link.value("latency_ms").toDouble(std::nan(""));
+        h.bandwidthMBps = link.value("bandwidth_MBps").toDouble(std::nan(""));
+        const auto provenance = model::provenanceFromId(link.value("provenance").toString("measured").toStdString());
+        if (!model::isValidNetworkValue(NetworkQuantity::Latency, h.latencyMs)
+            || !model::isValidNetworkValue(NetworkQuantity::Bandwidth, h.bandwidthMBps) || !provenance
+            || *provenance == model::Provenance::Missing)
+            return r.fail(where, "expected latency_ms >= 0, bandwidth_MBps > 0 and provenance measured, estimated or edited");
+        h.provenance = *provenance;
+        out.setHostLink(*from, *to, h);
+    }
+    return {};
+}
+
+Expected<Application> readApplication(const Reader& r, const QJsonValue& value, int index, const model::Topology& topo)
+{
+    const QString where = QString("applications[%1]").arg(index);
+    const auto o = value.toObject();
+    if (!o.value("name").isString() || o.value("name").toString().isEmpty())
+        return r.fail(where + ".name", "expected a non-empty string");
+    if (!o.value("volume").isString())
+        return r.fail(where + ".volume", "expected the path of the volume matrix (bytes)");
+    const QDir dir = QFileInfo(r.path).dir();
+    const QString volume = dir.filePath(o.value("volume").toString());
+    const QString messages = o.value("messages").isString() ? dir.filePath(o.value("messages").toString()) : QString();
+    for (const QString& file : {volume, messages})
+        if (!file.isEmpty() && !QFileInfo::exists(file))
+            return makeError(ErrorCode::Io,
+                             (where + ": the sidecar file '" + file + "' is missing").toStdString(), {r.path.toStdString()});
+    Application app;
+    app.name = o.value("name").toString().toStdString();
+    app.description = o.value("description").toString().toStdString();
+    auto comm = io::readCommMatrix(volume.toStdString(), messages.toStdString());
+    if (!comm)
+        return comm.error();
+    app.comm = std::move(*comm);
+    Expected<model::Constraints> constraints = model::Constraints();
+    if (o.value("pins").isString()) {
+        const QString file = dir.filePath(o.value("pins").toString());
+        if (!QFileInfo::exists(file))
+            return makeError(ErrorCode::Io, (where + ": the sidecar file '" + file + "' is missing").toStdString(),
+                             {r.path.toStdString()});
+        constraints = io::readPinsCsv(file.toStdString(), topo);
+        if (!constraints)
+            return constraints.error();
+    } else {
+        std::vector<model::Pin> pins;
+        for (const auto& p : o.value("pins").toArray()) {
+            const auto pair = p.toArray();
+            const auto site = topo.siteIndex(pair.at(1).toString().toStdString());
+            if (pair.size() != 2 || !pair.at(0).isDouble() || pair.at(0).toDouble() < 0 || !site)
+                return r.fail(where + ".pins", "expected a pins CSV path or [process, \"site name\"] pairs naming sites of the project");
+            pins.push_back({pair.at(0).toInt(), *site});
+        }
+        constraints = model::Constraints::fromPins(std::move(pins));
+        if (!constraints)
+            return r.fail(where + ".pins", QString::fromStdString(constraints.error().message));
+    }
+    if (auto s = constraints->validate(app.comm.processCount(), topo); !s)
+        return r.fail(where + ".pins", QString::fromStdString(s.error().message));
+    app.pins = std::move(*constraints);
+    return app;
+}
+
+QJsonValue numberOrNull(double v) { return std::isnan(v) ? QJsonValue() : QJsonValue(v); }
+
+} // namespace
+
+QString ProjectFile::sidecarName(const std::string& applicationName, SidecarKind kind)
+{
+    QString slug;
+    for (QChar c : QString::fromStdString(applicationName).toLower())
+        slug += c.isLetterOrNumber() ? c : QChar('-');
+    switch (kind) {
+    case SidecarKind::Volume: return slug + ".volume.mtx";
+    case SidecarKind::Messages: return slug + ".messages.mtx";
+    case SidecarKind::Pins: return slug + ".pins.csv";
+    }
+    return slug;
+}
+
+Expected<Project> ProjectFile::load(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, "cannot open the project: " + file.errorString().toStdString(), {path.toStdString()});
+    const QByteArray data = file.readAll();
+    QJsonParseError parseError;
+    const auto doc = QJsonDocument::fromJson(data, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const auto before = data.left(parseError.offset);
+        const int line = static_cast<int>(before.count('\n')) + 1;
+        const int column = static_cast<int>(parseError.offset - (before.lastIndexOf('\n') + 1)) + 1;
+        return makeError(ErrorCode::Parse, "not valid JSON: " + parseError.errorString().toStdString(),
+                         {path.toStdString(), line, column});
+    }
+    const Reader r{path};
+    const auto root = doc.object();
+    if (root.value("format").toString() != "meridian-project")
+        return r.fail("format", "expected \"meridian-project\"; this is not a Meridian project file");
+    if (!root.value("version").isDouble() || root.value("version").toDouble() != std::floor(root.value("version").toDouble())
+        || root.value("version").toInt() < 1)
+        return r.fail("version", "expected a whole number >= 1");
+    if (root.value("version").toInt() > kVersion)
+        return makeError(ErrorCode::InvalidInput,
+                         QString("the project was written by a newer Meridian (format version %1); this build reads version %2")
+                             .arg(root.value("version").toInt())
+                             .arg(kVersion)
+                             .toStdString(),
+                         {path.toStdString()});
+    Project project;
+    project.name = root.value("name").toString(QFileInfo(path).completeBaseName()).toStdString();
+    project.description = root.value("description").toString().toStdString();
+    for (const auto& s : root.value("sources").toArray())
+        project.sources.push_back(s.toString().toStdString());
+    auto topology = readSites(r, root.value("sites"));
+    if (!topology)
+        return topology.error();
+    project.topology = std::move(*topology);
+    if (auto s = readNetwork(r, root.value("network"), project.topology, project.network); !s)
+        return s.error();
+    std::set<QString> sidecars;
+    const auto apps = root.value("applications").toArray();
+    for (qsizetype i = 0; i < apps.size(); ++i) {
+        auto app = readApplication(r, apps[i], static_cast<int>(i), project.topology);
+        if (!app)
+            return app.error();
+        if (project.applicationIndex(app->name) >= 0 || !sidecars.insert(sidecarName(app->name, SidecarKind::Volume)).second)
+            return r.fail(QString("applications[%1].name").arg(i), "another application has the same name");
+        project.applications.push_back(std::move(*app));
+    }
+    return project;
+}
+
+Status ProjectFile::save(const Project& project, const QString& path)
+{
+    const QDir dir = QFileInfo(path).absoluteDir();
+    QJsonObject root;
+    root["format"] = "meridian-project";
+    root["version"] = kVersion;
+    root["name"] = QString::fromStdString(project.name);
+    if (!project.description.empty())
+        root["description"] = QString::fromStdString(project.description);
+    QJsonArray sources;
+    for (const auto& s : project.sources)
+        sources.append(QString::fromStdString(s));
+    if (!sources.isEmpty())
+        root["sources"] = sources;
+
+    QJsonArray sites;
+    for (const auto& s : project.topology.sites()) {
+        QJsonObject o;
+        o["name"] = QString::fromStdString(s.name);
+        o["lat"] = s.latitude;
+        o["lon"] = s.longitude;
+        const bool uniform = std::all_of(s.hosts.begin(), s.hosts.end(),
+                                         [&](const model::Host& h) { return h.slots == s.hosts.front().slots; });
+        bool defaultNames = true;
+        for (int h = 0; h < s.nodes; ++h)
+            defaultNames = defaultNames && s.hosts[h].name == model::Topology::defaultHostName(s.name, h, s.nodes);
+        if (uniform && defaultNames) {
+            o["nodes"] = s.nodes;
+            o["slots"] = s.hosts.front().slots;
+        } else {
+            QJsonArray hosts;
+            for (const auto& h : s.hosts)
+                hosts.append(QJsonObject{{"name", QString::fromStdString(h.name)}, {"slots", h.slots}});
+            o["hosts"] = hosts;
+        }
+        o["up_MBps"] = numberOrNull(s.uplinkMBps);
+        o["down_MBps"] = numberOrNull(s.downlinkMBps);
+        o["egress_usd_per_GB"] = numberOrNull(s.egressUsdPerGB);
+        sites.append(o);
+    }
+    root["sites"] = sites;
+
+    QJsonObject network, edited;
+    const int m = project.topology.siteCount();
+    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
+        QJsonArray rows, editedCells;
+        for (int i = 0; i < m; ++i) {
+            QJsonArray row;
+            for (int j = 0; j < m; ++j) {
+                const auto p = project.network.provenance(q, i, j);
+                const bool known = p == model::Provenance::Measured || p == model::Provenance::Edited;
+                row.append(known ? QJsonValue(project.network.value(q, i, j)) : QJsonValue());
+                if (p == model::Provenance::Edited)
+                    editedCells.append(QJsonArray{i, j});
+            }
+            rows.append(row);
+        }
+        network[quantityKey(q)] = QJsonObject{{"values", rows}};
+        if (!editedCells.isEmpty())
+            edited[quantityKey(q)] = editedCells;
+    }
+    if (!edited.isEmpty())
+        network["edited"] = edited;
+    QJsonArray links;
+    for (const auto& [key, link] : project.network.hostLinks())
+        links.append(QJsonObject{{"from", QString::fromStdString(project.topology.host(key.first).name)},
+                                 {"to", QString::fromStdString(project.topology.host(key.second).name)},
+                                 {"latency_ms", link.latencyMs},
+                                 {"bandwidth_MBps", link.bandwidthMBps},
+                                 {"provenance", QString::fromStdString(std::string(model::provenanceId(link.provenance)))}});
+    if (!links.isEmpty())
+        network["host_links"] = links;
+    root["network"] = network;
+
+    QJsonArray apps;
+    std::set<QString> used;
+    for (const auto& app : project.applications) {
+        const QString volume = sidecarName(app.name, SidecarKind::Volume);
+        if (!used.insert(volume).second)
+            return makeError(ErrorCode::InvalidInput, "two applications would share the sidecar file '" + volume.toStdString()
+                                                          + "'; rename one of them", {path.toStdString()});
+        QJsonObject o{{"name", QString::fromStdString(app.name)}, {"volume", volume}};
+        if (!app.description.empty())
+            o["description"] = QString::fromStdString(app.description);
+        const std::string comment = app.name + ", " + std::to_string(app.comm.processCount()) + " processes";
+        if (auto s = io::writeCommMatrix(dir.filePath(volume).toStdString(), app.comm, false, comment + ", bytes"); !s)
+            return s;
+        if (app.comm.hasMessages()) {
+            const QString messages = sidecarName(app.name, SidecarKind::Messages);
+            if (auto s = io::writeCommMatrix(dir.filePath(messages).toStdString(), app.comm, true, comment + ", messages"); !s)
+                return s;
+            o["messages"] = messages;
+        }
+        if (!app.pins.empty()) {
+            const QString pins = sidecarName(app.name, SidecarKind::Pins);
+            if (auto s = io::writePinsCsv(dir.filePath(pins).toStdString(), app.pins, project.topology); !s)
+                return s;
+            o["pins"] = pins;
+        }
+        apps.append(o);
+    }
+    root["applications"] = apps;
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::Io, "cannot write the project: " + file.errorString().toStdString(), {path.toStdString()});
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        return makeError(ErrorCode::Io, "cannot write the project: " + file.errorString().toStdString(), {path.toStdString()});
+    return {};
+}
+
+} // namespace meridian::document

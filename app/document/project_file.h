@@ -1,0 +1,32 @@
+#pragma once
+
+#include "app/document/project.h"
+#include "core/common/expected.h"
+
+#include <QString>
+
+namespace meridian::document {
+
+/// Reads and writes Meridian project files: JSON with "format": "meridian-project" and an integer
+/// "version" (this build writes and reads version 1). Network matrices are stored inline (null for a
+/// missing entry) or referenced as a CSV/Matrix Market file; communication matrices (Matrix Market)
+/// and pins (CSV) live beside the project as sidecar files referenced by paths relative to it.
+class ProjectFile {
+public:
+    static constexpr int kVersion = 1;
+
+    /// Loads a project. Errors name the file (the project or the sidecar) and, for JSON syntax errors,
+    /// the line and column; a newer version or a missing sidecar is a clear error.
+    static Expected<Project> load(const QString& path);
+
+    /// Saves a project: sidecars first (each written atomically), then the project file through
+    /// QSaveFile, so an interrupted save never leaves a truncated project behind.
+    static Status save(const Project& project, const QString& path);
+
+    enum class SidecarKind { Volume, Messages, Pins };
+    /// Returns the sidecar file name of an application's volume, message counts or pins
+    /// ("lu.volume.mtx", "lu.messages.mtx", "lu.pins.csv").
+    static QString sidecarName(const std::string& applicationName, SidecarKind kind);
+};
+
+} // namespace meridian::document

@@ -1,0 +1,24 @@
+#include "app/workbench/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("Meridian");
+    QApplication::setOrganizationName("Meridian");
+    QApplication::setApplicationVersion("0.1.0");
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Meridian: plan where parallel work runs across geo-distributed sites.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("project", "A project file to open.", "[project]");
+    parser.process(app);
+
+    meridian::workbench::MainWindow window;
+    window.show();
+    if (!parser.positionalArguments().isEmpty())
+        window.openProject(parser.positionalArguments().front());
+    return app.exec();
+}

@@ -1,0 +1,185 @@
+#include "core/io/matrix_market.h"
+
+#include "core/io/text_file.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cctype>
+#include <limits>
+
+namespace meridian::io {
+
+namespace {
+
+struct Token {
+    std::string_view text;
+    int column;
+};
+
+std::vector<Token> tokenize(std::string_view line)
+{
+    std::vector<Token> out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        if (i >= line.size())
+            break;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        out.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
+    }
+    return out;
+}
+
+} // namespace
+
+Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    LineReader lines(*text);
+    if (!lines.next())
+        return parseError(path, 1, 1, "the file is empty; expected a %%MatrixMarket header");
+    const auto banner = tokenize(lines.line());
+    if (banner.size() != 5 || toLower(banner[0].text) != "%%matrixmarket" || toLower(banner[1].text) != "matrix")
+        return parseError(path, 1, 1, "expected '%%MatrixMarket matrix <coordinate|array> <real|integer> <general|symmetric>'");
+    const std::string format = toLower(banner[2].text);
+    const std::string field = toLower(banner[3].text);
+    const std::string symmetry = toLower(banner[4].text);
+    if (format != "coordinate" && format != "array")
+        return parseError(path, 1, banner[2].column, "expected the format 'coordinate' or 'array', found '" + std::string(banner[2].text) + "'");
+    if (field != "real" && field != "integer" && field != "double")
+        return parseError(path, 1, banner[3].column,
+                          "expected the field 'real' or 'integer', found '" + std::string(banner[3].text)
+                              + "' (pattern and complex matrices carry no usable values)");
+    if (symmetry != "general" && symmetry != "symmetric")
+        return parseError(path, 1, banner[4].column,
+                          "expected 'general' or 'symmetric', found '" + std::string(banner[4].text) + "'");
+    const bool symmetric = symmetry == "symmetric";
+    MarketMatrix m;
+    m.dense = format == "array";
+
+    // Size line.
+    std::vector<Token> size;
+    while (lines.next()) {
+        const auto t = trim(lines.line());
+        if (t.empty() || t.front() == '%')
+            continue;
+        size = tokenize(lines.line());
+        break;
+    }
+    const int sizeLine = lines.number();
+    const std::size_t expectedSizeTokens = m.dense ? 2 : 3;
+    if (size.size() != expectedSizeTokens)
+        return parseError(path, sizeLine, 1, m.dense ? "expected a size line 'rows columns'" : "expected a size line 'rows columns entries'");
+    long long dims[3] = {0, 0, 0};
+    for (std::size_t k = 0; k < size.size(); ++k) {
+        const auto v = parseInteger(size[k].text);
+        if (!v || *v < (k < 2 ? 1 : 0) || *v > std::numeric_limits<int>::max())
+            return parseError(path, sizeLine, size[k].column,
+                              std::string("expected ") + (k < 2 ? "a dimension between 1 and 2147483647" : "an entry count >= 0")
+                                  + ", found '" + std::string(size[k].text) + "'");
+        dims[k] = *v;
+    }
+    m.rows = static_cast<int>(dims[0]);
+    m.columns = static_cast<int>(dims[1]);
+    if (symmetric && m.rows != m.columns)
+        return parseError(path, sizeLine, 1, "a symmetric matrix must be square");
+    const double cells = symmetric ? 0.5 * static_cast<double>(dims[0]) * static_cast<double>(dims[0] + 1)
+                                   : static_cast<double>(dims[0]) * static_cast<double>(dims[1]);
+    const double stored = m.dense ? cells : static_cast<double>(dims[2]);
+    if (!m.dense && stored > cells)
+        return parseError(path, sizeLine, size[2].column,
+                          "the header claims " + std::to_string(dims[2]) + " entries but a " + std::to_string(dims[0]) + " x "
+                              + std::to_string(dims[1]) + (symmetric ? " symmetric" : "") + " matrix has only "
+                              + std::to_string(static_cast<long long>(cells)) + " cells");
+    // Every entry needs at least "1 1 1\n" (coordinate) or "1\n" (array): refuse before allocating.
+    const double minBytes = m.dense ? 2.0 : 6.0;
+    const double room = (static_cast<double>(lines.remaining()) + 1.0) / minBytes;
+    if (stored > room)
+        return parseError(path, sizeLine, 1,
+                          "the header claims " + std::to_string(static_cast<long long>(stored)) + " values but the rest of the file ("
+                              + std::to_string(lines.remaining()) + " bytes) can hold at most "
+                              + std::to_string(static_cast<long long>(room)));
+    const auto count = static_cast<std::size_t>(stored);
+    m.entries.reserve(symmetric ? 2 * count : count);
+
+    std::size_t read = 0;
+    long long denseRow = 0, denseCol = 0;
+    while (lines.next()) {
+        const auto t = trim(lines.line());
+        if (t.empty() || t.front() == '%')
+            continue;
+        const auto tokens = tokenize(lines.line());
+        if (read == count)
+            return parseError(path, lines.number(), tokens.front().column,
+                              "the header announced " + std::to_string(count) + " values; this line is one too many");
+        const std::size_t want = m.dense ? 1 : 3;
+        if (tokens.size() != want)
+            return parseError(path, lines.number(), tokens.size() > want ? tokens[want].column : 1,
+                              m.dense ? "expected one value per line" : "expected 'row column value'");
+        int r = 0, c = 0;
+        if (m.dense) {
+            r = static_cast<int>(denseRow);
+            c = static_cast<int>(denseCol);
+        } else {
+            for (int k = 0; k < 2; ++k) {
+                const auto v = parseInteger(tokens[k].text);
+                const long long limit = k == 0 ? dims[0] : dims[1];
+                if (!v || *v < 1 || *v > limit)
+                    return parseError(path, lines.number(), tokens[k].column,
+                                      std::string("expected a ") + (k == 0 ? "row" : "column") + " index between 1 and "
+                                          + std::to_string(limit) + ", found '" + std::string(tokens[k].text) + "'");
+                (k == 0 ? r : c) = static_cast<int>(*v - 1);
+            }
+            if (symmetric && r < c)
+                return parseError(path, lines.number(), tokens[0].column,
+                                  "a symmetric file stores the lower triangle only (row >= column)");
+        }
+        const auto& valueToken = tokens[m.dense ? 0 : 2];
+        const auto value = parseNumber(valueToken.text);
+        if (!value || !satisfies(rule, *value))
+            return parseError(path, lines.number(), valueToken.column,
+                              "expected " + describeRule(rule) + ", found '" + std::string(valueToken.text) + "'");
+        m.entries.push_back({r, c, *value, lines.number()});
+        if (symmetric && r != c)
+            m.entries.push_back({c, r, *value, lines.number()});
+        ++read;
+        if (m.dense) {
+            // Column-major; a symmetric array lists the lower triangle column by column.
+            if (++denseRow == dims[0]) {
+                ++denseCol;
+                denseRow = symmetric ? denseCol : 0;
+            }
+        }
+    }
+    if (read != count)
+        return parseError(path, lines.number(), 1,
+                          "the header announced " + std::to_string(count) + " values but the file has " + std::to_string(read));
+    return m;
+}
+
+Status writeMatrixMarket(const std::string& path, int rows, int columns, const std::vector<MarketEntry>& entries,
+                         const std::string& comment)
+{
+    std::string out = "%%MatrixMarket matrix coordinate real general\n";
+    if (!comment.empty())
+        out += "% " + comment + "\n";
+    out += std::to_string(rows) + ' ' + std::to_string(columns) + ' ' + std::to_string(entries.size()) + '\n';
+    char buffer[64];
+    for (const auto& e : entries) {
+        out += std::to_string(e.row + 1);
+        out += ' ';
+        out += std::to_string(e.column + 1);
+        out += ' ';
+        auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, e.value);
+        out.append(buffer, ptr);
+        out += '\n';
+    }
+    return writeTextFileAtomically(path, out);
+}
+
+} // namespace meridian::io

@@ -1,0 +1,274 @@
+#include "core/io/sites_io.h"
+
+#include "core/io/text_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace meridian::io {
+
+namespace {
+
+enum Column { kName, kLat, kLon, kNodes, kSlots, kUp, kDown, kPrice, kColumnCount };
+constexpr std::array<const char*, kColumnCount> kColumnNames = {
+    "name", "lat", "lon", "nodes", "slots", "up_MBps", "down_MBps", "egress_usd_per_GB"};
+
+std::string acceptedColumns()
+{
+    std::string out;
+    for (auto* c : kColumnNames)
+        out += (out.empty() ? "" : ", ") + std::string(c);
+    return out;
+}
+
+// Checks a numeric site attribute; returns an error message or empty.
+std::string checkValue(int column, double v)
+{
+    switch (column) {
+    case kLat: return v >= -90 && v <= 90 ? "" : "a latitude between -90 and 90 degrees";
+    case kLon: return v >= -180 && v <= 180 ? "" : "a longitude between -180 and 180 degrees";
+    case kNodes:
+    case kSlots: return v >= 1 && v == std::floor(v) && v < 1e9 ? "" : "a whole number >= 1";
+    case kUp:
+    case kDown: return v > 0 ? "" : "a bandwidth > 0 MB/s";
+    case kPrice: return v >= 0 ? "" : "a price >= 0 USD/GB";
+    default: return "";
+    }
+}
+
+void assign(model::Site& site, int column, double v)
+{
+    switch (column) {
+    case kLat: site.latitude = v; break;
+    case kLon: site.longitude = v; break;
+    case kNodes: site.nodes = static_cast<int>(v); break;
+    case kSlots: site.slotsPerNode = static_cast<int>(v); break;
+    case kUp: site.uplinkMBps = v; break;
+    case kDown: site.downlinkMBps = v; break;
+    case kPrice: site.egressUsdPerGB = v; break;
+    default: break;
+    }
+}
+
+} // namespace
+
+Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    LineReader lines(*text);
+    std::array<int, kColumnCount> columnOf;
+    columnOf.fill(-1);
+    std::size_t headerSize = 0;
+    int headerLine = 0;
+    std::vector<model::Site> sites;
+    std::set<std::string> names;
+    while (lines.next()) {
+        if (isBlankOrComment(lines.line()))
+            continue;
+        auto fields = splitCsvLine(lines.line(), path, lines.number());
+        if (!fields)
+            return fields.error();
+        if (headerLine == 0) {
+            headerLine = lines.number();
+            headerSize = fields->size();
+            for (std::size_t f = 0; f < fields->size(); ++f) {
+                const auto& field = (*fields)[f];
+                int found = -1;
+                for (int c = 0; c < kColumnCount; ++c)
+                    if (toLower(field.text) == toLower(kColumnNames[c]))
+                        found = c;
+                if (found < 0)
+                    return parseError(path, lines.number(), field.column,
+                                      "unknown column '" + field.text + "'; expected the columns " + acceptedColumns());
+                if (columnOf[found] >= 0)
+                    return parseError(path, lines.number(), field.column, "column '" + field.text + "' appears twice");
+                columnOf[found] = static_cast<int>(f);
+            }
+            for (int c : {kName, kLat, kLon, kNodes})
+                if (columnOf[c] < 0)
+                    return parseError(path, lines.number(), 1,
+                                      std::string("the header has no '") + kColumnNames[c]
+                                          + "' column; a sites file needs name,lat,lon,nodes");
+            continue;
+        }
+        if (fields->size() != headerSize)
+            return parseError(path, lines.number(), 1,
+                              "expected " + std::to_string(headerSize) + " fields as in the header on line "
+                                  + std::to_string(headerLine) + ", found " + std::to_string(fields->size()));
+        model::Site site;
+        const auto& nameField = (*fields)[columnOf[kName]];
+        if (nameField.text.empty())
+            return parseError(path, lines.number(), nameField.column, "expected a site name");
+        if (!names.insert(nameField.text).second)
+            return parseError(path, lines.number(), nameField.column, "site '" + nameField.text + "' is listed twice");
+        site.name = nameField.text;
+        for (int c = kLat; c < kColumnCount; ++c) {
+            if (columnOf[c] < 0)
+                continue;
+            const auto& field = (*fields)[columnOf[c]];
+            const bool required = c <= kNodes;
+            if (field.text.empty()) {
+                if (required)
+                    return parseError(path, lines.number(), field.column,
+                                      std::string("expected a value for '") + kColumnNames[c] + "'");
+                continue;
+            }
+            const auto value = parseNumber(field.text);
+            const std::string problem = value ? checkValue(c, *value) : "a number";
+            if (!problem.empty())
+                return parseError(path, lines.number(), field.column,
+                                  std::string("expected ") + problem + " for '" + kColumnNames[c] + "', found '"
+                                      + field.text + "'");
+            assign(site, c, *value);
+        }
+        sites.push_back(std::move(site));
+    }
+    if (headerLine == 0)
+        return parseError(path, 1, 1, "the file is empty; expected a header name,lat,lon,nodes");
+    if (sites.empty())
+        return parseError(path, headerLine, 1, "the file lists no site");
+    return sites;
+}
+
+namespace {
+
+// Returns the line of the k-th (0-based) `"type": "Feature"` in the text, or 0.
+int featureLine(const std::string& text, std::size_t k)
+{
+    static const std::regex kFeature(R"("type"\s*:\s*"Feature")");
+    auto it = std::sregex_iterator(text.begin(), text.end(), kFeature);
+    for (std::size_t i = 0; it != std::sregex_iterator() && i < k; ++it, ++i) {
+    }
+    if (it == std::sregex_iterator())
+        return 0;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + it->position(), '\n'));
+}
+
+} // namespace
+
+Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::parse_error& e) {
+        const auto byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text->size());
+        const auto begin = text->begin();
+        const int line = 1 + static_cast<int>(std::count(begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
+        const auto lastNewline = text->rfind('\n', byte > 0 ? byte - 1 : 0);
+        const int column = static_cast<int>(byte - (lastNewline == std::string::npos || lastNewline >= byte ? 0 : lastNewline + 1)) + 1;
+        return parseError(path, line, column, "not valid JSON");
+    }
+    if (!doc.is_object() || doc.value("type", "") != "FeatureCollection" || !doc.contains("features")
+        || !doc["features"].is_array())
+        return parseError(path, 1, 1, "expected a GeoJSON FeatureCollection with a 'features' array");
+    std::vector<model::Site> sites;
+    std::set<std::string> names;
+    const auto& features = doc["features"];
+    for (std::size_t k = 0; k < features.size(); ++k) {
+        const auto& f = features[k];
+        const int line = featureLine(*text, k);
+        auto fail = [&](const std::string& what) {
+            return parseError(path, line, 0, "feature " + std::to_string(k + 1) + ": " + what);
+        };
+        if (!f.is_object() || f.value("type", "") != "Feature")
+            return fail("expected an object with \"type\": \"Feature\"");
+        const auto geometry = f.find("geometry");
+        if (geometry == f.end() || !geometry->is_object() || geometry->value("type", "") != "Point")
+            return fail("expected a Point geometry (sites are points)");
+        const auto coords = geometry->find("coordinates");
+        if (coords == geometry->end() || !coords->is_array() || coords->size() < 2 || !(*coords)[0].is_number()
+            || !(*coords)[1].is_number())
+            return fail("expected coordinates [longitude, latitude]");
+        const auto props = f.find("properties");
+        if (props == f.end() || !props->is_object())
+            return fail("expected 'properties' with at least 'name' and 'nodes'");
+        model::Site site;
+        if (!props->contains("name") || !(*props)["name"].is_string() || (*props)["name"].get<std::string>().empty())
+            return fail("expected a non-empty string property 'name'");
+        site.name = (*props)["name"].get<std::string>();
+        if (!names.insert(site.name).second)
+            return fail("site '" + site.name + "' is listed twice");
+        const double lon = (*coords)[0].get<double>();
+        const double lat = (*coords)[1].get<double>();
+        if (std::string p = checkValue(kLon, lon); !p.empty())
+            return fail("expected " + p + " as the first coordinate");
+        if (std::string p = checkValue(kLat, lat); !p.empty())
+            return fail("expected " + p + " as the second coordinate");
+        site.latitude = lat;
+        site.longitude = lon;
+        if (!props->contains("nodes"))
+            return fail("expected a property 'nodes'");
+        for (int c = kNodes; c < kColumnCount; ++c) {
+            const auto it = props->find(kColumnNames[c]);
+            if (it == props->end() || it->is_null())
+                continue;
+            if (!it->is_number())
+                return fail(std::string("expected a number for '") + kColumnNames[c] + "'");
+            const double v = it->get<double>();
+            if (std::string p = checkValue(c, v); !p.empty())
+                return fail("expected " + p + " for '" + kColumnNames[c] + "'");
+            assign(site, c, v);
+        }
+        sites.push_back(std::move(site));
+    }
+    if (sites.empty())
+        return parseError(path, 1, 1, "the FeatureCollection has no site");
+    return sites;
+}
+
+Expected<model::Topology> loadTopology(const std::string& path)
+{
+    const auto dot = path.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : toLower(path.substr(dot));
+    auto sites = (ext == ".geojson" || ext == ".json") ? readSitesGeoJson(path) : readSitesCsv(path);
+    if (!sites)
+        return sites.error();
+    auto topology = model::Topology::create(std::move(*sites));
+    if (!topology) {
+        Error e = topology.error();
+        e.where.file = path;
+        return e;
+    }
+    return topology;
+}
+
+namespace {
+
+
+std::string optionalNumber(double v)
+{
+    if (std::isnan(v))
+        return "";
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    return out.str();
+}
+
+} // namespace
+
+Status writeSitesCsv(const std::string& path, const model::Topology& topology)
+{
+    std::ostringstream out;
+    out.precision(17);
+    out << "name,lat,lon,nodes,slots,up_MBps,down_MBps,egress_usd_per_GB\n";
+    for (const auto& s : topology.sites())
+        out << quoteCsvField(s.name) << ',' << s.latitude << ',' << s.longitude << ',' << s.nodes << ','
+            << (s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots) << ',' << optionalNumber(s.uplinkMBps) << ','
+            << optionalNumber(s.downlinkMBps) << ',' << optionalNumber(s.egressUsdPerGB) << '\n';
+    return writeTextFileAtomically(path, out.str());
+}
+
+} // namespace meridian::io

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/common/expected.h"
+#include "core/model/topology.h"
+
+#include <string>
+#include <vector>
+
+namespace meridian::io {
+
+/// Reads a sites CSV file. The first line that is not blank or a `#` comment is a header naming the
+/// columns, in any order (case-insensitive): `name,lat,lon,nodes` are required; `slots` (per node,
+/// default 1), `up_MBps`, `down_MBps` and `egress_usd_per_GB` are optional and may be left empty.
+/// Any other column is an error (a misspelt optional column would otherwise be silently dropped).
+/// Errors name the file, line and column.
+Expected<std::vector<model::Site>> readSitesCsv(const std::string& path);
+
+/// Reads sites from a GeoJSON FeatureCollection (RFC 7946) of Point features: coordinates are
+/// [longitude, latitude]; `properties` carry `name` and `nodes` (required) and the optional keys of the CSV.
+/// Errors name the file and the line of the offending feature.
+Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path);
+
+/// Reads sites from a `.geojson`/`.json` file or else a CSV file, then builds the topology.
+Expected<model::Topology> loadTopology(const std::string& path);
+
+/// Writes a sites CSV file with every column (hosts are written as nodes x slots of the first host).
+Status writeSitesCsv(const std::string& path, const model::Topology& topology);
+
+} // namespace meridian::io

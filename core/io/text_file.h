@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/common/expected.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace meridian::io {
+
+/// Reads a whole file into memory. Returns an Io error naming the file when it cannot be read.
+Expected<std::string> readTextFile(const std::string& path);
+
+/// Writes `content` to `path` through a temporary file in the same folder renamed over the target, so
+/// that a failure never leaves a half-written file behind.
+Status writeTextFileAtomically(const std::string& path, std::string_view content);
+
+/// Iterates over the lines of a text, numbering them from 1 and dropping the line ending (LF or CRLF).
+class LineReader {
+public:
+    explicit LineReader(std::string_view text) : m_text(text) {}
+    /// Moves to the next line; returns false at the end of the text.
+    bool next();
+    std::string_view line() const { return m_line; }
+    int number() const { return m_number; }
+    /// Returns the number of bytes not yet read.
+    std::size_t remaining() const { return m_text.size() - m_pos; }
+
+private:
+    std::string_view m_text;
+    std::string_view m_line;
+    std::size_t m_pos = 0;
+    int m_number = 0;
+};
+
+/// Returns true for a line that is empty, white space only, or whose first non-blank character is `comment`.
+bool isBlankOrComment(std::string_view line, char comment = '#');
+
+/// One field of a delimited line, unquoted and trimmed; `column` is the 1-based character position
+/// where the field starts.
+struct Field {
+    std::string text;
+    int column = 1;
+};
+
+/// Splits a CSV line on commas. Fields may be double-quoted (a quote inside is written twice); blanks
+/// around fields are trimmed. An unterminated quote is a Parse error at that line and column.
+Expected<std::vector<Field>> splitCsvLine(std::string_view line, const std::string& path, int lineNumber);
+
+/// Returns text in ASCII lower case.
+std::string toLower(std::string_view text);
+
+/// Returns a field ready for a CSV line: quoted (inner quotes doubled) when it holds a comma or quote.
+std::string quoteCsvField(const std::string& text);
+
+/// Parses a finite decimal number (leading and trailing blanks allowed). Returns nullopt for anything
+/// else, including "nan" and "inf".
+std::optional<double> parseNumber(std::string_view text);
+/// Parses a whole number that fits in 64 bits (leading and trailing blanks allowed).
+std::optional<long long> parseInteger(std::string_view text);
+
+/// Returns text with leading and trailing blanks (space, tab, CR) removed.
+std::string_view trim(std::string_view text);
+
+/// Builds a Parse error at a file position.
+Error parseError(const std::string& path, int line, int column, std::string message);
+
+} // namespace meridian::io

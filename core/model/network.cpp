@@ -1,0 +1,120 @@
+#include "core/model/network.h"
+
+#include <cassert>
+
+namespace meridian::model {
+
+std::string_view provenanceId(Provenance p)
+{
+    switch (p) {
+    case Provenance::Missing: return "missing";
+    case Provenance::Measured: return "measured";
+    case Provenance::Estimated: return "estimated";
+    case Provenance::Edited: return "edited";
+    }
+    return "missing";
+}
+
+std::optional<Provenance> provenanceFromId(std::string_view id)
+{
+    for (auto p : {Provenance::Missing, Provenance::Measured, Provenance::Estimated, Provenance::Edited})
+        if (provenanceId(p) == id)
+            return p;
+    return std::nullopt;
+}
+
+bool isValidNetworkValue(NetworkQuantity q, double value)
+{
+    if (!std::isfinite(value))
+        return false;
+    return q == NetworkQuantity::Latency ? value >= 0.0 : value > 0.0;
+}
+
+Network::Network(int siteCount)
+    : m_latencyMs(Eigen::MatrixXd::Constant(siteCount, siteCount, std::nan("")))
+    , m_bandwidthMBps(Eigen::MatrixXd::Constant(siteCount, siteCount, std::nan("")))
+    , m_latencyProvenance(ProvenanceMatrix::Zero(siteCount, siteCount))
+    , m_bandwidthProvenance(ProvenanceMatrix::Zero(siteCount, siteCount))
+{
+}
+
+double Network::value(NetworkQuantity q, int from, int to) const
+{
+    return q == NetworkQuantity::Latency ? m_latencyMs(from, to) : m_bandwidthMBps(from, to);
+}
+
+Provenance Network::provenance(NetworkQuantity q, int from, int to) const
+{
+    const auto& m = q == NetworkQuantity::Latency ? m_latencyProvenance : m_bandwidthProvenance;
+    return static_cast<Provenance>(m(from, to));
+}
+
+void Network::set(NetworkQuantity q, int from, int to, double value, Provenance provenance)
+{
+    assert(isValidNetworkValue(q, value));
+    assert(provenance != Provenance::Missing);
+    if (q == NetworkQuantity::Latency) {
+        m_latencyMs(from, to) = value;
+        m_latencyProvenance(from, to) = static_cast<std::uint8_t>(provenance);
+    } else {
+        m_bandwidthMBps(from, to) = value;
+        m_bandwidthProvenance(from, to) = static_cast<std::uint8_t>(provenance);
+    }
+}
+
+void Network::clear(NetworkQuantity q, int from, int to)
+{
+    if (q == NetworkQuantity::Latency) {
+        m_latencyMs(from, to) = std::nan("");
+        m_latencyProvenance(from, to) = 0;
+    } else {
+        m_bandwidthMBps(from, to) = std::nan("");
+        m_bandwidthProvenance(from, to) = 0;
+    }
+}
+
+bool Network::isComplete() const
+{
+    return (m_latencyProvenance.array() != 0).all() && (m_bandwidthProvenance.array() != 0).all();
+}
+
+int Network::count(NetworkQuantity q, Provenance p) const
+{
+    const auto& m = q == NetworkQuantity::Latency ? m_latencyProvenance : m_bandwidthProvenance;
+    return static_cast<int>((m.array() == static_cast<std::uint8_t>(p)).count());
+}
+
+void Network::setHostLink(int fromHost, int toHost, const HostLink& link) { m_hostLinks[{fromHost, toHost}] = link; }
+
+const HostLink* Network::hostLink(int fromHost, int toHost) const
+{
+    auto it = m_hostLinks.find({fromHost, toHost});
+    return it == m_hostLinks.end() ? nullptr : &it->second;
+}
+
+Status Network::validate(int hostCount) const
+{
+    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
+        const char* what = q == NetworkQuantity::Latency ? "latency" : "bandwidth";
+        for (int i = 0; i < siteCount(); ++i)
+            for (int j = 0; j < siteCount(); ++j)
+                if (provenance(q, i, j) != Provenance::Missing && !isValidNetworkValue(q, value(q, i, j)))
+                    return makeError(ErrorCode::InvalidInput,
+                                     std::string(what) + " between sites " + std::to_string(i) + " and "
+                                         + std::to_string(j) + " must be "
+                                         + (q == NetworkQuantity::Latency ? "a finite number >= 0 ms"
+                                                                          : "a finite number > 0 MB/s"));
+    }
+    for (const auto& [key, link] : m_hostLinks) {
+        if (key.first < 0 || key.second < 0 || key.first >= hostCount || key.second >= hostCount)
+            return makeError(ErrorCode::InvalidInput, "a host link names a host that does not exist");
+        if (!isValidNetworkValue(NetworkQuantity::Latency, link.latencyMs)
+            || !isValidNetworkValue(NetworkQuantity::Bandwidth, link.bandwidthMBps))
+            return makeError(ErrorCode::InvalidInput, "host link " + std::to_string(key.first) + " -> "
+                                                          + std::to_string(key.second)
+                                                          + " needs latency >= 0 ms and bandwidth > 0 MB/s");
+    }
+    return {};
+}
+
+} // namespace meridian::model

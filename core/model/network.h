@@ -1,0 +1,83 @@
+#pragma once
+
+#include "core/common/expected.h"
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace meridian::model {
+
+/// Where a network entry came from. Stable ids (provenanceId) are used in files and the UI.
+enum class Provenance : std::uint8_t { Missing, Measured, Estimated, Edited };
+
+std::string_view provenanceId(Provenance p);
+std::optional<Provenance> provenanceFromId(std::string_view id);
+
+/// Which of the two network quantities an operation refers to.
+enum class NetworkQuantity { Latency, Bandwidth };
+
+/// Latency (ms) and bandwidth (MB/s) of a link between two hosts, overriding the site-level entry.
+struct HostLink {
+    double latencyMs = std::nan("");
+    double bandwidthMBps = std::nan("");
+    Provenance provenance = Provenance::Measured;
+};
+
+/// Latency and bandwidth between sites, row = sender, column = receiver; the diagonal is intra-site.
+/// Matrices may be asymmetric. Every entry carries a Provenance; a Missing entry holds NaN until
+/// NetworkEstimator fills it in. Optional host-level links override the site entry for one host pair.
+/// Latency is in milliseconds and bandwidth in MB/s (10^6 bytes/s), as in files and the UI.
+class Network {
+public:
+    Network() = default;
+    /// Creates a network of `siteCount` sites with every entry missing.
+    explicit Network(int siteCount);
+
+    int siteCount() const { return static_cast<int>(m_latencyMs.rows()); }
+
+    double latencyMs(int from, int to) const { return m_latencyMs(from, to); }
+    double bandwidthMBps(int from, int to) const { return m_bandwidthMBps(from, to); }
+    double value(NetworkQuantity q, int from, int to) const;
+    Provenance provenance(NetworkQuantity q, int from, int to) const;
+
+    /// Sets one entry. Values must be finite, latency >= 0 and bandwidth > 0 (asserted: readers check
+    /// user input first and report errors with their file position).
+    void set(NetworkQuantity q, int from, int to, double value, Provenance provenance = Provenance::Measured);
+    /// Makes one entry missing again.
+    void clear(NetworkQuantity q, int from, int to);
+
+    const Eigen::MatrixXd& latencyMs() const { return m_latencyMs; }
+    const Eigen::MatrixXd& bandwidthMBps() const { return m_bandwidthMBps; }
+
+    /// Returns true when no site-level entry is missing.
+    bool isComplete() const;
+    /// Returns the number of entries of a quantity with the given provenance.
+    int count(NetworkQuantity q, Provenance p) const;
+
+    void setHostLink(int fromHost, int toHost, const HostLink& link);
+    const HostLink* hostLink(int fromHost, int toHost) const;
+    const std::map<std::pair<int, int>, HostLink>& hostLinks() const { return m_hostLinks; }
+
+    /// Checks every present value (finite, latency >= 0, bandwidth > 0) and that host links name hosts
+    /// below `hostCount`. Used for values that did not come through a reader (project files, edits).
+    Status validate(int hostCount) const;
+
+private:
+    using ProvenanceMatrix = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic>;
+    Eigen::MatrixXd m_latencyMs;
+    Eigen::MatrixXd m_bandwidthMBps;
+    ProvenanceMatrix m_latencyProvenance;
+    ProvenanceMatrix m_bandwidthProvenance;
+    std::map<std::pair<int, int>, HostLink> m_hostLinks;
+};
+
+/// Returns true if `value` is acceptable for the quantity (finite; latency >= 0; bandwidth > 0).
+bool isValidNetworkValue(NetworkQuantity q, double value);
+
+} // namespace meridian::model

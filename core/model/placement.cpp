@@ -1,0 +1,64 @@
+#include "core/model/placement.h"
+
+#include <algorithm>
+#include <map>
+
+namespace meridian::model {
+
+Placement Placement::fromSites(std::vector<int> sites)
+{
+    Placement p;
+    p.host.assign(sites.size(), -1);
+    p.slot.assign(sites.size(), -1);
+    p.site = std::move(sites);
+    return p;
+}
+
+bool Placement::hasHosts() const
+{
+    return std::all_of(host.begin(), host.end(), [](int h) { return h >= 0; })
+        && std::all_of(slot.begin(), slot.end(), [](int s) { return s >= 0; });
+}
+
+std::vector<int> Placement::siteLoad(int siteCount) const
+{
+    std::vector<int> load(siteCount, 0);
+    for (int s : site)
+        if (s >= 0 && s < siteCount)
+            ++load[s];
+    return load;
+}
+
+std::vector<Violation> checkPlacement(const Placement& placement, const Topology& topology,
+                                      const Constraints& constraints)
+{
+    std::vector<Violation> out;
+    const auto load = placement.siteLoad(topology.siteCount());
+    for (int s = 0; s < topology.siteCount(); ++s)
+        if (load[s] > topology.capacity(s))
+            out.push_back({Violation::Kind::Capacity,
+                           "site '" + topology.site(s).name + "' runs " + std::to_string(load[s]) + " processes on "
+                               + std::to_string(topology.capacity(s)) + " slots (over by "
+                               + std::to_string(load[s] - topology.capacity(s)) + ")"});
+    std::map<std::pair<int, int>, int> slotOwner;
+    for (int p = 0; p < placement.processCount(); ++p) {
+        if (placement.host[p] < 0 || placement.slot[p] < 0)
+            continue;
+        auto [it, inserted] = slotOwner.emplace(std::make_pair(placement.host[p], placement.slot[p]), p);
+        if (!inserted)
+            out.push_back({Violation::Kind::SlotConflict,
+                           "processes " + std::to_string(it->second) + " and " + std::to_string(p) + " share "
+                               + topology.host(placement.host[p]).name + " slot " + std::to_string(placement.slot[p])});
+    }
+    for (const auto& pin : constraints.pins()) {
+        if (pin.process >= placement.processCount())
+            continue;
+        if (placement.site[pin.process] != pin.site)
+            out.push_back({Violation::Kind::Pin, "process " + std::to_string(pin.process) + " is pinned to '"
+                                                     + topology.site(pin.site).name + "' but placed in '"
+                                                     + topology.site(placement.site[pin.process]).name + "'"});
+    }
+    return out;
+}
+
+} // namespace meridian::model

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace meridian::model {
+
+/// A machine inside a site. `slots` is the number of processes it can run (cores, or MPI slots).
+struct Host {
+    std::string name;
+    int slots = 1;
+};
+
+/// A data centre, cloud region or cluster. Coordinates are WGS84 degrees; bandwidths are MB/s (10^6 B/s);
+/// the egress price is USD per GB (10^9 B) uploaded out of the site. A quantity that is not known is NaN.
+struct Site {
+    static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+
+    std::string name;
+    double latitude = 0.0;
+    double longitude = 0.0;
+    int nodes = 1;
+    int slotsPerNode = 1;
+    double uplinkMBps = kUnknown;
+    double downlinkMBps = kUnknown;
+    double egressUsdPerGB = kUnknown;
+    /// The hosts of this site. When empty, Topology::create names `nodes` hosts "<site>-<k>"
+    /// with `slotsPerNode` slots each.
+    std::vector<Host> hosts;
+};
+
+/// Returns the great-circle distance in kilometres between two WGS84 points (haversine on the
+/// mean Earth radius, 6371.0088 km).
+double greatCircleKm(double lat1, double lon1, double lat2, double lon2);
+
+} // namespace meridian::model
