@@ -56,7 +56,8 @@ MainWindow::MainWindow(QWidget* parent)
     rightLayout->setContentsMargins(6, 6, 6, 6);
     auto* controls = new QHBoxLayout;
     m_matrixChooser = new QComboBox(right);
-    m_matrixChooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_matrixChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_matrixChooser->setMinimumContentsLength(32);
     m_logScale = new QCheckBox(tr("Log scale"), right);
     controls->addWidget(new QLabel(tr("Matrix:"), right));
     controls->addWidget(m_matrixChooser);

@@ -9,7 +9,8 @@ namespace meridian::io {
 
 /// Reads an application's communication volume (bytes) and, when `messagesPath` is not empty, its
 /// message counts, each from Matrix Market (`.mtx`) or dense CSV. A CSV may carry process ids 0..N-1
-/// as names in its header or first column; they are matched, not assumed in order. Both matrices must
+/// as names in its header and first column, written with a prefix (`p12`, `rank12`) so that they are
+/// told apart from values; they are matched, not assumed in order. Both matrices must
 /// have the same size. Values must be finite and >= 0; duplicate coordinate entries are summed.
 /// Errors name the file, line and column.
 Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const std::string& messagesPath = {});

@@ -254,10 +254,10 @@ Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOption
             const int r = p / cols, c = p % cols;
             for (int mask = 1; mask < cols; mask <<= 1)
                 b.send(p, r * cols + (c ^ mask), bytes);
-            // Transpose partner: on a square grid (r, c) <-> (c, r); on a 1:2 grid the row pairs fold.
-            const int tr = rows == cols ? c : c / 2;
-            const int tc = rows == cols ? r : (c % 2) * rows + r;
-            b.send(p, tr * cols + tc, bytes);
+            // Transpose partner, a pairwise exchange: (r, c) <-> (c, r) inside each square rows x rows half
+            // of the grid (a 1:2 grid has two halves side by side).
+            const int half = c / rows;
+            b.send(p, (c % rows) * cols + half * rows + r, bytes);
             for (int mask = 1; mask < cols; mask <<= 1)
                 b.send(p, r * cols + (c ^ mask), 8.0, 2.0);
         }

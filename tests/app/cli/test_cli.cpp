@@ -1,0 +1,195 @@
+#include "test_support.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using meridian::test::qdata;
+using meridian::test::sampleProject;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(MERIDIAN_CLI, args);
+    p.waitForFinished(60000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString sampleFile(const QString& project, const QString& file)
+{
+    return QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/" + project + "/" + file;
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void printsUsageAndHelp()
+    {
+        QCOMPARE(cli({}).code, 2);
+        QCOMPARE(cli({"--help"}).code, 0);
+        for (const char* command : {"info", "generate", "evaluate"}) {
+            const auto r = cli({command, "--help"});
+            QCOMPARE(r.code, 0);
+            QVERIFY(r.out.contains("--help"));
+        }
+        const auto unknown = cli({"frobnicate"});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY(unknown.err.contains("unknown command"));
+        QCOMPARE(cli({"evaluate", "--no-such-option"}).code, 2);
+    }
+
+    void infoSummarisesAProject()
+    {
+        const auto r = cli({"info", sampleProject("ec2-4-regions")});
+        QCOMPARE(r.code, 0);
+        const auto o = r.json();
+        QCOMPARE(o["sites"].toArray().size(), 4);
+        QCOMPARE(o["total_slots"].toInt(), 64);
+        QCOMPARE(o["applications"].toArray().size(), 5);
+        QCOMPARE(o["network"].toObject()["bandwidth_entries"].toObject()["measured"].toInt(), 8);
+        QVERIFY(o["network"].toObject()["description"].toString().contains("least squares"));
+        QCOMPARE(o["latency_ms"].toArray().size(), 4);
+    }
+
+    void generateReproducesTheSampleSidecars()
+    {
+        QTemporaryDir dir;
+        const QString v = dir.filePath("lu.volume.mtx"), a = dir.filePath("lu.messages.mtx");
+        const auto r = cli({"generate", "lu", "--processes", "64", "--out", v, "--messages-out", a});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json()["nonzeros"].toInt(), 224);
+        QCOMPARE(readAll(v), readAll(sampleFile("ec2-4-regions", "lu.volume.mtx")));
+        QCOMPARE(readAll(a), readAll(sampleFile("ec2-4-regions", "lu.messages.mtx")));
+        const QString pins = dir.filePath("pins.csv");
+        const auto c = cli({"generate", "constraints", "--processes", "64", "--ratio", "0.2", "--seed", "1", "--sites",
+                            sampleFile("ec2-4-regions", "sites.csv"), "--out", pins});
+        QCOMPARE(c.code, 0);
+        QCOMPARE(readAll(pins), readAll(sampleFile("ec2-4-regions", "lu.pins.csv")));
+    }
+
+    void generateRejectsBadRequests()
+    {
+        QTemporaryDir dir;
+        QCOMPARE(cli({"generate", "bt", "--processes", "48", "--out", dir.filePath("x.mtx")}).code, 2);
+        QCOMPARE(cli({"generate", "nope", "--out", dir.filePath("x.mtx")}).code, 2);
+        QCOMPARE(cli({"generate", "lu", "--processes", "abc", "--out", dir.filePath("x.mtx")}).code, 2);
+        QCOMPARE(cli({"generate", "lu"}).code, 2);
+        QVERIFY(!QFile::exists(dir.filePath("x.mtx")));
+    }
+
+    void evaluateMatchesAHandComputation()
+    {
+        // tests/data/eval: L = [[1, 10], [20, 2]] ms, B = [[100, 10], [5, 50]] MB/s; 0 in left, 1 and 2 in right.
+        // (0,1): 2 x 10 ms + 1 MB / 10 MB/s = 0.12 s; (1,2): 1 x 2 ms + 2 MB / 50 MB/s = 0.042 s;
+        // (2,0): 4 x 20 ms + 0.5 MB / 5 MB/s = 0.18 s; (1,1) is self-traffic. Total 0.342 s.
+        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"), "--bandwidth",
+                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--messages",
+                            qdata("eval/messages.mtx"), "--mapping", qdata("eval/mapping.csv")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto o = r.json();
+        QVERIFY(std::abs(o["cost_s"].toDouble() - 0.342) < 1e-12);
+        QVERIFY(std::abs(o["latency_s"].toDouble() - 0.102) < 1e-12);
+        QVERIFY(std::abs(o["bandwidth_s"].toDouble() - 0.24) < 1e-12);
+        QCOMPARE(o["valid"].toBool(), true);
+        QCOMPARE(o["sites"].toArray()[1].toObject()["load"].toInt(), 2);
+        // CloudMap metrics: 1 -> 2 share host right-00 (intra); 0 -> 1 and 2 -> 0 cross hosts.
+        const auto inst = o["instance"].toObject();
+        QCOMPARE(inst["intra_bytes"].toDouble(), 2e6);
+        QCOMPARE(inst["inter_bytes"].toDouble(), 1.5e6);
+        QVERIFY(std::abs(inst["comm_time_s"].toDouble() - 0.2) < 1e-12);
+        QCOMPARE(o["traffic_bytes"].toArray()[0].toArray()[1].toDouble(), 1e6);
+    }
+
+    void evaluateListsEveryViolation()
+    {
+        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"), "--bandwidth",
+                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--pins", qdata("eval/pins.csv"),
+                            "--mapping", qdata("eval/mapping_invalid.csv")});
+        QCOMPARE(r.code, 0);
+        const auto o = r.json();
+        QCOMPARE(o["valid"].toBool(), false);
+        QStringList kinds;
+        for (const auto& v : o["violations"].toArray())
+            kinds << v.toObject()["kind"].toString();
+        QCOMPARE(kinds, (QStringList{"capacity", "slot", "pin"}));
+        QCOMPARE(o["messages_given"].toBool(), false);
+        QCOMPARE(o["latency_s"].toDouble(), 0.0);
+    }
+
+    void evaluateOnASampleMatchesAHandComputation()
+    {
+        // LU on the 8 x 8 grid of ec2-4-regions, two grid rows per site: rows 0-1 in site 0, 2-3 in site 1, ...
+        // Every directed neighbour pair carries 250 iterations x 2 messages (43 KB + 83 KB).
+        const auto info = cli({"info", sampleProject("ec2-4-regions")}).json();
+        const auto latency = info["latency_ms"].toArray(), bandwidth = info["bandwidth_MBps"].toArray();
+        const auto sites = info["sites"].toArray();
+        QTemporaryDir dir;
+        const QString mapping = dir.filePath("block.csv");
+        QFile f(mapping);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int p = 0; p < 64; ++p) {
+            const QString site = sites[p / 16].toObject()["name"].toString();
+            f.write(QString("%1,%2,%2-%3,0\n").arg(p).arg(site).arg(p % 16, 2, 10, QChar('0')).toUtf8());
+        }
+        f.close();
+        double expected = 0;
+        for (int p = 0; p < 64; ++p) {
+            const int r = p / 8, c = p % 8;
+            for (const auto& [nr, nc] : {std::pair{r - 1, c}, {r + 1, c}, {r, c - 1}, {r, c + 1}}) {
+                if (nr < 0 || nr > 7 || nc < 0 || nc > 7)
+                    continue;
+                const int q = nr * 8 + nc;
+                const double l = latency[p / 16].toArray()[q / 16].toDouble() / 1000.0;
+                const double b = bandwidth[p / 16].toArray()[q / 16].toDouble() * 1e6;
+                expected += 250 * 2 * l + 250 * 126e3 / b;
+            }
+        }
+        const auto r = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--mapping", mapping});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(std::abs(r.json()["cost_s"].toDouble() - expected) < 1e-9 * expected);
+        // The block mapping ignores the 13 pins, which the report must say.
+        QVERIFY(!r.json()["violations"].toArray().isEmpty());
+        for (const auto& v : r.json()["violations"].toArray())
+            QCOMPARE(v.toObject()["kind"].toString(), QString("pin"));
+    }
+
+    void evaluateReportsBadInputWithFileAndLine()
+    {
+        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--volume", qdata("mm_negative.mtx"), "--mapping",
+                            qdata("eval/mapping.csv")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("mm_negative.mtx:4:5:"), r.err.constData());
+        const auto unknownApp = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "XX", "--mapping",
+                                     qdata("eval/mapping.csv")});
+        QCOMPARE(unknownApp.code, 2);
+        QVERIFY(unknownApp.err.contains("LU, BT, SP, K-means, DNN"));
+        QCOMPARE(cli({"evaluate", "--project", sampleProject("ec2-4-regions")}).code, 2);
+        const auto wrongMapping = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--mapping", qdata("eval/mapping.csv")});
+        QCOMPARE(wrongMapping.code, 2);
+        QVERIFY(wrongMapping.err.contains("unknown site 'left'"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

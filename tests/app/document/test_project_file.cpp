@@ -1,0 +1,203 @@
+#include "app/document/project_file.h"
+#include "core/io/sites_io.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace meridian;
+using namespace meridian::model;
+using meridian::test::sampleProject;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+} // namespace
+
+class TestProjectFile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsEverySampleProject_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("sites");
+        QTest::addColumn<int>("applications");
+        QTest::addColumn<int>("processes");
+        QTest::newRow("ec2") << "ec2-4-regions" << 4 << 5 << 64;
+        QTest::newRow("azure") << "azure-3-regions" << 3 << 4 << 48;
+        QTest::newRow("cloudmap") << "cloudmap-a7" << 1 << 6 << 64;
+        QTest::newRow("geo-cut") << "geo-cut-ec2-8-regions" << 8 << 0 << 0;
+    }
+    void loadsEverySampleProject()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, sites);
+        QFETCH(int, applications);
+        QFETCH(int, processes);
+        auto p = document::ProjectFile::load(sampleProject(name));
+        QVERIFY2(p, p ? "" : p.error().toString().c_str());
+        QCOMPARE(p->topology.siteCount(), sites);
+        QCOMPARE(static_cast<int>(p->applications.size()), applications);
+        for (const auto& app : p->applications) {
+            QCOMPARE(app.comm.processCount(), processes);
+            QVERIFY(app.comm.hasMessages());
+            QVERIFY(processes <= p->topology.totalCapacity());
+            QVERIFY(app.pins.validate(processes, p->topology));
+        }
+        QVERIFY(!p->sources.empty());
+        QVERIFY(p->completeNetwork().isComplete());
+    }
+
+    void ec2SampleCarriesTheSc17Tables()
+    {
+        auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
+        const int east = *p.topology.siteIndex("us-east"), west = *p.topology.siteIndex("us-west");
+        const int sin = *p.topology.siteIndex("singapore"), irl = *p.topology.siteIndex("ireland");
+        QCOMPARE(p.network.bandwidthMBps(east, west), 21.0);  // Table 2
+        QCOMPARE(p.network.bandwidthMBps(irl, east), 19.0);
+        QCOMPARE(p.network.bandwidthMBps(east, sin), 6.6);
+        QCOMPARE(p.network.latencyMs(east, sin), 0.35);
+        QCOMPARE(p.network.bandwidthMBps(east, east), 148.0); // Table 1, c3.8xlarge
+        QCOMPARE(p.network.bandwidthMBps(sin, sin), 204.0);
+        QCOMPARE(p.network.provenance(NetworkQuantity::Bandwidth, west, sin), Provenance::Missing);
+        const Network full = p.completeNetwork();
+        QCOMPARE(full.provenance(NetworkQuantity::Bandwidth, west, sin), Provenance::Estimated);
+        // Farther pairs get less bandwidth: US West - Singapore is farther than US East - Ireland.
+        QVERIFY(full.bandwidthMBps(west, sin) < full.bandwidthMBps(east, irl));
+        for (int s = 0; s < 4; ++s)
+            QCOMPARE(p.topology.capacity(s), 16);
+        for (const auto& app : p.applications)
+            QCOMPARE(app.pins.size(), 13); // round(0.2 x 64)
+    }
+
+    void sampleSitesFilesAgreeWithTheirProjects()
+    {
+        for (const QString name : {"ec2-4-regions", "azure-3-regions"}) {
+            auto p = *document::ProjectFile::load(sampleProject(name));
+            auto t = io::loadTopology((QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/" + name + "/sites.csv").toStdString());
+            QVERIFY(t);
+            QCOMPARE(t->siteCount(), p.topology.siteCount());
+            for (int s = 0; s < t->siteCount(); ++s) {
+                QCOMPARE(t->site(s).name, p.topology.site(s).name);
+                QCOMPARE(t->site(s).latitude, p.topology.site(s).latitude);
+                QCOMPARE(t->site(s).longitude, p.topology.site(s).longitude);
+                QCOMPARE(t->capacity(s), p.topology.capacity(s));
+            }
+        }
+    }
+
+    void saveThenLoadGivesTheSameProject()
+    {
+        auto p = *document::ProjectFile::load(sampleProject("cloudmap-a7"));
+        p.network.set(NetworkQuantity::Latency, 0, 0, 0.3, Provenance::Edited);
+        auto ec2 = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
+        QTemporaryDir dir;
+        for (auto* project : {&p, &ec2}) {
+            const QString path = dir.filePath(QString::fromStdString(project->name).left(3) + ".meridian");
+            QVERIFY(document::ProjectFile::save(*project, path));
+            auto back = document::ProjectFile::load(path);
+            QVERIFY2(back, back ? "" : back.error().toString().c_str());
+            QCOMPARE(back->name, project->name);
+            QCOMPARE(back->sources, project->sources);
+            QCOMPARE(back->topology.hostCount(), project->topology.hostCount());
+            QCOMPARE(back->topology.host(3).name, project->topology.host(3).name);
+            QCOMPARE(back->topology.host(3).slots, project->topology.host(3).slots);
+            const int m = project->topology.siteCount();
+            for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < m; ++j) {
+                        QCOMPARE(back->network.provenance(q, i, j), project->network.provenance(q, i, j));
+                        if (back->network.provenance(q, i, j) != Provenance::Missing)
+                            QCOMPARE(back->network.value(q, i, j), project->network.value(q, i, j));
+                    }
+            QCOMPARE(back->network.hostLinks().size(), project->network.hostLinks().size());
+            if (!project->network.hostLinks().empty()) {
+                const auto& a = project->network.hostLinks().begin()->second;
+                const auto& b = back->network.hostLinks().begin()->second;
+                QCOMPARE(b.bandwidthMBps, a.bandwidthMBps);
+                QCOMPARE(b.provenance, a.provenance);
+            }
+            QCOMPARE(back->applications.size(), project->applications.size());
+            for (std::size_t k = 0; k < back->applications.size(); ++k) {
+                const auto& x = project->applications[k];
+                const auto& y = back->applications[k];
+                QCOMPARE(y.name, x.name);
+                QCOMPARE(y.comm.nonZeros(), x.comm.nonZeros());
+                QCOMPARE(y.comm.totalBytes(), x.comm.totalBytes());
+                QCOMPARE(y.comm.totalMessages(), x.comm.totalMessages());
+                QCOMPARE(y.pins.size(), x.pins.size());
+            }
+        }
+        QCOMPARE(p.network.provenance(NetworkQuantity::Latency, 0, 0), Provenance::Edited);
+    }
+
+    void refusesANewerVersion()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("new.meridian");
+        writeFile(path, R"({"format": "meridian-project", "version": 2, "sites": []})");
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QVERIFY(p.error().message.find("newer Meridian (format version 2)") != std::string::npos);
+    }
+
+    void namesAMissingSidecar()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        writeFile(path, R"({"format": "meridian-project", "version": 1,
+            "sites": [{"name": "a", "lat": 0, "lon": 0, "nodes": 2}],
+            "applications": [{"name": "x", "volume": "gone.mtx"}]})");
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QCOMPARE(p.error().code, ErrorCode::Io);
+        QVERIFY(p.error().message.find("gone.mtx' is missing") != std::string::npos);
+    }
+
+    void locatesJsonSyntaxErrors()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.meridian");
+        writeFile(path, "{\n  \"format\": \"meridian-project\",\n  \"version\": 1,,\n}\n");
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QCOMPARE(p.error().where.line, 3);
+        QVERIFY(p.error().where.column > 1);
+    }
+
+    void rejectsInvalidContentWithItsJsonPath()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.meridian");
+        writeFile(path, R"({"format": "meridian-project", "version": 1,
+            "sites": [{"name": "a", "lat": 0, "lon": 0, "nodes": 2}],
+            "network": {"bandwidth_MBps": {"values": [[0]]}}})");
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QVERIFY(p.error().message.find("network.bandwidth_MBps[0][0]") != std::string::npos);
+        writeFile(path, R"({"format": "meridian-project", "version": 1, "sites": [{"name": "a", "lat": "x", "lon": 0, "nodes": 2}]})");
+        QVERIFY(document::ProjectFile::load(path).error().message.find("sites[0].lat") != std::string::npos);
+        writeFile(path, R"({"format": "other", "version": 1})");
+        QVERIFY(document::ProjectFile::load(path).error().message.find("not a Meridian project") != std::string::npos);
+    }
+
+    void leavesNoPartialFileWhenSavingFails()
+    {
+        auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
+        const auto s = document::ProjectFile::save(p, "/nonexistent-dir/x.meridian");
+        QVERIFY(!s);
+        QCOMPARE(s.error().code, ErrorCode::Io);
+        QVERIFY(!QFile::exists("/nonexistent-dir/x.meridian"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProjectFile)
+#include "test_project_file.moc"

@@ -1,0 +1,104 @@
+#include "core/io/network_io.h"
+#include "core/io/sites_io.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace meridian;
+using namespace meridian::model;
+using meridian::test::data;
+
+class TestNetworkIo : public QObject {
+    Q_OBJECT
+private:
+    Topology m_topology;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        auto t = io::loadTopology(data("sites.csv"));
+        QVERIFY(t);
+        m_topology = *t;
+    }
+
+    void readsAPlainMatrixInSiteOrder()
+    {
+        Network n(3);
+        QVERIFY(io::readNetworkMatrix(data("latency_plain.csv"), NetworkQuantity::Latency, m_topology, n));
+        QCOMPARE(n.latencyMs(0, 2), 10.0);
+        QCOMPARE(n.provenance(NetworkQuantity::Latency, 0, 2), Provenance::Measured);
+        QCOMPARE(n.provenance(NetworkQuantity::Latency, 1, 2), Provenance::Missing);
+    }
+
+    void matchesNamesInAnyOrder()
+    {
+        Network n(3);
+        QVERIFY(io::readNetworkMatrix(data("latency_named.csv"), NetworkQuantity::Latency, m_topology, n));
+        // Row "gamma", column "alpha" holds 10; row "beta, east", column "alpha" holds 5.
+        QCOMPARE(n.latencyMs(2, 0), 10.0);
+        QCOMPARE(n.latencyMs(1, 0), 5.0);
+        QCOMPARE(n.latencyMs(2, 2), 0.3);
+        QCOMPARE(n.provenance(NetworkQuantity::Latency, 2, 1), Provenance::Missing);
+    }
+
+    void readsASubsetByName()
+    {
+        Network n(3);
+        QVERIFY(io::readNetworkMatrix(data("bandwidth_subset.csv"), NetworkQuantity::Bandwidth, m_topology, n));
+        QCOMPARE(n.bandwidthMBps(0, 2), 20.0);
+        QCOMPARE(n.bandwidthMBps(2, 2), 800.0);
+        QCOMPARE(n.count(NetworkQuantity::Bandwidth, Provenance::Measured), 4);
+    }
+
+    void readsMatrixMarketCoordinates()
+    {
+        Topology four = *Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 0, 1, 1, 1),
+                                           meridian::test::site("c", 0, 2, 1, 1), meridian::test::site("d", 0, 3, 1, 1)});
+        Network n(4);
+        // mm_general.mtx lists (2,1) twice: a network entry given twice is an error.
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("mm_general.mtx"), NetworkQuantity::Latency, four, n),
+                              "mm_general.mtx", 8, 1, "given twice");
+        QCOMPARE(n.count(NetworkQuantity::Latency, Provenance::Missing), 16);
+        Topology three = m_topology;
+        QVERIFY(io::readNetworkMatrix(data("mm_symmetric.mtx"), NetworkQuantity::Bandwidth, three, n = Network(3)));
+        QCOMPARE(n.bandwidthMBps(0, 1), 7.0);
+        QCOMPARE(n.bandwidthMBps(1, 0), 7.0);
+    }
+
+    void rejectsBadInputAndLeavesTheNetworkUnchanged()
+    {
+        Network n(3);
+        n.set(NetworkQuantity::Latency, 0, 0, 42.0);
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_unknown_site.csv"), NetworkQuantity::Latency, m_topology, n),
+                              "matrix_unknown_site.csv", 3, -1, "unknown site 'delta'");
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_wrong_size.csv"), NetworkQuantity::Latency, m_topology, n),
+                              "matrix_wrong_size.csv", 2, 1, "project has 3 sites");
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("bandwidth_zero.csv"), NetworkQuantity::Bandwidth, m_topology, n),
+                              "bandwidth_zero.csv", 2, 3, "> 0");
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("latency_negative.csv"), NetworkQuantity::Latency, m_topology, n),
+                              "latency_negative.csv", 2, 3, ">= 0");
+        QCOMPARE(n.latencyMs(0, 0), 42.0);
+        QCOMPARE(n.count(NetworkQuantity::Latency, Provenance::Measured), 1);
+    }
+
+    void roundTripsThroughCsv()
+    {
+        Network n(3);
+        QVERIFY(io::readNetworkMatrix(data("latency_named.csv"), NetworkQuantity::Latency, m_topology, n));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("lat.csv").toStdString();
+        QVERIFY(io::writeNetworkMatrixCsv(path, NetworkQuantity::Latency, m_topology, n));
+        Network back(3);
+        QVERIFY(io::readNetworkMatrix(path, NetworkQuantity::Latency, m_topology, back));
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                QCOMPARE(back.provenance(NetworkQuantity::Latency, i, j), n.provenance(NetworkQuantity::Latency, i, j));
+                if (n.provenance(NetworkQuantity::Latency, i, j) == Provenance::Measured)
+                    QCOMPARE(back.latencyMs(i, j), n.latencyMs(i, j));
+            }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNetworkIo)
+#include "test_network_io.moc"

@@ -1,0 +1,93 @@
+#include "core/io/sites_io.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace meridian;
+using meridian::test::data;
+
+class TestSitesIo : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void readsColumnsQuotedNamesAndEmptyOptionalCells()
+    {
+        auto sites = io::readSitesCsv(data("sites.csv"));
+        QVERIFY2(sites, sites ? "" : sites.error().toString().c_str());
+        QCOMPARE(sites->size(), std::size_t(3));
+        QCOMPARE((*sites)[1].name, std::string("beta, east"));
+        QCOMPARE((*sites)[0].uplinkMBps, 100.0);
+        QCOMPARE((*sites)[2].egressUsdPerGB, 0.09);
+        QVERIFY(std::isnan((*sites)[1].downlinkMBps));
+        QCOMPARE((*sites)[0].slotsPerNode, 2);
+    }
+
+    void matchesHeadersInAnyOrderAndCaseWithCrlf()
+    {
+        auto sites = io::readSitesCsv(data("sites_crlf_reordered.csv"));
+        QVERIFY(sites);
+        QCOMPARE((*sites)[0].latitude, 20.0);
+        QCOMPARE((*sites)[0].longitude, 10.0);
+        QCOMPARE((*sites)[0].nodes, 3);
+    }
+
+    void rejectsBrokenFiles()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_missing_column.csv")), "sites_missing_column.csv", 1, 1, "'nodes'");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_bad_lat.csv")), "sites_bad_lat.csv", 3, 3, "latitude");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_duplicate.csv")), "sites_duplicate.csv", 3, 1, "listed twice");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_ragged.csv")), "sites_ragged.csv", 3, 1, "expected 4 fields");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_unknown_column.csv")), "sites_unknown_column.csv", 1, 20, "up_mbit");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_bad_nodes.csv")), "sites_bad_nodes.csv", 2, 7, "whole number");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_zero_uplink.csv")), "sites_zero_uplink.csv", 2, 11, "bandwidth > 0");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_nan.csv")), "sites_nan.csv", 2, 3, "'nan'");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_empty.csv")), "sites_empty.csv", 1, 1, "empty");
+        auto missing = io::readSitesCsv(data("no_such_file.csv"));
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().code, ErrorCode::Io);
+    }
+
+    void readsGeoJsonPointsAsLongitudeLatitude()
+    {
+        auto topo = io::loadTopology(data("sites.geojson"));
+        QVERIFY2(topo, topo ? "" : topo.error().toString().c_str());
+        QCOMPARE(topo->siteCount(), 2);
+        QCOMPARE(topo->site(0).latitude, 38.9);
+        QCOMPARE(topo->site(0).longitude, -77.4);
+        QCOMPARE(topo->capacity(0), 8);
+        QCOMPARE(topo->site(0).egressUsdPerGB, 0.09);
+        QCOMPARE(topo->capacity(1), 2);
+    }
+
+    void rejectsBrokenGeoJsonWithTheFeatureLine()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites_bad_coordinates.geojson")), "sites_bad_coordinates.geojson", 6, -1,
+                              "feature 2");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites_syntax.geojson")), "sites_syntax.geojson", 4, -1, "not valid JSON");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites.csv")), "sites.csv", 1, -1, "not valid JSON");
+    }
+
+    void roundTripsThroughCsv()
+    {
+        auto topo = io::loadTopology(data("sites.csv"));
+        QVERIFY(topo);
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("sites.csv").toStdString();
+        QVERIFY(io::writeSitesCsv(out, *topo));
+        auto again = io::loadTopology(out);
+        QVERIFY(again);
+        QCOMPARE(again->siteCount(), 3);
+        for (int s = 0; s < 3; ++s) {
+            QCOMPARE(again->site(s).name, topo->site(s).name);
+            QCOMPARE(again->site(s).latitude, topo->site(s).latitude);
+            QCOMPARE(again->capacity(s), topo->capacity(s));
+            QCOMPARE(std::isnan(again->site(s).uplinkMBps), std::isnan(topo->site(s).uplinkMBps));
+        }
+        QCOMPARE(again->site(2).egressUsdPerGB, 0.09);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSitesIo)
+#include "test_sites_io.moc"

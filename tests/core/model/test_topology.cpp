@@ -1,0 +1,85 @@
+#include "core/model/topology.h"
+
+#include "test_support.h"
+
+#include <QTest>
+
+using namespace meridian::model;
+
+class TestTopology : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void namesDefaultHostsAndCountsSlots()
+    {
+        auto t = Topology::create({meridian::test::site("a", 0, 0, 3, 2), meridian::test::site("b", 10, 10, 1, 8)});
+        QVERIFY(t);
+        QCOMPARE(t->siteCount(), 2);
+        QCOMPARE(t->hostCount(), 4);
+        QCOMPARE(t->host(0).name, std::string("a-00"));
+        QCOMPARE(t->host(3).name, std::string("b-00"));
+        QCOMPARE(t->capacity(0), 6);
+        QCOMPARE(t->capacity(1), 8);
+        QCOMPARE(t->totalCapacity(), 14);
+        QCOMPARE(t->siteOfHost(3), 1);
+        QCOMPARE(t->firstHost(1), 3);
+        QCOMPARE(t->hostCountOf(0), 3);
+        QCOMPARE(*t->siteIndex("b"), 1);
+        QVERIFY(!t->siteIndex("c"));
+        QCOMPARE(*t->hostIndex("a-02"), 2);
+    }
+
+    void keepsExplicitHostsWithTheirOwnSlots()
+    {
+        Site s = meridian::test::site("x", 0, 0, 99, 1, {Host{"big", 24}, Host{"small", 8}});
+        auto t = Topology::create({s});
+        QVERIFY(t);
+        QCOMPARE(t->site(0).nodes, 2);
+        QCOMPARE(t->capacity(0), 32);
+    }
+
+    void padsHostNumbersToThreeDigitsFromAHundredNodes()
+    {
+        QCOMPARE(Topology::defaultHostName("s", 7, 120), std::string("s-007"));
+        QCOMPARE(Topology::defaultHostName("s", 7, 12), std::string("s-07"));
+    }
+
+    void rejectsInvalidSites()
+    {
+        QVERIFY(!Topology::create({meridian::test::site("", 0, 0, 1, 1)}));
+        QVERIFY(!Topology::create({meridian::test::site("a", 91, 0, 1, 1)}));
+        QVERIFY(!Topology::create({meridian::test::site("a", 0, -181, 1, 1)}));
+        QVERIFY(!Topology::create({meridian::test::site("a", 0, 0, 0, 1)}));
+        QVERIFY(!Topology::create({meridian::test::site("a", 0, 0, 1, 0)}));
+        auto negativeUplink = meridian::test::site("a", 0, 0, 1, 1);
+        negativeUplink.uplinkMBps = -5.0;
+        QVERIFY(!Topology::create({negativeUplink}));
+        auto zeroDownlink = meridian::test::site("a", 0, 0, 1, 1);
+        zeroDownlink.downlinkMBps = 0.0;
+        QVERIFY(!Topology::create({zeroDownlink}));
+        auto negativePrice = meridian::test::site("a", 0, 0, 1, 1);
+        negativePrice.egressUsdPerGB = -0.1;
+        QVERIFY(!Topology::create({negativePrice}));
+        auto freeEgress = meridian::test::site("a", 0, 0, 1, 1);
+        freeEgress.egressUsdPerGB = 0.0;
+        QVERIFY(Topology::create({freeEgress}));
+        auto dup = Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("a", 1, 1, 1, 1)});
+        QVERIFY(!dup);
+        QVERIFY(dup.error().message.find("'a'") != std::string::npos);
+        auto hostDup = Topology::create({meridian::test::site("a", 0, 0, 1, 1, {Host{"h", 1}}), meridian::test::site("b", 0, 0, 1, 1, {Host{"h", 1}})});
+        QVERIFY(!hostDup);
+    }
+
+    void measuresGreatCircleDistances()
+    {
+        // One degree of longitude on the equator is 111.2 km on the mean-radius sphere.
+        QVERIFY(std::abs(greatCircleKm(0, 0, 0, 1) - 111.195) < 0.01);
+        // London - New York, about 5570 km.
+        QVERIFY(std::abs(greatCircleKm(51.5074, -0.1278, 40.7128, -74.0060) - 5570) < 10);
+        // Antipodes: half the circumference.
+        QVERIFY(std::abs(greatCircleKm(0, 0, 0, 180) - 20015.1) < 1.0);
+        QCOMPARE(greatCircleKm(10, 20, 10, 20), 0.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTopology)
+#include "test_topology.moc"
