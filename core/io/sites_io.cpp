@@ -259,6 +259,23 @@ std::string optionalNumber(double v)
 
 } // namespace
 
+Status writeSitesGeoJson(const std::string& path, const model::Topology& topology)
+{
+    nlohmann::json features = nlohmann::json::array();
+    for (const auto& s : topology.sites()) {
+        nlohmann::json props = {{"name", s.name}, {"nodes", s.nodes}, {"slots", s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots}};
+        const std::pair<int, double> optional[] = {{kUp, s.uplinkMBps}, {kDown, s.downlinkMBps}, {kPrice, s.egressUsdPerGB}};
+        for (const auto& [column, value] : optional)
+            if (!std::isnan(value))
+                props[kColumnNames[column]] = value;
+        features.push_back({{"type", "Feature"},
+                            {"geometry", {{"type", "Point"}, {"coordinates", {s.longitude, s.latitude}}}},
+                            {"properties", props}});
+    }
+    const nlohmann::json doc = {{"type", "FeatureCollection"}, {"features", features}};
+    return writeTextFileAtomically(path, doc.dump(2) + "\n");
+}
+
 Status writeSitesCsv(const std::string& path, const model::Topology& topology)
 {
     std::ostringstream out;

@@ -23,6 +23,10 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path);
 /// Reads sites from a `.geojson`/`.json` file or else a CSV file, then builds the topology.
 Expected<model::Topology> loadTopology(const std::string& path);
 
+/// Writes sites as a GeoJSON FeatureCollection of Points ([longitude, latitude]) with the CSV's keys as
+/// properties (unknown quantities left out; hosts as nodes x slots of the first host).
+Status writeSitesGeoJson(const std::string& path, const model::Topology& topology);
+
 /// Writes a sites CSV file with every column (hosts are written as nodes x slots of the first host).
 Status writeSitesCsv(const std::string& path, const model::Topology& topology);
 

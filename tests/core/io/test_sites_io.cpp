@@ -87,6 +87,24 @@ private Q_SLOTS:
         }
         QCOMPARE(again->site(2).egressUsdPerGB, 0.09);
     }
+
+    void roundTripsThroughGeoJson()
+    {
+        auto topo = io::loadTopology(data("sites.csv"));
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("sites.geojson").toStdString();
+        QVERIFY(io::writeSitesGeoJson(out, *topo));
+        auto again = io::loadTopology(out);
+        QVERIFY2(again, again ? "" : again.error().toString().c_str());
+        QCOMPARE(again->siteCount(), 3);
+        for (int s = 0; s < 3; ++s) {
+            QCOMPARE(again->site(s).name, topo->site(s).name);
+            QCOMPARE(again->site(s).longitude, topo->site(s).longitude);
+            QCOMPARE(again->capacity(s), topo->capacity(s));
+            QCOMPARE(std::isnan(again->site(s).downlinkMBps), std::isnan(topo->site(s).downlinkMBps));
+        }
+        QCOMPARE(again->site(0).downlinkMBps, 400.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSitesIo)
