@@ -11,6 +11,9 @@ namespace meridian::io {
 
 namespace {
 
+// Row pointers alone cost 4 bytes per process: refuse sizes a header merely claims (64 MiB at most).
+constexpr int kMaxProcesses = 1 << 24;
+
 struct Cells {
     int size = 0;
     std::map<std::pair<int, int>, double> values;
@@ -43,6 +46,9 @@ Expected<Cells> readCells(const std::string& path)
         if (m->rows != m->columns)
             return parseError(path, 2, 1, "the matrix is " + std::to_string(m->rows) + " x " + std::to_string(m->columns)
                                               + "; a communication matrix must be square (process x process)");
+        if (m->rows > kMaxProcesses)
+            return parseError(path, 2, 1, "the matrix has " + std::to_string(m->rows) + " processes; Meridian handles at most "
+                                              + std::to_string(kMaxProcesses));
         cells.size = m->rows;
         for (const auto& e : m->entries)
             if (e.value != 0.0)

@@ -38,27 +38,20 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
     auto text = readTextFile(path);
     if (!text)
         return text.error();
-    LineReader lines(*text);
+    CsvRecords records(*text, path);
     LabeledMatrix m;
-    bool first = true;
     bool hasNames = false;
     std::size_t width = 0; // fields per data row
-    int lastLine = 1;
-    while (lines.next()) {
-        if (isBlankOrComment(lines.line()))
-            continue;
-        lastLine = lines.number();
-        auto fields = splitCsvLine(lines.line(), path, lines.number());
-        if (!fields)
-            return fields.error();
-        if (first) {
-            first = false;
+    while (records.next()) {
+        const auto* fields = &records.fields();
+        const int line = records.line();
+        if (records.isFirst()) {
             bool header = false;
             for (std::size_t f = 1; f < fields->size(); ++f)
                 if (!(*fields)[f].text.empty() && !looksNumeric((*fields)[f].text))
                     header = true;
             if (header) {
-                m.headerLine = lines.number();
+                m.headerLine = line;
                 for (const auto& f : *fields)
                     m.columnNames.push_back(f.text);
                 continue;
@@ -75,19 +68,19 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
                 if (m.columnNames.size() != width - (hasNames ? 1 : 0))
                     return parseError(path, m.headerLine, 1,
                                       "the header names " + std::to_string(m.columnNames.size())
-                                          + " columns but the first data row on line " + std::to_string(lines.number())
+                                          + " columns but the first data row on line " + std::to_string(line)
                                           + " has " + std::to_string(width - (hasNames ? 1 : 0)) + " values");
             }
         }
         if (fields->size() != width)
-            return parseError(path, lines.number(), 1,
+            return parseError(path, line, 1,
                               "expected " + std::to_string(width) + " fields as on the first data row, found "
                                   + std::to_string(fields->size()));
         std::size_t f = 0;
         if (hasNames) {
             const auto& name = (*fields)[0];
             if (name.text.empty() || looksNumeric(name.text))
-                return parseError(path, lines.number(), name.column,
+                return parseError(path, line, name.column,
                                   "expected a name in the first column, as on the first data row");
             m.rowNames.push_back(name.text);
             f = 1;
@@ -96,24 +89,26 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
             const auto& field = (*fields)[f];
             if (field.text.empty()) {
                 if (!allowMissing)
-                    return parseError(path, lines.number(), field.column, "expected " + describeRule(rule) + ", found an empty cell");
+                    return parseError(path, line, field.column, "expected " + describeRule(rule) + ", found an empty cell");
                 m.values.push_back(std::nan(""));
                 continue;
             }
             const auto v = parseNumber(field.text);
             if (!v || !satisfies(rule, *v))
-                return parseError(path, lines.number(), field.column,
+                return parseError(path, line, field.column,
                                   "expected " + describeRule(rule) + ", found '" + field.text + "'");
             m.values.push_back(*v);
         }
-        m.rowLines.push_back(lines.number());
+        m.rowLines.push_back(line);
     }
+    if (records.error())
+        return *records.error();
     const auto rows = m.rowLines.size();
     const std::size_t cols = width - (hasNames ? 1 : 0);
     if (rows == 0)
-        return parseError(path, lastLine, 1, "the file holds no matrix row");
+        return parseError(path, records.line(), 1, "the file holds no matrix row");
     if (rows != cols)
-        return parseError(path, lastLine, 1,
+        return parseError(path, records.line(), 1,
                           "the matrix has " + std::to_string(rows) + " rows and " + std::to_string(cols)
                               + " columns; expected a square matrix");
     m.size = static_cast<int>(rows);

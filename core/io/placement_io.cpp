@@ -35,38 +35,35 @@ Expected<model::Constraints> readPinsCsv(const std::string& path, const model::T
     auto text = readTextFile(path);
     if (!text)
         return text.error();
-    LineReader lines(*text);
+    CsvRecords records(*text, path);
     std::vector<model::Pin> pins;
     std::map<int, int> lineOfProcess;
     std::vector<int> perSite(topology.siteCount(), 0);
-    bool first = true;
-    while (lines.next()) {
-        if (isBlankOrComment(lines.line()))
-            continue;
-        auto fields = splitCsvLine(lines.line(), path, lines.number());
-        if (!fields)
-            return fields.error();
-        const bool header = first && !fields->empty() && toLower((*fields)[0].text) == "process";
-        first = false;
+    while (records.next()) {
+        const auto* fields = &records.fields();
+        const int line = records.line();
+        const bool header = records.isFirst() && toLower((*fields)[0].text) == "process";
         if (fields->size() != 2)
-            return parseError(path, lines.number(), 1, "expected 2 fields 'process,site', found " + std::to_string(fields->size()));
+            return parseError(path, line, 1, "expected 2 fields 'process,site', found " + std::to_string(fields->size()));
         if (header)
             continue;
-        auto process = parseProcess((*fields)[0], path, lines.number());
+        auto process = parseProcess((*fields)[0], path, line);
         if (!process)
             return process.error();
-        auto site = parseSite((*fields)[1], topology, path, lines.number());
+        auto site = parseSite((*fields)[1], topology, path, line);
         if (!site)
             return site.error();
-        if (auto [it, inserted] = lineOfProcess.emplace(*process, lines.number()); !inserted)
-            return parseError(path, lines.number(), (*fields)[0].column,
+        if (auto [it, inserted] = lineOfProcess.emplace(*process, line); !inserted)
+            return parseError(path, line, (*fields)[0].column,
                               "process " + std::to_string(*process) + " is already pinned on line " + std::to_string(it->second));
         if (++perSite[*site] > topology.capacity(*site))
-            return parseError(path, lines.number(), (*fields)[1].column,
+            return parseError(path, line, (*fields)[1].column,
                               "site '" + topology.site(*site).name + "' has " + std::to_string(topology.capacity(*site))
                                   + " slots; this pin is one more than it can hold");
         pins.push_back({*process, *site});
     }
+    if (records.error())
+        return *records.error();
     auto constraints = model::Constraints::fromPins(std::move(pins));
     if (!constraints) {
         Error e = constraints.error();
@@ -89,72 +86,67 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
     auto text = readTextFile(path);
     if (!text)
         return text.error();
-    LineReader lines(*text);
+    CsvRecords records(*text, path);
     struct Row {
         int site, host, slot, line;
     };
     std::map<int, Row> rows;
-    bool first = true;
-    int lastLine = 1;
-    while (lines.next()) {
-        if (isBlankOrComment(lines.line()))
-            continue;
-        lastLine = lines.number();
-        auto fields = splitCsvLine(lines.line(), path, lines.number());
-        if (!fields)
-            return fields.error();
-        const bool header = first && toLower((*fields)[0].text) == "process";
-        first = false;
+    while (records.next()) {
+        const auto* fields = &records.fields();
+        const int line = records.line();
+        const bool header = records.isFirst() && toLower((*fields)[0].text) == "process";
         if (fields->size() != 4)
-            return parseError(path, lines.number(), 1,
+            return parseError(path, line, 1,
                               "expected 4 fields 'process,site,host,slot', found " + std::to_string(fields->size()));
         if (header)
             continue;
         const auto& f = *fields;
-        auto process = parseProcess(f[0], path, lines.number());
+        auto process = parseProcess(f[0], path, line);
         if (!process)
             return process.error();
-        auto site = parseSite(f[1], topology, path, lines.number());
+        auto site = parseSite(f[1], topology, path, line);
         if (!site)
             return site.error();
-        Row row{*site, -1, -1, lines.number()};
+        Row row{*site, -1, -1, line};
         if (f[2].text.empty() != f[3].text.empty())
-            return parseError(path, lines.number(), f[2].text.empty() ? f[2].column : f[3].column,
+            return parseError(path, line, f[2].text.empty() ? f[2].column : f[3].column,
                               "expected both a host and a slot, or neither");
         if (!f[2].text.empty()) {
             const auto host = topology.hostIndex(f[2].text);
             if (!host)
-                return parseError(path, lines.number(), f[2].column, "unknown host '" + f[2].text + "'");
+                return parseError(path, line, f[2].column, "unknown host '" + f[2].text + "'");
             if (topology.siteOfHost(*host) != *site)
-                return parseError(path, lines.number(), f[2].column,
+                return parseError(path, line, f[2].column,
                                   "host '" + f[2].text + "' is in site '" + topology.site(topology.siteOfHost(*host)).name
                                       + "', not in '" + f[1].text + "'");
             const auto slot = parseInteger(f[3].text);
             const int slots = topology.host(*host).slots;
             if (!slot || *slot < 0 || *slot >= slots)
-                return parseError(path, lines.number(), f[3].column,
+                return parseError(path, line, f[3].column,
                                   "expected a slot between 0 and " + std::to_string(slots - 1) + " for host '" + f[2].text
                                       + "', found '" + f[3].text + "'");
             row.host = *host;
             row.slot = static_cast<int>(*slot);
         }
         if (auto [it, inserted] = rows.emplace(*process, row); !inserted)
-            return parseError(path, lines.number(), f[0].column,
+            return parseError(path, line, f[0].column,
                               "process " + std::to_string(*process) + " is already mapped on line " + std::to_string(it->second.line));
     }
+    if (records.error())
+        return *records.error();
     if (rows.empty())
-        return parseError(path, lastLine, 1, "the file maps no process");
+        return parseError(path, records.line(), 1, "the file maps no process");
     const int n = rows.rbegin()->first + 1;
     if (static_cast<int>(rows.size()) != n) {
         int missing = 0;
         while (rows.count(missing))
             ++missing;
-        return parseError(path, lastLine, 0,
+        return parseError(path, records.line(), 0,
                           "process ids must run from 0 to " + std::to_string(n - 1) + " without gaps; process "
                               + std::to_string(missing) + " is missing");
     }
     if (expectedProcesses >= 0 && n != expectedProcesses)
-        return parseError(path, lastLine, 0,
+        return parseError(path, records.line(), 0,
                           "the mapping places " + std::to_string(n) + " processes but the application has " + std::to_string(expectedProcesses));
     model::Placement placement;
     placement.site.reserve(n);

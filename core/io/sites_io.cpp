@@ -63,21 +63,18 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
     auto text = readTextFile(path);
     if (!text)
         return text.error();
-    LineReader lines(*text);
+    CsvRecords records(*text, path);
     std::array<int, kColumnCount> columnOf;
     columnOf.fill(-1);
     std::size_t headerSize = 0;
     int headerLine = 0;
     std::vector<model::Site> sites;
     std::set<std::string> names;
-    while (lines.next()) {
-        if (isBlankOrComment(lines.line()))
-            continue;
-        auto fields = splitCsvLine(lines.line(), path, lines.number());
-        if (!fields)
-            return fields.error();
+    while (records.next()) {
+        const auto* fields = &records.fields();
+        const int line = records.line();
         if (headerLine == 0) {
-            headerLine = lines.number();
+            headerLine = line;
             headerSize = fields->size();
             for (std::size_t f = 0; f < fields->size(); ++f) {
                 const auto& field = (*fields)[f];
@@ -86,29 +83,29 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
                     if (toLower(field.text) == toLower(kColumnNames[c]))
                         found = c;
                 if (found < 0)
-                    return parseError(path, lines.number(), field.column,
+                    return parseError(path, line, field.column,
                                       "unknown column '" + field.text + "'; expected the columns " + acceptedColumns());
                 if (columnOf[found] >= 0)
-                    return parseError(path, lines.number(), field.column, "column '" + field.text + "' appears twice");
+                    return parseError(path, line, field.column, "column '" + field.text + "' appears twice");
                 columnOf[found] = static_cast<int>(f);
             }
             for (int c : {kName, kLat, kLon, kNodes})
                 if (columnOf[c] < 0)
-                    return parseError(path, lines.number(), 1,
+                    return parseError(path, line, 1,
                                       std::string("the header has no '") + kColumnNames[c]
                                           + "' column; a sites file needs name,lat,lon,nodes");
             continue;
         }
         if (fields->size() != headerSize)
-            return parseError(path, lines.number(), 1,
+            return parseError(path, line, 1,
                               "expected " + std::to_string(headerSize) + " fields as in the header on line "
                                   + std::to_string(headerLine) + ", found " + std::to_string(fields->size()));
         model::Site site;
         const auto& nameField = (*fields)[columnOf[kName]];
         if (nameField.text.empty())
-            return parseError(path, lines.number(), nameField.column, "expected a site name");
+            return parseError(path, line, nameField.column, "expected a site name");
         if (!names.insert(nameField.text).second)
-            return parseError(path, lines.number(), nameField.column, "site '" + nameField.text + "' is listed twice");
+            return parseError(path, line, nameField.column, "site '" + nameField.text + "' is listed twice");
         site.name = nameField.text;
         for (int c = kLat; c < kColumnCount; ++c) {
             if (columnOf[c] < 0)
@@ -117,20 +114,22 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
             const bool required = c <= kNodes;
             if (field.text.empty()) {
                 if (required)
-                    return parseError(path, lines.number(), field.column,
+                    return parseError(path, line, field.column,
                                       std::string("expected a value for '") + kColumnNames[c] + "'");
                 continue;
             }
             const auto value = parseNumber(field.text);
             const std::string problem = value ? checkValue(c, *value) : "a number";
             if (!problem.empty())
-                return parseError(path, lines.number(), field.column,
+                return parseError(path, line, field.column,
                                   std::string("expected ") + problem + " for '" + kColumnNames[c] + "', found '"
                                       + field.text + "'");
             assign(site, c, *value);
         }
         sites.push_back(std::move(site));
     }
+    if (records.error())
+        return *records.error();
     if (headerLine == 0)
         return parseError(path, 1, 1, "the file is empty; expected a header name,lat,lon,nodes");
     if (sites.empty())

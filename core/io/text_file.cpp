@@ -133,6 +133,24 @@ Expected<std::vector<Field>> splitCsvLine(std::string_view line, const std::stri
     return fields;
 }
 
+bool CsvRecords::next()
+{
+    while (m_lines.next()) {
+        if (isBlankOrComment(m_lines.line()))
+            continue;
+        m_line = m_lines.number();
+        auto fields = splitCsvLine(m_lines.line(), m_path, m_line);
+        if (!fields) {
+            m_error = fields.error();
+            return false;
+        }
+        m_fields = std::move(*fields);
+        ++m_count;
+        return true;
+    }
+    return false;
+}
+
 std::string toLower(std::string_view text)
 {
     std::string out(text);

@@ -54,6 +54,33 @@ std::string toLower(std::string_view text);
 /// Returns a field ready for a CSV line: quoted (inner quotes doubled) when it holds a comma or quote.
 std::string quoteCsvField(const std::string& text);
 
+/// Walks the CSV records of a text: lines that are not blank or `#` comments, split into fields.
+/// After the loop, error() tells whether it stopped on a malformed line rather than at the end.
+///
+///     CsvRecords records(text, path);
+///     while (records.next()) { use(records.fields(), records.line()); }
+///     if (records.error()) return *records.error();
+class CsvRecords {
+public:
+    CsvRecords(std::string_view text, std::string path) : m_lines(text), m_path(std::move(path)) {}
+    /// Moves to the next record; returns false at the end of the text or on a malformed line.
+    bool next();
+    const std::vector<Field>& fields() const { return m_fields; }
+    /// Returns the line of the current record, or of the last one read after the end (1 if none).
+    int line() const { return m_line; }
+    /// Returns true for the first record of the text.
+    bool isFirst() const { return m_count == 1; }
+    const std::optional<Error>& error() const { return m_error; }
+
+private:
+    LineReader m_lines;
+    std::string m_path;
+    std::vector<Field> m_fields;
+    std::optional<Error> m_error;
+    int m_line = 1;
+    int m_count = 0;
+};
+
 /// Parses a finite decimal number (leading and trailing blanks allowed). Returns nullopt for anything
 /// else, including "nan" and "inf".
 std::optional<double> parseNumber(std::string_view text);

@@ -191,8 +191,11 @@ Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOption
     const int n = o.processes;
     if (n < 2)
         return unsuited(pattern, "needs at least 2 processes");
-    if (n > (1 << 24))
-        return unsuited(pattern, "supports at most 16777216 processes");
+    if (n > (1 << 20))
+        return unsuited(pattern, "supports at most 1048576 processes");
+    if (pattern == Pattern::FT && n > 4096)
+        return unsuited(pattern, "is all-to-all: " + std::to_string(n) + " processes would need "
+                                     + std::to_string(static_cast<long long>(n) * (n - 1)) + " entries; at most 4096 processes");
     if (o.iterations == 0 || o.iterations < -1)
         return unsuited(pattern, "the iteration count must be >= 1");
     if (!(o.messageBytes >= 0 || o.messageBytes == -1) || !(o.secondaryBytes >= 0 || o.secondaryBytes == -1))

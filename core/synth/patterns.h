@@ -37,8 +37,8 @@ struct PatternOptions {
 };
 
 /// Generates the communication matrix (bytes and messages) of a pattern. Returns an error when the
-/// process count does not suit the pattern (BT and SP need a square, CG a power of two, all need >= 2)
-/// or a parameter is out of range. Deterministic: no randomness.
+/// process count does not suit the pattern (BT and SP need a square, CG a power of two, all need >= 2
+/// and at most 2^20, FT at most 4096 since it is all-to-all) or a parameter is out of range. Deterministic: no randomness.
 Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOptions& options);
 
 /// Returns the factorisation rows x columns of n with rows <= columns and rows as large as possible.

@@ -111,6 +111,8 @@ private Q_SLOTS:
         QVERIFY(!generatePattern(Pattern::LU, {.processes = 8, .messageBytes = -5}));
         QVERIFY(!generatePattern(Pattern::KMeans, {.processes = 8, .clusters = 0}));
         QVERIFY(!generatePattern(Pattern::MG, {.processes = 8, .levels = 0}));
+        QVERIFY(!generatePattern(Pattern::FT, {.processes = 5000}));
+        QVERIFY(!generatePattern(Pattern::LU, {.processes = (1 << 20) + 1}));
     }
 
     void everyPatternHasAnIdAndADescription()
