@@ -88,11 +88,8 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
         problem.project.applications.push_back(std::move(app));
     }
     const auto& app = problem.project.applications[problem.application];
-    if (auto s = app.pins.validate(app.comm.processCount(), problem.project.topology); !s) {
-        Error e = s.error();
-        e.where.file = parser.value("pins").toStdString();
-        return e;
-    }
+    if (auto s = app.pins.validate(app.comm.processCount(), problem.project.topology); !s)
+        return inFile(s.error(), parser.value("pins").toStdString());
     return problem;
 }
 

@@ -43,6 +43,13 @@ struct Error {
     }
 };
 
+/// Returns the error with its file set to `file` (for errors raised below the reader that knows the file).
+inline Error inFile(Error error, std::string file)
+{
+    error.where.file = std::move(file);
+    return error;
+}
+
 inline Error makeError(ErrorCode code, std::string message, SourceLocation where = {})
 {
     return Error{code, std::move(message), std::move(where)};

@@ -115,11 +115,8 @@ Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const 
             entries.push_back({key.first, key.second, 0.0, a});
     }
     auto comm = model::CommMatrix::fromEntries(volume->size, entries, !messagesPath.empty());
-    if (!comm) {
-        Error e = comm.error();
-        e.where.file = volumePath;
-        return e;
-    }
+    if (!comm)
+        return inFile(comm.error(), volumePath);
     return comm;
 }
 

@@ -43,24 +43,24 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
     bool hasNames = false;
     std::size_t width = 0; // fields per data row
     while (records.next()) {
-        const auto* fields = &records.fields();
+        const auto& fields = records.fields();
         const int line = records.line();
         if (records.isFirst()) {
             bool header = false;
-            for (std::size_t f = 1; f < fields->size(); ++f)
-                if (!(*fields)[f].text.empty() && !looksNumeric((*fields)[f].text))
+            for (std::size_t f = 1; f < fields.size(); ++f)
+                if (!fields[f].text.empty() && !looksNumeric(fields[f].text))
                     header = true;
             if (header) {
                 m.headerLine = line;
-                for (const auto& f : *fields)
+                for (const auto& f : fields)
                     m.columnNames.push_back(f.text);
                 continue;
             }
         }
         if (width == 0) {
-            const auto& head = fields->front().text;
+            const auto& head = fields.front().text;
             hasNames = !head.empty() && !looksNumeric(head);
-            width = fields->size();
+            width = fields.size();
             if (m.headerLine) {
                 // The header may leave out the corner cell above the name column.
                 if (hasNames && m.columnNames.size() == width)
@@ -72,21 +72,21 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
                                           + " has " + std::to_string(width - (hasNames ? 1 : 0)) + " values");
             }
         }
-        if (fields->size() != width)
+        if (fields.size() != width)
             return parseError(path, line, 1,
                               "expected " + std::to_string(width) + " fields as on the first data row, found "
-                                  + std::to_string(fields->size()));
+                                  + std::to_string(fields.size()));
         std::size_t f = 0;
         if (hasNames) {
-            const auto& name = (*fields)[0];
+            const auto& name = fields[0];
             if (name.text.empty() || looksNumeric(name.text))
                 return parseError(path, line, name.column,
                                   "expected a name in the first column, as on the first data row");
             m.rowNames.push_back(name.text);
             f = 1;
         }
-        for (; f < fields->size(); ++f) {
-            const auto& field = (*fields)[f];
+        for (; f < fields.size(); ++f) {
+            const auto& field = fields[f];
             if (field.text.empty()) {
                 if (!allowMissing)
                     return parseError(path, line, field.column, "expected " + describeRule(rule) + ", found an empty cell");

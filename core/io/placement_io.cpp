@@ -40,24 +40,24 @@ Expected<model::Constraints> readPinsCsv(const std::string& path, const model::T
     std::map<int, int> lineOfProcess;
     std::vector<int> perSite(topology.siteCount(), 0);
     while (records.next()) {
-        const auto* fields = &records.fields();
+        const auto& fields = records.fields();
         const int line = records.line();
-        const bool header = records.isFirst() && toLower((*fields)[0].text) == "process";
-        if (fields->size() != 2)
-            return parseError(path, line, 1, "expected 2 fields 'process,site', found " + std::to_string(fields->size()));
+        const bool header = records.isFirst() && toLower(fields[0].text) == "process";
+        if (fields.size() != 2)
+            return parseError(path, line, 1, "expected 2 fields 'process,site', found " + std::to_string(fields.size()));
         if (header)
             continue;
-        auto process = parseProcess((*fields)[0], path, line);
+        auto process = parseProcess(fields[0], path, line);
         if (!process)
             return process.error();
-        auto site = parseSite((*fields)[1], topology, path, line);
+        auto site = parseSite(fields[1], topology, path, line);
         if (!site)
             return site.error();
         if (auto [it, inserted] = lineOfProcess.emplace(*process, line); !inserted)
-            return parseError(path, line, (*fields)[0].column,
+            return parseError(path, line, fields[0].column,
                               "process " + std::to_string(*process) + " is already pinned on line " + std::to_string(it->second));
         if (++perSite[*site] > topology.capacity(*site))
-            return parseError(path, line, (*fields)[1].column,
+            return parseError(path, line, fields[1].column,
                               "site '" + topology.site(*site).name + "' has " + std::to_string(topology.capacity(*site))
                                   + " slots; this pin is one more than it can hold");
         pins.push_back({*process, *site});
@@ -65,11 +65,8 @@ Expected<model::Constraints> readPinsCsv(const std::string& path, const model::T
     if (records.error())
         return *records.error();
     auto constraints = model::Constraints::fromPins(std::move(pins));
-    if (!constraints) {
-        Error e = constraints.error();
-        e.where.file = path;
-        return e;
-    }
+    if (!constraints)
+        return inFile(constraints.error(), path);
     return constraints;
 }
 
@@ -92,15 +89,15 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
     };
     std::map<int, Row> rows;
     while (records.next()) {
-        const auto* fields = &records.fields();
+        const auto& fields = records.fields();
         const int line = records.line();
-        const bool header = records.isFirst() && toLower((*fields)[0].text) == "process";
-        if (fields->size() != 4)
+        const bool header = records.isFirst() && toLower(fields[0].text) == "process";
+        if (fields.size() != 4)
             return parseError(path, line, 1,
-                              "expected 4 fields 'process,site,host,slot', found " + std::to_string(fields->size()));
+                              "expected 4 fields 'process,site,host,slot', found " + std::to_string(fields.size()));
         if (header)
             continue;
-        const auto& f = *fields;
+        const auto& f = fields;
         auto process = parseProcess(f[0], path, line);
         if (!process)
             return process.error();

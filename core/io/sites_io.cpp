@@ -71,13 +71,13 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
     std::vector<model::Site> sites;
     std::set<std::string> names;
     while (records.next()) {
-        const auto* fields = &records.fields();
+        const auto& fields = records.fields();
         const int line = records.line();
         if (headerLine == 0) {
             headerLine = line;
-            headerSize = fields->size();
-            for (std::size_t f = 0; f < fields->size(); ++f) {
-                const auto& field = (*fields)[f];
+            headerSize = fields.size();
+            for (std::size_t f = 0; f < fields.size(); ++f) {
+                const auto& field = fields[f];
                 int found = -1;
                 for (int c = 0; c < kColumnCount; ++c)
                     if (toLower(field.text) == toLower(kColumnNames[c]))
@@ -96,12 +96,12 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
                                           + "' column; a sites file needs name,lat,lon,nodes");
             continue;
         }
-        if (fields->size() != headerSize)
+        if (fields.size() != headerSize)
             return parseError(path, line, 1,
                               "expected " + std::to_string(headerSize) + " fields as in the header on line "
-                                  + std::to_string(headerLine) + ", found " + std::to_string(fields->size()));
+                                  + std::to_string(headerLine) + ", found " + std::to_string(fields.size()));
         model::Site site;
-        const auto& nameField = (*fields)[columnOf[kName]];
+        const auto& nameField = fields[columnOf[kName]];
         if (nameField.text.empty())
             return parseError(path, line, nameField.column, "expected a site name");
         if (!names.insert(nameField.text).second)
@@ -110,7 +110,7 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
         for (int c = kLat; c < kColumnCount; ++c) {
             if (columnOf[c] < 0)
                 continue;
-            const auto& field = (*fields)[columnOf[c]];
+            const auto& field = fields[columnOf[c]];
             const bool required = c <= kNodes;
             if (field.text.empty()) {
                 if (required)
@@ -139,16 +139,20 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
 
 namespace {
 
-// Returns the line of the k-th (0-based) `"type": "Feature"` in the text, or 0.
-int featureLine(const std::string& text, std::size_t k)
+// Returns the line of every `"type": "Feature"` in the text, in order: nlohmann::json keeps no positions,
+// so a semantic error in feature k is reported at the k-th such line.
+std::vector<int> featureLines(const std::string& text)
 {
     static const std::regex kFeature(R"("type"\s*:\s*"Feature")");
-    auto it = std::sregex_iterator(text.begin(), text.end(), kFeature);
-    for (std::size_t i = 0; it != std::sregex_iterator() && i < k; ++it, ++i) {
+    std::vector<int> lines;
+    int line = 1;
+    std::ptrdiff_t counted = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kFeature); it != std::sregex_iterator(); ++it) {
+        line += static_cast<int>(std::count(text.begin() + counted, text.begin() + it->position(), '\n'));
+        counted = it->position();
+        lines.push_back(line);
     }
-    if (it == std::sregex_iterator())
-        return 0;
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + it->position(), '\n'));
+    return lines;
 }
 
 } // namespace
@@ -175,9 +179,10 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
     std::vector<model::Site> sites;
     std::set<std::string> names;
     const auto& features = doc["features"];
+    const std::vector<int> lines = featureLines(*text);
     for (std::size_t k = 0; k < features.size(); ++k) {
         const auto& f = features[k];
-        const int line = featureLine(*text, k);
+        const int line = k < lines.size() ? lines[k] : 0;
         auto fail = [&](const std::string& what) {
             return parseError(path, line, 0, "feature " + std::to_string(k + 1) + ": " + what);
         };
@@ -235,11 +240,8 @@ Expected<model::Topology> loadTopology(const std::string& path)
     if (!sites)
         return sites.error();
     auto topology = model::Topology::create(std::move(*sites));
-    if (!topology) {
-        Error e = topology.error();
-        e.where.file = path;
-        return e;
-    }
+    if (!topology)
+        return inFile(topology.error(), path);
     return topology;
 }
 

@@ -14,7 +14,7 @@ Topology equator(std::initializer_list<double> longitudes)
     std::vector<Site> sites;
     int k = 0;
     for (double lon : longitudes)
-        sites.push_back(meridian::test::site("s" + std::to_string(k++), 0, lon, 1, 1));
+        sites.push_back(meridian::test::site(std::string(1, static_cast<char>('a' + k++)), 0, lon, 1, 1));
     return *Topology::create(std::move(sites));
 }
 
