@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 
+#include "app/cli/cli_support.h"
 #include "app/cli/json_util.h"
 #include "app/cli/problem_loader.h"
 #include "app/document/project_file.h"
@@ -20,46 +21,6 @@
 namespace meridian::cli {
 
 namespace {
-
-int report(const Error& error)
-{
-    std::fprintf(stderr, "meridian-cli: error: %s\n", error.toString().c_str());
-    return error.code == ErrorCode::Internal ? kExitInternal : kExitBadInput;
-}
-
-int usageError(const QString& message)
-{
-    return report(makeError(ErrorCode::InvalidInput, message.toStdString()));
-}
-
-// Parses the arguments; returns -1 to go on, or an exit code (help printed, or a usage error).
-int parseArguments(QCommandLineParser& parser, const QStringList& arguments)
-{
-    const auto help = parser.addHelpOption();
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
-    if (parser.isSet(help)) {
-        std::fputs(parser.helpText().toLocal8Bit().constData(), stdout);
-        return kExitOk;
-    }
-    return -1;
-}
-
-QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input)
-{
-    using model::NetworkQuantity;
-    using model::Provenance;
-    QJsonObject o;
-    o["description"] = QString::fromStdString(m.describe());
-    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
-        QJsonObject counts;
-        for (auto p : {Provenance::Measured, Provenance::Edited, Provenance::Missing})
-            counts[QString::fromStdString(std::string(model::provenanceId(p == Provenance::Missing ? Provenance::Estimated : p)))] =
-                input.count(q, p);
-        o[q == NetworkQuantity::Latency ? "latency_entries" : "bandwidth_entries"] = counts;
-    }
-    return o;
-}
 
 QJsonValue numberOrNull(double v) { return std::isnan(v) ? QJsonValue() : QJsonValue(v); }
 

@@ -13,5 +13,8 @@ enum ExitCode { kExitOk = 0, kExitInternal = 1, kExitBadInput = 2 };
 int runInfo(const QStringList& arguments);
 int runGenerate(const QStringList& arguments);
 int runEvaluate(const QStringList& arguments);
+int runMap(const QStringList& arguments);
+int runCompare(const QStringList& arguments);
+int runListAlgorithms(const QStringList& arguments);
 
 } // namespace meridian::cli

@@ -16,6 +16,9 @@ constexpr const char* kUsage =
     "  info PROJECT        summary of a project as JSON\n"
     "  generate PATTERN    generate a communication pattern or a constraint vector\n"
     "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
+    "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
+    "  compare             run several mappers over several seeds, normalised to random\n"
+    "  list-algorithms     the mappers, their parameters and defaults\n"
     "\n"
     "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
     "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
@@ -45,6 +48,12 @@ int main(int argc, char** argv)
             return meridian::cli::runGenerate(args);
         if (command == "evaluate")
             return meridian::cli::runEvaluate(args);
+        if (command == "map")
+            return meridian::cli::runMap(args);
+        if (command == "compare")
+            return meridian::cli::runCompare(args);
+        if (command == "list-algorithms")
+            return meridian::cli::runListAlgorithms(args);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
         return meridian::cli::kExitInternal;

@@ -10,7 +10,8 @@ enum class ErrorCode {
     Parse,        ///< A file does not follow its format; `where` names file, line and column.
     Io,           ///< A file cannot be opened, read or written.
     Infeasible,   ///< Constraints that cannot all be met (capacities, pins).
-    Internal      ///< A defect in Meridian itself.
+    Internal,     ///< A defect in Meridian itself.
+    Canceled      ///< Not a failure: the user asked the computation to stop.
 };
 
 /// Where in an input an error was found. Line and column are 1-based; 0 means "not known".

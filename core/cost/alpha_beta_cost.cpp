@@ -34,6 +34,24 @@ AlphaBetaCost::AlphaBetaCost(const model::Network& network, const model::CommMat
     copyCsr(comm.transposed(), m_inPtr, m_inIdx, m_inMsgs, m_inBytes);
 }
 
+AlphaBetaCost::AlphaBetaCost(const Eigen::MatrixXd& latencySeconds, const Eigen::MatrixXd& secondsPerByte,
+                             const model::CommMatrix& comm)
+    : m_siteCount(static_cast<int>(latencySeconds.rows()))
+    , m_processCount(comm.processCount())
+{
+    const int m = m_siteCount;
+    m_latencyS.resize(static_cast<std::size_t>(m) * m);
+    m_secondsPerByte.resize(static_cast<std::size_t>(m) * m);
+    for (int k = 0; k < m; ++k) {
+        for (int l = 0; l < m; ++l) {
+            m_latencyS[k * m + l] = latencySeconds(k, l);
+            m_secondsPerByte[k * m + l] = secondsPerByte(k, l);
+        }
+    }
+    copyCsr(comm, m_outPtr, m_outIdx, m_outMsgs, m_outBytes);
+    copyCsr(comm.transposed(), m_inPtr, m_inIdx, m_inMsgs, m_inBytes);
+}
+
 double AlphaBetaCost::evaluate(std::span<const int> siteOf) const
 {
     double total = 0.0;

@@ -33,6 +33,11 @@ class AlphaBetaCost {
 public:
     /// `network` must be complete (NetworkEstimator::complete) and have the sites that placements name.
     AlphaBetaCost(const model::Network& network, const model::CommMatrix& comm);
+    /// Builds the evaluator from per-pair costs directly: `latencySeconds(k,l)` per message and
+    /// `secondsPerByte(k,l)` per byte (0 allowed: a free pair, such as two processes on one host when
+    /// shared memory is not modelled). Used for host-level completion inside a site.
+    AlphaBetaCost(const Eigen::MatrixXd& latencySeconds, const Eigen::MatrixXd& secondsPerByte,
+                  const model::CommMatrix& comm);
 
     int siteCount() const { return m_siteCount; }
     int processCount() const { return m_processCount; }
@@ -45,6 +50,17 @@ public:
     double moveDelta(std::span<const int> siteOf, int process, int toSite) const;
     /// Returns cost(after) - cost(before) for exchanging the sites of p and q. O(degree(p) + degree(q)).
     double swapDelta(std::span<const int> siteOf, int p, int q) const;
+
+    /// Returns the processes p sends to (self included when the matrix has a diagonal entry).
+    std::span<const int> outNeighbours(int p) const
+    {
+        return {m_outIdx.data() + m_outPtr[p], static_cast<std::size_t>(m_outPtr[p + 1] - m_outPtr[p])};
+    }
+    /// Returns the processes that send to p.
+    std::span<const int> inNeighbours(int p) const
+    {
+        return {m_inIdx.data() + m_inPtr[p], static_cast<std::size_t>(m_inPtr[p + 1] - m_inPtr[p])};
+    }
 
 private:
     template <typename SiteOf>

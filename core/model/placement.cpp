@@ -44,6 +44,20 @@ std::vector<Violation> checkPlacement(const Placement& placement, const Topology
     for (int p = 0; p < placement.processCount(); ++p) {
         if (placement.host[p] < 0 || placement.slot[p] < 0)
             continue;
+        const int h = placement.host[p];
+        if (topology.siteOfHost(h) != placement.site[p]) {
+            out.push_back({Violation::Kind::SlotConflict, "process " + std::to_string(p) + " is on host "
+                                                              + topology.host(h).name + ", which is not in site '"
+                                                              + topology.site(placement.site[p]).name + "'"});
+            continue;
+        }
+        if (placement.slot[p] >= topology.host(h).slots) {
+            out.push_back({Violation::Kind::SlotConflict, "process " + std::to_string(p) + " is on slot "
+                                                              + std::to_string(placement.slot[p]) + " of host "
+                                                              + topology.host(h).name + ", which has "
+                                                              + std::to_string(topology.host(h).slots) + " slots"});
+            continue;
+        }
         auto [it, inserted] = slotOwner.emplace(std::make_pair(placement.host[p], placement.slot[p]), p);
         if (!inserted)
             out.push_back({Violation::Kind::SlotConflict,

@@ -1,0 +1,376 @@
+#include "app/cli/cli_support.h"
+#include "app/cli/commands.h"
+#include "app/cli/json_util.h"
+#include "app/cli/problem_loader.h"
+#include "core/cost/instance_metrics.h"
+#include "core/io/launcher_files.h"
+#include "core/io/placement_io.h"
+#include "core/mapping/builtin_mappers.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+namespace meridian::cli {
+
+namespace {
+
+using mapping::Mapper;
+using mapping::MappingProblem;
+using mapping::MappingResult;
+
+QJsonValue paramJson(const ParamValue& v)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&v))
+        return static_cast<double>(*i);
+    if (const auto* d = std::get_if<double>(&v))
+        return *d;
+    if (const auto* b = std::get_if<bool>(&v))
+        return *b;
+    return QString::fromStdString(std::get<std::string>(v));
+}
+
+QJsonObject paramsJson(const ParamValues& values)
+{
+    QJsonObject o;
+    for (const auto& [name, value] : values.values())
+        o[QString::fromStdString(name)] = paramJson(value);
+    return o;
+}
+
+QJsonArray stringsJson(const std::vector<std::string>& list)
+{
+    QJsonArray a;
+    for (const auto& s : list)
+        a.append(QString::fromStdString(s));
+    return a;
+}
+
+/// Builds the mapping problem of the loaded project's application (network completed by estimation).
+Expected<MappingProblem> buildProblem(const LoadedProblem& loaded, model::DistanceModel* dm)
+{
+    const auto& project = loaded.project;
+    const auto& app = project.applications[loaded.application];
+    return MappingProblem::create(project.topology, project.completeNetwork(dm), app.comm, app.pins);
+}
+
+struct Run {
+    MappingResult result;
+    double seconds = 0.0;
+};
+
+Expected<Run> runMapper(const Mapper& mapper, const MappingProblem& problem, const ParamValues& values, std::uint64_t seed)
+{
+    const Feedback feedback;
+    const auto begin = std::chrono::steady_clock::now();
+    auto result = mapper.map(problem, values, seed, feedback);
+    const auto end = std::chrono::steady_clock::now();
+    if (!result)
+        return result.error();
+    return Run{std::move(*result), std::chrono::duration<double>(end - begin).count()};
+}
+
+double quantile(std::vector<double> sorted, double q)
+{
+    if (sorted.empty())
+        return std::nan("");
+    const auto i = static_cast<std::size_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1));
+    return sorted[i];
+}
+
+Error unknownAlgorithm(const std::string& id, const Registry<Mapper>& registry)
+{
+    std::string known;
+    for (const auto& k : registry.ids())
+        known += (known.empty() ? "" : ", ") + k;
+    return makeError(ErrorCode::InvalidInput, "unknown algorithm '" + id + "' (known: " + known + ")");
+}
+
+} // namespace
+
+int runListAlgorithms(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Lists the process mappers as JSON: id, description, and each parameter's type, "
+                                     "default, range or choices, and help. Use the ids with 'map --algorithm' and the "
+                                     "parameters with '--param key=value'.");
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    Registry<Mapper> registry;
+    mapping::registerBuiltinMappers(registry);
+    QJsonArray list;
+    for (const Mapper* m : registry.all()) {
+        QJsonArray params;
+        for (const auto& spec : m->parameters()) {
+            QJsonObject p{{"name", QString::fromStdString(spec.name)},
+                          {"type", QString::fromStdString(std::string(paramTypeId(spec.type)))},
+                          {"default", paramJson(spec.defaultValue)},
+                          {"help", QString::fromStdString(spec.help)}};
+            if (spec.type == ParamType::Int || spec.type == ParamType::Double) {
+                p["minimum"] = spec.minimum;
+                p["maximum"] = spec.maximum;
+            }
+            if (spec.type == ParamType::Choice)
+                p["choices"] = stringsJson(spec.choices);
+            params.append(p);
+        }
+        list.append(QJsonObject{{"id", QString::fromStdString(std::string(m->id()))},
+                                {"description", QString::fromStdString(std::string(m->description()))},
+                                {"parameters", params}});
+    }
+    printJson(QJsonObject{{"algorithms", list}});
+    return kExitOk;
+}
+
+int runMap(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Maps an application's processes onto sites, hosts and slots with one algorithm and prints JSON: the "
+        "alpha-beta cost (s) with its latency and bandwidth parts, per-site load, CloudMap's instance metrics, the "
+        "runtime, the parameters used and the algorithm's notes. Every capacity and pin is respected. Output files "
+        "are written only when the run succeeds.");
+    addProblemOptions(parser);
+    parser.addOption({"algorithm", "Mapper id (see list-algorithms); default geo.", "id", "geo"});
+    parser.addOption({"param", "Algorithm parameter key=value (repeatable).", "key=value"});
+    parser.addOption({"seed", "Random seed (default 1); the same seed gives the same placement.", "n", "1"});
+    parser.addOption({"start", "A mapping CSV to start from (for refine with start=input).", "file"});
+    parser.addOption({"out", "Write the mapping CSV (process,site,host,slot).", "file"});
+    parser.addOption({"rankfile", "Write an Open MPI rankfile.", "file"});
+    parser.addOption({"hostfile", "Write an MPICH/Intel MPI machinefile (one host:1 line per rank).", "file"});
+    parser.addOption({"slurm-hostfile", "Write a Slurm hostfile for srun --distribution=arbitrary.", "file"});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    bool seedOk = false;
+    const qulonglong seed = parser.value("seed").toULongLong(&seedOk);
+    if (!seedOk)
+        return usageError("--seed must be a non-negative integer, not '" + parser.value("seed") + "'");
+
+    Registry<Mapper> registry;
+    mapping::registerBuiltinMappers(registry);
+    const std::string id = parser.value("algorithm").toStdString();
+    const Mapper* mapper = registry.find(id);
+    if (!mapper)
+        return report(unknownAlgorithm(id, registry));
+    std::vector<std::string> assignments;
+    for (const auto& p : parser.values("param"))
+        assignments.push_back(p.toStdString());
+    auto values = ParamValues::parse(mapper->parameters(), assignments);
+    if (!values)
+        return report(values.error());
+
+    auto loaded = loadProblem(parser);
+    if (!loaded)
+        return report(loaded.error());
+    model::DistanceModel dm;
+    auto problem = buildProblem(*loaded, &dm);
+    if (!problem)
+        return report(problem.error());
+    const auto& project = loaded->project;
+    const auto& app = project.applications[loaded->application];
+    if (parser.isSet("start")) {
+        auto start = io::readMappingCsv(parser.value("start").toStdString(), project.topology, app.comm.processCount());
+        if (!start)
+            return report(start.error());
+        auto withStart = problem->withStart(std::move(*start));
+        if (!withStart)
+            return report(inFile(withStart.error(), parser.value("start").toStdString()));
+        problem = std::move(withStart);
+    }
+
+    auto run = runMapper(*mapper, *problem, *values, seed);
+    if (!run)
+        return report(run.error());
+    const model::Placement& placement = run->result.placement;
+
+    // Prepare every output before writing any, so a failure leaves nothing half-written.
+    struct Output {
+        const char* option;
+        io::LauncherFormat format;
+    };
+    const Output launchers[] = {{"rankfile", io::LauncherFormat::OpenMpiRankfile},
+                                {"hostfile", io::LauncherFormat::MpichMachinefile},
+                                {"slurm-hostfile", io::LauncherFormat::SlurmHostfile}};
+    QJsonObject written;
+    if (parser.isSet("out")) {
+        if (auto ok = io::writeMappingCsv(parser.value("out").toStdString(), placement, project.topology); !ok)
+            return report(ok.error());
+        written["mapping"] = parser.value("out");
+    }
+    for (const auto& o : launchers) {
+        if (!parser.isSet(o.option))
+            continue;
+        if (auto ok = io::writeLauncherFile(parser.value(o.option).toStdString(), o.format, placement, project.topology); !ok)
+            return report(ok.error());
+        written[o.option] = parser.value(o.option);
+    }
+
+    const auto b = problem->cost().breakdown(placement.site);
+    QJsonObject out;
+    out["algorithm"] = QString::fromStdString(id);
+    out["parameters"] = paramsJson(*values);
+    out["seed"] = static_cast<double>(seed);
+    out["application"] = QString::fromStdString(app.name);
+    out["processes"] = problem->processCount();
+    out["pinned"] = app.pins.size();
+    out["runtime_s"] = run->seconds;
+    out["cost_s"] = b.total;
+    out["latency_s"] = b.latencyPart;
+    out["bandwidth_s"] = b.bandwidthPart;
+    QJsonArray sites;
+    for (int s = 0; s < project.topology.siteCount(); ++s)
+        sites.append(QJsonObject{{"name", QString::fromStdString(project.topology.site(s).name)},
+                                 {"load", b.load[s]},
+                                 {"capacity", project.topology.capacity(s)}});
+    out["sites"] = sites;
+    out["traffic_bytes"] = matrixToJson(b.trafficBytes);
+    auto m = cost::instanceMetrics(placement, project.topology, problem->network(), app.comm);
+    if (!m)
+        return report(m.error());
+    out["instance"] = QJsonObject{{"inter_bytes", m->interBytes},
+                                  {"intra_bytes", m->intraBytes},
+                                  {"inter_messages", m->interMessages},
+                                  {"intra_messages", m->intraMessages},
+                                  {"comm_time_s", m->commTimeSeconds}};
+    out["notes"] = stringsJson(run->result.notes);
+    if (!run->result.costSamples.empty()) {
+        std::vector<double> sorted = run->result.costSamples;
+        std::sort(sorted.begin(), sorted.end());
+        const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+        out["samples"] = QJsonObject{{"kept", static_cast<double>(sorted.size())},
+                                     {"mean_s", mean},
+                                     {"min_s", sorted.front()},
+                                     {"p01_s", quantile(sorted, 0.01)},
+                                     {"median_s", quantile(sorted, 0.5)},
+                                     {"max_s", sorted.back()}};
+        QJsonArray curve;
+        for (const auto& [k, best] : run->result.bestCurve)
+            curve.append(QJsonArray{static_cast<double>(k), best});
+        out["best_curve"] = curve;
+    }
+    out["written"] = written;
+    out["network"] = distanceModelJson(dm, project.network);
+    printJson(out);
+    return kExitOk;
+}
+
+int runCompare(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Runs several mappers over several seeds on one problem and prints a table: mean, minimum and maximum "
+        "cost (s), the mean cost normalised to random's mean (the SC17 figures' baseline), and mean runtime. "
+        "Parameters for one algorithm are given as --param id:key=value.");
+    addProblemOptions(parser);
+    parser.addOption({"algorithms", "Comma-separated mapper ids (default: all but monte-carlo).", "ids"});
+    parser.addOption({"seeds", "Number of seeds per algorithm (seeds 1..N; default 5).", "n", "5"});
+    parser.addOption({"param", "Parameter for one algorithm: id:key=value (repeatable).", "id:key=value"});
+    parser.addOption({"format", "json (default) or csv.", "format", "json"});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    bool ok = false;
+    const int seeds = parser.value("seeds").toInt(&ok);
+    if (!ok || seeds < 1 || seeds > 100000)
+        return usageError("--seeds must be an integer from 1 to 100000, not '" + parser.value("seeds") + "'");
+    const QString format = parser.value("format");
+    if (format != "json" && format != "csv")
+        return usageError("--format must be json or csv, not '" + format + "'");
+
+    Registry<Mapper> registry;
+    mapping::registerBuiltinMappers(registry);
+    std::vector<std::string> ids;
+    if (parser.isSet("algorithms")) {
+        for (const auto& part : parser.value("algorithms").split(',', Qt::SkipEmptyParts))
+            ids.push_back(part.trimmed().toStdString());
+    } else {
+        for (const auto& id : registry.ids())
+            if (id != "monte-carlo")
+                ids.push_back(id);
+    }
+    if (std::find(ids.begin(), ids.end(), "random") == ids.end())
+        ids.insert(ids.begin(), "random");
+    std::map<std::string, std::vector<std::string>> assignments;
+    for (const auto& p : parser.values("param")) {
+        const auto colon = p.indexOf(':');
+        if (colon <= 0)
+            return usageError("--param for compare must be id:key=value, not '" + p + "'");
+        assignments[p.left(colon).toStdString()].push_back(p.mid(colon + 1).toStdString());
+    }
+    std::map<std::string, ParamValues> values;
+    for (const auto& id : ids) {
+        const Mapper* mapper = registry.find(id);
+        if (!mapper)
+            return report(unknownAlgorithm(id, registry));
+        auto v = ParamValues::parse(mapper->parameters(), assignments[id]);
+        if (!v)
+            return report(makeError(v.error().code, id + ": " + v.error().message));
+        values[id] = std::move(*v);
+    }
+    for (const auto& [id, list] : assignments)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            return usageError(QString::fromStdString("--param names '" + id + "', which is not among the algorithms compared"));
+
+    auto loaded = loadProblem(parser);
+    if (!loaded)
+        return report(loaded.error());
+    auto problem = buildProblem(*loaded, nullptr);
+    if (!problem)
+        return report(problem.error());
+
+    struct Row {
+        std::string id;
+        std::vector<double> costs;
+        std::vector<double> runtimes;
+    };
+    std::vector<Row> rows;
+    for (const auto& id : ids) {
+        Row row{id, {}, {}};
+        for (int s = 1; s <= seeds; ++s) {
+            auto run = runMapper(*registry.find(id), *problem, values[id], static_cast<std::uint64_t>(s));
+            if (!run)
+                return report(makeError(run.error().code, id + " (seed " + std::to_string(s) + "): " + run.error().message));
+            row.costs.push_back(problem->cost().evaluate(run->result.placement.site));
+            row.runtimes.push_back(run->seconds);
+        }
+        rows.push_back(std::move(row));
+    }
+    const auto mean = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); };
+    double baseline = 0.0;
+    for (const auto& r : rows)
+        if (r.id == "random")
+            baseline = mean(r.costs);
+
+    const auto& app = loaded->project.applications[loaded->application];
+    if (format == "csv") {
+        std::printf("algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\n");
+        for (const auto& r : rows)
+            std::printf("%s,%d,%.9g,%.9g,%.9g,%.6f,%.6g\n", r.id.c_str(), seeds, mean(r.costs),
+                        *std::min_element(r.costs.begin(), r.costs.end()), *std::max_element(r.costs.begin(), r.costs.end()),
+                        baseline > 0.0 ? mean(r.costs) / baseline : std::nan(""), mean(r.runtimes));
+        return kExitOk;
+    }
+    QJsonArray table;
+    for (const auto& r : rows)
+        table.append(QJsonObject{{"algorithm", QString::fromStdString(r.id)},
+                                 {"parameters", paramsJson(values[r.id])},
+                                 {"mean_cost_s", mean(r.costs)},
+                                 {"min_cost_s", *std::min_element(r.costs.begin(), r.costs.end())},
+                                 {"max_cost_s", *std::max_element(r.costs.begin(), r.costs.end())},
+                                 {"normalized_to_random", baseline > 0.0 ? QJsonValue(mean(r.costs) / baseline) : QJsonValue()},
+                                 {"mean_runtime_s", mean(r.runtimes)}});
+    printJson(QJsonObject{{"application", QString::fromStdString(app.name)},
+                          {"processes", problem->processCount()},
+                          {"seeds", seeds},
+                          {"baseline", "random"},
+                          {"results", table}});
+    return kExitOk;
+}
+
+} // namespace meridian::cli

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "core/common/feedback.h"
+#include "core/common/random.h"
+#include "core/cost/alpha_beta_cost.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace meridian::mapping {
+
+/// Options of the move/swap local search.
+struct LocalSearchOptions {
+    int restarts = 8;          ///< Perturb-and-descend rounds after the first descent (0 = plain descent).
+    bool annealing = false;    ///< Run simulated annealing before the final descent.
+    std::int64_t annealSteps = 0; ///< Annealing steps; 0 = 200 per movable process.
+    int maxPasses = 1000;      ///< Upper bound on descent passes (each pass tries every move and swap).
+};
+
+/// Local search on the exact alpha-beta cost with O(degree) deltas: moves of one process into a bin
+/// (site or host) with a free slot, and swaps of two processes in different bins. Fixed processes never
+/// move and bin loads never exceed their capacities. The result is never worse than the start.
+///
+/// Swaps are searched exhaustively (every pair, best per process) up to 256 movable processes; above
+/// that, per pair of bins, candidates are ranked by their move deltas and the best-ranked pairs are
+/// checked exactly, which keeps a pass at O(n M deg + M^2 n log n).
+///
+/// Deterministic for a given Random state. Not thread-safe (one instance per thread).
+class LocalSearch {
+public:
+    LocalSearch(const cost::AlphaBetaCost& cost, std::vector<int> capacity, std::vector<bool> movable);
+
+    /// Improves `assignment` in place and returns its cost. Stops early (keeping the best so far)
+    /// when the feedback is canceled; `range` receives progress.
+    double run(std::vector<int>& assignment, const LocalSearchOptions& options, Random& random,
+               const FeedbackRange& range) const;
+
+    /// Runs plain descent (moves and swaps until no improvement) and returns the new cost.
+    double descend(std::vector<int>& assignment, double cost, const FeedbackRange& range) const;
+
+private:
+    bool improveByMoves(std::vector<int>& assignment, std::vector<int>& load, double& cost) const;
+    bool improveBySwapsExhaustive(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const;
+    bool improveBySwapsRanked(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const;
+    void perturb(std::vector<int>& assignment, Random& random, int swaps) const;
+    double anneal(std::vector<int>& assignment, double cost, std::int64_t steps, Random& random,
+                  const FeedbackRange& range) const;
+
+    const cost::AlphaBetaCost& m_cost;
+    std::vector<int> m_capacity;
+    std::vector<int> m_movable; // indices of processes allowed to move
+    int m_binCount = 0;
+};
+
+} // namespace meridian::mapping

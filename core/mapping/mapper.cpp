@@ -1,0 +1,55 @@
+#include "core/mapping/mapper.h"
+
+#include "core/mapping/host_assignment.h"
+
+namespace meridian::mapping {
+
+namespace {
+
+Error canceled()
+{
+    return makeError(ErrorCode::Canceled, "canceled");
+}
+
+} // namespace
+
+Expected<MappingResult> Mapper::map(const MappingProblem& problem, std::uint64_t seed, const Feedback& feedback) const
+{
+    return map(problem, ParamValues::defaults(parameters()), seed, feedback);
+}
+
+Expected<MappingResult> Mapper::map(const MappingProblem& problem, const ParamValues& values, std::uint64_t seed,
+                                    const Feedback& feedback) const
+{
+    for (const auto& spec : parameters()) {
+        const auto it = values.values().find(spec.name);
+        if (it == values.values().end())
+            return makeError(ErrorCode::InvalidInput, "parameter '" + spec.name + "' has no value");
+        if (auto ok = spec.check(it->second); !ok)
+            return ok.error();
+    }
+    if (feedback.isCanceled())
+        return canceled();
+    const FeedbackRange all(feedback, 0.0, 1.0);
+    auto result = mapImpl(problem, values, seed, all.sub(0.0, 0.9));
+    if (!result)
+        return result.error();
+    if (feedback.isCanceled())
+        return canceled();
+    model::Placement& placement = result->placement;
+    if (placement.processCount() != problem.processCount())
+        return makeError(ErrorCode::Internal, std::string(id()) + " returned a placement of the wrong size");
+    if (!placement.hasHosts()) {
+        auto completed = completeHosts(problem, placement.site, seed, all.sub(0.9, 1.0));
+        if (!completed)
+            return completed.error();
+        placement = std::move(*completed);
+    }
+    const auto violations = model::checkPlacement(placement, problem.topology(), problem.constraints());
+    if (!violations.empty())
+        return makeError(ErrorCode::Internal, std::string(id()) + " produced an invalid placement: " + violations.front().message);
+    feedback.setProgress(1.0, "done");
+    return result;
+}
+
+} // namespace meridian::mapping

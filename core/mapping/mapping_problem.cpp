@@ -1,0 +1,103 @@
+#include "core/mapping/mapping_problem.h"
+
+#include <algorithm>
+
+namespace meridian::mapping {
+
+double Adjacency::degree(int v) const
+{
+    double sum = 0.0;
+    for (int e = ptr[v]; e < ptr[v + 1]; ++e)
+        sum += weight[e];
+    return sum;
+}
+
+Adjacency symmetrize(const model::CommMatrix::Sparse& matrix)
+{
+    const model::CommMatrix::Sparse both = matrix + model::CommMatrix::Sparse(matrix.transpose());
+    Adjacency a;
+    const int n = static_cast<int>(both.rows());
+    a.ptr.assign(n + 1, 0);
+    a.idx.reserve(both.nonZeros());
+    a.weight.reserve(both.nonZeros());
+    for (int i = 0; i < n; ++i) {
+        for (model::CommMatrix::Sparse::InnerIterator it(both, i); it; ++it) {
+            if (it.col() == i || it.value() <= 0.0)
+                continue;
+            a.idx.push_back(static_cast<int>(it.col()));
+            a.weight.push_back(it.value());
+        }
+        a.ptr[i + 1] = static_cast<int>(a.idx.size());
+    }
+    return a;
+}
+
+Expected<MappingProblem> MappingProblem::create(model::Topology topology, model::Network network,
+                                                model::CommMatrix comm, model::Constraints constraints)
+{
+    const int n = comm.processCount();
+    if (n <= 0)
+        return makeError(ErrorCode::InvalidInput, "the application has no processes");
+    if (topology.siteCount() == 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no sites");
+    if (network.siteCount() != topology.siteCount())
+        return makeError(ErrorCode::InvalidInput, "the network has " + std::to_string(network.siteCount())
+                                                      + " sites but the topology has " + std::to_string(topology.siteCount()));
+    if (!network.isComplete())
+        return makeError(ErrorCode::InvalidInput,
+                         "the network has missing latency or bandwidth entries; complete it (estimate) before mapping");
+    if (auto ok = network.validate(topology.hostCount()); !ok)
+        return ok.error();
+    if (n > topology.totalCapacity())
+        return makeError(ErrorCode::Infeasible, "the application has " + std::to_string(n) + " processes but the sites have only "
+                                                    + std::to_string(topology.totalCapacity()) + " slots (short by "
+                                                    + std::to_string(n - topology.totalCapacity()) + ")");
+    if (auto ok = constraints.validate(n, topology); !ok)
+        return ok.error();
+
+    auto data = std::make_shared<Data>();
+    data->pinnedSite = constraints.siteVector(n);
+    data->residual.resize(topology.siteCount());
+    for (int s = 0; s < topology.siteCount(); ++s)
+        data->residual[s] = topology.capacity(s);
+    for (int p = 0; p < n; ++p) {
+        if (data->pinnedSite[p] >= 0)
+            --data->residual[data->pinnedSite[p]];
+        else
+            data->freeProcesses.push_back(p);
+    }
+    data->traffic = symmetrize(comm.volume());
+    data->trafficVolume.resize(n);
+    for (int p = 0; p < n; ++p)
+        data->trafficVolume[p] = data->traffic.degree(p);
+    data->cost = std::make_unique<cost::AlphaBetaCost>(network, comm);
+    data->topology = std::move(topology);
+    data->network = std::move(network);
+    data->comm = std::move(comm);
+    data->constraints = std::move(constraints);
+
+    MappingProblem problem;
+    problem.m_data = std::move(data);
+    return problem;
+}
+
+Expected<MappingProblem> MappingProblem::withStart(model::Placement start) const
+{
+    if (start.processCount() != processCount())
+        return makeError(ErrorCode::InvalidInput, "the start placement has " + std::to_string(start.processCount())
+                                                      + " processes but the application has " + std::to_string(processCount()));
+    for (int s : start.site)
+        if (s < 0 || s >= siteCount())
+            return makeError(ErrorCode::InvalidInput, "the start placement names an unknown site");
+    for (int h : start.host)
+        if (h >= topology().hostCount())
+            return makeError(ErrorCode::InvalidInput, "the start placement names an unknown host");
+    const auto violations = model::checkPlacement(start, topology(), constraints());
+    if (!violations.empty())
+        return makeError(ErrorCode::Infeasible, "the start placement is not valid: " + violations.front().message);
+    MappingProblem copy = *this;
+    copy.m_start = std::make_shared<const model::Placement>(std::move(start));
+    return copy;
+}
+
+} // namespace meridian::mapping

@@ -1,0 +1,144 @@
+#include "core/mapping/monte_carlo_mapper.h"
+
+#include "core/mapping/simple_mappers.h"
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <thread>
+
+namespace meridian::mapping {
+
+namespace {
+
+constexpr std::int64_t kChunk = 4096;
+
+std::uint64_t chunkSeed(std::uint64_t seed, std::int64_t chunk)
+{
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(chunk + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/// Sample counts at which the best-so-far curve is recorded: 1, 2, 5, 10, 20, 50, ... and K itself.
+std::vector<std::int64_t> checkpoints(std::int64_t samples)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t decade = 1; decade <= samples; decade *= 10)
+        for (std::int64_t f : {1, 2, 5})
+            if (decade * f <= samples)
+                out.push_back(decade * f);
+    if (out.empty() || out.back() != samples)
+        out.push_back(samples);
+    return out;
+}
+
+struct ChunkResult {
+    double best = std::numeric_limits<double>::infinity();
+    std::int64_t bestIndex = -1;
+    std::vector<std::pair<std::int64_t, double>> prefixBest; // (checkpoint, best within chunk up to it)
+};
+
+} // namespace
+
+std::vector<ParamSpec> MonteCarloMapper::parameters() const
+{
+    return {ParamSpec::integer("samples", 100000, 1, 10000000, "Number of random placements K."),
+            ParamSpec::integer("keep", 100000, 0, 10000000, "How many sample costs to keep for the CDF (the first ones)."),
+            ParamSpec::integer("threads", 0, 0, 256, "Worker threads; 0 = all cores. The result does not depend on it.")};
+}
+
+Expected<MappingResult> MonteCarloMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
+                                                  std::uint64_t seed, const FeedbackRange& range) const
+{
+    const std::int64_t samples = values.integer("samples");
+    const std::int64_t keep = std::min(values.integer("keep"), samples);
+    int threads = static_cast<int>(values.integer("threads"));
+    if (threads == 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const std::int64_t chunks = (samples + kChunk - 1) / kChunk;
+    threads = static_cast<int>(std::min<std::int64_t>(threads, chunks));
+    const std::vector<std::int64_t> marks = checkpoints(samples);
+
+    std::vector<ChunkResult> results(static_cast<std::size_t>(chunks));
+    std::vector<double> kept(static_cast<std::size_t>(keep));
+    std::vector<std::vector<int>> bestOfWorker(threads);
+    std::vector<double> bestCostOfWorker(threads, std::numeric_limits<double>::infinity());
+    std::vector<std::int64_t> bestIndexOfWorker(threads, -1);
+    std::atomic<std::int64_t> nextChunk{0};
+    std::atomic<std::int64_t> doneChunks{0};
+    std::atomic<bool> stop{false};
+
+    const auto work = [&](int worker) {
+        const RandomSiteSampler prototype(problem);
+        std::vector<int> assignment = problem.pinnedAssignment();
+        while (!stop.load(std::memory_order_relaxed)) {
+            const std::int64_t c = nextChunk.fetch_add(1);
+            if (c >= chunks)
+                break;
+            if (range.isCanceled()) {
+                stop = true;
+                break;
+            }
+            RandomSiteSampler sampler = prototype;
+            Random random(chunkSeed(seed, c));
+            ChunkResult& r = results[static_cast<std::size_t>(c)];
+            const std::int64_t begin = c * kChunk;
+            const std::int64_t end = std::min(samples, begin + kChunk);
+            auto mark = std::lower_bound(marks.begin(), marks.end(), begin + 1);
+            for (std::int64_t i = begin; i < end; ++i) {
+                sampler.draw(assignment, random);
+                const double cost = problem.cost().evaluate(assignment);
+                if (i < keep)
+                    kept[static_cast<std::size_t>(i)] = cost;
+                if (cost < r.best) {
+                    r.best = cost;
+                    r.bestIndex = i;
+                    if (cost < bestCostOfWorker[worker]
+                        || (cost == bestCostOfWorker[worker] && i < bestIndexOfWorker[worker])) {
+                        bestCostOfWorker[worker] = cost;
+                        bestIndexOfWorker[worker] = i;
+                        bestOfWorker[worker] = assignment;
+                    }
+                }
+                while (mark != marks.end() && *mark == i + 1) {
+                    r.prefixBest.emplace_back(*mark, r.best);
+                    ++mark;
+                }
+            }
+            const std::int64_t done = doneChunks.fetch_add(1) + 1;
+            if (worker == 0)
+                range.setProgress(static_cast<double>(done) / static_cast<double>(chunks), "sampling placements");
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
+    work(0);
+    for (auto& t : pool)
+        t.join();
+    if (stop || range.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+
+    MappingResult result;
+    // Best overall: lowest cost, ties to the lowest sample index (independent of scheduling).
+    int bestWorker = 0;
+    for (int t = 1; t < threads; ++t)
+        if (bestCostOfWorker[t] < bestCostOfWorker[bestWorker]
+            || (bestCostOfWorker[t] == bestCostOfWorker[bestWorker] && bestIndexOfWorker[t] < bestIndexOfWorker[bestWorker]))
+            bestWorker = t;
+    result.placement = model::Placement::fromSites(std::move(bestOfWorker[bestWorker]));
+    double running = std::numeric_limits<double>::infinity();
+    for (const ChunkResult& r : results) {
+        for (const auto& [k, best] : r.prefixBest)
+            result.bestCurve.emplace_back(k, std::min(running, best));
+        running = std::min(running, r.best);
+    }
+    result.costSamples = std::move(kept);
+    result.notes.push_back("best of " + std::to_string(samples) + " random placements at sample "
+                           + std::to_string(bestIndexOfWorker[bestWorker] + 1));
+    return result;
+}
+
+} // namespace meridian::mapping

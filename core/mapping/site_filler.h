@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/mapping/mapping_problem.h"
+
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace meridian::mapping {
+
+/// The filling step of SC17 Algorithm 1 (lines 9-14), shared by every mapper that grows bins:
+/// the heaviest unselected process opens a bin, then the bin takes, one at a time, the unselected process
+/// with the heaviest communication with the processes already in it (pinned ones included), until it
+/// holds the requested number. Ties go to the lower process index, so the result is deterministic.
+///
+/// Works on any bins (sites or hosts) over a traffic graph; O((n + nnz) log n) per complete fill.
+class SiteFiller {
+public:
+    /// `assignment` holds the bin of each already placed process (pins) and -1 for the others;
+    /// `weight` is the heaviness used to open a bin (total traffic per process).
+    SiteFiller(const Adjacency& traffic, const std::vector<double>& weight, std::vector<int> assignment);
+
+    /// Places up to `count` unselected processes into `bin` and returns how many were placed.
+    int fill(int bin, int count);
+    /// Returns the number of processes not placed yet.
+    int unselected() const { return m_unselected; }
+    const std::vector<int>& assignment() const { return m_assignment; }
+    std::vector<int> takeAssignment() { return std::move(m_assignment); }
+
+private:
+    int nextHeaviest();
+
+    const Adjacency& m_traffic;
+    std::vector<int> m_assignment;
+    std::vector<int> m_byWeight; // processes sorted by decreasing weight
+    std::size_t m_cursor = 0;
+    int m_unselected = 0;
+    std::vector<double> m_gain;
+    std::vector<int> m_gainBin; // which bin m_gain[p] refers to
+};
+
+} // namespace meridian::mapping

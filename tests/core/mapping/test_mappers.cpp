@@ -1,0 +1,294 @@
+#include "mapping_fixtures.h"
+
+#include "core/mapping/host_assignment.h"
+#include "core/mapping/scotch_mapper.h"
+
+#include <QElapsedTimer>
+
+#include <thread>
+
+using namespace meridian;
+using namespace meridian::mapping;
+
+class TestMappers : public QObject {
+    Q_OBJECT
+
+private:
+    Registry<Mapper> m_registry;
+
+    static QString check(const MappingProblem& problem, const model::Placement& placement)
+    {
+        if (placement.processCount() != problem.processCount())
+            return "wrong size";
+        if (!placement.hasHosts())
+            return "a process has no host or slot";
+        const auto v = model::checkPlacement(placement, problem.topology(), problem.constraints());
+        return v.empty() ? QString() : QString::fromStdString(v.front().message);
+    }
+
+private Q_SLOTS:
+    void initTestCase() { registerBuiltinMappers(m_registry); }
+
+    void registersEveryMapperOnce()
+    {
+        const std::vector<std::string> expected = {"random", "round-robin", "interleave", "greedy", "mpipp", "geo",
+                                                   "scotch-bw", "scotch-lat", "topology-aware", "monte-carlo", "refine"};
+        QCOMPARE(m_registry.ids(), expected);
+        QVERIFY(!m_registry.add(std::make_unique<mapping::ScotchMapper>(ScotchMapper::Metric::Bandwidth)));
+    }
+
+    void mapsEveryProcessToAValidSlot_data()
+    {
+        QTest::addColumn<QString>("mapper");
+        QTest::addColumn<int>("pattern");
+        QTest::addColumn<QVector<int>>("slots");
+        QTest::addColumn<int>("slotsPerHost");
+        QTest::addColumn<double>("pins");
+        for (const auto& id : m_registry.ids()) {
+            for (auto p : {synth::Pattern::LU, synth::Pattern::KMeans, synth::Pattern::DNN}) {
+                const auto name = id + "/" + std::string(synth::patternId(p));
+                QTest::newRow((name + "/even").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{16, 16, 16, 16} << 1 << 0.2;
+                QTest::newRow((name + "/24-16-16-8").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{24, 16, 16, 8} << 4 << 0.2;
+                QTest::newRow((name + "/more-slots").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{32, 40, 8, 24} << 8 << 0.3;
+                QTest::newRow((name + "/no-pins").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{16, 16, 16, 16} << 2 << 0.0;
+            }
+        }
+    }
+
+    void mapsEveryProcessToAValidSlot()
+    {
+        QFETCH(QString, mapper);
+        QFETCH(int, pattern);
+        QFETCH(QVector<int>, slots);
+        QFETCH(int, slotsPerHost);
+        QFETCH(double, pins);
+        const auto topo = test::fourRegions(std::vector<int>(slots.begin(), slots.end()), slotsPerHost);
+        const auto problem = test::makeProblem(static_cast<synth::Pattern>(pattern), 64, topo, pins, 3);
+        const Feedback feedback;
+        auto values = ParamValues::defaults(m_registry.find(mapper.toStdString())->parameters());
+        if (mapper == "monte-carlo")
+            values = *ParamValues::parse(m_registry.find("monte-carlo")->parameters(), {"samples=2000"});
+        auto result = m_registry.find(mapper.toStdString())->map(problem, values, 11, feedback);
+        QVERIFY2(result, result ? "" : result.error().toString().c_str());
+        const QString problemText = check(problem, result->placement);
+        QVERIFY2(problemText.isEmpty(), qPrintable(problemText));
+    }
+
+    void givesTheSamePlacementForTheSameSeed()
+    {
+        const auto topo = test::fourRegions({24, 16, 16, 8}, 4);
+        const auto problem = test::makeProblem(synth::Pattern::KMeans, 64, topo, 0.2, 5);
+        const Feedback feedback;
+        for (const Mapper* m : m_registry.all()) {
+            auto values = ParamValues::defaults(m->parameters());
+            if (m->id() == "monte-carlo")
+                values = *ParamValues::parse(m->parameters(), {"samples=20000"});
+            auto a = m->map(problem, values, 42, feedback);
+            auto b = m->map(problem, values, 42, feedback);
+            QVERIFY(a && b);
+            QVERIFY2(a->placement.site == b->placement.site && a->placement.host == b->placement.host
+                         && a->placement.slot == b->placement.slot,
+                     std::string(m->id()).c_str());
+        }
+    }
+
+    void monteCarloDoesNotDependOnTheThreadCount()
+    {
+        const auto topo = test::fourRegions({16, 16, 16, 16});
+        const auto problem = test::makeProblem(synth::Pattern::LU, 64, topo, 0.2, 2);
+        const Mapper* mc = m_registry.find("monte-carlo");
+        const Feedback feedback;
+        auto one = mc->map(problem, *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=1", "keep=30000"}), 9, feedback);
+        auto three = mc->map(problem, *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=3", "keep=30000"}), 9, feedback);
+        QVERIFY(one && three);
+        QCOMPARE(one->placement.site, three->placement.site);
+        QCOMPARE(one->costSamples, three->costSamples);
+        QCOMPARE(one->bestCurve, three->bestCurve);
+    }
+
+    void monteCarloKeepsTheDistributionAndABestSoFarCurve()
+    {
+        const auto topo = test::fourRegions({16, 16, 16, 16});
+        const auto problem = test::makeProblem(synth::Pattern::BT, 64, topo);
+        const Mapper* mc = m_registry.find("monte-carlo");
+        const Feedback feedback;
+        auto r = mc->map(problem, *ParamValues::parse(mc->parameters(), {"samples=10000", "keep=5000"}), 1, feedback);
+        QVERIFY(r);
+        QCOMPARE(r->costSamples.size(), std::size_t(5000));
+        QVERIFY(!r->bestCurve.empty());
+        QCOMPARE(r->bestCurve.front().first, std::int64_t(1));
+        QCOMPARE(r->bestCurve.back().first, std::int64_t(10000));
+        for (std::size_t i = 1; i < r->bestCurve.size(); ++i)
+            QVERIFY(r->bestCurve[i].second <= r->bestCurve[i - 1].second);
+        const double best = problem.cost().evaluate(r->placement.site);
+        QVERIFY(std::abs(r->bestCurve.back().second - best) <= 1e-9 * best);
+        QVERIFY(*std::min_element(r->costSamples.begin(), r->costSamples.end()) >= best);
+        QCOMPARE(r->costSamples.front(), r->bestCurve.front().second);
+    }
+
+    void stopsPromptlyWhenCanceled_data()
+    {
+        QTest::addColumn<QString>("mapper");
+        QTest::addColumn<QStringList>("params");
+        QTest::addColumn<int>("processes");
+        QTest::newRow("monte-carlo") << "monte-carlo" << QStringList{"samples=10000000"} << 256;
+        QTest::newRow("refine-annealing") << "refine" << QStringList{"annealing=true", "anneal_steps=1000000000"} << 256;
+        QTest::newRow("mpipp") << "mpipp" << QStringList{"starts=64"} << 2048;
+        QTest::newRow("geo") << "geo" << QStringList{"kappa=7"} << 8192;
+    }
+
+    void stopsPromptlyWhenCanceled()
+    {
+        QFETCH(QString, mapper);
+        QFETCH(QStringList, params);
+        QFETCH(int, processes);
+        std::vector<int> slots(mapper == "geo" ? 8 : 4, processes / (mapper == "geo" ? 8 : 4));
+        const auto topo = test::fourRegions(slots);
+        const auto problem = test::makeProblem(synth::Pattern::LU, processes, topo);
+        const Mapper* m = m_registry.find(mapper.toStdString());
+        std::vector<std::string> list;
+        for (const auto& p : params)
+            list.push_back(p.toStdString());
+        const auto values = *ParamValues::parse(m->parameters(), list);
+        Feedback feedback;
+        QElapsedTimer sinceCancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            sinceCancel.start();
+            feedback.cancel();
+        });
+        auto result = m->map(problem, values, 1, feedback);
+        const qint64 latency = sinceCancel.elapsed();
+        canceller.join();
+        QVERIFY(!result);
+        QCOMPARE(result.error().code, ErrorCode::Canceled);
+        // Generous bound: the uncanceled runs take minutes; this only proves the loops poll the feedback.
+        QVERIFY2(latency < 1000, qPrintable(QString("returned %1 ms after cancel").arg(latency)));
+    }
+
+    void rejectsProblemsThatCannotBeMet()
+    {
+        const auto topo = test::fourRegions({8, 8, 8, 8});
+        synth::PatternOptions options;
+        options.processes = 40;
+        auto comm = synth::generatePattern(synth::Pattern::LU, options);
+        auto tooMany = MappingProblem::create(topo, test::priorNetwork(topo), *comm);
+        QVERIFY(!tooMany);
+        QCOMPARE(tooMany.error().code, ErrorCode::Infeasible);
+        QVERIFY(tooMany.error().message.find("short by 8") != std::string::npos);
+
+        options.processes = 16;
+        comm = synth::generatePattern(synth::Pattern::LU, options);
+        std::vector<model::Pin> pins;
+        for (int p = 0; p < 10; ++p)
+            pins.push_back({p, 2});
+        auto overPinned = MappingProblem::create(topo, test::priorNetwork(topo), *comm, *model::Constraints::fromPins(pins));
+        QVERIFY(!overPinned);
+        QVERIFY2(overPinned.error().message.find("singapore") != std::string::npos
+                     && overPinned.error().message.find("over by 2") != std::string::npos,
+                 overPinned.error().message.c_str());
+
+        auto incomplete = MappingProblem::create(topo, model::Network(4), *comm);
+        QVERIFY(!incomplete);
+        QVERIFY(incomplete.error().message.find("missing") != std::string::npos);
+    }
+
+    void rejectsBadParameters()
+    {
+        const Mapper* geo = m_registry.find("geo");
+        auto bad = ParamValues::parse(geo->parameters(), {"kappa=9"});
+        QVERIFY(!bad);
+        QVERIFY(bad.error().message.find("kappa") != std::string::npos);
+        QVERIFY(!ParamValues::parse(geo->parameters(), {"kapa=2"}));
+        QVERIFY(!ParamValues::parse(geo->parameters(), {"kappa=two"}));
+        QVERIFY(!ParamValues::parse(m_registry.find("refine")->parameters(), {"start=nothing"}));
+        QVERIFY(ParamValues::parse(m_registry.find("refine")->parameters(), {"start=scotch-lat", "annealing=true"}));
+    }
+
+    void geoKeepsHeavyPairsTogether()
+    {
+        // Two sites of two slots; 0-1 and 2-3 exchange a lot, 1-2 a little: Algorithm 1 opens a site with
+        // the heaviest process and fills it with its heaviest partner.
+        std::vector<model::Site> sites{test::site("a", 0, 0, 2, 1), test::site("b", 0, 90, 2, 1)};
+        const auto topo = *model::Topology::create(sites);
+        auto comm = model::CommMatrix::fromEntries(4, {{0, 1, 1e9, 10}, {1, 0, 1e9, 10}, {2, 3, 2e9, 10}, {3, 2, 2e9, 10},
+                                                       {1, 2, 1e6, 1}, {2, 1, 1e6, 1}});
+        auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *comm);
+        const Feedback feedback;
+        auto r = m_registry.find("geo")->map(problem, 1, feedback);
+        QVERIFY(r);
+        const auto& s = r->placement.site;
+        QCOMPARE(s[0], s[1]);
+        QCOMPARE(s[2], s[3]);
+        QVERIFY(s[0] != s[2]);
+    }
+
+    void scotchTargetIsAnExactDecoTarget()
+    {
+        const std::vector<std::vector<long>> d{{0, 1, 100}, {1, 0, 1}, {100, 1, 0}};
+        const std::string text = scotchDecoTarget({4, 4, 8}, d);
+        // Terminal 2 (8 slots) balances terminals 0 and 1 (4 + 4): it is split off first.
+        QCOMPARE(QString::fromStdString(text), QString("deco\n0\n3 5\n0 4 4\n1 4 5\n2 8 3\n1\n100 1\n"));
+    }
+
+    void scotchUsesTheMiddleSiteForTheMiddleCluster()
+    {
+        // Three 4-process cliques in a chain A-B-C; sites x-y-z in a line (x and z far apart).
+        std::vector<model::Site> sites{test::site("x", 0, 0, 4, 1), test::site("y", 0, 60, 4, 1), test::site("z", 0, 120, 4, 1)};
+        const auto topo = *model::Topology::create(sites);
+        std::vector<model::CommEntry> e;
+        for (int a = 0; a < 12; ++a)
+            for (int b = 0; b < 12; ++b) {
+                if (a != b && a / 4 == b / 4)
+                    e.push_back({a, b, 1e8, 10});
+                if (a % 4 == b % 4 && std::abs(a / 4 - b / 4) == 1)
+                    e.push_back({a, b, 5e7, 5});
+            }
+        // Put cluster B (4..7) first in rank order so index order cannot explain the result.
+        auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *model::CommMatrix::fromEntries(12, e));
+        const Feedback feedback;
+        for (const char* id : {"scotch-bw", "scotch-lat"}) {
+            auto r = m_registry.find(id)->map(problem, 1, feedback);
+            QVERIFY(r);
+            const auto& s = r->placement.site;
+            for (int p = 0; p < 12; ++p)
+                QCOMPARE(s[p], s[(p / 4) * 4]);
+            QCOMPARE(s[4], 1); // the middle cluster on the middle site
+        }
+    }
+
+    void completesHostsByPackingPartnersTogether()
+    {
+        // One site with two hosts of two slots: 0-2 and 1-3 are partners.
+        std::vector<model::Site> sites{test::site("s", 0, 0, 2, 2)};
+        const auto topo = *model::Topology::create(sites);
+        auto comm = model::CommMatrix::fromEntries(4, {{0, 2, 1e9, 10}, {2, 0, 1e9, 10}, {1, 3, 1e9, 10}, {3, 1, 1e9, 10}, {0, 1, 1e3, 1}});
+        auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *comm);
+        const Feedback feedback;
+        auto placement = completeHosts(problem, {0, 0, 0, 0}, 1, FeedbackRange(feedback, 0, 1));
+        QVERIFY(placement);
+        QCOMPARE(placement->host[0], placement->host[2]);
+        QCOMPARE(placement->host[1], placement->host[3]);
+        QVERIFY(placement->host[0] != placement->host[1]);
+        QVERIFY(model::checkPlacement(*placement, topo, {}).empty());
+    }
+
+    void roundRobinPacksAndInterleaveCyclesHosts()
+    {
+        std::vector<model::Site> sites{test::site("s", 0, 0, 3, 2)};
+        const auto topo = *model::Topology::create(sites);
+        auto comm = model::CommMatrix::fromEntries(5, {{0, 1, 1, 1}});
+        auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *comm);
+        const Feedback feedback;
+        auto packed = m_registry.find("round-robin")->map(problem, 1, feedback);
+        auto byNode = m_registry.find("interleave")->map(problem, 1, feedback);
+        QVERIFY(packed && byNode);
+        QCOMPARE(packed->placement.host, (std::vector<int>{0, 0, 1, 1, 2}));
+        QCOMPARE(packed->placement.slot, (std::vector<int>{0, 1, 0, 1, 0}));
+        QCOMPARE(byNode->placement.host, (std::vector<int>{0, 1, 2, 0, 1}));
+        QCOMPARE(byNode->placement.slot, (std::vector<int>{0, 0, 0, 1, 1}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMappers)
+#include "test_mappers.moc"

@@ -1,0 +1,136 @@
+#include "mapping_fixtures.h"
+
+#include "core/common/random.h"
+
+#include <functional>
+#include <limits>
+
+using namespace meridian;
+using namespace meridian::mapping;
+
+namespace {
+
+/// A random 12-process problem on 3 sites of 4 slots with a random asymmetric network.
+MappingProblem randomInstance(std::uint64_t seed)
+{
+    Random random(seed);
+    std::vector<model::Site> sites{test::site("a", 10, 10, 4, 1), test::site("b", 40, 100, 4, 1), test::site("c", -20, -60, 4, 1)};
+    const auto topo = *model::Topology::create(sites);
+    model::Network net(3);
+    for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) {
+            const bool same = k == l;
+            net.set(model::NetworkQuantity::Latency, k, l, same ? 0.05 + random.uniform01() : 5.0 + 150.0 * random.uniform01());
+            net.set(model::NetworkQuantity::Bandwidth, k, l, same ? 500.0 + 500.0 * random.uniform01() : 5.0 + 95.0 * random.uniform01());
+        }
+    std::vector<model::CommEntry> entries;
+    for (int i = 0; i < 12; ++i)
+        for (int j = 0; j < 12; ++j)
+            if (i != j && random.uniform01() < 0.3)
+                entries.push_back({i, j, 1e5 + 1e8 * random.uniform01(), 1.0 + static_cast<double>(random.uniformInt(100))});
+    return *MappingProblem::create(topo, net, *model::CommMatrix::fromEntries(12, entries));
+}
+
+/// The exact optimum by enumerating every assignment with four processes per site.
+double optimum(const MappingProblem& problem)
+{
+    std::vector<int> siteOf(12, -1);
+    std::vector<int> load(3, 0);
+    double best = std::numeric_limits<double>::infinity();
+    std::function<void(int)> place = [&](int p) {
+        if (p == 12) {
+            best = std::min(best, problem.cost().evaluate(siteOf));
+            return;
+        }
+        for (int s = 0; s < 3; ++s) {
+            if (load[s] == 4)
+                continue;
+            siteOf[p] = s;
+            ++load[s];
+            place(p + 1);
+            --load[s];
+        }
+    };
+    place(0);
+    return best;
+}
+
+} // namespace
+
+class TestRefineMapper : public QObject {
+    Q_OBJECT
+
+private:
+    Registry<Mapper> m_registry;
+
+private Q_SLOTS:
+    void initTestCase() { registerBuiltinMappers(m_registry); }
+
+    void reachesTheExactOptimumOnSmallInstances()
+    {
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback feedback;
+        int hits = 0;
+        for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+            const MappingProblem problem = randomInstance(seed);
+            const double best = optimum(problem);
+            auto r = refine->map(problem, seed, feedback);
+            QVERIFY(r);
+            const double cost = problem.cost().evaluate(r->placement.site);
+            QVERIFY(cost >= best * (1 - 1e-12));
+            if (cost <= best * (1 + 1e-9))
+                ++hits;
+        }
+        qInfo("refine reached the exact optimum in %d of 100 instances", hits);
+        QVERIFY2(hits >= 90, qPrintable(QString("only %1 of 100").arg(hits)));
+    }
+
+    void isNeverWorseThanItsStart()
+    {
+        const auto topo = test::fourRegions({24, 16, 16, 8}, 2);
+        const Feedback feedback;
+        for (auto pattern : {synth::Pattern::LU, synth::Pattern::KMeans, synth::Pattern::DNN, synth::Pattern::FT}) {
+            const auto problem = test::makeProblem(pattern, 64, topo, 0.2, 4);
+            for (const char* start : {"random", "greedy", "geo", "scotch-bw", "topology-aware", "mpipp"}) {
+                auto base = m_registry.find(start)->map(problem, 3, feedback);
+                const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(), {std::string("start=") + start});
+                auto refined = m_registry.find("refine")->map(problem, values, 3, feedback);
+                QVERIFY(base && refined);
+                const double before = problem.cost().evaluate(base->placement.site);
+                const double after = problem.cost().evaluate(refined->placement.site);
+                QVERIFY2(after <= before, qPrintable(QString("%1 from %2: %3 > %4").arg(synth::patternId(pattern).data(), start).arg(after).arg(before)));
+            }
+        }
+    }
+
+    void startsFromAnInputPlacementAndKeepsAnOptimalOne()
+    {
+        const MappingProblem problem = randomInstance(77);
+        const Feedback feedback;
+        auto first = m_registry.find("refine")->map(problem, 1, feedback);
+        QVERIFY(first);
+        auto withStart = problem.withStart(first->placement);
+        QVERIFY(withStart);
+        const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(), {"start=input", "restarts=0"});
+        auto again = m_registry.find("refine")->map(*withStart, values, 1, feedback);
+        QVERIFY(again);
+        QVERIFY(problem.cost().evaluate(again->placement.site) <= problem.cost().evaluate(first->placement.site));
+        auto noStart = m_registry.find("refine")->map(problem, values, 1, feedback);
+        QVERIFY(!noStart);
+        QVERIFY(noStart.error().message.find("no start placement") != std::string::npos);
+    }
+
+    void annealingRespectsPinsAndCapacities()
+    {
+        const auto topo = test::fourRegions({24, 16, 16, 8}, 4);
+        const auto problem = test::makeProblem(synth::Pattern::KMeans, 60, topo, 0.3, 8);
+        const Feedback feedback;
+        const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(), {"annealing=true", "anneal_steps=200000", "start=random"});
+        auto r = m_registry.find("refine")->map(problem, values, 5, feedback);
+        QVERIFY(r);
+        QVERIFY(model::checkPlacement(r->placement, topo, problem.constraints()).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRefineMapper)
+#include "test_refine_mapper.moc"
