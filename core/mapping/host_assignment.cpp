@@ -32,16 +32,23 @@ SiteView makeView(const MappingProblem& problem, const std::vector<int>& siteOf,
     }
     const int first = topo.firstHost(site);
     const int k = topo.hostCountOf(site);
+    bool anyLink = false;
+    for (const auto& [pair, link] : net.hostLinks())
+        anyLink = anyLink || (topo.siteOfHost(pair.first) == site && topo.siteOfHost(pair.second) == site);
+    bool singleSlots = true;
+    for (int a = 0; a < k; ++a)
+        singleSlots = singleSlots && topo.host(first + a).slots == 1;
+    // Every split costs the same: skip the k x k tables (k can be thousands of single-slot hosts).
+    v.uniform = k == 1 || (singleSlots && !anyLink);
+    if (v.uniform)
+        return v;
     v.latencySeconds.resize(k, k);
     v.secondsPerByte.resize(k, k);
-    bool anyLink = false;
     for (int a = 0; a < k; ++a) {
         for (int b = 0; b < k; ++b) {
-            const model::HostLink* link = net.hostLink(first + a, first + b);
             double lat = a == b ? 0.0 : net.latencyMs(site, site) * 1e-3;
             double spb = a == b ? 0.0 : 1.0 / (net.bandwidthMBps(site, site) * 1e6);
-            if (link) {
-                anyLink = true;
+            if (const model::HostLink* link = anyLink ? net.hostLink(first + a, first + b) : nullptr) {
                 if (std::isfinite(link->latencyMs))
                     lat = link->latencyMs * 1e-3;
                 if (std::isfinite(link->bandwidthMBps))
@@ -51,11 +58,7 @@ SiteView makeView(const MappingProblem& problem, const std::vector<int>& siteOf,
             v.secondsPerByte(a, b) = spb;
         }
     }
-    bool singleSlots = true;
-    for (int a = 0; a < k; ++a)
-        singleSlots = singleSlots && topo.host(first + a).slots == 1;
-    v.uniform = k == 1 || (singleSlots && !anyLink);
-    if (!v.uniform) {
+    {
         std::vector<model::CommEntry> entries;
         const auto& vol = problem.comm().volume();
         const auto& msg = problem.comm().messages();

@@ -75,9 +75,14 @@ Expected<MappingResult> RoundRobinMapper::mapImpl(const MappingProblem& problem,
     const auto& topo = problem.topology();
     model::Placement placement = model::Placement::fromSites(problem.pinnedAssignment());
     std::vector<int> used(topo.hostCount(), 0);
+    int cursor = 0; // hosts before it are full (free processes only scan forward)
     const auto take = [&](int p, int firstHost, int lastHost) {
         for (int h = firstHost; h < lastHost; ++h) {
+            if (firstHost == 0 && h < cursor)
+                h = cursor;
             if (used[h] < topo.host(h).slots) {
+                if (firstHost == 0)
+                    cursor = h;
                 placement.host[p] = h;
                 placement.slot[p] = used[h]++;
                 placement.site[p] = topo.siteOfHost(h);

@@ -189,6 +189,103 @@ private Q_SLOTS:
         QCOMPARE(wrongMapping.code, 2);
         QVERIFY(wrongMapping.err.contains("unknown site 'left'"));
     }
+    void mapWritesTheMappingARankfileAndHostfiles()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("mapping.csv"), rf = dir.filePath("rankfile"), hf = dir.filePath("hosts"),
+                      sf = dir.filePath("slurm");
+        const auto r = cli({"map", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--algorithm", "geo",
+                            "--seed", "3", "--out", out, "--rankfile", rf, "--hostfile", hf, "--slurm-hostfile", sf});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto o = r.json();
+        QCOMPARE(o["algorithm"].toString(), QString("geo"));
+        QCOMPARE(o["parameters"].toObject()["kappa"].toInt(), 0);
+        QCOMPARE(o["processes"].toInt(), 64);
+        QVERIFY(o["runtime_s"].toDouble() > 0.0);
+        QVERIFY(o["cost_s"].toDouble() > 0.0);
+        QVERIFY(std::abs(o["latency_s"].toDouble() + o["bandwidth_s"].toDouble() - o["cost_s"].toDouble()) < 1e-9 * o["cost_s"].toDouble());
+        const auto lines = readAll(rf).split('\n');
+        QCOMPARE(lines.size(), 66); // comment, 64 ranks, final newline
+        QVERIFY(lines[1].startsWith("rank 0="));
+        QVERIFY(lines[64].startsWith("rank 63="));
+        QCOMPARE(readAll(hf).count('\n'), 64);
+        QCOMPARE(readAll(sf).count('\n'), 64);
+        // The written mapping evaluates to the same cost and is valid.
+        const auto e = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--mapping", out});
+        QVERIFY2(e.code == 0, e.err.constData());
+        QVERIFY(std::abs(e.json()["cost_s"].toDouble() - o["cost_s"].toDouble()) < 1e-9 * o["cost_s"].toDouble());
+        QCOMPARE(e.json()["valid"].toBool(), true);
+    }
+
+    void mapFromRawFilesFindsTheHandOptimum()
+    {
+        // tests/data/eval with process 0 pinned left: of the feasible mappings, {0} left and {1, 2} right
+        // is cheapest at 0.342 s (the others cost 0.402 s and 0.549 s).
+        QTemporaryDir dir;
+        const auto r = cli({"map", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"), "--bandwidth",
+                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--messages",
+                            qdata("eval/messages.mtx"), "--pins", qdata("eval/pins.csv"), "--algorithm", "refine", "--param",
+                            "start=random", "--out", dir.filePath("m.csv")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(std::abs(r.json()["cost_s"].toDouble() - 0.342) < 1e-12);
+        QCOMPARE(r.json()["sites"].toArray()[1].toObject()["load"].toInt(), 2);
+    }
+
+    void mapRejectsBadRequestsAndWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString rf = dir.filePath("rankfile");
+        const auto badParam = cli({"map", "--project", sampleProject("ec2-4-regions"), "--algorithm", "geo", "--param", "kappa=99",
+                                   "--rankfile", rf});
+        QCOMPARE(badParam.code, 2);
+        QVERIFY2(badParam.err.contains("parameter 'kappa' is 99, out of range"), badParam.err.constData());
+        QVERIFY(!QFile::exists(rf));
+        const auto badAlgo = cli({"map", "--project", sampleProject("ec2-4-regions"), "--algorithm", "magic"});
+        QCOMPARE(badAlgo.code, 2);
+        QVERIFY(badAlgo.err.contains("unknown algorithm 'magic' (known: random, round-robin"));
+        const auto badSeed = cli({"map", "--project", sampleProject("ec2-4-regions"), "--seed", "-4"});
+        QCOMPARE(badSeed.code, 2);
+        const auto tooMany = cli({"map", "--sites", qdata("eval/sites.csv"), "--volume", qdata("mm_negative.mtx")});
+        QCOMPARE(tooMany.code, 2);
+    }
+
+    void compareNormalisesToRandom()
+    {
+        const auto r = cli({"compare", "--project", sampleProject("ec2-4-regions"), "--application", "BT", "--algorithms",
+                            "geo,refine", "--seeds", "2", "--param", "refine:restarts=2"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto rows = r.json()["results"].toArray();
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[0].toObject()["algorithm"].toString(), QString("random"));
+        QVERIFY(std::abs(rows[0].toObject()["normalized_to_random"].toDouble() - 1.0) < 1e-12);
+        const double geo = rows[1].toObject()["normalized_to_random"].toDouble();
+        const double refine = rows[2].toObject()["normalized_to_random"].toDouble();
+        QVERIFY(geo < 1.0);
+        QVERIFY(refine <= geo);
+        QCOMPARE(rows[2].toObject()["parameters"].toObject()["restarts"].toInt(), 2);
+        const auto csv = cli({"compare", "--project", sampleProject("ec2-4-regions"), "--algorithms", "greedy", "--seeds", "1",
+                              "--format", "csv"});
+        QVERIFY2(csv.code == 0, csv.err.constData());
+        QVERIFY(csv.out.startsWith("algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\nrandom,1,"));
+        QCOMPARE(cli({"compare", "--project", sampleProject("ec2-4-regions"), "--param", "geo:kappa=2", "--algorithms", "greedy"}).code, 2);
+    }
+
+    void listAlgorithmsShowsParametersAndDefaults()
+    {
+        const auto r = cli({"list-algorithms"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto list = r.json()["algorithms"].toArray();
+        QCOMPARE(list.size(), 11);
+        QJsonObject geo;
+        for (const auto& a : list)
+            if (a.toObject()["id"].toString() == "geo")
+                geo = a.toObject();
+        const auto kappa = geo["parameters"].toArray()[0].toObject();
+        QCOMPARE(kappa["name"].toString(), QString("kappa"));
+        QCOMPARE(kappa["default"].toInt(), 0);
+        QCOMPARE(kappa["maximum"].toInt(), 7);
+        QVERIFY(!kappa["help"].toString().isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
