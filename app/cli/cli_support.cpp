@@ -1,5 +1,9 @@
 #include "app/cli/cli_support.h"
 
+#include "app/cli/json_util.h"
+
+#include <QJsonArray>
+
 #include <cstdio>
 
 namespace meridian::cli {
@@ -42,6 +46,30 @@ QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Networ
         o[q == NetworkQuantity::Latency ? "latency_entries" : "bandwidth_entries"] = counts;
     }
     return o;
+}
+
+void addCostBreakdown(QJsonObject& out, const cost::CostBreakdown& b, const model::Topology& topology)
+{
+    out["cost_s"] = b.total;
+    out["latency_s"] = b.latencyPart;
+    out["bandwidth_s"] = b.bandwidthPart;
+    QJsonArray sites;
+    for (int s = 0; s < topology.siteCount(); ++s)
+        sites.append(QJsonObject{{"name", QString::fromStdString(topology.site(s).name)},
+                                 {"load", b.load[s]},
+                                 {"capacity", topology.capacity(s)}});
+    out["sites"] = sites;
+    out["traffic_bytes"] = matrixToJson(b.trafficBytes);
+    out["time_s"] = matrixToJson(b.timeSeconds);
+}
+
+QJsonObject instanceJson(const cost::InstanceMetrics& m)
+{
+    return QJsonObject{{"inter_bytes", m.interBytes},
+                       {"intra_bytes", m.intraBytes},
+                       {"inter_messages", m.interMessages},
+                       {"intra_messages", m.intraMessages},
+                       {"comm_time_s", m.commTimeSeconds}};
 }
 
 } // namespace meridian::cli

@@ -2,6 +2,9 @@
 
 #include "app/cli/commands.h"
 #include "core/common/error.h"
+#include "core/cost/alpha_beta_cost.h"
+#include "core/cost/instance_metrics.h"
+#include "core/model/topology.h"
 #include "core/model/network.h"
 #include "core/model/network_estimator.h"
 
@@ -21,5 +24,11 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments);
 /// Returns how the network was completed: the distance model and the counts of measured, edited and
 /// estimated entries.
 QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input);
+
+/// Adds a cost breakdown to `out`: cost_s, latency_s, bandwidth_s, per-site load and capacity, and the
+/// site x site traffic_bytes and time_s matrices.
+void addCostBreakdown(QJsonObject& out, const cost::CostBreakdown& breakdown, const model::Topology& topology);
+/// Returns CloudMap's instance metrics as JSON (inter/intra bytes and messages, comm_time_s).
+QJsonObject instanceJson(const cost::InstanceMetrics& metrics);
 
 } // namespace meridian::cli

@@ -241,20 +241,10 @@ int runEvaluate(const QStringList& arguments)
     QJsonObject out;
     out["application"] = QString::fromStdString(app.name);
     out["processes"] = app.comm.processCount();
-    out["cost_s"] = b.total;
-    out["latency_s"] = b.latencyPart;
-    out["bandwidth_s"] = b.bandwidthPart;
+    addCostBreakdown(out, b, project.topology);
     out["messages_given"] = app.comm.hasMessages();
     if (!app.comm.hasMessages())
         out["note"] = "no message counts were given: the latency term is 0";
-    QJsonArray sites;
-    for (int s = 0; s < project.topology.siteCount(); ++s)
-        sites.append(QJsonObject{{"name", QString::fromStdString(project.topology.site(s).name)},
-                                 {"load", b.load[s]},
-                                 {"capacity", project.topology.capacity(s)}});
-    out["sites"] = sites;
-    out["traffic_bytes"] = matrixToJson(b.trafficBytes);
-    out["time_s"] = matrixToJson(b.timeSeconds);
     QJsonArray violations;
     static const char* kinds[] = {"capacity", "slot", "pin"};
     for (const auto& v : model::checkPlacement(*placement, project.topology, app.pins))
@@ -265,11 +255,7 @@ int runEvaluate(const QStringList& arguments)
         auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm);
         if (!m)
             return report(m.error());
-        out["instance"] = QJsonObject{{"inter_bytes", m->interBytes},
-                                      {"intra_bytes", m->intraBytes},
-                                      {"inter_messages", m->interMessages},
-                                      {"intra_messages", m->intraMessages},
-                                      {"comm_time_s", m->commTimeSeconds}};
+        out["instance"] = instanceJson(*m);
     }
     out["network"] = distanceModelJson(dm, project.network);
     printJson(out);

@@ -221,24 +221,11 @@ int runMap(const QStringList& arguments)
     out["processes"] = problem->processCount();
     out["pinned"] = app.pins.size();
     out["runtime_s"] = run->seconds;
-    out["cost_s"] = b.total;
-    out["latency_s"] = b.latencyPart;
-    out["bandwidth_s"] = b.bandwidthPart;
-    QJsonArray sites;
-    for (int s = 0; s < project.topology.siteCount(); ++s)
-        sites.append(QJsonObject{{"name", QString::fromStdString(project.topology.site(s).name)},
-                                 {"load", b.load[s]},
-                                 {"capacity", project.topology.capacity(s)}});
-    out["sites"] = sites;
-    out["traffic_bytes"] = matrixToJson(b.trafficBytes);
+    addCostBreakdown(out, b, project.topology);
     auto m = cost::instanceMetrics(placement, project.topology, problem->network(), app.comm);
     if (!m)
         return report(m.error());
-    out["instance"] = QJsonObject{{"inter_bytes", m->interBytes},
-                                  {"intra_bytes", m->intraBytes},
-                                  {"inter_messages", m->interMessages},
-                                  {"intra_messages", m->intraMessages},
-                                  {"comm_time_s", m->commTimeSeconds}};
+    out["instance"] = instanceJson(*m);
     out["notes"] = stringsJson(run->result.notes);
     if (!run->result.costSamples.empty()) {
         std::vector<double> sorted = run->result.costSamples;

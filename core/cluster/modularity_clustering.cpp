@@ -68,8 +68,9 @@ double modularity(const WeightedGraph& graph, const std::vector<int>& label)
     return q;
 }
 
-ModularityResult modularityClustering(const WeightedGraph& graph)
+ModularityResult modularityClustering(const WeightedGraph& graph, const std::function<bool()>& canceled)
 {
+    const auto stop = [&] { return canceled && canceled(); };
     const int n = static_cast<int>(graph.size());
     ModularityResult result;
     const std::vector<double> deg0 = degrees(graph);
@@ -90,6 +91,10 @@ ModularityResult modularityClustering(const WeightedGraph& graph)
     WeightedGraph current = graph;
     std::vector<double> deg = deg0;
     while (true) {
+        if (stop()) {
+            result.canceled = true;
+            return result;
+        }
         const int k = static_cast<int>(current.size());
         std::vector<std::tuple<double, int, int>> edges;
         for (int c = 0; c < k; ++c)
@@ -132,11 +137,18 @@ ModularityResult modularityClustering(const WeightedGraph& graph)
 
     // Refinement from the coarsest level down to single nodes.
     std::vector<int> cluster = levelOf.back(); // final cluster of each original node
+    int lastRefined = 0;
     for (int level = static_cast<int>(levelOf.size()) - 1; level >= 0; --level) {
         const std::vector<int>& nodeOf = levelOf[level];
         int k = 0;
         for (int v : nodeOf)
             k = std::max(k, v + 1);
+        // Levels that differ from the last refined one by a handful of merges (a star-like graph merges
+        // one pair per round, so it has n levels) add nothing but time: refine a level only when it has
+        // at least 25% more nodes than the last refined one, and always the finest.
+        if (level > 0 && lastRefined > 0 && k < lastRefined + std::max(1, lastRefined / 4))
+            continue;
+        lastRefined = k;
         std::vector<double> inner;
         const WeightedGraph g = contract(graph, nodeOf, k, inner);
         std::vector<double> nodeDeg(k, 0.0);
@@ -150,6 +162,10 @@ ModularityResult modularityClustering(const WeightedGraph& graph)
             clusterDeg[nodeCluster[x]] += nodeDeg[x];
         std::map<int, double> toCluster;
         for (int pass = 0; pass < 1000; ++pass) {
+            if (stop()) {
+                result.canceled = true;
+                return result;
+            }
             bool moved = false;
             for (int x = 0; x < k; ++x) {
                 const int c = nodeCluster[x];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <vector>
 
 namespace meridian::cluster {
@@ -13,6 +14,7 @@ struct ModularityResult {
     int clusters = 0;
     int levels = 0;         ///< Merge rounds (dendrogram height).
     double modularity = 0.0;
+    bool canceled = false;  ///< The cancel predicate fired; the other fields are then meaningless.
 };
 
 /// Fan et al.'s multi-scale graph clustering (their Algorithm 1), which discovers an application's
@@ -24,9 +26,12 @@ struct ModularityResult {
 /// per round; rounds repeat until nothing merges. Refinement: from the coarsest level down to single
 /// nodes, nodes of that level move to the neighbouring cluster with the largest modularity gain (eq. 5)
 /// until no move gains; moves are applied node by node in passes, which reaches the same stopping
-/// condition as the paper's one-best-move loop at a fraction of its cost. Ties go to the lower index,
+/// condition as the paper's one-best-move loop at a fraction of its cost. Levels with fewer than 25% more
+/// nodes than the last refined one are skipped (a star merges one pair per round and so has n levels;
+/// the finest level is always refined). Ties go to the lower index,
 /// so the result is deterministic. Roughly O(levels x (n + m) log m).
-ModularityResult modularityClustering(const WeightedGraph& graph);
+/// `canceled` is polled once per coarsening round and refinement pass.
+ModularityResult modularityClustering(const WeightedGraph& graph, const std::function<bool()>& canceled = {});
 
 /// Returns Newman's modularity of a clustering (eq. 3): sum over clusters of f(C,C)/f(V,V) - (deg(C)/deg(V))^2.
 double modularity(const WeightedGraph& graph, const std::vector<int>& label);

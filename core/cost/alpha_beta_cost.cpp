@@ -17,21 +17,23 @@ void copyCsr(const model::CommMatrix& m, std::vector<int>& ptr, std::vector<int>
 
 } // namespace
 
-AlphaBetaCost::AlphaBetaCost(const model::Network& network, const model::CommMatrix& comm)
-    : m_siteCount(network.siteCount())
-    , m_processCount(comm.processCount())
+namespace {
+
+Eigen::MatrixXd latencySecondsOf(const model::Network& network)
 {
-    const int m = m_siteCount;
-    m_latencyS.resize(static_cast<std::size_t>(m) * m);
-    m_secondsPerByte.resize(static_cast<std::size_t>(m) * m);
-    for (int k = 0; k < m; ++k) {
-        for (int l = 0; l < m; ++l) {
-            m_latencyS[k * m + l] = network.latencyMs(k, l) * 1e-3;
-            m_secondsPerByte[k * m + l] = 1.0 / (network.bandwidthMBps(k, l) * 1e6);
-        }
-    }
-    copyCsr(comm, m_outPtr, m_outIdx, m_outMsgs, m_outBytes);
-    copyCsr(comm.transposed(), m_inPtr, m_inIdx, m_inMsgs, m_inBytes);
+    return network.latencyMs() * 1e-3;
+}
+
+Eigen::MatrixXd secondsPerByteOf(const model::Network& network)
+{
+    return (network.bandwidthMBps() * 1e6).cwiseInverse();
+}
+
+} // namespace
+
+AlphaBetaCost::AlphaBetaCost(const model::Network& network, const model::CommMatrix& comm)
+    : AlphaBetaCost(latencySecondsOf(network), secondsPerByteOf(network), comm)
+{
 }
 
 AlphaBetaCost::AlphaBetaCost(const Eigen::MatrixXd& latencySeconds, const Eigen::MatrixXd& secondsPerByte,

@@ -37,8 +37,8 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
     for (int p = 0; p < n; ++p)
         for (int e = traffic.ptr[p]; e < traffic.ptr[p + 1]; ++e)
             graph[p].emplace_back(traffic.idx[e], traffic.weight[e]);
-    const cluster::ModularityResult logical = cluster::modularityClustering(graph);
-    if (range.isCanceled())
+    const cluster::ModularityResult logical = cluster::modularityClustering(graph, [&] { return range.isCanceled(); });
+    if (logical.canceled || range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
 
     // 2. Physical topology over the units that still have room.

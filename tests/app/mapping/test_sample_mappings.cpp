@@ -33,9 +33,7 @@ private Q_SLOTS:
             auto problem = MappingProblem::create(loaded->topology, loaded->completeNetwork(), app.comm, app.pins);
             QVERIFY2(problem, problem ? "" : problem.error().toString().c_str());
             for (const Mapper* m : m_registry.all()) {
-                auto values = ParamValues::defaults(m->parameters());
-                if (m->id() == "monte-carlo")
-                    values = *ParamValues::parse(m->parameters(), {"samples=5000"});
+                const auto values = ParamValues::defaults(m->parameters());
                 const QString what = project + "/" + QString::fromStdString(app.name) + "/" + QString::fromStdString(std::string(m->id()));
                 auto a = m->map(*problem, values, 1, feedback);
                 QVERIFY2(a, qPrintable(what + ": " + QString::fromStdString(a ? "" : a.error().toString())));

@@ -135,6 +135,7 @@ private Q_SLOTS:
         QTest::newRow("refine-annealing") << "refine" << QStringList{"annealing=true", "anneal_steps=1000000000"} << 256;
         QTest::newRow("mpipp") << "mpipp" << QStringList{"starts=64"} << 2048;
         QTest::newRow("geo") << "geo" << QStringList{"kappa=7"} << 8192;
+        QTest::newRow("topology-aware") << "topology-aware" << QStringList{} << 8192;
     }
 
     void stopsPromptlyWhenCanceled()
@@ -144,7 +145,7 @@ private Q_SLOTS:
         QFETCH(int, processes);
         std::vector<int> slots(mapper == "geo" ? 8 : 4, processes / (mapper == "geo" ? 8 : 4));
         const auto topo = test::fourRegions(slots);
-        const auto problem = test::makeProblem(synth::Pattern::LU, processes, topo);
+        const auto problem = test::makeProblem(mapper == "topology-aware" ? synth::Pattern::DNN : synth::Pattern::LU, processes, topo);
         const Mapper* m = m_registry.find(mapper.toStdString());
         std::vector<std::string> list;
         for (const auto& p : params)
