@@ -16,5 +16,7 @@ int runEvaluate(const QStringList& arguments);
 int runMap(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
 int runListAlgorithms(const QStringList& arguments);
+int runPartition(const QStringList& arguments);
+int runUpdate(const QStringList& arguments);
 
 } // namespace meridian::cli

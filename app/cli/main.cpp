@@ -19,6 +19,8 @@ constexpr const char* kUsage =
     "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
     "  compare             run several mappers over several seeds, normalised to random\n"
     "  list-algorithms     the mappers, their parameters and defaults\n"
+    "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
+    "  update              apply edge insertions and deletions to a partition\n"
     "\n"
     "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
     "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
@@ -54,6 +56,10 @@ int main(int argc, char** argv)
             return meridian::cli::runCompare(args);
         if (command == "list-algorithms")
             return meridian::cli::runListAlgorithms(args);
+        if (command == "partition")
+            return meridian::cli::runPartition(args);
+        if (command == "update")
+            return meridian::cli::runUpdate(args);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
         return meridian::cli::kExitInternal;

@@ -1,0 +1,363 @@
+#include "app/cli/cli_support.h"
+#include "app/cli/commands.h"
+#include "app/cli/json_util.h"
+#include "app/document/project_file.h"
+#include "core/io/graph_io.h"
+#include "core/io/sites_io.h"
+#include "core/partition/builtin_partitioners.h"
+#include "core/partition/dynamic_update.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <chrono>
+#include <cstdio>
+#include <sys/resource.h>
+
+namespace meridian::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+double peakMemoryBytes()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB
+}
+
+void addSiteOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {"project", "A project whose sites (with up/down bandwidth and prices) are used.", "file"},
+        {"sites", "Sites as CSV or GeoJSON with up_MBps, down_MBps and egress_usd_per_GB.", "file"},
+        {"profile", "Traffic profile: pagerank (default), sssp or subgraph-isomorphism.", "name", "pagerank"},
+        {"active-fraction", "sssp: share of vertices active per iteration (default 0.1).", "share", "0.1"},
+        {"budget", "WAN budget per iteration in USD (eq. 6).", "usd"},
+        {"param", "Algorithm parameter key=value (repeatable).", "key=value"},
+        {"seed", "Random seed (default 1).", "n", "1"},
+    });
+}
+
+Expected<model::Topology> loadSites(const QCommandLineParser& parser)
+{
+    if (parser.isSet("project") == parser.isSet("sites"))
+        return makeError(ErrorCode::InvalidInput, "name the sites with exactly one of --project or --sites");
+    if (parser.isSet("project")) {
+        auto project = document::ProjectFile::load(parser.value("project"));
+        if (!project)
+            return project.error();
+        return project->topology;
+    }
+    return io::loadTopology(parser.value("sites").toStdString());
+}
+
+Expected<std::optional<double>> parseBudget(const QCommandLineParser& parser)
+{
+    if (!parser.isSet("budget"))
+        return std::optional<double>();
+    bool ok = false;
+    const double b = parser.value("budget").toDouble(&ok);
+    if (!ok || !(b >= 0.0))
+        return makeError(ErrorCode::InvalidInput, "--budget must be a non-negative number of USD, not '" + parser.value("budget").toStdString() + "'");
+    return std::optional<double>(b);
+}
+
+QJsonObject metricsJson(const cost::GasMetrics& m, const model::Topology& topology, const partition::PartitionProblem& problem)
+{
+    QJsonArray sites;
+    for (int r = 0; r < topology.siteCount(); ++r)
+        sites.append(QJsonObject{{"site", QString::fromStdString(topology.site(r).name)},
+                                 {"upload_bytes", m.gatherUp[r] + m.applyUp[r]},
+                                 {"download_bytes", m.gatherDown[r] + m.applyDown[r]},
+                                 {"upload_share", m.uploadShare[r]}});
+    const auto budget = partition::budgetStatus(problem, m.wanUsd);
+    QJsonObject b{{"status", QString::fromStdString(budget.text())}};
+    if (budget.given) {
+        b["usd"] = *problem.budgetUsd;
+        b["met"] = budget.met;
+        b["over_by_usd"] = budget.overUsd;
+    }
+    return QJsonObject{{"replication_factor", m.replicationFactor},
+                       {"transfer_time_s", m.transferSeconds},
+                       {"gather_time_s", m.gatherSeconds},
+                       {"apply_time_s", m.applySeconds},
+                       {"wan_cost_usd", m.wanUsd},
+                       {"wan_bytes", m.wanBytes},
+                       {"sites", sites},
+                       {"bottleneck", QJsonObject{{"gather", QString::fromStdString(cost::GasMetrics::linkName(topology, m.gatherBottleneck, m.gatherBottleneckUplink))},
+                                                  {"apply", QString::fromStdString(cost::GasMetrics::linkName(topology, m.applyBottleneck, m.applyBottleneckUplink))}}},
+                       {"budget", b}};
+}
+
+QJsonArray notesJson(const std::vector<std::string>& notes)
+{
+    QJsonArray a;
+    for (const auto& n : notes)
+        a.append(QString::fromStdString(n));
+    return a;
+}
+
+} // namespace
+
+int runPartition(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Partitions a graph's edges across geo-distributed sites (vertex-cut) and prints JSON: replication factor, "
+        "inter-DC transfer time per GAS iteration (s), WAN cost (USD) and bytes, per-site upload, the bottleneck links, "
+        "budget status, runtime, edges per second and peak memory. Writes one 'src dst site' line per input edge "
+        "(--out) and one 'vertex site' line per master (--masters), only on success. A binary edge cache makes a "
+        "second load of the same file fast.");
+    parser.addOption({"graph", "The graph file.", "file"});
+    parser.addOption({"format", "snap (default), metis or mtx.", "format", "snap"});
+    parser.addOption({"algorithm", "Partitioner: hash, greedy, hdrf, graph-h, g-cut, geo-cut (default).", "id", "geo-cut"});
+    parser.addOption({"homes", "Home site of each vertex: 'vertex site' lines; vertices not listed get a random home.", "file"});
+    parser.addOption({"out", "Write the edge partition (src dst site per line).", "file"});
+    parser.addOption({"masters", "Write the master site of every vertex.", "file"});
+    parser.addOption({"no-cache", "Do not read or write the binary edge cache."});
+    addSiteOptions(parser);
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("graph") || !parser.isSet("out"))
+        return usageError("--graph and --out are required");
+    auto format = io::graphFormatFromId(parser.value("format").toStdString());
+    if (!format)
+        return report(format.error());
+    auto budget = parseBudget(parser);
+    if (!budget)
+        return report(budget.error());
+    bool seedOk = false;
+    const qulonglong seed = parser.value("seed").toULongLong(&seedOk);
+    if (!seedOk)
+        return usageError("--seed must be a non-negative integer");
+    Registry<partition::Partitioner> registry;
+    partition::registerBuiltinPartitioners(registry);
+    const std::string id = parser.value("algorithm").toStdString();
+    const partition::Partitioner* partitioner = registry.find(id);
+    if (!partitioner) {
+        std::string known;
+        for (const auto& k : registry.ids())
+            known += (known.empty() ? "" : ", ") + k;
+        return report(makeError(ErrorCode::InvalidInput, "unknown partitioner '" + id + "' (known: " + known + ")"));
+    }
+    std::vector<std::string> assignments;
+    for (const auto& p : parser.values("param"))
+        assignments.push_back(p.toStdString());
+    auto values = ParamValues::parse(partitioner->parameters(), assignments);
+    if (!values)
+        return report(values.error());
+    bool activeOk = false;
+    const double active = parser.value("active-fraction").toDouble(&activeOk);
+    auto profile = cost::TrafficProfile::fromId(parser.value("profile").toStdString(), activeOk ? active : -1.0);
+    if (!profile)
+        return report(profile.error());
+    auto topology = loadSites(parser);
+    if (!topology)
+        return report(topology.error());
+    if (auto network = cost::GasNetwork::fromTopology(*topology); !network)
+        return report(network.error());
+
+    const auto loadStart = Clock::now();
+    bool fromCache = false;
+    auto graph = io::loadGraph(parser.value("graph").toStdString(), *format,
+                               parser.isSet("no-cache") ? std::string() : io::defaultGraphCacheDir(), &fromCache);
+    if (!graph)
+        return report(graph.error());
+    const double loadSeconds = since(loadStart);
+    std::vector<int> home(graph->vertexCount, -1);
+    if (parser.isSet("homes")) {
+        auto h = io::readHomes(parser.value("homes").toStdString(), *graph, *topology);
+        if (!h)
+            return report(h.error());
+        home = std::move(*h);
+    }
+    const std::size_t random = partition::assignRandomHomes(home, topology->siteCount(), seed);
+    auto problem = partition::PartitionProblem::create(*graph, *topology, *profile, home, *budget);
+    if (!problem)
+        return report(problem.error());
+
+    const Feedback feedback;
+    const auto runStart = Clock::now();
+    auto result = partitioner->run(*problem, *values, seed, feedback);
+    const double runSeconds = since(runStart);
+    if (!result)
+        return report(result.error());
+    const auto metrics = cost::evaluateGas(*graph, result->partition, problem->sizes, problem->network);
+
+    if (auto ok = io::writeEdgePartition(parser.value("out").toStdString(), *graph, result->partition, *topology); !ok)
+        return report(ok.error());
+    if (parser.isSet("masters"))
+        if (auto ok = io::writeMasters(parser.value("masters").toStdString(), *graph, result->partition, *topology); !ok)
+            return report(ok.error());
+
+    QJsonObject out = metricsJson(metrics, *topology, *problem);
+    out["algorithm"] = QString::fromStdString(id);
+    QJsonObject params;
+    for (const auto& [name, value] : values->values())
+        params[QString::fromStdString(name)] = QString::fromStdString(paramValueToString(value));
+    out["parameters"] = params;
+    out["profile"] = QString::fromStdString(std::string(profile->id()));
+    out["seed"] = static_cast<double>(seed);
+    out["graph"] = QJsonObject{{"vertices", static_cast<double>(graph->vertexCount)},
+                               {"edges", static_cast<double>(graph->edgeCount())},
+                               {"self_loops_dropped", static_cast<double>(graph->selfLoopsDropped)},
+                               {"loaded_from_cache", fromCache},
+                               {"load_s", loadSeconds}};
+    out["homes"] = QJsonObject{{"from_file", static_cast<double>(graph->vertexCount - random)}, {"random", static_cast<double>(random)}};
+    out["runtime_s"] = runSeconds;
+    out["edges_per_second"] = runSeconds > 0.0 ? static_cast<double>(graph->edgeCount()) / runSeconds : 0.0;
+    out["peak_memory_bytes"] = peakMemoryBytes();
+    out["notes"] = notesJson(result->notes);
+    printJson(out);
+    return kExitOk;
+}
+
+} // namespace meridian::cli
+
+namespace meridian::cli {
+
+int runUpdate(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Applies edge deletions and insertions to a partition written by 'partition' (Geo-Cut Section 5): inserted "
+        "edges are placed by Geo-Cut's streaming rule, and Geo-Cut's refinement runs whenever the traffic a site has "
+        "seen change passes --threshold of its traffic. Prints the metrics after the update (and, with --from-scratch, "
+        "those of repartitioning the updated graph from nothing with --algorithm) as JSON; writes --out and "
+        "--masters-out only on success.");
+    parser.addOption({"partition", "The edge partition to update (src dst site lines).", "file"});
+    parser.addOption({"masters", "Its masters (vertex site lines, from 'partition --masters').", "file"});
+    parser.addOption({"homes", "Home sites, used as masters when --masters is not given.", "file"});
+    parser.addOption({"insert", "Edges to insert (src dst lines).", "file"});
+    parser.addOption({"delete", "Edges to delete (src dst lines).", "file"});
+    parser.addOption({"threshold", "Traffic change that triggers refinement, as a share (default 0.1).", "share", "0.1"});
+    parser.addOption({"from-scratch", "Also repartition the updated graph from scratch, for comparison."});
+    parser.addOption({"algorithm", "Partitioner for --from-scratch (default geo-cut).", "id", "geo-cut"});
+    parser.addOption({"out", "Write the updated edge partition.", "file"});
+    parser.addOption({"masters-out", "Write the updated masters.", "file"});
+    addSiteOptions(parser);
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("partition") || !parser.isSet("out"))
+        return usageError("--partition and --out are required");
+    if (!parser.isSet("masters") && !parser.isSet("homes"))
+        return usageError("give --masters (written by 'partition --masters') or --homes");
+    bool ok = false;
+    const double threshold = parser.value("threshold").toDouble(&ok);
+    if (!ok || !(threshold > 0.0))
+        return usageError("--threshold must be a positive share, e.g. 0.1");
+    auto budget = parseBudget(parser);
+    if (!budget)
+        return report(budget.error());
+    const qulonglong seed = parser.value("seed").toULongLong();
+    bool activeOk = false;
+    const double active = parser.value("active-fraction").toDouble(&activeOk);
+    auto profile = cost::TrafficProfile::fromId(parser.value("profile").toStdString(), activeOk ? active : -1.0);
+    if (!profile)
+        return report(profile.error());
+    Registry<partition::Partitioner> registry;
+    partition::registerBuiltinPartitioners(registry);
+    std::vector<std::string> assignments;
+    for (const auto& p : parser.values("param"))
+        assignments.push_back(p.toStdString());
+    auto values = ParamValues::parse(registry.find("geo-cut")->parameters(), assignments);
+    if (!values)
+        return report(values.error());
+    const partition::Partitioner* scratch = registry.find(parser.value("algorithm").toStdString());
+    if (!scratch)
+        return usageError("unknown partitioner '" + parser.value("algorithm") + "'");
+    auto topology = loadSites(parser);
+    if (!topology)
+        return report(topology.error());
+
+    auto loaded = io::readEdgePartition(parser.value("partition").toStdString(), *topology);
+    if (!loaded)
+        return report(loaded.error());
+    model::Graph graph = std::move(loaded->first);
+    model::EdgePartition part = std::move(loaded->second);
+    std::vector<int> home(graph.vertexCount, -1);
+    if (parser.isSet("masters")) {
+        if (auto st = io::readMasters(parser.value("masters").toStdString(), graph, *topology, part); !st)
+            return report(st.error());
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+            if (part.masterSite[v] == 0xFF)
+                return report(makeError(ErrorCode::InvalidInput, "vertex " + std::to_string(graph.originalId[v]) + " has no master in "
+                                                                     + parser.value("masters").toStdString()));
+            home[v] = part.masterSite[v];
+        }
+    } else {
+        auto h = io::readHomes(parser.value("homes").toStdString(), graph, *topology);
+        if (!h)
+            return report(h.error());
+        home = std::move(*h);
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+            if (home[v] < 0)
+                return report(makeError(ErrorCode::InvalidInput, "vertex " + std::to_string(graph.originalId[v]) + " has no home in "
+                                                                     + parser.value("homes").toStdString()));
+            part.masterSite[v] = static_cast<std::uint8_t>(home[v]);
+        }
+    }
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> inserts, deletes;
+    if (parser.isSet("insert")) {
+        auto b = io::readEdgeBatch(parser.value("insert").toStdString());
+        if (!b)
+            return report(b.error());
+        inserts = std::move(*b);
+    }
+    if (parser.isSet("delete")) {
+        auto b = io::readEdgeBatch(parser.value("delete").toStdString());
+        if (!b)
+            return report(b.error());
+        deletes = std::move(*b);
+    }
+    auto problem = partition::PartitionProblem::create(graph, *topology, *profile, home, *budget);
+    if (!problem)
+        return report(problem.error());
+
+    const Feedback feedback;
+    const auto start = Clock::now();
+    auto stats = partition::applyUpdates(*problem, graph, part, home, deletes, inserts, *values, threshold, seed, feedback);
+    const double updateSeconds = since(start);
+    if (!stats)
+        return report(stats.error());
+    if (graph.edgeCount() == 0)
+        return report(makeError(ErrorCode::InvalidInput, "the update deletes every edge; nothing is left to partition"));
+    auto updated = partition::PartitionProblem::create(graph, *topology, *profile, home, *budget);
+    if (!updated)
+        return report(updated.error());
+    const auto metrics = cost::evaluateGas(graph, part, updated->sizes, updated->network);
+
+    QJsonObject out = metricsJson(metrics, *topology, *updated);
+    if (parser.isSet("from-scratch")) {
+        const auto t0 = Clock::now();
+        auto fresh = scratch->run(*updated, seed, feedback);
+        if (!fresh)
+            return report(fresh.error());
+        const double seconds = since(t0);
+        QJsonObject f = metricsJson(cost::evaluateGas(graph, fresh->partition, updated->sizes, updated->network), *topology, *updated);
+        f["algorithm"] = QString::fromStdString(std::string(scratch->id()));
+        f["runtime_s"] = seconds;
+        out["from_scratch"] = f;
+    }
+    if (auto st = io::writeEdgePartition(parser.value("out").toStdString(), graph, part, *topology); !st)
+        return report(st.error());
+    if (parser.isSet("masters-out"))
+        if (auto st = io::writeMasters(parser.value("masters-out").toStdString(), graph, part, *topology); !st)
+            return report(st.error());
+    out["inserted"] = static_cast<double>(stats->inserted);
+    out["deleted"] = static_cast<double>(stats->deleted);
+    out["new_vertices"] = static_cast<double>(stats->newVertices);
+    out["refinements"] = stats->refinements;
+    out["runtime_s"] = updateSeconds;
+    out["graph"] = QJsonObject{{"vertices", static_cast<double>(graph.vertexCount)}, {"edges", static_cast<double>(graph.edgeCount())}};
+    out["notes"] = notesJson(stats->notes);
+    printJson(out);
+    return kExitOk;
+}
+
+} // namespace meridian::cli

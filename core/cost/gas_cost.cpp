@@ -1,0 +1,351 @@
+#include "core/cost/gas_cost.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace meridian::cost {
+
+Expected<TrafficProfile> TrafficProfile::fromId(std::string_view id, double activeFraction)
+{
+    TrafficProfile p;
+    if (id == "pagerank")
+        p.kind = Kind::PageRank;
+    else if (id == "sssp")
+        p.kind = Kind::Sssp;
+    else if (id == "subgraph-isomorphism")
+        p.kind = Kind::SubgraphIsomorphism;
+    else
+        return makeError(ErrorCode::InvalidInput, "unknown traffic profile '" + std::string(id)
+                                                      + "' (known: pagerank, sssp, subgraph-isomorphism)");
+    if (p.kind == Kind::Sssp) {
+        if (!(activeFraction > 0.0 && activeFraction <= 1.0))
+            return makeError(ErrorCode::InvalidInput, "the sssp active fraction must be in (0, 1]");
+        p.activeFraction = activeFraction;
+    }
+    return p;
+}
+
+std::string_view TrafficProfile::id() const
+{
+    switch (kind) {
+    case Kind::PageRank:
+        return "pagerank";
+    case Kind::Sssp:
+        return "sssp";
+    case Kind::SubgraphIsomorphism:
+        return "subgraph-isomorphism";
+    }
+    return "pagerank";
+}
+
+std::string TrafficProfile::describe() const
+{
+    switch (kind) {
+    case Kind::PageRank:
+        return "pagerank: every vertex active; a_v = 8 bytes to each mirror; a mirror holding at least one in-edge of v sends g_v^r = 8 bytes (combined sums).";
+    case Kind::Sssp:
+        return "sssp: pagerank's sizes times the active fraction " + std::to_string(activeFraction) + " (expected traffic).";
+    case Kind::SubgraphIsomorphism:
+        return "subgraph-isomorphism: a_v = 8 (1 + indeg v) bytes; a mirror sends the bound partial matches of its in-edges, g_v^r = sum of a_u over in-edges (u, v) in r.";
+    }
+    return {};
+}
+
+Expected<GasNetwork> GasNetwork::fromTopology(const model::Topology& topology)
+{
+    GasNetwork n;
+    if (topology.siteCount() > 64)
+        return makeError(ErrorCode::InvalidInput, "graph partitioning supports at most 64 sites");
+    for (const auto& s : topology.sites()) {
+        const auto missing = [&](const char* what) {
+            return makeError(ErrorCode::InvalidInput, "site '" + s.name + "' has no " + what + " (needed by the GAS cost model)");
+        };
+        if (!(s.uplinkMBps > 0.0) || !std::isfinite(s.uplinkMBps))
+            return missing("uplink bandwidth (up_MBps)");
+        if (!(s.downlinkMBps > 0.0) || !std::isfinite(s.downlinkMBps))
+            return missing("downlink bandwidth (down_MBps)");
+        if (!(s.egressUsdPerGB >= 0.0) || !std::isfinite(s.egressUsdPerGB))
+            return missing("upload price (egress_usd_per_GB)");
+        n.upBytesPerSecond.push_back(s.uplinkMBps * 1e6);
+        n.downBytesPerSecond.push_back(s.downlinkMBps * 1e6);
+        n.usdPerByte.push_back(s.egressUsdPerGB * 1e-9);
+    }
+    return n;
+}
+
+std::string GasMetrics::linkName(const model::Topology& topology, int site, bool uplink)
+{
+    if (site < 0)
+        return "none";
+    return topology.site(site).name + (uplink ? " uplink" : " downlink");
+}
+
+VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile)
+{
+    VertexSizes s;
+    s.binds = profile.binds();
+    const double scale = profile.kind == TrafficProfile::Kind::Sssp ? profile.activeFraction : 1.0;
+    s.apply.assign(graph.vertexCount, static_cast<float>(8.0 * scale));
+    s.gather = 8.0 * scale;
+    if (s.binds) {
+        std::vector<std::uint32_t> indeg(graph.vertexCount, 0);
+        for (std::uint32_t v : graph.dst)
+            ++indeg[v];
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+            s.apply[v] = static_cast<float>(8.0 * (1.0 + indeg[v]));
+    }
+    return s;
+}
+
+namespace {
+
+/// Accumulates the per-site traffic of one vertex with sign (+1 add, -1 remove).
+struct Totals {
+    std::vector<double> gUp, gDown, aUp, aDown;
+    explicit Totals(int m) : gUp(m, 0.0), gDown(m, 0.0), aUp(m, 0.0), aDown(m, 0.0) {}
+};
+
+template <typename GatherOf>
+void addVertexTraffic(std::vector<double>& gUp, std::vector<double>& gDown, std::vector<double>& aUp, std::vector<double>& aDown,
+                      std::uint64_t replicas, int master, double apply, const GatherOf& gatherOf, double sign)
+{
+    const int mirrors = std::popcount(replicas) - 1;
+    if (mirrors <= 0)
+        return;
+    aUp[master] += sign * apply * mirrors;
+    for (std::uint64_t rest = replicas & ~(1ull << master); rest; rest &= rest - 1) {
+        const int r = std::countr_zero(rest);
+        aDown[r] += sign * apply;
+        const double g = gatherOf(r);
+        if (g > 0.0) {
+            gUp[r] += sign * g;
+            gDown[master] += sign * g;
+        }
+    }
+}
+
+GasMetrics finish(const Totals& t, const GasNetwork& n, double replicaSum, std::uint32_t vertices)
+{
+    GasMetrics m;
+    const int sites = n.siteCount();
+    m.gatherUp = t.gUp;
+    m.gatherDown = t.gDown;
+    m.applyUp = t.aUp;
+    m.applyDown = t.aDown;
+    m.uploadShare.assign(sites, 0.0);
+    for (int r = 0; r < sites; ++r) {
+        const double gUp = t.gUp[r] / n.upBytesPerSecond[r];
+        const double gDown = t.gDown[r] / n.downBytesPerSecond[r];
+        const double aUp = t.aUp[r] / n.upBytesPerSecond[r];
+        const double aDown = t.aDown[r] / n.downBytesPerSecond[r];
+        if (std::max(gUp, gDown) > m.gatherSeconds || m.gatherBottleneck < 0) {
+            m.gatherSeconds = std::max(gUp, gDown);
+            m.gatherBottleneck = r;
+            m.gatherBottleneckUplink = gUp >= gDown;
+        }
+        if (std::max(aUp, aDown) > m.applySeconds || m.applyBottleneck < 0) {
+            m.applySeconds = std::max(aUp, aDown);
+            m.applyBottleneck = r;
+            m.applyBottleneckUplink = aUp >= aDown;
+        }
+        const double up = t.gUp[r] + t.aUp[r];
+        m.wanBytes += up;
+        m.wanUsd += up * n.usdPerByte[r];
+    }
+    for (int r = 0; r < sites; ++r)
+        m.uploadShare[r] = m.wanBytes > 0.0 ? (t.gUp[r] + t.aUp[r]) / m.wanBytes : 0.0;
+    m.transferSeconds = m.gatherSeconds + m.applySeconds;
+    m.replicationFactor = vertices ? replicaSum / vertices : 0.0;
+    return m;
+}
+
+double seconds(const std::vector<double>& a, const std::vector<double>& b, const std::vector<double>& bwA,
+               const std::vector<double>& bwB)
+{
+    double worst = 0.0;
+    for (std::size_t r = 0; r < a.size(); ++r)
+        worst = std::max({worst, a[r] / bwA[r], b[r] / bwB[r]});
+    return worst;
+}
+
+} // namespace
+
+GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& partition, const VertexSizes& sizes,
+                       const GasNetwork& network)
+{
+    const int m = network.siteCount();
+    const std::uint32_t n = graph.vertexCount;
+    std::vector<std::uint64_t> replicas(n, 0), inSites(n, 0);
+    for (std::uint32_t v = 0; v < n; ++v)
+        replicas[v] = 1ull << partition.masterSite[v];
+    std::vector<float> bound;
+    if (sizes.binds)
+        bound.assign(static_cast<std::size_t>(n) * m, 0.0f);
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+        const std::uint64_t bit = 1ull << partition.edgeSite[e];
+        replicas[graph.src[e]] |= bit;
+        replicas[graph.dst[e]] |= bit;
+        inSites[graph.dst[e]] |= bit;
+        if (sizes.binds)
+            bound[static_cast<std::size_t>(graph.dst[e]) * m + partition.edgeSite[e]] += sizes.apply[graph.src[e]];
+    }
+    Totals t(m);
+    double replicaSum = 0.0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        replicaSum += std::popcount(replicas[v]);
+        const auto gatherOf = [&](int r) -> double {
+            if (!(inSites[v] >> r & 1))
+                return 0.0;
+            return sizes.binds ? bound[static_cast<std::size_t>(v) * m + r] : sizes.gather;
+        };
+        addVertexTraffic(t.gUp, t.gDown, t.aUp, t.aDown, replicas[v], partition.masterSite[v], sizes.apply[v], gatherOf, 1.0);
+    }
+    return finish(t, network, replicaSum, n);
+}
+
+GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes, const GasNetwork& network)
+    : m_graph(&graph)
+    , m_partition(&partition)
+    , m_network(network)
+    , m_sites(network.siteCount())
+    , m_binds(sizes.binds)
+    , m_gather(sizes.gather)
+    , m_apply(sizes.apply)
+    , m_all(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0)
+    , m_in(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0)
+    , m_gUp(m_sites, 0.0)
+    , m_gDown(m_sites, 0.0)
+    , m_aUp(m_sites, 0.0)
+    , m_aDown(m_sites, 0.0)
+{
+    if (m_binds)
+        m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+        count(graph.src[e], graph.dst[e], partition.edgeSite[e], +1);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        contribute(v, 1.0);
+}
+
+void GasState::count(std::uint32_t u, std::uint32_t v, int site, int delta)
+{
+    const std::size_t iu = static_cast<std::size_t>(u) * m_sites + site;
+    const std::size_t iv = static_cast<std::size_t>(v) * m_sites + site;
+    m_all[iu] += static_cast<std::uint32_t>(delta);
+    m_all[iv] += static_cast<std::uint32_t>(delta);
+    m_in[iv] += static_cast<std::uint32_t>(delta);
+    if (m_binds)
+        m_gatherSum[iv] += static_cast<float>(delta) * m_apply[u];
+}
+
+std::uint64_t GasState::replicaMask(std::uint32_t v) const
+{
+    std::uint64_t mask = 1ull << m_partition->masterSite[v];
+    const std::uint32_t* all = &m_all[static_cast<std::size_t>(v) * m_sites];
+    for (int r = 0; r < m_sites; ++r)
+        if (all[r])
+            mask |= 1ull << r;
+    return mask;
+}
+
+double GasState::gatherSize(std::uint32_t v, int r) const
+{
+    const std::size_t i = static_cast<std::size_t>(v) * m_sites + r;
+    if (!m_in[i])
+        return 0.0;
+    return m_binds ? std::max(0.0f, m_gatherSum[i]) : m_gather;
+}
+
+void GasState::contribute(std::uint32_t v, double sign)
+{
+    addVertexTraffic(m_gUp, m_gDown, m_aUp, m_aDown, replicaMask(v), m_partition->masterSite[v], m_apply[v],
+                     [&](int r) { return gatherSize(v, r); }, sign);
+}
+
+void GasState::moveEdge(std::size_t e, int site)
+{
+    const int from = m_partition->edgeSite[e];
+    if (from == site)
+        return;
+    const std::uint32_t u = m_graph->src[e], v = m_graph->dst[e];
+    contribute(u, -1.0);
+    contribute(v, -1.0);
+    count(u, v, from, -1);
+    count(u, v, site, +1);
+    m_partition->edgeSite[e] = static_cast<std::uint8_t>(site);
+    contribute(u, 1.0);
+    contribute(v, 1.0);
+}
+
+void GasState::setMaster(std::uint32_t v, int site)
+{
+    contribute(v, -1.0);
+    m_partition->masterSite[v] = static_cast<std::uint8_t>(site);
+    contribute(v, 1.0);
+}
+
+void GasState::addEdge(std::uint32_t u, std::uint32_t v, int site)
+{
+    contribute(u, -1.0);
+    if (v != u)
+        contribute(v, -1.0);
+    count(u, v, site, +1);
+    contribute(u, 1.0);
+    if (v != u)
+        contribute(v, 1.0);
+}
+
+void GasState::removeEdge(std::uint32_t u, std::uint32_t v, int site)
+{
+    contribute(u, -1.0);
+    contribute(v, -1.0);
+    count(u, v, site, -1);
+    contribute(u, 1.0);
+    contribute(v, 1.0);
+}
+
+void GasState::addVertex(int home, float applySize)
+{
+    m_apply.push_back(applySize);
+    m_partition->masterSite.push_back(static_cast<std::uint8_t>(home));
+    m_all.resize(m_all.size() + m_sites, 0);
+    m_in.resize(m_in.size() + m_sites, 0);
+    if (m_binds)
+        m_gatherSum.resize(m_gatherSum.size() + m_sites, 0.0f);
+}
+
+void GasState::setApplySize(std::uint32_t v, float applySize)
+{
+    contribute(v, -1.0);
+    m_apply[v] = applySize;
+    contribute(v, 1.0);
+}
+
+double GasState::transferSeconds() const
+{
+    return seconds(m_gUp, m_gDown, m_network.upBytesPerSecond, m_network.downBytesPerSecond)
+        + seconds(m_aUp, m_aDown, m_network.upBytesPerSecond, m_network.downBytesPerSecond);
+}
+
+double GasState::wanUsd() const
+{
+    double usd = 0.0;
+    for (int r = 0; r < m_sites; ++r)
+        usd += (m_gUp[r] + m_aUp[r]) * m_network.usdPerByte[r];
+    return usd;
+}
+
+GasMetrics GasState::metrics() const
+{
+    Totals t(m_sites);
+    t.gUp = m_gUp;
+    t.gDown = m_gDown;
+    t.aUp = m_aUp;
+    t.aDown = m_aDown;
+    double replicaSum = 0.0;
+    for (std::uint32_t v = 0; v < vertexCount(); ++v)
+        replicaSum += std::popcount(replicaMask(v));
+    return finish(t, m_network, replicaSum, vertexCount());
+}
+
+} // namespace meridian::cost

@@ -1,0 +1,692 @@
+#include "core/io/graph_io.h"
+
+#include "core/io/text_file.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace meridian::io {
+
+namespace {
+
+constexpr std::uint64_t kMaxId = 0xFFFFFFFFull; // ids must fit in 32 bits
+constexpr std::size_t kBlock = 8u << 20;
+
+/// Maps sparse original ids to dense ids in order of first appearance. A flat array indexed by the id while
+/// ids stay small relative to the edge count (the common case, and the fast one); an open-addressing hash
+/// table once an id would make the array too large.
+class DenseIdMap {
+public:
+    explicit DenseIdMap(model::Graph& graph) : m_graph(graph) {}
+
+    std::uint32_t get(std::uint64_t id)
+    {
+        if (!m_hashed) {
+            if (id < m_direct.size()) {
+                std::uint32_t& slot = m_direct[id];
+                if (slot == kNone)
+                    slot = add(id);
+                return slot;
+            }
+            const std::uint64_t limit = std::max<std::uint64_t>(1u << 24, 8 * m_graph.src.size() + 1024);
+            if (id < limit) {
+                m_direct.resize(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(id + 1, 2 * m_direct.size())), kNone);
+                return get(id);
+            }
+            switchToHash();
+        }
+        return hashed(id);
+    }
+
+private:
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    static constexpr std::uint64_t kEmpty = ~0ull;
+
+    std::uint32_t add(std::uint64_t id)
+    {
+        m_graph.originalId.push_back(id);
+        return m_graph.vertexCount++;
+    }
+
+    void switchToHash()
+    {
+        m_hashed = true;
+        m_direct.clear();
+        m_direct.shrink_to_fit();
+        rehash(std::max<std::size_t>(1u << 16, 4 * m_graph.originalId.size()));
+    }
+
+    void rehash(std::size_t capacity)
+    {
+        m_keys.assign(capacity, kEmpty);
+        m_values.assign(capacity, 0);
+        m_mask = capacity - 1;
+        for (std::uint32_t v = 0; v < m_graph.vertexCount; ++v)
+            insert(m_graph.originalId[v], v);
+    }
+
+    void insert(std::uint64_t id, std::uint32_t value)
+    {
+        std::size_t i = (id * 0x9E3779B97F4A7C15ull) >> 20 & m_mask;
+        while (m_keys[i] != kEmpty)
+            i = (i + 1) & m_mask;
+        m_keys[i] = id;
+        m_values[i] = value;
+    }
+
+    std::uint32_t hashed(std::uint64_t id)
+    {
+        std::size_t i = (id * 0x9E3779B97F4A7C15ull) >> 20 & m_mask;
+        while (m_keys[i] != kEmpty) {
+            if (m_keys[i] == id)
+                return m_values[i];
+            i = (i + 1) & m_mask;
+        }
+        if (2 * (m_graph.vertexCount + 1) > m_keys.size()) {
+            const std::uint32_t v = add(id);
+            rehash(2 * m_keys.size());
+            return v;
+        }
+        const std::uint32_t v = add(id);
+        m_keys[i] = id;
+        m_values[i] = v;
+        return v;
+    }
+
+    model::Graph& m_graph;
+    bool m_hashed = false;
+    std::vector<std::uint32_t> m_direct;
+    std::vector<std::uint64_t> m_keys;
+    std::vector<std::uint32_t> m_values;
+    std::size_t m_mask = 0;
+};
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+Error ioError(const std::string& path, const std::string& what)
+{
+    return makeError(ErrorCode::Io, what + ": " + std::strerror(errno), SourceLocation{path, 0, 0});
+}
+
+/// Calls `onLine(line, number)` for every line of a file read in blocks (LF or CRLF; the CR is kept for the
+/// parser to treat as white space). Stops at the first error the callback returns.
+Status forEachLine(const std::string& path, const std::function<Status(std::string_view, std::int64_t)>& onLine,
+                   std::uint64_t* fileSize = nullptr)
+{
+    File f(std::fopen(path.c_str(), "rb"));
+    if (!f)
+        return ioError(path, "cannot open");
+    if (fileSize) {
+        struct stat st {};
+        *fileSize = ::fstat(fileno(f.get()), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    }
+    std::vector<char> buffer(kBlock);
+    std::size_t carried = 0;
+    std::int64_t line = 0;
+    while (true) {
+        const std::size_t got = std::fread(buffer.data() + carried, 1, buffer.size() - carried, f.get());
+        if (got == 0 && std::ferror(f.get()))
+            return ioError(path, "cannot read");
+        const std::size_t size = carried + got;
+        const bool last = got == 0 || std::feof(f.get());
+        std::size_t start = 0;
+        while (true) {
+            const void* nl = std::memchr(buffer.data() + start, '\n', size - start);
+            if (!nl)
+                break;
+            const std::size_t end = static_cast<const char*>(nl) - buffer.data();
+            if (auto ok = onLine(std::string_view(buffer.data() + start, end - start), ++line); !ok)
+                return ok;
+            start = end + 1;
+        }
+        carried = size - start;
+        if (last) {
+            if (carried > 0)
+                if (auto ok = onLine(std::string_view(buffer.data() + start, carried), ++line); !ok)
+                    return ok;
+            return {};
+        }
+        if (carried == buffer.size())
+            buffer.resize(buffer.size() * 2); // a single line longer than a block
+        std::memmove(buffer.data(), buffer.data() + start, carried);
+    }
+}
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/// Parses a non-negative id at line[pos]; on success advances pos past it.
+Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
+                                const char* what)
+{
+    const auto at = [&](const std::string& message) {
+        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, message);
+    };
+    if (pos >= line.size())
+        return at(std::string("expected ") + what + " (the line ends early)");
+    if (line[pos] == '-')
+        return at(std::string(what) + " is negative");
+    if (line[pos] < '0' || line[pos] > '9')
+        return at(std::string("expected ") + what + ", a non-negative integer");
+    std::uint64_t value = 0;
+    const std::size_t begin = pos;
+    while (pos < line.size() && line[pos] >= '0' && line[pos] <= '9') {
+        value = value * 10 + static_cast<unsigned>(line[pos] - '0');
+        if (value > kMaxId) {
+            pos = begin;
+            return at(std::string(what) + " is 2^32 or more");
+        }
+        ++pos;
+    }
+    if (pos < line.size() && !isSpace(line[pos]))
+        return at(std::string("expected ") + what + ", a non-negative integer");
+    return value;
+}
+
+void skipSpaces(std::string_view line, std::size_t& pos)
+{
+    while (pos < line.size() && isSpace(line[pos]))
+        ++pos;
+}
+
+void reserveFor(model::Graph& g, const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        const auto estimate = static_cast<std::size_t>(st.st_size / 12 + 16);
+        g.src.reserve(estimate);
+        g.dst.reserve(estimate);
+    }
+}
+
+Error emptyGraph(const std::string& path)
+{
+    return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)", SourceLocation{path, 0, 0});
+}
+
+struct CacheHeader {
+    char magic[8];
+    std::uint64_t version;
+    std::uint64_t sourceSize;
+    std::int64_t sourceMtime;
+    std::uint64_t vertexCount;
+    std::uint64_t edgeCount;
+    std::uint64_t selfLoops;
+};
+
+constexpr char kCacheMagic[8] = {'M', 'R', 'D', 'N', 'G', 'R', 'F', '1'};
+
+} // namespace
+
+Expected<GraphFormat> graphFormatFromId(std::string_view id)
+{
+    if (id == "snap")
+        return GraphFormat::Snap;
+    if (id == "metis")
+        return GraphFormat::Metis;
+    if (id == "mtx")
+        return GraphFormat::MatrixMarket;
+    return makeError(ErrorCode::InvalidInput, "unknown graph format '" + std::string(id) + "' (known: snap, metis, mtx)");
+}
+
+Expected<model::Graph> readSnapGraph(const std::string& path)
+{
+    model::Graph g;
+    reserveFor(g, path);
+    DenseIdMap ids(g);
+    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto a = parseId(path, number, line, pos, "a source vertex id");
+        if (!a)
+            return a.error();
+        skipSpaces(line, pos);
+        auto b = parseId(path, number, line, pos, "a target vertex id");
+        if (!b)
+            return b.error();
+        if (*a == *b) {
+            ++g.selfLoopsDropped;
+            ids.get(*a);
+            return {};
+        }
+        const std::uint32_t u = ids.get(*a);
+        const std::uint32_t v = ids.get(*b);
+        g.src.push_back(u);
+        g.dst.push_back(v);
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    if (g.src.empty())
+        return emptyGraph(path);
+    return g;
+}
+
+Expected<model::Graph> readMetisGraph(const std::string& path)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    LineReader lines(*text);
+    model::Graph g;
+    std::uint64_t n = 0, m = 0;
+    bool vertexWeights = false, edgeWeights = false;
+    int ncon = 1;
+    bool header = false;
+    std::uint64_t vertex = 0;
+    std::uint64_t entries = 0;
+    while (lines.next()) {
+        std::string_view line = lines.line();
+        if (!line.empty() && line[0] == '%')
+            continue;
+        std::vector<std::pair<std::uint64_t, int>> fields; // value, column
+        std::size_t pos = 0;
+        while (true) {
+            skipSpaces(line, pos);
+            if (pos >= line.size())
+                break;
+            const int column = static_cast<int>(pos) + 1;
+            auto v = parseId(path, lines.number(), line, pos, "a non-negative integer");
+            if (!v)
+                return v.error();
+            fields.emplace_back(*v, column);
+        }
+        if (!header) {
+            if (fields.empty())
+                continue;
+            if (fields.size() < 2 || fields.size() > 4)
+                return parseError(path, lines.number(), 1, "expected the METIS header 'vertices edges [fmt [ncon]]'");
+            n = fields[0].first;
+            m = fields[1].first;
+            if (fields.size() >= 3) {
+                const std::uint64_t fmt = fields[2].first;
+                if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
+                    return parseError(path, lines.number(), fields[2].second, "fmt must be 0, 1, 10, 11, 100, 101, 110 or 111");
+                edgeWeights = fmt % 10 == 1;
+                vertexWeights = (fmt / 10) % 10 == 1;
+            }
+            if (fields.size() == 4)
+                ncon = static_cast<int>(fields[3].first);
+            if (n == 0 || n > kMaxId)
+                return parseError(path, lines.number(), fields[0].second, "the vertex count must be from 1 to 2^32 - 1");
+            g.vertexCount = static_cast<std::uint32_t>(n);
+            g.originalId.resize(n);
+            for (std::uint64_t i = 0; i < n; ++i)
+                g.originalId[i] = i + 1;
+            g.src.reserve(m);
+            g.dst.reserve(m);
+            header = true;
+            continue;
+        }
+        if (vertex >= n) {
+            if (fields.empty())
+                continue;
+            return parseError(path, lines.number(), 1, "more adjacency lines than the " + std::to_string(n) + " vertices the header declares");
+        }
+        std::size_t i = vertexWeights ? static_cast<std::size_t>(ncon) : 0;
+        if (fields.size() < i)
+            return parseError(path, lines.number(), 1, "expected " + std::to_string(ncon) + " vertex weight(s)");
+        const std::size_t step = edgeWeights ? 2 : 1;
+        if ((fields.size() - i) % step != 0)
+            return parseError(path, lines.number(), fields.back().second, "expected neighbour and weight pairs");
+        for (; i < fields.size(); i += step) {
+            const std::uint64_t u = fields[i].first;
+            if (u < 1 || u > n)
+                return parseError(path, lines.number(), fields[i].second, "neighbour " + std::to_string(u) + " is not a vertex (1.." + std::to_string(n) + ")");
+            ++entries;
+            if (u - 1 == vertex) {
+                ++g.selfLoopsDropped;
+            } else if (u - 1 > vertex) {
+                g.src.push_back(static_cast<std::uint32_t>(vertex));
+                g.dst.push_back(static_cast<std::uint32_t>(u - 1));
+            }
+        }
+        ++vertex;
+    }
+    if (!header)
+        return parseError(path, 1, 1, "expected the METIS header 'vertices edges [fmt [ncon]]'");
+    if (vertex < n)
+        return parseError(path, lines.number(), 1, "the header declares " + std::to_string(n) + " vertices but the file has "
+                                                       + std::to_string(vertex) + " adjacency lines");
+    if (entries != 2 * m)
+        return parseError(path, lines.number(), 1, "the header declares " + std::to_string(m) + " edges (" + std::to_string(2 * m)
+                                                       + " adjacency entries) but the lists hold " + std::to_string(entries));
+    if (g.src.empty())
+        return emptyGraph(path);
+    return g;
+}
+
+Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
+{
+    model::Graph g;
+    bool banner = false, sizeLine = false, symmetric = false;
+    std::uint64_t rows = 0, nnz = 0, seen = 0;
+    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        if (!banner) {
+            if (line.rfind("%%MatrixMarket", 0) != 0)
+                return parseError(path, static_cast<int>(number), 1, "expected the '%%MatrixMarket matrix coordinate ...' banner");
+            std::string lower(line);
+            for (char& c : lower)
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (lower.find("coordinate") == std::string::npos)
+                return parseError(path, static_cast<int>(number), 1, "a graph must be a 'coordinate' matrix");
+            if (lower.find("complex") != std::string::npos || lower.find("hermitian") != std::string::npos
+                || lower.find("skew") != std::string::npos)
+                return parseError(path, static_cast<int>(number), 1, "expected a real, integer or pattern matrix, general or symmetric");
+            symmetric = lower.find("symmetric") != std::string::npos;
+            banner = true;
+            return {};
+        }
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '%')
+            return {};
+        auto a = parseId(path, number, line, pos, sizeLine ? "a row index" : "the row count");
+        if (!a)
+            return a.error();
+        skipSpaces(line, pos);
+        auto b = parseId(path, number, line, pos, sizeLine ? "a column index" : "the column count");
+        if (!b)
+            return b.error();
+        if (!sizeLine) {
+            skipSpaces(line, pos);
+            auto c = parseId(path, number, line, pos, "the entry count");
+            if (!c)
+                return c.error();
+            if (*a != *b || *a == 0)
+                return parseError(path, static_cast<int>(number), 1, "a graph's matrix must be square and non-empty");
+            rows = *a;
+            nnz = *c;
+            g.vertexCount = static_cast<std::uint32_t>(rows);
+            g.originalId.resize(rows);
+            for (std::uint64_t i = 0; i < rows; ++i)
+                g.originalId[i] = i + 1;
+            g.src.reserve(std::min<std::uint64_t>(nnz, 1u << 26));
+            g.dst.reserve(std::min<std::uint64_t>(nnz, 1u << 26));
+            sizeLine = true;
+            return {};
+        }
+        if (*a < 1 || *a > rows || *b < 1 || *b > rows)
+            return parseError(path, static_cast<int>(number), 1, "index out of range 1.." + std::to_string(rows));
+        if (++seen > nnz)
+            return parseError(path, static_cast<int>(number), 1, "more entries than the " + std::to_string(nnz) + " the size line declares");
+        if (*a == *b) {
+            ++g.selfLoopsDropped;
+            return {};
+        }
+        g.src.push_back(static_cast<std::uint32_t>(*a - 1));
+        g.dst.push_back(static_cast<std::uint32_t>(*b - 1));
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    if (!sizeLine)
+        return parseError(path, 1, 1, "expected the size line 'rows columns entries'");
+    if (seen < nnz)
+        return parseError(path, 0, 0, "the size line declares " + std::to_string(nnz) + " entries but the file has " + std::to_string(seen));
+    (void)symmetric; // a symmetric entry is one edge either way
+    if (g.src.empty())
+        return emptyGraph(path);
+    return g;
+}
+
+std::string defaultGraphCacheDir()
+{
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/meridian/graphs";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::string(home) + "/.cache/meridian/graphs";
+    return {};
+}
+
+Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir, bool* fromCache)
+{
+    if (fromCache)
+        *fromCache = false;
+    const auto read = [&]() -> Expected<model::Graph> {
+        switch (format) {
+        case GraphFormat::Snap:
+            return readSnapGraph(path);
+        case GraphFormat::Metis:
+            return readMetisGraph(path);
+        case GraphFormat::MatrixMarket:
+            return readMatrixMarketGraph(path);
+        }
+        return readSnapGraph(path);
+    };
+    struct stat st {};
+    if (cacheDir.empty() || ::stat(path.c_str(), &st) != 0)
+        return read();
+    std::error_code ec;
+    const std::string absolute = std::filesystem::absolute(path, ec).string();
+    const std::size_t key = std::hash<std::string>{}(absolute + "|" + std::to_string(static_cast<int>(format)));
+    char name[40];
+    std::snprintf(name, sizeof name, "%016zx.edges", key);
+    const std::string cachePath = cacheDir + "/" + name;
+
+    // Try the cache: header, then the arrays straight into place.
+    if (File f{std::fopen(cachePath.c_str(), "rb")}) {
+        CacheHeader h{};
+        if (std::fread(&h, sizeof h, 1, f.get()) == 1 && std::memcmp(h.magic, kCacheMagic, 8) == 0 && h.version == 1
+            && h.sourceSize == static_cast<std::uint64_t>(st.st_size) && h.sourceMtime == static_cast<std::int64_t>(st.st_mtime)) {
+            model::Graph g;
+            g.vertexCount = static_cast<std::uint32_t>(h.vertexCount);
+            g.selfLoopsDropped = h.selfLoops;
+            g.originalId.resize(h.vertexCount);
+            g.src.resize(h.edgeCount);
+            g.dst.resize(h.edgeCount);
+            if (std::fread(g.originalId.data(), 8, h.vertexCount, f.get()) == h.vertexCount
+                && std::fread(g.src.data(), 4, h.edgeCount, f.get()) == h.edgeCount
+                && std::fread(g.dst.data(), 4, h.edgeCount, f.get()) == h.edgeCount) {
+                if (fromCache)
+                    *fromCache = true;
+                return g;
+            }
+        }
+    }
+    auto g = read();
+    if (!g)
+        return g;
+    std::filesystem::create_directories(cacheDir, ec);
+    const std::string temp = cachePath + ".tmp" + std::to_string(::getpid());
+    if (File f{std::fopen(temp.c_str(), "wb")}) {
+        CacheHeader h{};
+        std::memcpy(h.magic, kCacheMagic, 8);
+        h.version = 1;
+        h.sourceSize = static_cast<std::uint64_t>(st.st_size);
+        h.sourceMtime = static_cast<std::int64_t>(st.st_mtime);
+        h.vertexCount = g->vertexCount;
+        h.edgeCount = g->edgeCount();
+        h.selfLoops = g->selfLoopsDropped;
+        bool written = std::fwrite(&h, sizeof h, 1, f.get()) == 1
+            && std::fwrite(g->originalId.data(), 8, g->vertexCount, f.get()) == g->vertexCount
+            && std::fwrite(g->src.data(), 4, g->edgeCount(), f.get()) == g->edgeCount()
+            && std::fwrite(g->dst.data(), 4, g->edgeCount(), f.get()) == g->edgeCount();
+        written = std::fclose(f.release()) == 0 && written;
+        if (written)
+            std::filesystem::rename(temp, cachePath, ec);
+        if (!written || ec)
+            std::filesystem::remove(temp, ec);
+    }
+    return g;
+}
+
+namespace {
+
+/// Returns a lookup from original id to dense id.
+std::unordered_map<std::uint64_t, std::uint32_t> idIndex(const model::Graph& graph)
+{
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    index.reserve(graph.vertexCount);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        index.emplace(graph.originalId[v], v);
+    return index;
+}
+
+/// Parses `id<ws>site-name` lines; calls onPair(id, site, line).
+Status forEachVertexSite(const std::string& path, const model::Topology& topology,
+                         const std::function<Status(std::uint64_t, int, std::int64_t)>& onPair)
+{
+    return forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto id = parseId(path, number, line, pos, "a vertex id");
+        if (!id)
+            return id.error();
+        skipSpaces(line, pos);
+        std::size_t end = pos;
+        while (end < line.size() && !isSpace(line[end]))
+            ++end;
+        if (end == pos)
+            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "expected a site name after the vertex id");
+        const std::string_view name = line.substr(pos, end - pos);
+        const auto site = topology.siteIndex(name);
+        if (!site)
+            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "unknown site '" + std::string(name) + "'");
+        return onPair(*id, *site, number);
+    });
+}
+
+} // namespace
+
+Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology)
+{
+    const auto index = idIndex(graph);
+    std::vector<int> home(graph.vertexCount, -1);
+    auto ok = forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
+        const auto it = index.find(id);
+        if (it == index.end())
+            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is not in the graph");
+        if (home[it->second] >= 0)
+            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is listed twice");
+        home[it->second] = site;
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    return home;
+}
+
+Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                          const model::Topology& topology)
+{
+    std::string out;
+    out.reserve(graph.edgeCount() * 20);
+    char buffer[64];
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+        const int n = std::snprintf(buffer, sizeof buffer, "%llu\t%llu\t",
+                                    static_cast<unsigned long long>(graph.originalId[graph.src[e]]),
+                                    static_cast<unsigned long long>(graph.originalId[graph.dst[e]]));
+        out.append(buffer, static_cast<std::size_t>(n));
+        out += topology.site(partition.edgeSite[e]).name;
+        out += '\n';
+    }
+    return writeTextFileAtomically(path, out);
+}
+
+Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                    const model::Topology& topology)
+{
+    std::string out;
+    out.reserve(graph.vertexCount * 16ull);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+        out += std::to_string(graph.originalId[v]);
+        out += '\t';
+        out += topology.site(partition.masterSite[v]).name;
+        out += '\n';
+    }
+    return writeTextFileAtomically(path, out);
+}
+
+Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path, const model::Topology& topology)
+{
+    model::Graph g;
+    model::EdgePartition p;
+    DenseIdMap ids(g);
+    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto a = parseId(path, number, line, pos, "a source vertex id");
+        if (!a)
+            return a.error();
+        skipSpaces(line, pos);
+        auto b = parseId(path, number, line, pos, "a target vertex id");
+        if (!b)
+            return b.error();
+        skipSpaces(line, pos);
+        std::size_t end = pos;
+        while (end < line.size() && !isSpace(line[end]))
+            ++end;
+        const auto site = topology.siteIndex(line.substr(pos, end - pos));
+        if (!site)
+            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1,
+                              end == pos ? "expected a site name" : "unknown site '" + std::string(line.substr(pos, end - pos)) + "'");
+        g.src.push_back(ids.get(*a));
+        g.dst.push_back(ids.get(*b));
+        p.edgeSite.push_back(static_cast<std::uint8_t>(*site));
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    if (g.src.empty())
+        return emptyGraph(path);
+    p.masterSite.assign(g.vertexCount, 0xFF);
+    return std::make_pair(std::move(g), std::move(p));
+}
+
+Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology, model::EdgePartition& partition)
+{
+    const auto index = idIndex(graph);
+    partition.masterSite.assign(graph.vertexCount, 0xFF);
+    return forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
+        const auto it = index.find(id);
+        if (it == index.end())
+            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is not in the partition");
+        partition.masterSite[it->second] = static_cast<std::uint8_t>(site);
+        return {};
+    });
+}
+
+Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path)
+{
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
+    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto a = parseId(path, number, line, pos, "a source vertex id");
+        if (!a)
+            return a.error();
+        skipSpaces(line, pos);
+        auto b = parseId(path, number, line, pos, "a target vertex id");
+        if (!b)
+            return b.error();
+        edges.emplace_back(*a, *b);
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    return edges;
+}
+
+} // namespace meridian::io

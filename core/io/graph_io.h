@@ -1,0 +1,71 @@
+#pragma once
+
+#include "core/common/expected.h"
+#include "core/model/graph.h"
+#include "core/model/topology.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace meridian::io {
+
+/// Graph file formats.
+enum class GraphFormat { Snap, Metis, MatrixMarket };
+
+/// Returns the format of a `--format` id ("snap", "metis", "mtx"), or an error listing them.
+Expected<GraphFormat> graphFormatFromId(std::string_view id);
+
+/// Reads a SNAP edge list: `#` comment lines, then `src dst` per line separated by tabs or spaces (further
+/// columns are ignored), LF or CRLF. Ids are non-negative integers below 2^32, renumbered densely in order of
+/// first appearance. Self-loops are dropped and counted; duplicates are kept. Errors (a line with one id, a
+/// non-numeric or negative id, an id of 2^32 or more, no edge at all) name the file, line and column.
+/// Streams the file in blocks, so memory is the edge list plus one block. O(file size).
+Expected<model::Graph> readSnapGraph(const std::string& path);
+
+/// Reads a METIS graph (`n m [fmt [ncon]]`, `%` comments, 1-based neighbours, optional vertex and edge
+/// weights, which are checked and ignored). Each undirected edge {u, v} becomes one directed edge from the
+/// lower to the higher id; the adjacency lists must hold exactly 2m entries and be symmetric in count.
+Expected<model::Graph> readMetisGraph(const std::string& path);
+
+/// Reads a square Matrix Market coordinate matrix as a graph: entry (i, j) is the edge i -> j (1-based);
+/// `symmetric` entries give one edge each; values are ignored; the diagonal is dropped.
+Expected<model::Graph> readMatrixMarketGraph(const std::string& path);
+
+/// Reads a graph in any format through a binary edge cache kept in `cacheDir` (created when missing;
+/// empty = no cache). The cache is keyed by the file's absolute path, size and modification time and holds
+/// the dense edge arrays, so a second load is a few large reads. A cache that cannot be written is skipped
+/// silently (the graph itself is still returned); a corrupt cache is ignored and rewritten.
+/// `fromCache` tells which path was taken.
+Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir,
+                                 bool* fromCache = nullptr);
+
+/// Returns the default cache folder: $XDG_CACHE_HOME/meridian/graphs or ~/.cache/meridian/graphs.
+std::string defaultGraphCacheDir();
+
+/// Reads home sites: `vertex site` lines (original vertex ids, site names; tabs or spaces; `#` comments).
+/// Unknown sites or vertices, and a vertex listed twice, are errors with file and line. Returns one site
+/// per dense vertex, -1 where the file gives none.
+Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology);
+
+/// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
+Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                          const model::Topology& topology);
+/// Writes `vertex site` per vertex (original ids, master site names), tab-separated.
+Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                    const model::Topology& topology);
+
+/// Reads an edge partition written by writeEdgePartition back into a graph (ids renumbered as a SNAP file
+/// would be) and the edge sites; masters are set to -1 (unknown) unless readMasters fills them.
+Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path,
+                                                                          const model::Topology& topology);
+/// Reads masters written by writeMasters into `partition.masterSite` for the vertices of `graph`.
+Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology,
+                   model::EdgePartition& partition);
+
+/// Reads an edge batch for dynamic updates: `src dst` lines as in a SNAP file, ids as in the original graph
+/// (new ids are allowed for insertions). Returns original id pairs.
+Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path);
+
+} // namespace meridian::io

@@ -1,0 +1,146 @@
+#include "core/partition/partitioner.h"
+
+#include "core/common/random.h"
+
+#include <bit>
+#include <cmath>
+
+namespace meridian::partition {
+
+Expected<PartitionProblem> PartitionProblem::create(const model::Graph& graph, const model::Topology& topology,
+                                                    const cost::TrafficProfile& profile, const std::vector<int>& home,
+                                                    std::optional<double> budgetUsd)
+{
+    auto network = cost::GasNetwork::fromTopology(topology);
+    if (!network)
+        return network.error();
+    if (graph.edgeCount() == 0)
+        return makeError(ErrorCode::InvalidInput, "the graph has no edges");
+    if (home.size() != graph.vertexCount)
+        return makeError(ErrorCode::Internal, "one home per vertex is needed");
+    if (budgetUsd && !(*budgetUsd >= 0.0 && std::isfinite(*budgetUsd)))
+        return makeError(ErrorCode::InvalidInput, "the budget must be a non-negative number of USD");
+    PartitionProblem p;
+    p.graph = &graph;
+    p.topology = &topology;
+    p.network = std::move(*network);
+    p.profile = profile;
+    p.sizes = cost::vertexSizes(graph, profile);
+    p.home.resize(home.size());
+    for (std::size_t v = 0; v < home.size(); ++v) {
+        if (home[v] < 0 || home[v] >= topology.siteCount())
+            return makeError(ErrorCode::InvalidInput, "vertex " + std::to_string(graph.originalId[v]) + " has no home site");
+        p.home[v] = static_cast<std::uint8_t>(home[v]);
+    }
+    p.budgetUsd = budgetUsd;
+    return p;
+}
+
+std::size_t assignRandomHomes(std::vector<int>& home, int siteCount, std::uint64_t seed)
+{
+    Random random(seed ^ 0x484f4d45ull);
+    std::size_t set = 0;
+    for (int& h : home) {
+        // One draw per vertex whether or not it is needed, so a vertex's random home does not depend on others.
+        const int draw = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(siteCount)));
+        if (h < 0) {
+            h = draw;
+            ++set;
+        }
+    }
+    return set;
+}
+
+std::string BudgetStatus::text() const
+{
+    if (!given)
+        return "no budget";
+    if (met)
+        return "within budget";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "over budget by %.6g USD", overUsd);
+    return buffer;
+}
+
+BudgetStatus budgetStatus(const PartitionProblem& problem, double wanUsd)
+{
+    BudgetStatus s;
+    if (!problem.budgetUsd)
+        return s;
+    s.given = true;
+    // A relative tolerance keeps rounding in incremental totals from flagging an exact fit.
+    s.met = wanUsd <= *problem.budgetUsd * (1 + 1e-9) + 1e-15;
+    s.overUsd = s.met ? 0.0 : wanUsd - *problem.budgetUsd;
+    return s;
+}
+
+Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, std::uint64_t seed, const Feedback& feedback) const
+{
+    return run(problem, ParamValues::defaults(parameters()), seed, feedback);
+}
+
+Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
+                                           const Feedback& feedback) const
+{
+    for (const auto& spec : parameters()) {
+        const auto it = values.values().find(spec.name);
+        if (it == values.values().end())
+            return makeError(ErrorCode::InvalidInput, "parameter '" + spec.name + "' has no value");
+        if (auto ok = spec.check(it->second); !ok)
+            return ok.error();
+    }
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    auto result = runImpl(problem, values, seed, FeedbackRange(feedback, 0.0, 1.0));
+    if (!result)
+        return result;
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    const auto& g = *problem.graph;
+    const auto& p = result->partition;
+    if (p.edgeSite.size() != g.edgeCount() || p.masterSite.size() != g.vertexCount)
+        return makeError(ErrorCode::Internal, std::string(id()) + " returned a partition of the wrong size");
+    const int m = problem.siteCount();
+    std::vector<std::uint64_t> replicas(g.vertexCount, 0);
+    for (std::uint32_t v = 0; v < g.vertexCount; ++v)
+        replicas[v] = 1ull << problem.home[v];
+    for (std::size_t e = 0; e < g.edgeCount(); ++e) {
+        if (p.edgeSite[e] >= m)
+            return makeError(ErrorCode::Internal, std::string(id()) + " left an edge without a site");
+        replicas[g.src[e]] |= 1ull << p.edgeSite[e];
+        replicas[g.dst[e]] |= 1ull << p.edgeSite[e];
+    }
+    for (std::uint32_t v = 0; v < g.vertexCount; ++v)
+        if (p.masterSite[v] >= m || !(replicas[v] >> p.masterSite[v] & 1))
+            return makeError(ErrorCode::Internal, std::string(id()) + " put a master where its vertex has no replica");
+    feedback.setProgress(1.0, "done");
+    return result;
+}
+
+bool forEachEdgeInStreamOrder(std::size_t edges, std::uint64_t seed, const std::function<void(std::size_t)>& visit,
+                              const std::function<bool()>& canceled)
+{
+    constexpr std::size_t kBlock = 4096;
+    const std::size_t blocks = (edges + kBlock - 1) / kBlock;
+    std::vector<std::uint32_t> order(blocks);
+    for (std::size_t b = 0; b < blocks; ++b)
+        order[b] = static_cast<std::uint32_t>(b);
+    Random random(seed ^ 0x53545245414dull);
+    random.shuffle(order);
+    for (std::uint32_t b : order) {
+        if (canceled && canceled())
+            return false;
+        const std::size_t begin = static_cast<std::size_t>(b) * kBlock;
+        const std::size_t len = std::min(kBlock, edges - begin);
+        const std::size_t offset = random.uniformInt(len);
+        for (std::size_t i = 0; i < len; ++i) {
+            std::size_t k = offset + i;
+            if (k >= len)
+                k -= len;
+            visit(begin + k);
+        }
+    }
+    return true;
+}
+
+} // namespace meridian::partition

@@ -1,0 +1,259 @@
+#include "core/partition/streaming_partitioners.h"
+
+#include "core/partition/stream_state.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace meridian::partition {
+
+StreamState::StreamState(const PartitionProblem& problem)
+    : m_sizes(problem.sizes)
+    , m_replicas(problem.graph->vertexCount)
+    , m_inSites(problem.graph->vertexCount, 0)
+    , m_degree(problem.graph->vertexCount, 0)
+    , m_load(problem.siteCount(), 0)
+{
+    m_partition.edgeSite.assign(problem.graph->edgeCount(), 0);
+    m_partition.masterSite = problem.home;
+    for (std::uint32_t v = 0; v < problem.graph->vertexCount; ++v)
+        m_replicas[v] = 1ull << problem.home[v];
+}
+
+namespace {
+
+/// Streams every edge through `choose(e, u, v) -> site`, then returns the partition.
+template <typename Choose>
+Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& state, std::uint64_t seed,
+                                 const FeedbackRange& range, const Choose& choose)
+{
+    const auto& g = *problem.graph;
+    std::size_t done = 0;
+    const std::size_t total = g.edgeCount();
+    const bool finished = forEachEdgeInStreamOrder(
+        total, seed,
+        [&](std::size_t e) {
+            const std::uint32_t u = g.src[e], v = g.dst[e];
+            state.see(u, v);
+            state.place(e, u, v, choose(e, u, v));
+            if ((++done & 0xFFFFF) == 0)
+                range.setProgress(static_cast<double>(done) / static_cast<double>(total), "streaming edges");
+        },
+        [&] { return range.isCanceled(); });
+    if (!finished)
+        return makeError(ErrorCode::Canceled, "canceled");
+    PartitionResult r;
+    r.partition = state.take();
+    return r;
+}
+
+std::uint64_t mix(std::uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+} // namespace
+
+Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&, std::uint64_t seed,
+                                                   const FeedbackRange& range) const
+{
+    StreamState state(problem);
+    return stream(problem, state, seed, range, [&](std::size_t e, std::uint32_t u, std::uint32_t v) {
+        std::uint64_t candidates = state.replicas(u) | state.replicas(v);
+        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1)) % static_cast<std::uint64_t>(std::popcount(candidates));
+        while (pick--)
+            candidates &= candidates - 1;
+        return std::countr_zero(candidates);
+    });
+}
+
+Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&, std::uint64_t seed,
+                                                     const FeedbackRange& range) const
+{
+    const auto& g = *problem.graph;
+    std::vector<std::uint32_t> remaining(g.vertexCount, 0);
+    for (std::size_t e = 0; e < g.edgeCount(); ++e) {
+        ++remaining[g.src[e]];
+        ++remaining[g.dst[e]];
+    }
+    StreamState state(problem);
+    return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
+        --remaining[u];
+        --remaining[v];
+        const std::uint64_t both = state.replicas(u) & state.replicas(v);
+        if (both)
+            return state.leastLoaded(both);
+        return state.leastLoaded(remaining[u] >= remaining[v] ? state.replicas(u) : state.replicas(v));
+    });
+}
+
+std::vector<ParamSpec> HdrfPartitioner::parameters() const
+{
+    return {ParamSpec::real("lambda", 1.0, 0.0, 100.0, "Weight of the balance term (HDRF's lambda).")};
+}
+
+Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
+                                                   const FeedbackRange& range) const
+{
+    const double lambda = values.real("lambda");
+    const int m = problem.siteCount();
+    StreamState state(problem);
+    std::uint64_t maxLoad = 0;
+    return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
+        const double du = state.degree(u), dv = state.degree(v);
+        const double thetaU = du / (du + dv), thetaV = 1.0 - thetaU;
+        std::uint64_t minLoad = state.load(0);
+        for (int r = 1; r < m; ++r)
+            minLoad = std::min(minLoad, state.load(r));
+        int best = 0;
+        double bestScore = -std::numeric_limits<double>::infinity();
+        for (int r = 0; r < m; ++r) {
+            double rep = 0.0;
+            if (state.replicas(u) >> r & 1)
+                rep += 1.0 + (1.0 - thetaU);
+            if (state.replicas(v) >> r & 1)
+                rep += 1.0 + (1.0 - thetaV);
+            const double bal = lambda * static_cast<double>(maxLoad - state.load(r)) / (1.0 + static_cast<double>(maxLoad - minLoad));
+            if (rep + bal > bestScore) {
+                bestScore = rep + bal;
+                best = r;
+            }
+        }
+        maxLoad = std::max(maxLoad, state.load(best) + 1);
+        return best;
+    });
+}
+
+std::vector<ParamSpec> GraphHPartitioner::parameters() const
+{
+    return {ParamSpec::real("imbalance", 0.1, 0.0, 10.0, "A site may hold at most (1 + imbalance) E / M edges.")};
+}
+
+Expected<PartitionResult> GraphHPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
+                                                     const FeedbackRange& range) const
+{
+    const int m = problem.siteCount();
+    const auto cap = static_cast<std::uint64_t>((1.0 + values.real("imbalance")) * static_cast<double>(problem.graph->edgeCount()) / m) + 1;
+    const auto& price = problem.network.usdPerByte;
+    const auto& a = problem.sizes.apply;
+    StreamState state(problem);
+    return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
+        int best = -1;
+        double bestCost = 0.0;
+        for (int r = 0; r < m; ++r) {
+            if (state.load(r) >= cap)
+                continue;
+            double usd = price[r] * state.gatherIncrease(u, v, r);
+            if (!(state.replicas(u) >> r & 1))
+                usd += price[state.master(u)] * a[u];
+            if (!(state.replicas(v) >> r & 1))
+                usd += price[state.master(v)] * a[v];
+            if (best < 0 || usd < bestCost || (usd == bestCost && state.load(r) < state.load(best))) {
+                best = r;
+                bestCost = usd;
+            }
+        }
+        return best;
+    });
+}
+
+std::vector<ParamSpec> GCutPartitioner::parameters() const
+{
+    return {ParamSpec::real("wan_budget_gb", 0.0, 0.0, 1e12, "WAN usage budget per iteration in GB (10^9 bytes); 0 = none.")};
+}
+
+Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
+                                                   const FeedbackRange& range) const
+{
+    const int m = problem.siteCount();
+    const auto& net = problem.network;
+    const auto& a = problem.sizes.apply;
+    const double budgetBytes = values.real("wan_budget_gb") * 1e9;
+    const double edges = static_cast<double>(problem.graph->edgeCount());
+    std::vector<double> gUp(m, 0.0), gDown(m, 0.0), aUp(m, 0.0), aDown(m, 0.0);
+    double tGather = 0.0, tApply = 0.0, wan = 0.0;
+    std::size_t placed = 0;
+    StreamState state(problem);
+    struct Change {
+        double gUp = 0, gDown = 0, aUp = 0, aDown = 0;
+    };
+    return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
+        // The traffic a placement in r adds, touching at most r and the two masters.
+        const auto deltas = [&](int r, std::vector<std::pair<int, Change>>& out) {
+            out.clear();
+            const auto add = [&](int site, const Change& c) {
+                for (auto& [s, d] : out)
+                    if (s == site) {
+                        d.gUp += c.gUp, d.gDown += c.gDown, d.aUp += c.aUp, d.aDown += c.aDown;
+                        return;
+                    }
+                out.emplace_back(site, c);
+            };
+            for (std::uint32_t x : {u, v}) {
+                if (!(state.replicas(x) >> r & 1)) {
+                    add(state.master(x), Change{0, 0, a[x], 0});
+                    add(r, Change{0, 0, 0, a[x]});
+                }
+            }
+            const double g = state.gatherIncrease(u, v, r);
+            if (g > 0.0) {
+                add(r, Change{g, 0, 0, 0});
+                add(state.master(v), Change{0, g, 0, 0});
+            }
+        };
+        std::vector<std::pair<int, Change>> change;
+        int bestTime = -1;
+        double bestT = 0.0, bestW = 0.0;
+        for (int r = 0; r < m; ++r) {
+            deltas(r, change);
+            double tg = tGather, ta = tApply, w = 0.0;
+            for (const auto& [s, c] : change) {
+                tg = std::max({tg, (gUp[s] + c.gUp) / net.upBytesPerSecond[s], (gDown[s] + c.gDown) / net.downBytesPerSecond[s]});
+                ta = std::max({ta, (aUp[s] + c.aUp) / net.upBytesPerSecond[s], (aDown[s] + c.aDown) / net.downBytesPerSecond[s]});
+                w += c.gUp + c.aUp;
+            }
+            const double t = tg + ta;
+            if (bestTime < 0 || t < bestT || (t == bestT && (w < bestW || (w == bestW && state.load(r) < state.load(bestTime))))) {
+                bestTime = r;
+                bestT = t;
+                bestW = w;
+            }
+        }
+        int choice = bestTime;
+        ++placed;
+        if (budgetBytes > 0.0) {
+            deltas(bestTime, change);
+            double w = 0.0;
+            for (const auto& [s, c] : change)
+                w += c.gUp + c.aUp;
+            if (wan + w > budgetBytes * static_cast<double>(placed) / edges) {
+                // Over the pro-rata budget: the site adding the fewest WAN bytes.
+                double least = std::numeric_limits<double>::infinity();
+                for (int r = 0; r < m; ++r) {
+                    deltas(r, change);
+                    double wr = 0.0;
+                    for (const auto& [s, c] : change)
+                        wr += c.gUp + c.aUp;
+                    if (wr < least || (wr == least && state.load(r) < state.load(choice))) {
+                        least = wr;
+                        choice = r;
+                    }
+                }
+            }
+        }
+        deltas(choice, change);
+        for (const auto& [s, c] : change) {
+            gUp[s] += c.gUp, gDown[s] += c.gDown, aUp[s] += c.aUp, aDown[s] += c.aDown;
+            tGather = std::max({tGather, gUp[s] / net.upBytesPerSecond[s], gDown[s] / net.downBytesPerSecond[s]});
+            tApply = std::max({tApply, aUp[s] / net.upBytesPerSecond[s], aDown[s] / net.downBytesPerSecond[s]});
+            wan += c.gUp + c.aUp;
+        }
+        return choice;
+    });
+}
+
+} // namespace meridian::partition

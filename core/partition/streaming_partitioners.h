@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/partition/partitioner.h"
+
+namespace meridian::partition {
+
+/// `hash`: Geo-Cut's Baseline (PowerGraph's random placement): an edge goes to a site chosen by a seeded
+/// hash among the sites already holding a replica of either endpoint (a vertex's home always does).
+class HashPartitioner final : public Partitioner {
+public:
+    std::string_view id() const override { return "hash"; }
+    std::string_view description() const override { return "Random hash to a site holding either endpoint (Geo-Cut's Baseline)"; }
+
+private:
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+};
+
+/// `greedy`: PowerGraph's oblivious greedy placement: the least-loaded site holding both endpoints; else
+/// the least-loaded site of the endpoint with more edges still to come.
+class GreedyPartitioner final : public Partitioner {
+public:
+    std::string_view id() const override { return "greedy"; }
+    std::string_view description() const override { return "PowerGraph's greedy vertex-cut (minimise replicas, then load)"; }
+
+private:
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+};
+
+/// `hdrf`: Petroni et al.'s High-Degree Replicated First: maximise C_REP + lambda C_BAL, where C_REP
+/// rewards sites holding an endpoint, more for the lower-degree one (partial degrees), and C_BAL rewards
+/// lightly loaded sites.
+class HdrfPartitioner final : public Partitioner {
+public:
+    std::string_view id() const override { return "hdrf"; }
+    std::string_view description() const override { return "HDRF: replicate high-degree vertices first, with a balance term (lambda)"; }
+    std::vector<ParamSpec> parameters() const override;
+
+private:
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+};
+
+/// `graph-h`: GrapH-like price-aware streaming (Mayer et al.): the site with the smallest increase of WAN
+/// dollars (eq. 8 and 9 summed over all sites, no preference for shared replicas) among sites under a load
+/// cap of (1 + imbalance) E / M edges.
+class GraphHPartitioner final : public Partitioner {
+public:
+    std::string_view id() const override { return "graph-h"; }
+    std::string_view description() const override { return "GrapH-like: cheapest WAN dollars per edge under a load cap"; }
+    std::vector<ParamSpec> parameters() const override;
+
+private:
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+};
+
+/// `g-cut`: bandwidth-aware streaming (Zhou et al.'s G-Cut, the preliminary version of Geo-Cut): the site
+/// that least increases the estimated inter-DC transfer time (eq. 1-3, up/down links), as long as the WAN
+/// bytes stay within the usage budget pro rata of the edges placed; beyond it, the site adding the fewest
+/// WAN bytes. Prices are ignored.
+class GCutPartitioner final : public Partitioner {
+public:
+    std::string_view id() const override { return "g-cut"; }
+    std::string_view description() const override { return "G-Cut: bandwidth-aware streaming under a WAN-usage budget (bytes)"; }
+    std::vector<ParamSpec> parameters() const override;
+
+private:
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+};
+
+} // namespace meridian::partition
