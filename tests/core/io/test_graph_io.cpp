@@ -1,0 +1,118 @@
+#include "core/io/graph_io.h"
+#include "core/io/sites_io.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace meridian;
+
+class TestGraphIo : public QObject {
+    Q_OBJECT
+
+    static model::Topology sites() { return *io::loadTopology(test::data("graphs/two_sites.csv")); }
+
+private Q_SLOTS:
+    void readsSnapWithCommentsCrlfTabsAndSparseIds()
+    {
+        auto g = io::readSnapGraph(test::data("graphs/tiny.txt"));
+        QVERIFY2(g, g ? "" : g.error().toString().c_str());
+        QCOMPARE(g->vertexCount, 4u);
+        QCOMPARE(g->originalId, (std::vector<std::uint64_t>{100, 7, 3000000000ull, 42}));
+        QCOMPARE(g->src, (std::vector<std::uint32_t>{0, 1, 2, 3, 0}));
+        QCOMPARE(g->dst, (std::vector<std::uint32_t>{1, 2, 3, 1, 1})); // the duplicate 100 -> 7 is kept
+        QCOMPARE(g->selfLoopsDropped, std::uint64_t(1));
+    }
+
+    void reportsBadSnapLinesWithFileLineAndColumn()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_truncated.txt")), "snap_truncated.txt", 3, 2, "expected a target vertex id");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_negative.txt")), "snap_negative.txt", 2, 3, "is negative");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_text.txt")), "snap_text.txt", 2, 3, "non-negative integer");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_huge.txt")), "snap_huge.txt", 2, 1, "2^32 or more");
+        auto empty = io::readSnapGraph(test::data("graphs/snap_empty.txt"));
+        QVERIFY(!empty);
+        QVERIFY(empty.error().message.find("no edges") != std::string::npos);
+        QVERIFY(empty.error().where.file.find("snap_empty.txt") != std::string::npos);
+        auto missing = io::readSnapGraph(test::data("graphs/none.txt"));
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().code, ErrorCode::Io);
+    }
+
+    void readsMetisAsOneEdgePerUndirectedPair()
+    {
+        auto g = io::readMetisGraph(test::data("graphs/square.graph"));
+        QVERIFY2(g, g ? "" : g.error().toString().c_str());
+        QCOMPARE(g->vertexCount, 4u);
+        QCOMPARE(g->edgeCount(), std::size_t(5));
+        for (std::size_t e = 0; e < g->edgeCount(); ++e)
+            QVERIFY(g->src[e] < g->dst[e]);
+        MERIDIAN_VERIFY_ERROR(io::readMetisGraph(test::data("graphs/metis_bad_neighbour.graph")), "metis_bad_neighbour.graph", 5, 3,
+                              "neighbour 5 is not a vertex");
+        auto count = io::readMetisGraph(test::data("graphs/metis_bad_count.graph"));
+        QVERIFY(!count);
+        QVERIFY(count.error().message.find("declares 6 edges") != std::string::npos);
+    }
+
+    void readsMatrixMarketGraphs()
+    {
+        auto g = io::readMatrixMarketGraph(test::data("graphs/triangle.mtx"));
+        QVERIFY2(g, g ? "" : g.error().toString().c_str());
+        QCOMPARE(g->edgeCount(), std::size_t(3));
+        QCOMPARE(g->selfLoopsDropped, std::uint64_t(1));
+        QCOMPARE(g->src, (std::vector<std::uint32_t>{0, 1, 2}));
+    }
+
+    void secondLoadComesFromTheBinaryCache()
+    {
+        QTemporaryDir dir;
+        bool fromCache = true;
+        auto first = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, dir.path().toStdString(), &fromCache);
+        QVERIFY(first);
+        QVERIFY(!fromCache);
+        auto second = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, dir.path().toStdString(), &fromCache);
+        QVERIFY(second);
+        QVERIFY(fromCache);
+        QCOMPARE(second->src, first->src);
+        QCOMPARE(second->dst, first->dst);
+        QCOMPARE(second->originalId, first->originalId);
+        QCOMPARE(second->selfLoopsDropped, first->selfLoopsDropped);
+        // A bad file is never cached: the error comes back every time.
+        MERIDIAN_VERIFY_ERROR(io::loadGraph(test::data("graphs/snap_negative.txt"), io::GraphFormat::Snap, dir.path().toStdString()),
+                              "snap_negative.txt", 2, 3, "negative");
+    }
+
+    void readsHomesAndRejectsUnknownSitesAndVertices()
+    {
+        const auto topo = sites();
+        auto g = *io::readSnapGraph(test::data("graphs/tiny.txt"));
+        auto homes = io::readHomes(test::data("graphs/homes_partial.tsv"), g, topo);
+        QVERIFY2(homes, homes ? "" : homes.error().toString().c_str());
+        QCOMPARE(*homes, (std::vector<int>{0, 1, -1, -1}));
+        MERIDIAN_VERIFY_ERROR(io::readHomes(test::data("graphs/homes_unknown_site.tsv"), g, topo), "homes_unknown_site.tsv", 2, 3, "unknown site 'Mars'");
+        MERIDIAN_VERIFY_ERROR(io::readHomes(test::data("graphs/homes_unknown_vertex.tsv"), g, topo), "homes_unknown_vertex.tsv", 2, 1,
+                              "vertex 555 is not in the graph");
+    }
+
+    void edgePartitionsRoundTrip()
+    {
+        const auto topo = sites();
+        auto g = *io::readSnapGraph(test::data("graphs/tiny.txt"));
+        model::EdgePartition p;
+        p.edgeSite = {0, 1, 1, 0, 1};
+        p.masterSite = {0, 1, 1, 0};
+        QTemporaryDir dir;
+        const std::string e = dir.filePath("e.tsv").toStdString(), m = dir.filePath("m.tsv").toStdString();
+        QVERIFY(io::writeEdgePartition(e, g, p, topo));
+        QVERIFY(io::writeMasters(m, g, p, topo));
+        auto back = io::readEdgePartition(e, topo);
+        QVERIFY(back);
+        QCOMPARE(back->first.originalId, g.originalId);
+        QCOMPARE(back->second.edgeSite, p.edgeSite);
+        QVERIFY(io::readMasters(m, back->first, topo, back->second));
+        QCOMPARE(back->second.masterSite, p.masterSite);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphIo)
+#include "test_graph_io.moc"

@@ -1,0 +1,87 @@
+#include "partition_fixtures.h"
+
+#include "core/common/random.h"
+#include "core/partition/dynamic_update.h"
+
+#include <QTemporaryDir>
+
+using namespace meridian;
+using namespace meridian::partition;
+
+class TestDynamicUpdate : public QObject {
+    Q_OBJECT
+
+    Registry<Partitioner> m_registry;
+
+private Q_SLOTS:
+    void initTestCase() { registerBuiltinPartitioners(m_registry); }
+
+    void insertionsAndDeletionsStayConsistentWithAFreshEvaluation()
+    {
+        test::WikiVote wiki;
+        // Hold back the last quarter of the edges and insert them later; delete a few early ones.
+        model::Graph start = wiki.graph;
+        const std::size_t keep = start.edgeCount() * 3 / 4;
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> inserts, deletes;
+        for (std::size_t e = keep; e < start.edgeCount(); ++e)
+            inserts.emplace_back(start.originalId[start.src[e]], start.originalId[start.dst[e]]);
+        inserts.emplace_back(90000001ull, 90000002ull); // two new vertices
+        start.src.resize(keep);
+        start.dst.resize(keep);
+        for (std::size_t e = 0; e < 500; e += 5)
+            deletes.emplace_back(start.originalId[start.src[e]], start.originalId[start.dst[e]]);
+        const auto problem = *PartitionProblem::create(start, wiki.topology, *cost::TrafficProfile::fromId("pagerank"), wiki.home, {});
+        const Feedback feedback;
+        auto initial = m_registry.find("geo-cut")->run(problem, 1, feedback);
+        QVERIFY(initial);
+        model::Graph graph = start;
+        model::EdgePartition partition = initial->partition;
+        std::vector<int> home = wiki.home;
+        const auto values = ParamValues::defaults(m_registry.find("geo-cut")->parameters());
+        auto stats = applyUpdates(problem, graph, partition, home, deletes, inserts, values, 0.1, 3, feedback);
+        QVERIFY2(stats, stats ? "" : stats.error().toString().c_str());
+        QCOMPARE(stats->deleted, deletes.size());
+        QCOMPARE(stats->inserted, inserts.size());
+        QCOMPARE(stats->newVertices, std::size_t(2));
+        QVERIFY(stats->refinements > 0);
+        QCOMPARE(graph.edgeCount(), keep - deletes.size() + inserts.size());
+        QCOMPARE(partition.edgeSite.size(), graph.edgeCount());
+        QCOMPARE(partition.masterSite.size(), static_cast<std::size_t>(graph.vertexCount));
+
+        // Write the updated partition, read it back as a new graph, and evaluate both from scratch.
+        QTemporaryDir dir;
+        const std::string e = dir.filePath("e.tsv").toStdString(), m = dir.filePath("m.tsv").toStdString();
+        QVERIFY(io::writeEdgePartition(e, graph, partition, wiki.topology));
+        QVERIFY(io::writeMasters(m, graph, partition, wiki.topology));
+        auto back = io::readEdgePartition(e, wiki.topology);
+        QVERIFY(back);
+        QVERIFY(io::readMasters(m, back->first, wiki.topology, back->second));
+        const auto sizes = cost::vertexSizes(graph, problem.profile);
+        const auto updated = cost::evaluateGas(graph, partition, sizes, problem.network);
+        const auto fresh = cost::evaluateGas(back->first, back->second, cost::vertexSizes(back->first, problem.profile), problem.network);
+        QVERIFY(std::abs(updated.transferSeconds - fresh.transferSeconds) <= 1e-12 * fresh.transferSeconds);
+        QVERIFY(std::abs(updated.wanUsd - fresh.wanUsd) <= 1e-12 * fresh.wanUsd);
+        QCOMPARE(updated.replicationFactor, fresh.replicationFactor);
+    }
+
+    void deletingAMissingEdgeChangesNothing()
+    {
+        test::WikiVote wiki;
+        const auto problem = wiki.problem();
+        const Feedback feedback;
+        auto initial = m_registry.find("hash")->run(problem, 1, feedback);
+        model::Graph graph = wiki.graph;
+        model::EdgePartition partition = initial->partition;
+        std::vector<int> home = wiki.home;
+        const auto before = partition.edgeSite;
+        auto stats = applyUpdates(problem, graph, partition, home, {{30, 1412}, {1, 999999}}, {}, ParamValues::defaults(m_registry.find("geo-cut")->parameters()),
+                                  0.1, 1, feedback);
+        QVERIFY(!stats);
+        QVERIFY2(stats.error().message.find("1 -> 999999") != std::string::npos, stats.error().message.c_str());
+        QCOMPARE(partition.edgeSite, before);
+        QCOMPARE(graph.edgeCount(), wiki.graph.edgeCount());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDynamicUpdate)
+#include "test_dynamic_update.moc"
