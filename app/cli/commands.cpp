@@ -11,6 +11,8 @@
 #include "core/io/sites_io.h"
 #include "core/synth/constraint_generator.h"
 #include "core/synth/patterns.h"
+#include "core/synth/power_law_graph.h"
+#include "core/io/text_file.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -123,6 +125,38 @@ int generateConstraints(QCommandLineParser& parser)
 
 } // namespace
 
+int generateGraph(const QCommandLineParser& parser)
+{
+    bool ok = false;
+    const qulonglong edges = parser.value("edges").toULongLong(&ok);
+    if (!ok)
+        return usageError("--edges must be a positive integer");
+    const double alpha = parser.value("alpha").toDouble(&ok);
+    if (!ok)
+        return usageError("--alpha must be a number above 1");
+    const qulonglong seed = parser.value("seed").toULongLong(&ok);
+    if (!ok)
+        return usageError("--seed must be a non-negative integer");
+    if (!parser.isSet("out"))
+        return usageError("--out is required");
+    auto g = synth::generatePowerLawGraph(edges, alpha, seed);
+    if (!g)
+        return report(g.error());
+    std::string text = "# Power-law graph (PowerGraph-style, alpha " + parser.value("alpha").toStdString() + ", seed "
+        + std::to_string(seed) + ")\n# Nodes: " + std::to_string(g->vertexCount) + " Edges: " + std::to_string(g->edgeCount()) + "\n";
+    text.reserve(text.size() + g->edgeCount() * 16);
+    for (std::size_t e = 0; e < g->edgeCount(); ++e) {
+        text += std::to_string(g->src[e]);
+        text += '\t';
+        text += std::to_string(g->dst[e]);
+        text += '\n';
+    }
+    if (auto st = io::writeTextFileAtomically(parser.value("out").toStdString(), text); !st)
+        return report(st.error());
+    printJson(QJsonObject{{"vertices", static_cast<double>(g->vertexCount)}, {"edges", static_cast<double>(g->edgeCount())}, {"alpha", alpha}});
+    return kExitOk;
+}
+
 int runGenerate(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -133,7 +167,7 @@ int runGenerate(const QStringList& arguments)
         description += "  " + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size()))
             + ": " + QString::fromStdString(synth::describePattern(p)) + "\n";
     parser.setApplicationDescription(description);
-    parser.addPositionalArgument("pattern", "lu, bt, sp, cg, ft, mg, kmeans, dnn, or constraints.");
+    parser.addPositionalArgument("pattern", "lu, bt, sp, cg, ft, mg, kmeans, dnn, constraints, or graph.");
     parser.addOptions({
         {"processes", "Number of processes.", "N", "64"},
         {"iterations", "Time steps (default: the pattern's).", "K"},
@@ -149,6 +183,8 @@ int runGenerate(const QStringList& arguments)
         {"seed", "constraints: random seed.", "s", "1"},
         {"sites", "constraints: the sites (CSV or GeoJSON).", "file"},
         {"project", "constraints: take the sites from a project.", "file"},
+        {"edges", "graph: number of edges of a PowerGraph-style power-law graph (written as a SNAP edge list).", "E", "1000000"},
+        {"alpha", "graph: power-law exponent of the in-degrees (> 1).", "a", "2.1"},
     });
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
@@ -157,6 +193,8 @@ int runGenerate(const QStringList& arguments)
     const QString name = parser.positionalArguments().front();
     if (name == "constraints")
         return generateConstraints(parser);
+    if (name == "graph")
+        return generateGraph(parser);
     const auto pattern = synth::patternFromId(name.toStdString());
     if (!pattern)
         return usageError("unknown pattern '" + name + "'; expected lu, bt, sp, cg, ft, mg, kmeans, dnn or constraints");

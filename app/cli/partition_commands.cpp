@@ -211,6 +211,8 @@ int runPartition(const QStringList& arguments)
     out["homes"] = QJsonObject{{"from_file", static_cast<double>(graph->vertexCount - random)}, {"random", static_cast<double>(random)}};
     out["runtime_s"] = runSeconds;
     out["edges_per_second"] = runSeconds > 0.0 ? static_cast<double>(graph->edgeCount()) / runSeconds : 0.0;
+    out["streaming_s"] = result->streamingSeconds;
+    out["streaming_edges_per_second"] = result->streamingSeconds > 0.0 ? static_cast<double>(graph->edgeCount()) / result->streamingSeconds : 0.0;
     out["peak_memory_bytes"] = peakMemoryBytes();
     out["notes"] = notesJson(result->notes);
     printJson(out);

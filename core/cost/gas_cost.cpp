@@ -335,6 +335,16 @@ double GasState::wanUsd() const
     return usd;
 }
 
+GasMetrics GasState::linkMetrics() const
+{
+    Totals t(m_sites);
+    t.gUp = m_gUp;
+    t.gDown = m_gDown;
+    t.aUp = m_aUp;
+    t.aDown = m_aDown;
+    return finish(t, m_network, 0.0, 0);
+}
+
 GasMetrics GasState::metrics() const
 {
     Totals t(m_sites);

@@ -103,7 +103,11 @@ public:
 
     double transferSeconds() const;
     double wanUsd() const;
+    /// Returns every metric; O(V M) for the replication factor.
     GasMetrics metrics() const;
+    /// Returns the metrics without the replication factor (left at 0), in O(M): for loops that only need
+    /// times, costs and bottlenecks.
+    GasMetrics linkMetrics() const;
 
     int siteCount() const { return m_sites; }
     std::uint32_t vertexCount() const { return static_cast<std::uint32_t>(m_apply.size()); }

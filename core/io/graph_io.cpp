@@ -3,6 +3,7 @@
 #include "core/io/text_file.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -587,32 +588,43 @@ Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph
 Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                           const model::Topology& topology)
 {
-    std::string out;
-    out.reserve(graph.edgeCount() * 20);
-    char buffer[64];
-    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-        const int n = std::snprintf(buffer, sizeof buffer, "%llu\t%llu\t",
-                                    static_cast<unsigned long long>(graph.originalId[graph.src[e]]),
-                                    static_cast<unsigned long long>(graph.originalId[graph.dst[e]]));
-        out.append(buffer, static_cast<std::size_t>(n));
-        out += topology.site(partition.edgeSite[e]).name;
-        out += '\n';
-    }
-    return writeTextFileAtomically(path, out);
+    return writeFileAtomically(path, [&](std::ostream& out) {
+        std::string chunk;
+        char buffer[64];
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+            char* end = std::to_chars(buffer, buffer + 24, graph.originalId[graph.src[e]]).ptr;
+            *end++ = '\t';
+            end = std::to_chars(end, end + 24, graph.originalId[graph.dst[e]]).ptr;
+            *end++ = '\t';
+            chunk.append(buffer, static_cast<std::size_t>(end - buffer));
+            chunk += topology.site(partition.edgeSite[e]).name;
+            chunk += '\n';
+            if (chunk.size() > (1u << 20)) {
+                out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+                chunk.clear();
+            }
+        }
+        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    });
 }
 
 Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                     const model::Topology& topology)
 {
-    std::string out;
-    out.reserve(graph.vertexCount * 16ull);
-    for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
-        out += std::to_string(graph.originalId[v]);
-        out += '\t';
-        out += topology.site(partition.masterSite[v]).name;
-        out += '\n';
-    }
-    return writeTextFileAtomically(path, out);
+    return writeFileAtomically(path, [&](std::ostream& out) {
+        std::string chunk;
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+            chunk += std::to_string(graph.originalId[v]);
+            chunk += '\t';
+            chunk += topology.site(partition.masterSite[v]).name;
+            chunk += '\n';
+            if (chunk.size() > (1u << 20)) {
+                out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+                chunk.clear();
+            }
+        }
+        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    });
 }
 
 Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path, const model::Topology& topology)

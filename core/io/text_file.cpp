@@ -27,14 +27,14 @@ Expected<std::string> readTextFile(const std::string& path)
     return data;
 }
 
-Status writeTextFileAtomically(const std::string& path, std::string_view content)
+Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce)
 {
     const std::string temp = path + ".part";
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out)
             return makeError(ErrorCode::Io, "cannot create the file", {path});
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+        produce(out);
         out.flush();
         if (!out) {
             out.close();
@@ -50,6 +50,11 @@ Status writeTextFileAtomically(const std::string& path, std::string_view content
         return makeError(ErrorCode::Io, "cannot replace the file", {path});
     }
     return {};
+}
+
+Status writeTextFileAtomically(const std::string& path, std::string_view content)
+{
+    return writeFileAtomically(path, [&](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); });
 }
 
 bool LineReader::next()

@@ -2,7 +2,9 @@
 
 #include "core/common/expected.h"
 
+#include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,11 @@ Expected<std::string> readTextFile(const std::string& path);
 /// Writes `content` to `path` through a temporary file in the same folder renamed over the target, so
 /// that a failure never leaves a half-written file behind.
 Status writeTextFileAtomically(const std::string& path, std::string_view content);
+
+/// Writes what `produce` streams into a temporary file beside `path`, then renames it over `path`; on a
+/// write error the temporary file is removed and `path` is left as it was. For outputs too large to build
+/// in memory first.
+Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce);
 
 /// Iterates over the lines of a text, numbering them from 1 and dropping the line ending (LF or CRLF).
 class LineReader {

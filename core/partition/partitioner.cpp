@@ -117,30 +117,17 @@ Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, cons
     return result;
 }
 
-bool forEachEdgeInStreamOrder(std::size_t edges, std::uint64_t seed, const std::function<void(std::size_t)>& visit,
-                              const std::function<bool()>& canceled)
+StreamOrder::StreamOrder(std::size_t edges, std::uint64_t seed)
 {
-    constexpr std::size_t kBlock = 4096;
-    const std::size_t blocks = (edges + kBlock - 1) / kBlock;
-    std::vector<std::uint32_t> order(blocks);
-    for (std::size_t b = 0; b < blocks; ++b)
-        order[b] = static_cast<std::uint32_t>(b);
+    const std::size_t count = (edges + kBlock - 1) / kBlock;
+    blocks.resize(count);
+    for (std::size_t b = 0; b < count; ++b)
+        blocks[b] = static_cast<std::uint32_t>(b);
     Random random(seed ^ 0x53545245414dull);
-    random.shuffle(order);
-    for (std::uint32_t b : order) {
-        if (canceled && canceled())
-            return false;
-        const std::size_t begin = static_cast<std::size_t>(b) * kBlock;
-        const std::size_t len = std::min(kBlock, edges - begin);
-        const std::size_t offset = random.uniformInt(len);
-        for (std::size_t i = 0; i < len; ++i) {
-            std::size_t k = offset + i;
-            if (k >= len)
-                k -= len;
-            visit(begin + k);
-        }
-    }
-    return true;
+    random.shuffle(blocks);
+    offsets.resize(count);
+    for (std::size_t i = 0; i < count; ++i)
+        offsets[i] = static_cast<std::uint32_t>(random.uniformInt(std::min(kBlock, edges - static_cast<std::size_t>(blocks[i]) * kBlock)));
 }
 
 } // namespace meridian::partition

@@ -43,6 +43,7 @@ std::size_t assignRandomHomes(std::vector<int>& home, int siteCount, std::uint64
 struct PartitionResult {
     model::EdgePartition partition;
     std::vector<std::string> notes;
+    double streamingSeconds = 0.0; ///< wall time of the streaming pass alone (for throughput figures)
 };
 
 /// The budget status of a partition: met, or over by how many USD.
@@ -73,11 +74,33 @@ private:
                                               const FeedbackRange& range) const = 0;
 };
 
-/// Calls visit(e) for every edge in a seeded random order: 4096-edge blocks in a random permutation, each
-/// block entered at a random offset. As random for streaming heuristics as a full shuffle (Geo-Cut
-/// Section 4.1 cites that random orders are interchangeable) while reading memory block by block.
-/// Returns false when `canceled` fired (polled once per block).
-bool forEachEdgeInStreamOrder(std::size_t edges, std::uint64_t seed, const std::function<void(std::size_t)>& visit,
-                              const std::function<bool()>& canceled);
+/// The visiting order of a stream: 4096-edge blocks in a seeded random permutation, each entered at a
+/// random offset. As random for streaming heuristics as a full shuffle (Geo-Cut Section 4.1 cites that
+/// random orders are interchangeable) while reading memory block by block.
+struct StreamOrder {
+    static constexpr std::size_t kBlock = 4096;
+    std::vector<std::uint32_t> blocks;
+    std::vector<std::uint32_t> offsets;
+    StreamOrder(std::size_t edges, std::uint64_t seed);
+};
+
+/// Calls visit(e) for every edge in StreamOrder. Returns false when `canceled()` fired (polled per block).
+template <typename Visit, typename Canceled>
+bool forEachEdgeInStreamOrder(std::size_t edges, std::uint64_t seed, const Visit& visit, const Canceled& canceled)
+{
+    const StreamOrder order(edges, seed);
+    for (std::size_t i = 0; i < order.blocks.size(); ++i) {
+        if (canceled())
+            return false;
+        const std::size_t begin = static_cast<std::size_t>(order.blocks[i]) * StreamOrder::kBlock;
+        const std::size_t len = std::min(StreamOrder::kBlock, edges - begin);
+        const std::size_t offset = order.offsets[i];
+        for (std::size_t k = offset; k < len; ++k)
+            visit(begin + k);
+        for (std::size_t k = 0; k < offset; ++k)
+            visit(begin + k);
+    }
+    return true;
+}
 
 } // namespace meridian::partition

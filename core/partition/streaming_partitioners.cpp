@@ -3,21 +3,30 @@
 #include "core/partition/stream_state.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 
 namespace meridian::partition {
 
 StreamState::StreamState(const PartitionProblem& problem)
-    : m_sizes(problem.sizes)
-    , m_replicas(problem.graph->vertexCount)
-    , m_inSites(problem.graph->vertexCount, 0)
-    , m_degree(problem.graph->vertexCount, 0)
+    : m_binds(problem.sizes.binds)
+    , m_gather(problem.sizes.gather)
+    , m_vertex(problem.graph->vertexCount)
+    , m_edgeSite(problem.graph->edgeCount(), 0)
     , m_load(problem.siteCount(), 0)
 {
-    m_partition.edgeSite.assign(problem.graph->edgeCount(), 0);
-    m_partition.masterSite = problem.home;
     for (std::uint32_t v = 0; v < problem.graph->vertexCount; ++v)
-        m_replicas[v] = 1ull << problem.home[v];
+        m_vertex[v] = Vertex{1ull << problem.home[v], 0, problem.sizes.apply[v], 0, problem.home[v]};
+}
+
+model::EdgePartition StreamState::take()
+{
+    model::EdgePartition p;
+    p.edgeSite = std::move(m_edgeSite);
+    p.masterSite.resize(m_vertex.size());
+    for (std::size_t v = 0; v < m_vertex.size(); ++v)
+        p.masterSite[v] = m_vertex[v].master;
+    return p;
 }
 
 namespace {
@@ -30,9 +39,15 @@ Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& s
     const auto& g = *problem.graph;
     std::size_t done = 0;
     const std::size_t total = g.edgeCount();
+    const auto start = std::chrono::steady_clock::now();
     const bool finished = forEachEdgeInStreamOrder(
         total, seed,
         [&](std::size_t e) {
+            constexpr std::size_t kAhead = 16;
+            if (e + kAhead < total) {
+                state.prefetch(g.src[e + kAhead]);
+                state.prefetch(g.dst[e + kAhead]);
+            }
             const std::uint32_t u = g.src[e], v = g.dst[e];
             state.see(u, v);
             state.place(e, u, v, choose(e, u, v));
@@ -43,6 +58,7 @@ Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& s
     if (!finished)
         return makeError(ErrorCode::Canceled, "canceled");
     PartitionResult r;
+    r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.partition = state.take();
     return r;
 }
