@@ -327,6 +327,16 @@ double GasState::transferSeconds() const
         + seconds(m_aUp, m_aDown, m_network.upBytesPerSecond, m_network.downBytesPerSecond);
 }
 
+double GasState::siteSecondsSum() const
+{
+    double sum = 0.0;
+    for (int r = 0; r < m_sites; ++r) {
+        const double up = m_network.upBytesPerSecond[r], down = m_network.downBytesPerSecond[r];
+        sum += std::max(m_gUp[r] / up, m_gDown[r] / down) + std::max(m_aUp[r] / up, m_aDown[r] / down);
+    }
+    return sum;
+}
+
 double GasState::wanUsd() const
 {
     double usd = 0.0;

@@ -102,6 +102,9 @@ public:
     void setApplySize(std::uint32_t v, float applySize);
 
     double transferSeconds() const;
+    /// Returns the sum over sites of each site's gather and apply time (eq. 2 and 3 before the max): a
+    /// tie-breaker that rewards relieving one of several equally bottlenecked sites.
+    double siteSecondsSum() const;
     double wanUsd() const;
     /// Returns every metric; O(V M) for the replication factor.
     GasMetrics metrics() const;

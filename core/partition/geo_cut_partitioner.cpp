@@ -360,6 +360,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     for (; rounds < maxRounds; ++rounds) {
         if (range.isCanceled())
             return false;
+        const double roundSeconds = state.transferSeconds(), roundSum = state.siteSecondsSum();
         const cost::GasMetrics metrics = state.linkMetrics();
         // Which link: the gather or apply bottleneck, whichever stands further above the next-worst site.
         const auto gap = [&](bool gatherStage) {
@@ -408,7 +409,16 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
         for (const auto& [weight, v] : queue) {
             if (range.isCanceled())
                 return false;
-            double now = state.transferSeconds();
+            // Progress is a shorter transfer time, or the same time with less total site time (one of several
+            // equally bottlenecked sites relieved), so tied bottlenecks do not stall the migration.
+            struct Score {
+                double seconds, sum;
+            };
+            const auto scoreOf = [&] { return Score{state.transferSeconds(), state.siteSecondsSum()}; };
+            const auto better = [](const Score& a, const Score& b) {
+                return a.seconds < b.seconds * (1 - 1e-12) || (a.seconds <= b.seconds * (1 + 1e-12) && a.sum < b.sum * (1 - 1e-9));
+            };
+            Score now = scoreOf();
             // A gather-downlink bottleneck: the master may move to its replica with the most local edges.
             if (gatherStage && !uplink && state.master(v) == r) {
                 int target = -1;
@@ -417,10 +427,10 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                         target = k;
                 if (target >= 0) {
                     state.setMaster(v, target);
-                    if (state.transferSeconds() < now && within(state.wanUsd(), budget)) {
+                    if (better(scoreOf(), now) && within(state.wanUsd(), budget)) {
                         ++masters;
                         improved = true;
-                        now = state.transferSeconds();
+                        now = scoreOf();
                     } else {
                         state.setMaster(v, r);
                     }
@@ -434,7 +444,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                 continue;
             for (const auto& group : clusters) {
                 int bestSite = -1;
-                double bestSeconds = now;
+                Score bestScore = now;
                 std::vector<std::uint8_t> from(group.size());
                 for (std::size_t i = 0; i < group.size(); ++i)
                     from[i] = partition.edgeSite[group[i]];
@@ -443,9 +453,9 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                         continue;
                     for (std::uint32_t e : group)
                         state.moveEdge(e, s);
-                    const double t = state.transferSeconds();
-                    if (t < bestSeconds - 1e-12 * bestSeconds && within(state.wanUsd(), budget)) {
-                        bestSeconds = t;
+                    const Score score = scoreOf();
+                    if (better(score, bestScore) && within(state.wanUsd(), budget)) {
+                        bestScore = score;
                         bestSite = s;
                     }
                     for (std::size_t i = 0; i < group.size(); ++i)
@@ -456,7 +466,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                         moved += partition.edgeSite[e] != bestSite ? 1 : 0;
                     for (std::uint32_t e : group)
                         state.moveEdge(e, bestSite);
-                    now = bestSeconds;
+                    now = bestScore;
                     improved = true;
                 }
             }
@@ -467,8 +477,12 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                 break; // the link is no longer the bottleneck: find the next one
         }
         range.setProgress(0.3 + 0.7 * static_cast<double>(rounds + 1) / static_cast<double>(maxRounds), "edge migration");
-        if (!improved)
+        // Stop when a round gains less than 0.01% in both the transfer time and the total site time.
+        const bool gained = state.transferSeconds() < roundSeconds * (1 - 1e-4) || state.siteSecondsSum() < roundSum * (1 - 1e-4);
+        if (!improved || !gained) {
+            ++rounds;
             break;
+        }
     }
     char text[200];
     std::snprintf(text, sizeof text, "edge migration: %d edge(s) moved, %d master(s) moved in %d round(s), transfer time %.6g s -> %.6g s",

@@ -1,0 +1,234 @@
+// Benchmark of the graph partitioners (Geo-Cut Section 6). One RESULT line per case:
+//   wikivote       Wiki-Vote on geo-cut-ec2-8-regions, PageRank, random homes, budget B = GrapH's cost:
+//                  each partitioner's transfer time and WAN cost normalised to hash (Fig. 5-8, 12), mean of 5 seeds
+//   wikivote_summary  geo-cut's reductions vs hash (targets: time >= 40%, cost >= 25%), hdrf's replication
+//                  factor (target <= 3.3), budgets met
+//   upload_share   per-site upload shares of hash and geo-cut (Table 10)
+//   budget         B swept from 1.0 to 0.6 (Fig. 19-20): geo-cut and g-cut (WAN budget scaled alike)
+//   heterogeneity  Tables 5 and 6 on 20 sites with a 10^7-edge power-law graph, normalised to hash
+//   throughput     streaming stage from the binary cache, end to end from SNAP text, and peak memory
+#include "app/document/project_file.h"
+#include "core/io/graph_io.h"
+#include "core/partition/builtin_partitioners.h"
+#include "core/synth/power_law_graph.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+using namespace meridian;
+using namespace meridian::partition;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+[[noreturn]] void fail(const Error& e)
+{
+    std::fprintf(stderr, "bench: %s\n", e.toString().c_str());
+    std::exit(1);
+}
+
+template <typename T>
+T need(Expected<T> value)
+{
+    if (!value)
+        fail(value.error());
+    return std::move(*value);
+}
+
+struct Outcome {
+    cost::GasMetrics metrics;
+    double seconds = 0.0;
+    double streamingSeconds = 0.0;
+};
+
+Outcome run(const Registry<Partitioner>& registry, const std::string& id, const PartitionProblem& problem,
+            const std::vector<std::string>& params, std::uint64_t seed)
+{
+    const Partitioner* p = registry.find(id);
+    const auto values = need(ParamValues::parse(p->parameters(), params));
+    const Feedback feedback;
+    const auto t0 = Clock::now();
+    auto r = need(p->run(problem, values, seed, feedback));
+    Outcome o;
+    o.seconds = since(t0);
+    o.streamingSeconds = r.streamingSeconds;
+    o.metrics = cost::evaluateGas(*problem.graph, r.partition, problem.sizes, problem.network);
+    return o;
+}
+
+model::Topology twentySites(const model::Site& reference, double bw1, double price1, double bw2, double price2)
+{
+    std::vector<model::Site> sites;
+    for (int r = 0; r < 20; ++r) {
+        model::Site s = reference;
+        s.name = "dc" + std::to_string(r);
+        s.hosts.clear();
+        const double bw = r < 10 ? 1.0 : (r < 15 ? bw1 : bw2);
+        const double price = r < 10 ? 1.0 : (r < 15 ? price1 : price2);
+        s.uplinkMBps = reference.uplinkMBps * bw;
+        s.downlinkMBps = reference.downlinkMBps * bw;
+        s.egressUsdPerGB = reference.egressUsdPerGB * price;
+        sites.push_back(s);
+    }
+    return need(model::Topology::create(std::move(sites)));
+}
+
+} // namespace
+
+int main()
+{
+    Registry<Partitioner> registry;
+    registerBuiltinPartitioners(registry);
+    const auto project = need(document::ProjectFile::load(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian"));
+    const auto& topo = project.topology;
+    const auto wiki = need(io::readSnapGraph(std::string(MERIDIAN_SOURCE_DIR) + "/tests/data/graphs/Wiki-Vote.txt"));
+    const auto pagerank = need(cost::TrafficProfile::fromId("pagerank"));
+    const int seeds = 5;
+
+    // Wiki-Vote, budget = GrapH's cost (Section 6.1), mean over seeds of values normalised to hash.
+    std::map<std::string, double> timeSum, costSum, rfSum;
+    int budgetsMet = 0;
+    std::vector<double> sharesHash, sharesGeo;
+    std::map<double, std::pair<double, double>> sweepGeo, sweepGcut; // factor -> (time, cost) normalised sums
+    std::map<double, int> sweepMet;
+    for (int s = 1; s <= seeds; ++s) {
+        std::vector<int> home(wiki.vertexCount, -1);
+        assignRandomHomes(home, topo.siteCount(), static_cast<std::uint64_t>(s));
+        const auto free = need(PartitionProblem::create(wiki, topo, pagerank, home, {}));
+        const Outcome hash = run(registry, "hash", free, {}, s);
+        const Outcome graphH = run(registry, "graph-h", free, {}, s);
+        const double budget = graphH.metrics.wanUsd;
+        const double wanGb = graphH.metrics.wanBytes / 1e9;
+        const auto bounded = need(PartitionProblem::create(wiki, topo, pagerank, home, budget));
+        for (const auto& id : registry.ids()) {
+            std::vector<std::string> params;
+            if (id == "g-cut")
+                params = {"wan_budget_gb=" + std::to_string(wanGb)};
+            const Outcome o = id == "hash" ? hash : (id == "graph-h" ? graphH : run(registry, id, bounded, params, s));
+            timeSum[id] += o.metrics.transferSeconds / hash.metrics.transferSeconds;
+            costSum[id] += o.metrics.wanUsd / hash.metrics.wanUsd;
+            rfSum[id] += o.metrics.replicationFactor;
+            if (id == "geo-cut") {
+                budgetsMet += budgetStatus(bounded, o.metrics.wanUsd).met ? 1 : 0;
+                if (s == 1)
+                    sharesGeo = o.metrics.uploadShare;
+            }
+        }
+        if (s == 1)
+            sharesHash = hash.metrics.uploadShare;
+        for (double factor : {1.0, 0.9, 0.8, 0.7, 0.6}) {
+            const auto problem = need(PartitionProblem::create(wiki, topo, pagerank, home, budget * factor));
+            const Outcome geo = run(registry, "geo-cut", problem, {}, s);
+            const Outcome gcut = run(registry, "g-cut", problem, {"wan_budget_gb=" + std::to_string(wanGb * factor)}, s);
+            sweepGeo[factor].first += geo.metrics.transferSeconds / hash.metrics.transferSeconds;
+            sweepGeo[factor].second += geo.metrics.wanUsd / budget;
+            sweepGcut[factor].first += gcut.metrics.transferSeconds / hash.metrics.transferSeconds;
+            sweepGcut[factor].second += gcut.metrics.wanUsd / budget;
+            sweepMet[factor] += budgetStatus(problem, geo.metrics.wanUsd).met ? 1 : 0;
+        }
+    }
+    for (const auto& id : registry.ids())
+        std::printf("RESULT case=wikivote partitioner=%s seeds=%d profile=pagerank sites=8 normalized_time=%.4f normalized_cost=%.4f "
+                    "replication_factor=%.3f\n",
+                    id.c_str(), seeds, timeSum[id] / seeds, costSum[id] / seeds, rfSum[id] / seeds);
+    std::printf("RESULT case=wikivote_summary geo_cut_time_reduction=%.4f target_min=0.40 geo_cut_cost_reduction=%.4f target_min=0.25 "
+                "hdrf_replication_factor=%.3f target_max=3.3 hash_replication_factor=%.3f budgets_met=%d of=%d\n",
+                1.0 - timeSum["geo-cut"] / seeds, 1.0 - costSum["geo-cut"] / seeds, rfSum["hdrf"] / seeds, rfSum["hash"] / seeds,
+                budgetsMet, seeds);
+    std::string shares;
+    for (int r = 0; r < topo.siteCount(); ++r) {
+        char buffer[96];
+        std::snprintf(buffer, sizeof buffer, " %s=%.3f/%.3f", topo.site(r).name.c_str(), sharesHash[r], sharesGeo[r]);
+        shares += buffer;
+    }
+    std::printf("RESULT case=upload_share seed=1 hash/geo-cut%s\n", shares.c_str());
+    for (const auto& [factor, geo] : sweepGeo)
+        std::printf("RESULT case=budget factor=%.1f geo_cut_time_vs_hash=%.4f geo_cut_cost_vs_B=%.4f geo_cut_budget_met=%d of=%d "
+                    "g_cut_time_vs_hash=%.4f g_cut_cost_vs_B=%.4f\n",
+                    factor, geo.first / seeds, geo.second / seeds, sweepMet[factor], seeds, sweepGcut[factor].first / seeds,
+                    sweepGcut[factor].second / seeds);
+    std::fflush(stdout);
+
+    // Tables 5 and 6: 20 sites, a 10^7-edge power-law graph (alpha 2.1), random homes, budget = GrapH's cost.
+    const auto big = need(synth::generatePowerLawGraph(10000000, 2.1, 1));
+    std::vector<int> bigHome(big.vertexCount, -1);
+    assignRandomHomes(bigHome, 20, 1);
+    const model::Site& use = topo.site(*topo.siteIndex("USE"));
+    struct Setting {
+        const char* table;
+        const char* level;
+        double bw1, price1, bw2, price2;
+    };
+    const Setting settings[] = {{"5", "low", 1, 0.5, 0.5, 0.5},    {"5", "medium", 0.5, 0.5, 0.25, 0.5}, {"5", "high", 0.5, 0.5, 0.125, 0.5},
+                                {"6", "low", 0.5, 1, 0.25, 1},     {"6", "medium", 0.5, 0.75, 0.25, 0.5}, {"6", "high", 0.5, 0.25, 0.25, 0.125}};
+    for (const auto& st : settings) {
+        const auto sites20 = twentySites(use, st.bw1, st.price1, st.bw2, st.price2);
+        const auto free = need(PartitionProblem::create(big, sites20, pagerank, bigHome, {}));
+        const Outcome hash = run(registry, "hash", free, {}, 1);
+        const Outcome graphH = run(registry, "graph-h", free, {}, 1);
+        const auto bounded = need(PartitionProblem::create(big, sites20, pagerank, bigHome, graphH.metrics.wanUsd));
+        const Outcome gcut = run(registry, "g-cut", bounded, {"wan_budget_gb=" + std::to_string(graphH.metrics.wanBytes / 1e9)}, 1);
+        const Outcome geo = run(registry, "geo-cut", bounded, {}, 1);
+        std::printf("RESULT case=heterogeneity table=%s level=%s sites=20 edges=%zu graph_h_time=%.4f graph_h_cost=%.4f g_cut_time=%.4f "
+                    "g_cut_cost=%.4f geo_cut_time=%.4f geo_cut_cost=%.4f geo_cut_budget=%s geo_cut_runtime_s=%.2f\n",
+                    st.table, st.level, big.edgeCount(), graphH.metrics.transferSeconds / hash.metrics.transferSeconds,
+                    graphH.metrics.wanUsd / hash.metrics.wanUsd, gcut.metrics.transferSeconds / hash.metrics.transferSeconds,
+                    gcut.metrics.wanUsd / hash.metrics.wanUsd, geo.metrics.transferSeconds / hash.metrics.transferSeconds,
+                    geo.metrics.wanUsd / hash.metrics.wanUsd, budgetStatus(bounded, geo.metrics.wanUsd).met ? "met" : "over", geo.seconds);
+        std::fflush(stdout);
+    }
+
+    // Throughput and memory, through meridian-cli so the peak is that of one partitioning run.
+    QTemporaryDir dir;
+    const QString text = dir.filePath("powerlaw.txt");
+    {
+        std::ofstream out(text.toStdString());
+        out << "# power-law graph, alpha 2.1, seed 1\n";
+        for (std::size_t e = 0; e < big.edgeCount(); ++e)
+            out << big.src[e] << '\t' << big.dst[e] << '\n';
+    }
+    const QString sitesCsv = dir.filePath("sites.csv");
+    {
+        std::ofstream out(sitesCsv.toStdString());
+        out << "name,lat,lon,nodes,slots,up_MBps,down_MBps,egress_usd_per_GB\n";
+        for (int r = 0; r < 20; ++r)
+            out << "dc" << r << ',' << r << ',' << r << ",1,1," << use.uplinkMBps * (r < 10 ? 1 : 0.5) << ','
+                << use.downlinkMBps * (r < 10 ? 1 : 0.5) << ',' << use.egressUsdPerGB * (r < 15 ? 1 : 0.5) << '\n';
+    }
+    const auto cli = [&](const QStringList& args) {
+        QProcess p;
+        QStringList env = QProcess::systemEnvironment();
+        env << "XDG_CACHE_HOME=" + dir.filePath("cache");
+        p.setEnvironment(env);
+        p.start(MERIDIAN_CLI, args);
+        p.waitForFinished(-1);
+        if (p.exitCode() != 0) {
+            std::fprintf(stderr, "bench: meridian-cli failed: %s\n", p.readAllStandardError().constData());
+            std::exit(1);
+        }
+        return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    };
+    const QStringList base{"partition", "--graph", text, "--sites", sitesCsv, "--algorithm", "geo-cut", "--out", dir.filePath("e.tsv")};
+    const QStringList streamOnly{"--param", "max_iter=0", "--param", "lq_fraction=0"};
+    const auto fromText = cli(base + streamOnly);   // first load: parses the text, writes the cache
+    const auto fromCache = cli(base + streamOnly);  // second load: the binary cache
+    const auto full = cli(base + QStringList{"--no-cache"});
+    const double edges = static_cast<double>(big.edgeCount());
+    const double textSeconds = fromText["graph"].toObject()["load_s"].toDouble() + fromText["streaming_s"].toDouble();
+    std::printf("RESULT case=throughput edges=%.0f snap_text_load_s=%.3f streaming_from_cache_edges_per_s=%.3g target_min=1e7 "
+                "cache_load_s=%.3f end_to_end_from_text_edges_per_s=%.3g target_min=8e6 peak_bytes_per_edge_streaming=%.1f "
+                "peak_bytes_per_edge_full_geo_cut=%.1f target_max=40 full_geo_cut_runtime_s=%.2f loaded_from_cache=%d\n",
+                edges, fromText["graph"].toObject()["load_s"].toDouble(), fromCache["streaming_edges_per_second"].toDouble(),
+                fromCache["graph"].toObject()["load_s"].toDouble(), edges / textSeconds, fromText["peak_memory_bytes"].toDouble() / edges,
+                full["peak_memory_bytes"].toDouble() / edges, full["runtime_s"].toDouble(), fromCache["graph"].toObject()["loaded_from_cache"].toBool() ? 1 : 0);
+    return 0;
+}
