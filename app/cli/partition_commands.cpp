@@ -25,6 +25,18 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 double peakMemoryBytes()
 {
+    // VmHWM is this process image's own peak; getrusage's ru_maxrss survives execve and would report a
+    // larger parent's peak when meridian-cli is started by a benchmark.
+    if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        double kib = -1.0;
+        while (std::fgets(line, sizeof line, f))
+            if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1)
+                break;
+        std::fclose(f);
+        if (kib >= 0.0)
+            return kib * 1024.0;
+    }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB

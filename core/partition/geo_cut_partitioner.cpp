@@ -250,7 +250,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
             }
             std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
             int moves = 0;
-            constexpr std::size_t kBatch = 4096;
+            constexpr std::size_t kBatch = 1u << 16; // vertices per scan of the edge list
             for (std::size_t first = 0; first < queue.size() && !within(state.wanUsd(), budgetUsd); first += kBatch) {
             std::vector<std::uint32_t> batch;
             for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)

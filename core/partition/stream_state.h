@@ -66,7 +66,8 @@ public:
         return best;
     }
 
-    /// Returns the partition (edge sites, and masters = homes).
+    /// Returns the partition (edge sites, and masters = homes) and releases the per-vertex state; the
+    /// stream must be over.
     model::EdgePartition take();
     int siteCount() const { return static_cast<int>(m_load.size()); }
 

@@ -26,6 +26,7 @@ model::EdgePartition StreamState::take()
     p.masterSite.resize(m_vertex.size());
     for (std::size_t v = 0; v < m_vertex.size(); ++v)
         p.masterSite[v] = m_vertex[v].master;
+    std::vector<Vertex>().swap(m_vertex); // the stream is over: give the memory back before refinement
     return p;
 }
 

@@ -286,6 +286,62 @@ private Q_SLOTS:
         QCOMPARE(kappa["maximum"].toInt(), 7);
         QVERIFY(!kappa["help"].toString().isEmpty());
     }
+    void partitionWritesOneLinePerEdgeAndReportsTheGasMetrics()
+    {
+        QTemporaryDir dir;
+        const QString e = dir.filePath("e.tsv"), m = dir.filePath("m.tsv");
+        const auto r = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"), "--homes",
+                            qdata("graphs/homes_partial.tsv"), "--algorithm", "geo-cut", "--budget", "1", "--out", e, "--masters", m, "--no-cache"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto o = r.json();
+        QCOMPARE(o["graph"].toObject()["edges"].toInt(), 5);
+        QCOMPARE(o["graph"].toObject()["self_loops_dropped"].toInt(), 1);
+        QCOMPARE(o["homes"].toObject()["random"].toInt(), 2);
+        QCOMPARE(o["budget"].toObject()["status"].toString(), QString("within budget"));
+        for (const char* key : {"replication_factor", "transfer_time_s", "wan_cost_usd", "wan_bytes", "runtime_s", "edges_per_second", "peak_memory_bytes"})
+            QVERIFY2(o.contains(key), key);
+        QCOMPARE(o["sites"].toArray().size(), 2);
+        const auto lines = readAll(e).split('\n');
+        QCOMPARE(lines.size(), 6);
+        QVERIFY(lines[0].startsWith("100\t7\t"));
+        QCOMPARE(readAll(m).count('\n'), 4);
+
+        // Apply an update: delete the duplicate 100 -> 7, insert 42 -> 100 and a new vertex.
+        QFile ins(dir.filePath("ins.txt")), del(dir.filePath("del.txt"));
+        QVERIFY(ins.open(QIODevice::WriteOnly) && del.open(QIODevice::WriteOnly));
+        ins.write("42\t100\n5\t42\n");
+        del.write("100\t7\n");
+        ins.close();
+        del.close();
+        const auto u = cli({"update", "--partition", e, "--masters", m, "--sites", qdata("graphs/two_sites.csv"), "--insert", ins.fileName(),
+                            "--delete", del.fileName(), "--out", dir.filePath("e2.tsv"), "--from-scratch"});
+        QVERIFY2(u.code == 0, u.err.constData());
+        QCOMPARE(u.json()["inserted"].toInt(), 2);
+        QCOMPARE(u.json()["deleted"].toInt(), 1);
+        QCOMPARE(u.json()["graph"].toObject()["edges"].toInt(), 6);
+        QVERIFY(u.json().contains("from_scratch"));
+        QCOMPARE(readAll(dir.filePath("e2.tsv")).count('\n'), 6);
+    }
+
+    void partitionRejectsBadInputAndWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString e = dir.filePath("e.tsv");
+        const auto negative = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"), "--budget", "-1", "--out", e});
+        QCOMPARE(negative.code, 2);
+        QVERIFY(negative.err.contains("non-negative"));
+        const auto noDownlink = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/sites_no_downlink.csv"), "--out", e});
+        QCOMPARE(noDownlink.code, 2);
+        QVERIFY2(noDownlink.err.contains("site 'A' has no downlink"), noDownlink.err.constData());
+        const auto badHomes = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"), "--homes",
+                                   qdata("graphs/homes_unknown_site.tsv"), "--out", e, "--no-cache"});
+        QCOMPARE(badHomes.code, 2);
+        QVERIFY2(badHomes.err.contains("homes_unknown_site.tsv:2:3: unknown site 'Mars'"), badHomes.err.constData());
+        const auto badGraph = cli({"partition", "--graph", qdata("graphs/snap_negative.txt"), "--sites", qdata("graphs/two_sites.csv"), "--out", e, "--no-cache"});
+        QCOMPARE(badGraph.code, 2);
+        QVERIFY(badGraph.err.contains("snap_negative.txt:2:3"));
+        QVERIFY(!QFile::exists(e));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
