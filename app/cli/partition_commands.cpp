@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_util.h"
 #include "app/document/project_file.h"
+#include "core/io/edge_partition_io.h"
 #include "core/io/graph_io.h"
 #include "core/io/sites_io.h"
 #include "core/partition/builtin_partitioners.h"

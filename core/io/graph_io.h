@@ -44,28 +44,4 @@ Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, co
 /// Returns the default cache folder: $XDG_CACHE_HOME/meridian/graphs or ~/.cache/meridian/graphs.
 std::string defaultGraphCacheDir();
 
-/// Reads home sites: `vertex site` lines (original vertex ids, site names; tabs or spaces; `#` comments).
-/// Unknown sites or vertices, and a vertex listed twice, are errors with file and line. Returns one site
-/// per dense vertex, -1 where the file gives none.
-Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology);
-
-/// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
-Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
-                          const model::Topology& topology);
-/// Writes `vertex site` per vertex (original ids, master site names), tab-separated.
-Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
-                    const model::Topology& topology);
-
-/// Reads an edge partition written by writeEdgePartition back into a graph (ids renumbered as a SNAP file
-/// would be) and the edge sites; masters are set to -1 (unknown) unless readMasters fills them.
-Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path,
-                                                                          const model::Topology& topology);
-/// Reads masters written by writeMasters into `partition.masterSite` for the vertices of `graph`.
-Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology,
-                   model::EdgePartition& partition);
-
-/// Reads an edge batch for dynamic updates: `src dst` lines as in a SNAP file, ids as in the original graph
-/// (new ids are allowed for insertions). Returns original id pairs.
-Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path);
-
 } // namespace meridian::io

@@ -1,3 +1,4 @@
+#include "core/io/edge_partition_io.h"
 #include "core/io/graph_io.h"
 #include "core/io/sites_io.h"
 #include "test_support.h"

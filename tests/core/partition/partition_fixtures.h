@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/edge_partition_io.h"
 #include "core/io/graph_io.h"
 #include "core/io/sites_io.h"
 #include "core/partition/builtin_partitioners.h"

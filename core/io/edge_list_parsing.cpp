@@ -1,0 +1,99 @@
+#include "core/io/edge_list_parsing.h"
+
+#include "core/io/text_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace meridian::io::detail {
+
+Error ioError(const std::string& path, const std::string& what)
+{
+    return makeError(ErrorCode::Io, what + ": " + std::strerror(errno), SourceLocation{path, 0, 0});
+}
+
+/// Calls `onLine(line, number)` for every line of a file read in blocks (LF or CRLF; the CR is kept for the
+/// parser to treat as white space). Stops at the first error the callback returns.
+Status forEachLine(const std::string& path, const std::function<Status(std::string_view, std::int64_t)>& onLine,
+                   std::uint64_t* fileSize)
+{
+    File f(std::fopen(path.c_str(), "rb"));
+    if (!f)
+        return ioError(path, "cannot open");
+    if (fileSize) {
+        struct stat st {};
+        *fileSize = ::fstat(fileno(f.get()), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    }
+    std::vector<char> buffer(kBlock);
+    std::size_t carried = 0;
+    std::int64_t line = 0;
+    while (true) {
+        const std::size_t got = std::fread(buffer.data() + carried, 1, buffer.size() - carried, f.get());
+        if (got == 0 && std::ferror(f.get()))
+            return ioError(path, "cannot read");
+        const std::size_t size = carried + got;
+        const bool last = got == 0 || std::feof(f.get());
+        std::size_t start = 0;
+        while (true) {
+            const void* nl = std::memchr(buffer.data() + start, '\n', size - start);
+            if (!nl)
+                break;
+            const std::size_t end = static_cast<const char*>(nl) - buffer.data();
+            if (auto ok = onLine(std::string_view(buffer.data() + start, end - start), ++line); !ok)
+                return ok;
+            start = end + 1;
+        }
+        carried = size - start;
+        if (last) {
+            if (carried > 0)
+                if (auto ok = onLine(std::string_view(buffer.data() + start, carried), ++line); !ok)
+                    return ok;
+            return {};
+        }
+        if (carried == buffer.size())
+            buffer.resize(buffer.size() * 2); // a single line longer than a block
+        std::memmove(buffer.data(), buffer.data() + start, carried);
+    }
+}
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/// Parses a non-negative id at line[pos]; on success advances pos past it.
+Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
+                                const char* what)
+{
+    const auto at = [&](const std::string& message) {
+        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, message);
+    };
+    if (pos >= line.size())
+        return at(std::string("expected ") + what + " (the line ends early)");
+    if (line[pos] == '-')
+        return at(std::string(what) + " is negative");
+    if (line[pos] < '0' || line[pos] > '9')
+        return at(std::string("expected ") + what + ", a non-negative integer");
+    std::uint64_t value = 0;
+    const std::size_t begin = pos;
+    while (pos < line.size() && line[pos] >= '0' && line[pos] <= '9') {
+        value = value * 10 + static_cast<unsigned>(line[pos] - '0');
+        if (value > kMaxId) {
+            pos = begin;
+            return at(std::string(what) + " is 2^32 or more");
+        }
+        ++pos;
+    }
+    if (pos < line.size() && !isSpace(line[pos]))
+        return at(std::string("expected ") + what + ", a non-negative integer");
+    return value;
+}
+
+void skipSpaces(std::string_view line, std::size_t& pos)
+{
+    while (pos < line.size() && isSpace(line[pos]))
+        ++pos;
+}
+
+} // namespace meridian::io::detail

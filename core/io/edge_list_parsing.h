@@ -1,0 +1,129 @@
+#pragma once
+
+#include "core/common/expected.h"
+#include "core/model/graph.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Internal helpers shared by the edge-list readers (graph_io, edge_partition_io): block-wise line reading,
+/// vertex-id parsing with located errors, and dense renumbering of sparse ids.
+namespace meridian::io::detail {
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+constexpr std::uint64_t kMaxId = 0xFFFFFFFFull; // ids must fit in 32 bits
+constexpr std::size_t kBlock = 8u << 20;
+
+/// Maps sparse original ids to dense ids in order of first appearance. A flat array indexed by the id while
+/// ids stay small relative to the edge count (the common case, and the fast one); an open-addressing hash
+/// table once an id would make the array too large.
+class DenseIdMap {
+public:
+    explicit DenseIdMap(model::Graph& graph) : m_graph(graph) {}
+
+    std::uint32_t get(std::uint64_t id)
+    {
+        if (!m_hashed) {
+            if (id < m_direct.size()) {
+                std::uint32_t& slot = m_direct[id];
+                if (slot == kNone)
+                    slot = add(id);
+                return slot;
+            }
+            const std::uint64_t limit = std::max<std::uint64_t>(1u << 24, 8 * m_graph.src.size() + 1024);
+            if (id < limit) {
+                m_direct.resize(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(id + 1, 2 * m_direct.size())), kNone);
+                return get(id);
+            }
+            switchToHash();
+        }
+        return hashed(id);
+    }
+
+private:
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    static constexpr std::uint64_t kEmpty = ~0ull;
+
+    std::uint32_t add(std::uint64_t id)
+    {
+        m_graph.originalId.push_back(id);
+        return m_graph.vertexCount++;
+    }
+
+    void switchToHash()
+    {
+        m_hashed = true;
+        m_direct.clear();
+        m_direct.shrink_to_fit();
+        rehash(std::max<std::size_t>(1u << 16, 4 * m_graph.originalId.size()));
+    }
+
+    void rehash(std::size_t capacity)
+    {
+        m_keys.assign(capacity, kEmpty);
+        m_values.assign(capacity, 0);
+        m_mask = capacity - 1;
+        for (std::uint32_t v = 0; v < m_graph.vertexCount; ++v)
+            insert(m_graph.originalId[v], v);
+    }
+
+    void insert(std::uint64_t id, std::uint32_t value)
+    {
+        std::size_t i = (id * 0x9E3779B97F4A7C15ull) >> 20 & m_mask;
+        while (m_keys[i] != kEmpty)
+            i = (i + 1) & m_mask;
+        m_keys[i] = id;
+        m_values[i] = value;
+    }
+
+    std::uint32_t hashed(std::uint64_t id)
+    {
+        std::size_t i = (id * 0x9E3779B97F4A7C15ull) >> 20 & m_mask;
+        while (m_keys[i] != kEmpty) {
+            if (m_keys[i] == id)
+                return m_values[i];
+            i = (i + 1) & m_mask;
+        }
+        if (2 * (m_graph.vertexCount + 1) > m_keys.size()) {
+            const std::uint32_t v = add(id);
+            rehash(2 * m_keys.size());
+            return v;
+        }
+        const std::uint32_t v = add(id);
+        m_keys[i] = id;
+        m_values[i] = v;
+        return v;
+    }
+
+    model::Graph& m_graph;
+    bool m_hashed = false;
+    std::vector<std::uint32_t> m_direct;
+    std::vector<std::uint64_t> m_keys;
+    std::vector<std::uint32_t> m_values;
+    std::size_t m_mask = 0;
+};
+
+Error ioError(const std::string& path, const std::string& what);
+
+/// Calls `onLine(line, number)` for every line of a file read in blocks (LF or CRLF; the CR is kept for the
+/// parser to treat as white space). Stops at the first error the callback returns.
+Status forEachLine(const std::string& path, const std::function<Status(std::string_view, std::int64_t)>& onLine,
+                   std::uint64_t* fileSize = nullptr);
+
+bool isSpace(char c);
+void skipSpaces(std::string_view line, std::size_t& pos);
+
+/// Parses a non-negative id below 2^32 at line[pos]; on success advances pos past it. `what` names the field.
+Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
+                                const char* what);
+
+} // namespace meridian::io::detail

@@ -1,0 +1,196 @@
+#include "core/io/edge_partition_io.h"
+
+#include "core/io/edge_list_parsing.h"
+#include "core/io/text_file.h"
+
+#include <charconv>
+#include <unordered_map>
+
+namespace meridian::io {
+
+using namespace detail;
+
+namespace {
+
+Error emptyGraph(const std::string& path)
+{
+    return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)", SourceLocation{path, 0, 0});
+}
+
+} // namespace
+
+namespace {
+
+/// Returns a lookup from original id to dense id.
+std::unordered_map<std::uint64_t, std::uint32_t> idIndex(const model::Graph& graph)
+{
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    index.reserve(graph.vertexCount);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        index.emplace(graph.originalId[v], v);
+    return index;
+}
+
+/// Parses `id<ws>site-name` lines; calls onPair(id, site, line).
+Status forEachVertexSite(const std::string& path, const model::Topology& topology,
+                         const std::function<Status(std::uint64_t, int, std::int64_t)>& onPair)
+{
+    return forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto id = parseId(path, number, line, pos, "a vertex id");
+        if (!id)
+            return id.error();
+        skipSpaces(line, pos);
+        std::size_t end = pos;
+        while (end < line.size() && !isSpace(line[end]))
+            ++end;
+        if (end == pos)
+            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "expected a site name after the vertex id");
+        const std::string_view name = line.substr(pos, end - pos);
+        const auto site = topology.siteIndex(name);
+        if (!site)
+            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "unknown site '" + std::string(name) + "'");
+        return onPair(*id, *site, number);
+    });
+}
+
+} // namespace
+
+Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology)
+{
+    const auto index = idIndex(graph);
+    std::vector<int> home(graph.vertexCount, -1);
+    auto ok = forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
+        const auto it = index.find(id);
+        if (it == index.end())
+            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is not in the graph");
+        if (home[it->second] >= 0)
+            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is listed twice");
+        home[it->second] = site;
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    return home;
+}
+
+Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                          const model::Topology& topology)
+{
+    return writeFileAtomically(path, [&](std::ostream& out) {
+        std::string chunk;
+        char buffer[64];
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+            char* end = std::to_chars(buffer, buffer + 24, graph.originalId[graph.src[e]]).ptr;
+            *end++ = '\t';
+            end = std::to_chars(end, end + 24, graph.originalId[graph.dst[e]]).ptr;
+            *end++ = '\t';
+            chunk.append(buffer, static_cast<std::size_t>(end - buffer));
+            chunk += topology.site(partition.edgeSite[e]).name;
+            chunk += '\n';
+            if (chunk.size() > (1u << 20)) {
+                out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+                chunk.clear();
+            }
+        }
+        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    });
+}
+
+Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                    const model::Topology& topology)
+{
+    return writeFileAtomically(path, [&](std::ostream& out) {
+        std::string chunk;
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+            chunk += std::to_string(graph.originalId[v]);
+            chunk += '\t';
+            chunk += topology.site(partition.masterSite[v]).name;
+            chunk += '\n';
+            if (chunk.size() > (1u << 20)) {
+                out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+                chunk.clear();
+            }
+        }
+        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    });
+}
+
+Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path, const model::Topology& topology)
+{
+    model::Graph g;
+    model::EdgePartition p;
+    DenseIdMap ids(g);
+    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto a = parseId(path, number, line, pos, "a source vertex id");
+        if (!a)
+            return a.error();
+        skipSpaces(line, pos);
+        auto b = parseId(path, number, line, pos, "a target vertex id");
+        if (!b)
+            return b.error();
+        skipSpaces(line, pos);
+        std::size_t end = pos;
+        while (end < line.size() && !isSpace(line[end]))
+            ++end;
+        const auto site = topology.siteIndex(line.substr(pos, end - pos));
+        if (!site)
+            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1,
+                              end == pos ? "expected a site name" : "unknown site '" + std::string(line.substr(pos, end - pos)) + "'");
+        g.src.push_back(ids.get(*a));
+        g.dst.push_back(ids.get(*b));
+        p.edgeSite.push_back(static_cast<std::uint8_t>(*site));
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    if (g.src.empty())
+        return emptyGraph(path);
+    p.masterSite.assign(g.vertexCount, 0xFF);
+    return std::make_pair(std::move(g), std::move(p));
+}
+
+Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology, model::EdgePartition& partition)
+{
+    const auto index = idIndex(graph);
+    partition.masterSite.assign(graph.vertexCount, 0xFF);
+    return forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
+        const auto it = index.find(id);
+        if (it == index.end())
+            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is not in the partition");
+        partition.masterSite[it->second] = static_cast<std::uint8_t>(site);
+        return {};
+    });
+}
+
+Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path)
+{
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
+    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        skipSpaces(line, pos);
+        if (pos == line.size() || line[pos] == '#')
+            return {};
+        auto a = parseId(path, number, line, pos, "a source vertex id");
+        if (!a)
+            return a.error();
+        skipSpaces(line, pos);
+        auto b = parseId(path, number, line, pos, "a target vertex id");
+        if (!b)
+            return b.error();
+        edges.emplace_back(*a, *b);
+        return {};
+    });
+    if (!ok)
+        return ok.error();
+    return edges;
+}
+
+} // namespace meridian::io
