@@ -57,43 +57,9 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
     }
 }
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
 
 /// Parses a non-negative id at line[pos]; on success advances pos past it.
-Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
-                                const char* what)
-{
-    const auto at = [&](const std::string& message) {
-        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, message);
-    };
-    if (pos >= line.size())
-        return at(std::string("expected ") + what + " (the line ends early)");
-    if (line[pos] == '-')
-        return at(std::string(what) + " is negative");
-    if (line[pos] < '0' || line[pos] > '9')
-        return at(std::string("expected ") + what + ", a non-negative integer");
-    std::uint64_t value = 0;
-    const std::size_t begin = pos;
-    while (pos < line.size() && line[pos] >= '0' && line[pos] <= '9') {
-        value = value * 10 + static_cast<unsigned>(line[pos] - '0');
-        if (value > kMaxId) {
-            pos = begin;
-            return at(std::string(what) + " is 2^32 or more");
-        }
-        ++pos;
-    }
-    if (pos < line.size() && !isSpace(line[pos]))
-        return at(std::string("expected ") + what + ", a non-negative integer");
-    return value;
-}
 
-void skipSpaces(std::string_view line, std::size_t& pos)
-{
-    while (pos < line.size() && isSpace(line[pos]))
-        ++pos;
-}
+
 
 } // namespace meridian::io::detail

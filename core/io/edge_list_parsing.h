@@ -1,12 +1,15 @@
 #pragma once
 
 #include "core/common/expected.h"
+#include "core/io/text_file.h"
 #include "core/model/graph.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -119,11 +122,65 @@ Error ioError(const std::string& path, const std::string& what);
 Status forEachLine(const std::string& path, const std::function<Status(std::string_view, std::int64_t)>& onLine,
                    std::uint64_t* fileSize = nullptr);
 
-bool isSpace(char c);
-void skipSpaces(std::string_view line, std::size_t& pos);
+inline bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+inline void skipSpaces(std::string_view line, std::size_t& pos)
+{
+    while (pos < line.size() && isSpace(line[pos]))
+        ++pos;
+}
+
 
 /// Parses a non-negative id below 2^32 at line[pos]; on success advances pos past it. `what` names the field.
-Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
-                                const char* what);
+inline Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
+                                const char* what)
+{
+    const auto at = [&](const std::string& message) {
+        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, message);
+    };
+    if (pos >= line.size())
+        return at(std::string("expected ") + what + " (the line ends early)");
+    if (line[pos] == '-')
+        return at(std::string(what) + " is negative");
+    if (line[pos] < '0' || line[pos] > '9')
+        return at(std::string("expected ") + what + ", a non-negative integer");
+    std::uint64_t value = 0;
+    const std::size_t begin = pos;
+    while (pos < line.size() && line[pos] >= '0' && line[pos] <= '9') {
+        value = value * 10 + static_cast<unsigned>(line[pos] - '0');
+        if (value > kMaxId) {
+            pos = begin;
+            return at(std::string(what) + " is 2^32 or more");
+        }
+        ++pos;
+    }
+    if (pos < line.size() && !isSpace(line[pos]))
+        return at(std::string("expected ") + what + ", a non-negative integer");
+    return value;
+}
+
+
+/// Parses `src dst` ids at the start of a line (after blanks); leaves `pos` after the second id. Returns no
+/// pair for blank and `#` comment lines.
+inline Expected<std::optional<std::pair<std::uint64_t, std::uint64_t>>> parseEdgeIds(const std::string& path, std::int64_t number,
+                                                                               std::string_view line, std::size_t& pos)
+{
+    pos = 0;
+    skipSpaces(line, pos);
+    if (pos == line.size() || line[pos] == '#')
+        return std::optional<std::pair<std::uint64_t, std::uint64_t>>();
+    auto a = parseId(path, number, line, pos, "a source vertex id");
+    if (!a)
+        return a.error();
+    skipSpaces(line, pos);
+    auto b = parseId(path, number, line, pos, "a target vertex id");
+    if (!b)
+        return b.error();
+    return std::optional(std::make_pair(*a, *b));
+}
+
 
 } // namespace meridian::io::detail

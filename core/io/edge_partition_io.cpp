@@ -126,16 +126,13 @@ Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const 
     DenseIdMap ids(g);
     auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
         std::size_t pos = 0;
-        skipSpaces(line, pos);
-        if (pos == line.size() || line[pos] == '#')
+        auto pair = parseEdgeIds(path, number, line, pos);
+        if (!pair)
+            return pair.error();
+        if (!*pair)
             return {};
-        auto a = parseId(path, number, line, pos, "a source vertex id");
-        if (!a)
-            return a.error();
-        skipSpaces(line, pos);
-        auto b = parseId(path, number, line, pos, "a target vertex id");
-        if (!b)
-            return b.error();
+        const auto a = &(*pair)->first;
+        const auto b = &(*pair)->second;
         skipSpaces(line, pos);
         std::size_t end = pos;
         while (end < line.size() && !isSpace(line[end]))
@@ -175,16 +172,13 @@ Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(con
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
     auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
         std::size_t pos = 0;
-        skipSpaces(line, pos);
-        if (pos == line.size() || line[pos] == '#')
+        auto pair = parseEdgeIds(path, number, line, pos);
+        if (!pair)
+            return pair.error();
+        if (!*pair)
             return {};
-        auto a = parseId(path, number, line, pos, "a source vertex id");
-        if (!a)
-            return a.error();
-        skipSpaces(line, pos);
-        auto b = parseId(path, number, line, pos, "a target vertex id");
-        if (!b)
-            return b.error();
+        const auto a = &(*pair)->first;
+        const auto b = &(*pair)->second;
         edges.emplace_back(*a, *b);
         return {};
     });

@@ -68,16 +68,13 @@ Expected<model::Graph> readSnapGraph(const std::string& path)
     DenseIdMap ids(g);
     auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
         std::size_t pos = 0;
-        skipSpaces(line, pos);
-        if (pos == line.size() || line[pos] == '#')
+        auto pair = parseEdgeIds(path, number, line, pos);
+        if (!pair)
+            return pair.error();
+        if (!*pair)
             return {};
-        auto a = parseId(path, number, line, pos, "a source vertex id");
-        if (!a)
-            return a.error();
-        skipSpaces(line, pos);
-        auto b = parseId(path, number, line, pos, "a target vertex id");
-        if (!b)
-            return b.error();
+        const auto a = &(*pair)->first;
+        const auto b = &(*pair)->second;
         if (*a == *b) {
             ++g.selfLoopsDropped;
             ids.get(*a);
