@@ -35,13 +35,21 @@ public:
 
     std::uint32_t get(std::uint64_t id)
     {
+        if (!m_hashed && id < m_direct.size()) [[likely]] {
+            std::uint32_t& slot = m_direct[id];
+            if (slot == kNone)
+                slot = add(id);
+            return slot;
+        }
+        return getSlow(id);
+    }
+
+private:
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+    std::uint32_t getSlow(std::uint64_t id)
+    {
         if (!m_hashed) {
-            if (id < m_direct.size()) {
-                std::uint32_t& slot = m_direct[id];
-                if (slot == kNone)
-                    slot = add(id);
-                return slot;
-            }
             const std::uint64_t limit = std::max<std::uint64_t>(1u << 24, 8 * m_graph.src.size() + 1024);
             if (id < limit) {
                 m_direct.resize(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(id + 1, 2 * m_direct.size())), kNone);
@@ -51,9 +59,6 @@ public:
         }
         return hashed(id);
     }
-
-private:
-    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     static constexpr std::uint64_t kEmpty = ~0ull;
 
     std::uint32_t add(std::uint64_t id)
