@@ -224,6 +224,18 @@ Expected<ParamValues> ParamValues::with(const std::vector<ParamSpec>& specs, Par
     return makeError(ErrorCode::InvalidInput, "unknown parameter '" + name + "'");
 }
 
+Status ParamValues::validate(const std::vector<ParamSpec>& specs) const
+{
+    for (const auto& spec : specs) {
+        const auto it = m_values.find(spec.name);
+        if (it == m_values.end())
+            return makeError(ErrorCode::InvalidInput, "parameter '" + spec.name + "' has no value");
+        if (auto ok = spec.check(it->second); !ok)
+            return ok.error();
+    }
+    return {};
+}
+
 std::int64_t ParamValues::integer(const std::string& name) const
 {
     const auto it = m_values.find(name);

@@ -68,6 +68,9 @@ public:
     bool flag(const std::string& name) const;
     const std::string& choice(const std::string& name) const;
 
+    /// Checks that every spec has a value of its type and range; the error names the parameter.
+    Status validate(const std::vector<ParamSpec>& specs) const;
+
     bool contains(const std::string& name) const { return m_values.count(name) != 0; }
     const std::map<std::string, ParamValue>& values() const { return m_values; }
     /// Returns "a=1, b=true" in name order.

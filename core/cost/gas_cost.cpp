@@ -357,15 +357,12 @@ GasMetrics GasState::linkMetrics() const
 
 GasMetrics GasState::metrics() const
 {
-    Totals t(m_sites);
-    t.gUp = m_gUp;
-    t.gDown = m_gDown;
-    t.aUp = m_aUp;
-    t.aDown = m_aDown;
+    GasMetrics m = linkMetrics();
     double replicaSum = 0.0;
     for (std::uint32_t v = 0; v < vertexCount(); ++v)
         replicaSum += std::popcount(replicaMask(v));
-    return finish(t, m_network, replicaSum, vertexCount());
+    m.replicationFactor = vertexCount() ? replicaSum / vertexCount() : 0.0;
+    return m;
 }
 
 } // namespace meridian::cost

@@ -62,4 +62,21 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
 
 
 
+Expected<int> parseSiteName(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
+                            const model::Topology& topology)
+{
+    skipSpaces(line, pos);
+    std::size_t end = pos;
+    while (end < line.size() && !isSpace(line[end]))
+        ++end;
+    const std::string_view name = line.substr(pos, end - pos);
+    if (name.empty())
+        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "expected a site name");
+    const auto site = topology.siteIndex(name);
+    if (!site)
+        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "unknown site '" + std::string(name) + "'");
+    pos = end;
+    return *site;
+}
+
 } // namespace meridian::io::detail

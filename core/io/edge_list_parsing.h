@@ -3,6 +3,7 @@
 #include "core/common/expected.h"
 #include "core/io/text_file.h"
 #include "core/model/graph.h"
+#include "core/model/topology.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -187,5 +188,26 @@ inline Expected<std::optional<std::pair<std::uint64_t, std::uint64_t>>> parseEdg
     return std::optional(std::make_pair(*a, *b));
 }
 
+
+/// Calls `onEdge(src, dst, line, pos, number)` for every `src dst` line of a file (blank and `#` lines
+/// skipped); `pos` points after the second id, for readers with more columns.
+template <typename OnEdge>
+Status forEachEdgeLine(const std::string& path, const OnEdge& onEdge)
+{
+    return forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
+        std::size_t pos = 0;
+        auto pair = parseEdgeIds(path, number, line, pos);
+        if (!pair)
+            return pair.error();
+        if (!*pair)
+            return {};
+        return onEdge((*pair)->first, (*pair)->second, line, pos, number);
+    });
+}
+
+/// Parses a site name at line[pos] (after blanks) and returns its index; an empty or unknown name is an
+/// error located at its column.
+Expected<int> parseSiteName(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
+                            const model::Topology& topology);
 
 } // namespace meridian::io::detail

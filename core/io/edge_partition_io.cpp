@@ -43,16 +43,9 @@ Status forEachVertexSite(const std::string& path, const model::Topology& topolog
         auto id = parseId(path, number, line, pos, "a vertex id");
         if (!id)
             return id.error();
-        skipSpaces(line, pos);
-        std::size_t end = pos;
-        while (end < line.size() && !isSpace(line[end]))
-            ++end;
-        if (end == pos)
-            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "expected a site name after the vertex id");
-        const std::string_view name = line.substr(pos, end - pos);
-        const auto site = topology.siteIndex(name);
+        auto site = parseSiteName(path, number, line, pos, topology);
         if (!site)
-            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "unknown site '" + std::string(name) + "'");
+            return site.error();
         return onPair(*id, *site, number);
     });
 }
@@ -124,25 +117,12 @@ Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const 
     model::Graph g;
     model::EdgePartition p;
     DenseIdMap ids(g);
-    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
-        std::size_t pos = 0;
-        auto pair = parseEdgeIds(path, number, line, pos);
-        if (!pair)
-            return pair.error();
-        if (!*pair)
-            return {};
-        const auto a = &(*pair)->first;
-        const auto b = &(*pair)->second;
-        skipSpaces(line, pos);
-        std::size_t end = pos;
-        while (end < line.size() && !isSpace(line[end]))
-            ++end;
-        const auto site = topology.siteIndex(line.substr(pos, end - pos));
+    auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view line, std::size_t pos, std::int64_t number) -> Status {
+        auto site = parseSiteName(path, number, line, pos, topology);
         if (!site)
-            return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1,
-                              end == pos ? "expected a site name" : "unknown site '" + std::string(line.substr(pos, end - pos)) + "'");
-        g.src.push_back(ids.get(*a));
-        g.dst.push_back(ids.get(*b));
+            return site.error();
+        g.src.push_back(ids.get(a));
+        g.dst.push_back(ids.get(b));
         p.edgeSite.push_back(static_cast<std::uint8_t>(*site));
         return {};
     });
@@ -170,16 +150,8 @@ Status readMasters(const std::string& path, const model::Graph& graph, const mod
 Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path)
 {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
-    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
-        std::size_t pos = 0;
-        auto pair = parseEdgeIds(path, number, line, pos);
-        if (!pair)
-            return pair.error();
-        if (!*pair)
-            return {};
-        const auto a = &(*pair)->first;
-        const auto b = &(*pair)->second;
-        edges.emplace_back(*a, *b);
+    auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t, std::int64_t) -> Status {
+        edges.emplace_back(a, b);
         return {};
     });
     if (!ok)

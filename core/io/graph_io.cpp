@@ -66,22 +66,14 @@ Expected<model::Graph> readSnapGraph(const std::string& path)
     model::Graph g;
     reserveFor(g, path);
     DenseIdMap ids(g);
-    auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
-        std::size_t pos = 0;
-        auto pair = parseEdgeIds(path, number, line, pos);
-        if (!pair)
-            return pair.error();
-        if (!*pair)
-            return {};
-        const auto a = &(*pair)->first;
-        const auto b = &(*pair)->second;
-        if (*a == *b) {
+    auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t, std::int64_t) -> Status {
+        if (a == b) {
             ++g.selfLoopsDropped;
-            ids.get(*a);
+            ids.get(a);
             return {};
         }
-        const std::uint32_t u = ids.get(*a);
-        const std::uint32_t v = ids.get(*b);
+        const std::uint32_t u = ids.get(a);
+        const std::uint32_t v = ids.get(b);
         g.src.push_back(u);
         g.dst.push_back(v);
         return {};
@@ -190,7 +182,7 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
 Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
 {
     model::Graph g;
-    bool banner = false, sizeLine = false, symmetric = false;
+    bool banner = false, sizeLine = false;
     std::uint64_t rows = 0, nnz = 0, seen = 0;
     auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
         if (!banner) {
@@ -204,7 +196,6 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
             if (lower.find("complex") != std::string::npos || lower.find("hermitian") != std::string::npos
                 || lower.find("skew") != std::string::npos)
                 return parseError(path, static_cast<int>(number), 1, "expected a real, integer or pattern matrix, general or symmetric");
-            symmetric = lower.find("symmetric") != std::string::npos;
             banner = true;
             return {};
         }
@@ -255,7 +246,6 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
         return parseError(path, 1, 1, "expected the size line 'rows columns entries'");
     if (seen < nnz)
         return parseError(path, 0, 0, "the size line declares " + std::to_string(nnz) + " entries but the file has " + std::to_string(seen));
-    (void)symmetric; // a symmetric entry is one edge either way
     if (g.src.empty())
         return emptyGraph(path);
     return g;

@@ -21,13 +21,8 @@ Expected<MappingResult> Mapper::map(const MappingProblem& problem, std::uint64_t
 Expected<MappingResult> Mapper::map(const MappingProblem& problem, const ParamValues& values, std::uint64_t seed,
                                     const Feedback& feedback) const
 {
-    for (const auto& spec : parameters()) {
-        const auto it = values.values().find(spec.name);
-        if (it == values.values().end())
-            return makeError(ErrorCode::InvalidInput, "parameter '" + spec.name + "' has no value");
-        if (auto ok = spec.check(it->second); !ok)
-            return ok.error();
-    }
+    if (auto ok = values.validate(parameters()); !ok)
+        return ok.error();
     if (feedback.isCanceled())
         return canceled();
     const FeedbackRange all(feedback, 0.0, 1.0);

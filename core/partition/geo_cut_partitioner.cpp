@@ -118,8 +118,6 @@ MappingTables tablesOf(const cost::GasState& state)
     return t;
 }
 
-bool within(double usd, double budget) { return usd <= budget * (1 + 1e-9) + 1e-15; }
-
 } // namespace
 
 int geoCutPlace(const PartitionProblem& problem, const StreamState& state, std::uint32_t u, std::uint32_t v)
@@ -234,7 +232,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     if (std::isfinite(budgetUsd)) {
         cost::GasState state(graph, partition, problem.sizes, net);
         const double startUsd = state.wanUsd();
-        if (!within(startUsd, budgetUsd)) {
+        if (!withinBudget(startUsd, budgetUsd)) {
             std::vector<std::pair<double, std::uint32_t>> queue;
             for (std::uint32_t v = 0; v < state.vertexCount(); ++v) {
                 const std::uint64_t mask = state.replicaMask(v);
@@ -251,13 +249,13 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
             std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
             int moves = 0;
             constexpr std::size_t kBatch = 1u << 16; // vertices per scan of the edge list
-            for (std::size_t first = 0; first < queue.size() && !within(state.wanUsd(), budgetUsd); first += kBatch) {
+            for (std::size_t first = 0; first < queue.size() && !withinBudget(state.wanUsd(), budgetUsd); first += kBatch) {
             std::vector<std::uint32_t> batch;
             for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)
                 batch.push_back(queue[i].second);
             auto incident = edgesOf(batch);
             for (std::uint32_t v : batch) {
-                if (within(state.wanUsd(), budgetUsd) || range.isCanceled())
+                if (withinBudget(state.wanUsd(), budgetUsd) || range.isCanceled())
                     break;
                 for (const auto& group : groupEdges(state, v, incident[v], -1)) {
                     std::vector<std::uint8_t> from(group.size());
@@ -298,7 +296,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     if (values.integer("max_iter") > 0) {
         cost::GasState state(graph, partition, problem.sizes, net);
         const double startUsd = state.wanUsd();
-        const double budget = within(startUsd, budgetUsd) ? budgetUsd : startUsd; // over budget: never raise the cost
+        const double budget = withinBudget(startUsd, budgetUsd) ? budgetUsd : startUsd; // over budget: never raise the cost
         const MappingTables tables = tablesOf(state);
         std::vector<int> site(m);
         std::iota(site.begin(), site.end(), 0);
@@ -322,7 +320,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                 double s2, u2;
                 tables.evaluate(site, net, s2, u2);
                 std::swap(site[p], site[q]);
-                if (seconds - s2 > bestGain && within(u2, budget)) {
+                if (seconds - s2 > bestGain && withinBudget(u2, budget)) {
                     bestGain = seconds - s2;
                     bestP = p;
                     bestQ = q;
@@ -354,7 +352,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     if (lq <= 0.0 || maxRounds == 0 || m < 2)
         return true;
     cost::GasState state(graph, partition, problem.sizes, net);
-    const double budget = within(state.wanUsd(), budgetUsd) ? budgetUsd : state.wanUsd();
+    const double budget = withinBudget(state.wanUsd(), budgetUsd) ? budgetUsd : state.wanUsd();
     const double startSeconds = state.transferSeconds();
     int moved = 0, masters = 0, rounds = 0;
     for (; rounds < maxRounds; ++rounds) {
@@ -427,7 +425,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                         target = k;
                 if (target >= 0) {
                     state.setMaster(v, target);
-                    if (better(scoreOf(), now) && within(state.wanUsd(), budget)) {
+                    if (better(scoreOf(), now) && withinBudget(state.wanUsd(), budget)) {
                         ++masters;
                         improved = true;
                         now = scoreOf();
@@ -454,7 +452,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                     for (std::uint32_t e : group)
                         state.moveEdge(e, s);
                     const Score score = scoreOf();
-                    if (better(score, bestScore) && within(state.wanUsd(), budget)) {
+                    if (better(score, bestScore) && withinBudget(state.wanUsd(), budget)) {
                         bestScore = score;
                         bestSite = s;
                     }
@@ -523,7 +521,7 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
         return result; // streaming only: nothing needs the stage-1 cost
     const double stage1 = cost::evaluateGas(g, result.partition, problem.sizes, problem.network).wanUsd;
     char text[160];
-    if (problem.budgetUsd && !within(stage1, budget))
+    if (problem.budgetUsd && !withinBudget(stage1, budget))
         std::snprintf(text, sizeof text, "stage 1 costs %.6g USD, over the budget of %.6g USD by %.6g USD: budget repair first",
                       stage1, budget, stage1 - budget);
     else

@@ -68,8 +68,7 @@ BudgetStatus budgetStatus(const PartitionProblem& problem, double wanUsd)
     if (!problem.budgetUsd)
         return s;
     s.given = true;
-    // A relative tolerance keeps rounding in incremental totals from flagging an exact fit.
-    s.met = wanUsd <= *problem.budgetUsd * (1 + 1e-9) + 1e-15;
+    s.met = withinBudget(wanUsd, *problem.budgetUsd);
     s.overUsd = s.met ? 0.0 : wanUsd - *problem.budgetUsd;
     return s;
 }
@@ -82,13 +81,8 @@ Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, std:
 Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
                                            const Feedback& feedback) const
 {
-    for (const auto& spec : parameters()) {
-        const auto it = values.values().find(spec.name);
-        if (it == values.values().end())
-            return makeError(ErrorCode::InvalidInput, "parameter '" + spec.name + "' has no value");
-        if (auto ok = spec.check(it->second); !ok)
-            return ok.error();
-    }
+    if (auto ok = values.validate(parameters()); !ok)
+        return ok.error();
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     auto result = runImpl(problem, values, seed, FeedbackRange(feedback, 0.0, 1.0));

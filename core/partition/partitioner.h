@@ -54,6 +54,9 @@ struct BudgetStatus {
     std::string text() const;
 };
 BudgetStatus budgetStatus(const PartitionProblem& problem, double wanUsd);
+/// Returns true when `usd` fits `budget`, with a relative tolerance so rounding in incremental totals
+/// never flags an exact fit.
+inline bool withinBudget(double usd, double budget) { return usd <= budget * (1 + 1e-9) + 1e-15; }
 
 /// A vertex-cut graph partitioner (STYLE.md's algorithm interface). run() validates the parameters, calls
 /// runImpl(), and checks that every edge has a site and every master is one of its vertex's replicas.
