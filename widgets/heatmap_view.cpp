@@ -1,9 +1,15 @@
 #include "widgets/heatmap_view.h"
 
+#include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QHelpEvent>
+#include <QMenu>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QTextStream>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <array>
@@ -15,10 +21,15 @@ namespace {
 
 constexpr int kMarginLeft = 64;
 constexpr int kMarginTop = 36;
-constexpr int kMarginBottom = 28;
-constexpr int kLegendWidth = 110;
+constexpr int kMarginBottom = 22;
+constexpr int kSumStrip = 36;
+constexpr int kGap = 6;
+constexpr int kLegendWidth = 104;
+constexpr long long kCoarseThreshold = 1 << 20;  // dense cells above which the block level is kept
+constexpr int kCoarseTarget = 1024;              // block level size (blocks per side)
 const QColor kBackground(244, 244, 244);
 const QColor kMissing(205, 205, 205);
+const QColor kSumBar(96, 96, 96);
 
 // Viridis at nine evenly spaced stops (matplotlib's table), linearly interpolated in between.
 constexpr std::array<std::array<int, 3>, 9> kViridis = {{{68, 1, 84},
@@ -30,6 +41,25 @@ constexpr std::array<std::array<int, 3>, 9> kViridis = {{{68, 1, 84},
                                                           {94, 201, 98},
                                                           {173, 220, 48},
                                                           {253, 231, 37}}};
+// ColorBrewer PuOr reversed (blue/purple for negative, orange for positive): colour-blind safe.
+constexpr std::array<std::array<int, 3>, 9> kDiverging = {{{45, 0, 75},
+                                                            {84, 39, 136},
+                                                            {128, 115, 172},
+                                                            {178, 171, 210},
+                                                            {247, 247, 247},
+                                                            {253, 184, 99},
+                                                            {224, 130, 20},
+                                                            {179, 88, 6},
+                                                            {127, 59, 8}}};
+
+QColor interpolate(const std::array<std::array<int, 3>, 9>& table, double t)
+{
+    t = std::clamp(t, 0.0, 1.0) * (table.size() - 1);
+    const auto i = std::min<std::size_t>(static_cast<std::size_t>(t), table.size() - 2);
+    const double f = t - static_cast<double>(i);
+    auto mix = [&](int c) { return static_cast<int>(std::lround(table[i][c] + f * (table[i + 1][c] - table[i][c]))); };
+    return QColor(mix(0), mix(1), mix(2));
+}
 
 } // namespace
 
@@ -51,15 +81,49 @@ double HeatmapData::value(int row, int column, bool* present) const
     return it != end && *it == column ? sparse.valuePtr()[it - inner] : 0.0;
 }
 
+void writeHeatmapCsv(const HeatmapData& data, QTextStream& out)
+{
+    auto label = [](const QStringList& labels, int i) { return i < labels.size() ? labels[i] : QString::number(i); };
+    auto quoted = [](QString s) {
+        if (s.contains(',') || s.contains('"'))
+            s = '"' + s.replace('"', "\"\"") + '"';
+        return s;
+    };
+    out << "# " << data.title << " (" << data.unit << ")\n";
+    if (data.isSparse) {
+        out << quoted(data.rowAxis) << ',' << quoted(data.columnAxis) << ",value\n";
+        const auto& m = data.sparse;
+        for (int r = 0; r < m.outerSize(); ++r)
+            for (HeatmapData::Sparse::InnerIterator it(m, r); it; ++it)
+                out << quoted(label(data.rowLabels, r)) << ',' << quoted(label(data.columnLabels, it.col())) << ','
+                    << QString::number(it.value(), 'g', 17) << '\n';
+        return;
+    }
+    out << quoted(data.rowAxis + " \\ " + data.columnAxis);
+    for (int c = 0; c < data.columns(); ++c)
+        out << ',' << quoted(label(data.columnLabels, c));
+    out << '\n';
+    for (int r = 0; r < data.rows(); ++r) {
+        out << quoted(label(data.rowLabels, r));
+        for (int c = 0; c < data.columns(); ++c) {
+            out << ',';
+            const double v = data.dense(r, c);
+            if (!std::isnan(v))
+                out << QString::number(v, 'g', 17);
+        }
+        out << '\n';
+    }
+}
+
 QString formatValue(double value, const QString& unit)
 {
     if (std::isnan(value))
         return QStringLiteral("no value");
     if (unit == "bytes") {
-        static const char* prefixes[] = {"B", "kB", "MB", "GB", "TB"};
+        static const char* prefixes[] = {"B", "kB", "MB", "GB", "TB", "PB"};
         int p = 0;
         double v = value;
-        while (std::abs(v) >= 1000.0 && p < 4) {
+        while (std::abs(v) >= 1000.0 && p < 5) {
             v /= 1000.0;
             ++p;
         }
@@ -72,16 +136,20 @@ HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
-    setMinimumSize(240, 200);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(260, 220);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
 void HeatmapView::setData(HeatmapData data)
 {
     m_data = std::move(data);
-    updateRange();
+    m_view = QRect(0, 0, m_data.columns(), m_data.rows());
+    updateStatistics();
+    buildCoarseLevel();
     m_dirty = true;
     update();
+    Q_EMIT viewChanged();
 }
 
 void HeatmapView::setLogScale(bool on)
@@ -89,132 +157,271 @@ void HeatmapView::setLogScale(bool on)
     if (m_log == on)
         return;
     m_log = on;
-    updateRange();
+    m_dirty = true;
+    update();
+}
+
+void HeatmapView::setBinning(Binning binning)
+{
+    if (m_binning == binning)
+        return;
+    m_binning = binning;
     m_dirty = true;
     update();
 }
 
 QColor HeatmapView::paletteColor(double t)
 {
-    t = std::clamp(t, 0.0, 1.0) * (kViridis.size() - 1);
-    const auto i = std::min<std::size_t>(static_cast<std::size_t>(t), kViridis.size() - 2);
-    const double f = t - static_cast<double>(i);
-    auto mix = [&](int c) { return static_cast<int>(std::lround(kViridis[i][c] + f * (kViridis[i + 1][c] - kViridis[i][c]))); };
-    return QColor(mix(0), mix(1), mix(2));
+    return interpolate(kViridis, t);
 }
 
-void HeatmapView::updateRange()
+QColor HeatmapView::divergingColor(double t)
 {
-    m_min = 0.0;
-    m_max = 0.0;
-    double minPositive = std::numeric_limits<double>::infinity();
-    bool any = false;
-    auto visit = [&](double v) {
+    return interpolate(kDiverging, (std::clamp(t, -1.0, 1.0) + 1.0) / 2.0);
+}
+
+void HeatmapView::updateStatistics()
+{
+    const int rows = m_data.rows(), cols = m_data.columns();
+    m_rowSums.assign(rows, 0.0);
+    m_columnSums.assign(cols, 0.0);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo, minPositive = lo;
+    auto visit = [&](int r, int c, double v) {
         if (std::isnan(v))
             return;
-        if (!any) {
-            m_min = m_max = v;
-            any = true;
-        }
-        m_min = std::min(m_min, v);
-        m_max = std::max(m_max, v);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
         if (v > 0)
             minPositive = std::min(minPositive, v);
+        m_rowSums[r] += v;
+        m_columnSums[c] += v;
     };
     if (m_data.isSparse) {
-        for (Eigen::Index k = 0; k < m_data.sparse.nonZeros(); ++k)
-            visit(m_data.sparse.valuePtr()[k]);
-        if (m_data.sparse.nonZeros() < static_cast<Eigen::Index>(m_data.rows()) * m_data.columns())
-            visit(0.0);
+        const auto& m = m_data.sparse;
+        for (int r = 0; r < m.outerSize(); ++r)
+            for (HeatmapData::Sparse::InnerIterator it(m, r); it; ++it)
+                visit(r, static_cast<int>(it.col()), it.value());
+        if (m.nonZeros() < static_cast<long long>(rows) * cols) {
+            lo = std::min(lo, 0.0);
+            hi = std::max(hi, 0.0);
+        }
     } else {
-        for (Eigen::Index k = 0; k < m_data.dense.size(); ++k)
-            visit(m_data.dense.data()[k]);
+        for (int c = 0; c < cols; ++c)
+            for (int r = 0; r < rows; ++r)
+                visit(r, c, m_data.dense(r, c));
     }
-    if (m_log)
-        m_min = std::isfinite(minPositive) ? minPositive : 1.0;
+    if (!std::isfinite(lo))
+        lo = hi = 0.0;
+    m_dataMin = lo;
+    m_dataMax = hi;
+    m_minPositive = std::isfinite(minPositive) ? minPositive : 1.0;
+    m_signed = lo < 0;
 }
 
-double HeatmapView::normalise(double v) const
+void HeatmapView::buildCoarseLevel()
 {
+    m_block = 0;
+    m_coarseMax.clear();
+    m_coarseSum.clear();
+    m_coarseMissing.clear();
+    const int rows = m_data.rows(), cols = m_data.columns();
+    if (m_data.isSparse || static_cast<long long>(rows) * cols <= kCoarseThreshold)
+        return;
+    m_block = std::max(2, (std::max(rows, cols) + kCoarseTarget - 1) / kCoarseTarget);
+    m_coarseRows = (rows + m_block - 1) / m_block;
+    m_coarseColumns = (cols + m_block - 1) / m_block;
+    const std::size_t n = static_cast<std::size_t>(m_coarseRows) * m_coarseColumns;
+    m_coarseMax.assign(n, -std::numeric_limits<float>::infinity());
+    m_coarseSum.assign(n, 0.0f);
+    m_coarseMissing.assign(n, 0);
+    for (int c = 0; c < cols; ++c) {
+        const int bc = c / m_block;
+        const double* column = m_data.dense.data() + static_cast<std::size_t>(c) * rows;
+        for (int r = 0; r < rows; ++r) {
+            const std::size_t b = static_cast<std::size_t>(r / m_block) * m_coarseColumns + bc;
+            const double v = column[r];
+            if (std::isnan(v)) {
+                m_coarseMissing[b] = 1;
+                continue;
+            }
+            m_coarseMax[b] = std::max(m_coarseMax[b], static_cast<float>(v));
+            m_coarseSum[b] += static_cast<float>(v);
+        }
+    }
+}
+
+double HeatmapView::normalise(double v, double min, double max) const
+{
+    if (m_signed) {
+        const double m = std::max(std::abs(min), std::abs(max));
+        return m > 0 ? v / m : 0.0;
+    }
     if (m_log) {
         if (v <= 0)
             return -1.0;
-        const double lo = std::log10(m_min), hi = std::log10(m_max);
+        const double lo = std::log10(min), hi = std::log10(max);
         return hi > lo ? (std::log10(v) - lo) / (hi - lo) : 1.0;
     }
-    return m_max > m_min ? (v - m_min) / (m_max - m_min) : 1.0;
+    return max > min ? (v - min) / (max - min) : 1.0;
 }
 
-QRect HeatmapView::plotRect() const
+QColor HeatmapView::colorOf(double v, double min, double max) const
 {
-    const QRect area = rect().adjusted(kMarginLeft, kMarginTop, -kLegendWidth, -kMarginBottom);
-    if (m_data.rows() == 0 || m_data.columns() == 0 || area.width() < 10 || area.height() < 10)
-        return {};
-    // Square cells where the matrix is square; otherwise fill the area.
-    const double aspect = static_cast<double>(m_data.columns()) / m_data.rows();
+    if (m_signed)
+        return divergingColor(normalise(v, min, max));
+    const double t = normalise(v, min, max);
+    return t < 0 ? kBackground : paletteColor(t);
+}
+
+HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
+{
+    Layout l;
+    const QRect area(kMarginLeft, kMarginTop, size.width() - kMarginLeft - kSumStrip - kGap - kLegendWidth,
+                     size.height() - kMarginTop - kMarginBottom - kSumStrip - kGap);
+    if (m_view.isEmpty() || area.width() < 10 || area.height() < 10)
+        return l;
+    // Square cells where the visible block is square; otherwise fill the area.
+    const double aspect = static_cast<double>(m_view.width()) / m_view.height();
     int w = area.width(), h = area.height();
     if (w > h * aspect)
         w = static_cast<int>(h * aspect);
     else
         h = static_cast<int>(w / aspect);
-    return {area.left(), area.top(), std::max(w, 1), std::max(h, 1)};
+    l.plot = QRect(area.left(), area.top(), std::max(w, 1), std::max(h, 1));
+    l.rowSums = QRect(l.plot.right() + kGap, l.plot.top(), kSumStrip, l.plot.height());
+    l.columnSums = QRect(l.plot.left(), l.plot.bottom() + kGap, l.plot.width(), kSumStrip);
+    l.legend = QRect(l.rowSums.right() + 14, l.plot.top(), 14, l.plot.height());
+    return l;
 }
 
-void HeatmapView::rebuildImage()
+HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
 {
-    m_dirty = false;
-    const QRect plot = plotRect();
-    const int rows = m_data.rows(), cols = m_data.columns();
-    if (plot.isEmpty()) {
-        m_image = QImage();
-        return;
-    }
-    // One image pixel per cell, or per bin of cells when the matrix has more cells than pixels.
-    const int imageW = std::min(cols, plot.width());
-    const int imageH = std::min(rows, plot.height());
-    std::vector<double> binMax(static_cast<std::size_t>(imageW) * imageH, -1.0);
-    std::vector<char> binMissing(binMax.size(), 0);
-    auto binOf = [&](int r, int c) {
-        const auto br = static_cast<std::size_t>(static_cast<long long>(r) * imageH / rows);
-        const auto bc = static_cast<std::size_t>(static_cast<long long>(c) * imageW / cols);
+    Binned out;
+    if (m_view.isEmpty() || pixels.isEmpty())
+        return out;
+    const int r0 = m_view.top(), c0 = m_view.left(), h = m_view.height(), w = m_view.width();
+    const int imageW = std::min(w, pixels.width());
+    const int imageH = std::min(h, pixels.height());
+    const std::size_t n = static_cast<std::size_t>(imageW) * imageH;
+    std::vector<double> maxOf(n, -std::numeric_limits<double>::infinity());
+    std::vector<double> sumOf(n, 0.0);
+    std::vector<std::uint8_t> state(n, 0);  // bit 0: a value seen, bit 1: a missing cell seen
+    auto binIndex = [&](int r, int c) {
+        const auto br = static_cast<std::size_t>(static_cast<long long>(r - r0) * imageH / h);
+        const auto bc = static_cast<std::size_t>(static_cast<long long>(c - c0) * imageW / w);
         return br * imageW + bc;
+    };
+    auto add = [&](std::size_t b, double v) {
+        maxOf[b] = std::max(maxOf[b], v);
+        sumOf[b] += v;
+        state[b] |= 1;
     };
     if (m_data.isSparse) {
         const int* outer = m_data.sparse.outerIndexPtr();
         const int* inner = m_data.sparse.innerIndexPtr();
         const double* values = m_data.sparse.valuePtr();
-        for (int r = 0; r < rows; ++r)
-            for (int k = outer[r]; k < outer[r + 1]; ++k) {
-                auto& cell = binMax[binOf(r, inner[k])];
-                cell = std::max(cell, values[k]);
+        for (int r = r0; r < r0 + h; ++r) {
+            const int* begin = std::lower_bound(inner + outer[r], inner + outer[r + 1], c0);
+            for (const int* it = begin; it != inner + outer[r + 1] && *it < c0 + w; ++it)
+                add(binIndex(r, *it), values[it - inner]);
+        }
+    } else if (m_block > 0 && static_cast<long long>(w) * h > kCoarseThreshold * 4) {
+        // Many cells per pixel: read the block level, each block landing in the pixel of its centre.
+        for (int br = r0 / m_block; br <= (r0 + h - 1) / m_block; ++br)
+            for (int bc = c0 / m_block; bc <= (c0 + w - 1) / m_block; ++bc) {
+                const int r = std::clamp(br * m_block + m_block / 2, r0, r0 + h - 1);
+                const int c = std::clamp(bc * m_block + m_block / 2, c0, c0 + w - 1);
+                const std::size_t k = static_cast<std::size_t>(br) * m_coarseColumns + bc;
+                const std::size_t b = binIndex(r, c);
+                if (m_coarseMissing[k])
+                    state[b] |= 2;
+                if (std::isfinite(m_coarseMax[k])) {
+                    maxOf[b] = std::max(maxOf[b], static_cast<double>(m_coarseMax[k]));
+                    sumOf[b] += m_coarseSum[k];
+                    state[b] |= 1;
+                }
             }
     } else {
-        for (int c = 0; c < cols; ++c)
-            for (int r = 0; r < rows; ++r) {
+        for (int c = c0; c < c0 + w; ++c)
+            for (int r = r0; r < r0 + h; ++r) {
                 const double v = m_data.dense(r, c);
-                const auto b = binOf(r, c);
                 if (std::isnan(v))
-                    binMissing[b] = 1;
+                    state[binIndex(r, c)] |= 2;
                 else
-                    binMax[b] = std::max(binMax[b], v);
+                    add(binIndex(r, c), v);
             }
     }
-    m_image = QImage(imageW, imageH, QImage::Format_RGB32);
-    for (int y = 0; y < imageH; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
-        for (int x = 0; x < imageW; ++x) {
-            const auto b = static_cast<std::size_t>(y) * imageW + x;
-            const double v = binMax[b];
-            if (v < 0)
-                line[x] = (binMissing[b] ? kMissing : kBackground).rgb();
-            else if (v == 0 && (m_data.isSparse || m_log))
-                line[x] = kBackground.rgb();
-            else {
-                const double t = normalise(v);
-                line[x] = t < 0 ? kBackground.rgb() : paletteColor(t).rgb();
+    const bool sum = m_binning == Binning::Sum;
+    const std::vector<double>& shown = sum ? sumOf : maxOf;
+    if (sum) {
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo, minPositive = lo;
+        for (std::size_t b = 0; b < n; ++b)
+            if (state[b] & 1) {
+                lo = std::min(lo, shown[b]);
+                hi = std::max(hi, shown[b]);
+                if (shown[b] > 0)
+                    minPositive = std::min(minPositive, shown[b]);
             }
+        if (!std::isfinite(lo))
+            lo = hi = 0.0;
+        out.min = m_log && !m_signed ? (std::isfinite(minPositive) ? minPositive : 1.0) : lo;
+        out.max = hi;
+    } else {
+        out.min = m_log && !m_signed ? m_minPositive : m_dataMin;
+        out.max = m_dataMax;
+    }
+    out.image = QImage(imageW, imageH, QImage::Format_RGB32);
+    for (int y = 0; y < imageH; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(out.image.scanLine(y));
+        for (int x = 0; x < imageW; ++x) {
+            const std::size_t b = static_cast<std::size_t>(y) * imageW + x;
+            if (!(state[b] & 1))
+                line[x] = ((state[b] & 2) ? kMissing : kBackground).rgb();
+            else if (shown[b] == 0 && !m_signed && (m_data.isSparse || m_log))
+                line[x] = kBackground.rgb();
+            else
+                line[x] = colorOf(shown[b], out.min, out.max).rgb();
         }
     }
+    return out;
+}
+
+std::pair<double, double> HeatmapView::valueRange() const
+{
+    if (m_binning == Binning::Sum)
+        return {m_cache.min, m_cache.max};
+    return {m_log && !m_signed ? m_minPositive : m_dataMin, m_dataMax};
+}
+
+double HeatmapView::rebuildForBenchmark()
+{
+    QElapsedTimer clock;
+    clock.start();
+    m_cache = bin(layoutFor(size()).plot.size());
+    m_dirty = false;
+    return clock.nsecsElapsed() / 1e6;
+}
+
+void HeatmapView::setView(QRect view)
+{
+    const QRect all(0, 0, m_data.columns(), m_data.rows());
+    view = view.intersected(all);
+    if (view.width() < 1 || view.height() < 1 || view == m_view)
+        return;
+    m_view = view;
+    m_dirty = true;
+    update();
+    Q_EMIT viewChanged();
+}
+
+void HeatmapView::zoomTo(const QRect& cells)
+{
+    setView(cells);
+}
+
+void HeatmapView::resetZoom()
+{
+    setView(QRect(0, 0, m_data.columns(), m_data.rows()));
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)
@@ -225,12 +432,12 @@ void HeatmapView::resizeEvent(QResizeEvent* event)
 
 QPoint HeatmapView::cellAt(const QPoint& pos) const
 {
-    const QRect plot = plotRect();
+    const QRect plot = layoutFor(size()).plot;
     if (plot.isEmpty() || !plot.contains(pos))
         return {-1, -1};
-    const int c = static_cast<int>(static_cast<long long>(pos.x() - plot.left()) * m_data.columns() / plot.width());
-    const int r = static_cast<int>(static_cast<long long>(pos.y() - plot.top()) * m_data.rows() / plot.height());
-    return {std::clamp(c, 0, m_data.columns() - 1), std::clamp(r, 0, m_data.rows() - 1)};
+    const int c = m_view.left() + static_cast<int>(static_cast<long long>(pos.x() - plot.left()) * m_view.width() / plot.width());
+    const int r = m_view.top() + static_cast<int>(static_cast<long long>(pos.y() - plot.top()) * m_view.height() / plot.height());
+    return {std::clamp(c, m_view.left(), m_view.right()), std::clamp(r, m_view.top(), m_view.bottom())};
 }
 
 bool HeatmapView::event(QEvent* event)
@@ -254,6 +461,10 @@ bool HeatmapView::event(QEvent* event)
                                 present ? formatValue(v, m_data.unit) : QStringLiteral("no value"));
         if (m_data.cellNote)
             text += "  [" + m_data.cellNote(r, c) + "]";
+        text += tr("\nrow sum %1, column sum %2").arg(formatValue(m_rowSums[r], m_data.unit), formatValue(m_columnSums[c], m_data.unit));
+        const QRect plot = layoutFor(size()).plot;
+        if (m_view.width() > plot.width() || m_view.height() > plot.height())
+            text += tr("\n(one pixel shows several cells: %1 of them)").arg(m_binning == Binning::Max ? tr("the maximum") : tr("the sum"));
         QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
@@ -262,77 +473,256 @@ bool HeatmapView::event(QEvent* event)
 
 void HeatmapView::paintEvent(QPaintEvent*)
 {
-    if (m_dirty)
-        rebuildImage();
+    if (m_dirty) {
+        m_cache = bin(layoutFor(size()).plot.size());
+        m_dirty = false;
+    }
     QPainter p(this);
-    p.fillRect(rect(), palette().window());
-    const QFontMetrics fm(font());
-    p.setPen(palette().windowText().color());
-    QFont titleFont = font();
+    paint(p, size(), m_cache);
+    if (m_drag == Drag::Zoom) {
+        p.setPen(QPen(palette().highlight().color(), 1, Qt::DashLine));
+        p.setBrush(QColor(255, 255, 255, 60));
+        p.drawRect(QRect(m_pressPos, m_dragPos).normalized());
+    }
+}
+
+void HeatmapView::render(QPainter& painter, const QRect& target) const
+{
+    painter.save();
+    painter.translate(target.topLeft());
+    paint(painter, target.size(), bin(layoutFor(target.size()).plot.size()));
+    painter.restore();
+}
+
+QImage HeatmapView::renderImage(const QSize& size) const
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    render(painter, QRect(QPoint(0, 0), size));
+    return image;
+}
+
+void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) const
+{
+    p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    const QFontMetrics fm(p.font());
+    const QColor text(30, 30, 30);
+    p.setPen(text);
+    QFont titleFont = p.font();
     titleFont.setBold(true);
     p.setFont(titleFont);
-    p.drawText(QRect(kMarginLeft, 4, width() - kMarginLeft - 8, kMarginTop - 18), Qt::AlignLeft | Qt::AlignVCenter,
-               m_data.title.isEmpty() ? QStringLiteral("No matrix") : m_data.title);
-    p.setFont(font());
-    const QRect plot = plotRect();
-    if (plot.isEmpty() || m_image.isNull()) {
-        p.drawText(rect(), Qt::AlignCenter, tr("Nothing to show"));
+    QString title = m_data.title.isEmpty() ? QStringLiteral("No matrix") : m_data.title;
+    if (m_view != QRect(0, 0, m_data.columns(), m_data.rows()))
+        title += tr("  (rows %1\u2013%2, columns %3\u2013%4)").arg(m_view.top()).arg(m_view.bottom()).arg(m_view.left()).arg(m_view.right());
+    p.drawText(QRect(kMarginLeft, 4, size.width() - kMarginLeft - 8, kMarginTop - 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+    QFont plain = titleFont;
+    plain.setBold(false);
+    p.setFont(plain);
+    const Layout l = layoutFor(size);
+    if (l.plot.isEmpty() || binned.image.isNull()) {
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("Nothing to show"));
         return;
     }
-    p.drawImage(plot, m_image);
-    p.setPen(palette().mid().color());
-    p.drawRect(plot.adjusted(0, 0, -1, -1));
+    p.drawImage(l.plot, binned.image);
+    p.setPen(QColor(160, 160, 160));
+    p.drawRect(l.plot.adjusted(0, 0, -1, -1));
 
-    // Ticks: every label when there are few, otherwise a handful of evenly spaced indices.
-    p.setPen(palette().windowText().color());
-    auto ticks = [](int n) {
+    // Ticks: every label when few cells are visible, otherwise a handful of evenly spaced indices.
+    p.setPen(text);
+    auto ticks = [](int first, int n) {
         std::vector<int> t;
-        if (n <= 16) {
-            for (int i = 0; i < n; ++i)
-                t.push_back(i);
-        } else {
-            const int step = std::max(1, n / 8);
-            for (int i = 0; i < n; i += step)
-                t.push_back(i);
-        }
+        const int step = n <= 16 ? 1 : std::max(1, n / 8);
+        for (int i = 0; i < n; i += step)
+            t.push_back(first + i);
         return t;
     };
-    const int rows = m_data.rows(), cols = m_data.columns();
-    for (int r : ticks(rows)) {
-        const int y = plot.top() + static_cast<int>((r + 0.5) * plot.height() / rows);
-        const QString text = rows <= 16 && r < m_data.rowLabels.size() ? m_data.rowLabels[r] : QString::number(r);
+    const int rows = m_view.height(), cols = m_view.width();
+    for (int r : ticks(m_view.top(), rows)) {
+        const int y = l.plot.top() + static_cast<int>((r - m_view.top() + 0.5) * l.plot.height() / rows);
+        const QString t = rows <= 16 && r < m_data.rowLabels.size() ? m_data.rowLabels[r] : QString::number(r);
         p.drawText(QRect(2, y - fm.height() / 2, kMarginLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   fm.elidedText(text, Qt::ElideRight, kMarginLeft - 8));
+                   fm.elidedText(t, Qt::ElideRight, kMarginLeft - 8));
     }
-    for (int c : ticks(cols)) {
-        const int x = plot.left() + static_cast<int>((c + 0.5) * plot.width() / cols);
-        const QString text = cols <= 16 && c < m_data.columnLabels.size() ? m_data.columnLabels[c] : QString::number(c);
-        const int w = std::max(24, plot.width() / std::max(1, std::min(cols, 16)));
-        p.drawText(QRect(x - w / 2, plot.top() - fm.height() - 2, w, fm.height()), Qt::AlignCenter,
-                   fm.elidedText(text, Qt::ElideRight, w));
+    for (int c : ticks(m_view.left(), cols)) {
+        const int x = l.plot.left() + static_cast<int>((c - m_view.left() + 0.5) * l.plot.width() / cols);
+        const QString t = cols <= 16 && c < m_data.columnLabels.size() ? m_data.columnLabels[c] : QString::number(c);
+        const int w = std::max(24, l.plot.width() / std::max(1, std::min(cols, 16)));
+        p.drawText(QRect(x - w / 2, l.plot.top() - fm.height() - 2, w, fm.height()), Qt::AlignCenter, fm.elidedText(t, Qt::ElideRight, w));
     }
-    p.drawText(QRect(plot.left(), plot.bottom() + 4, plot.width(), fm.height()), Qt::AlignCenter,
-               QString("%1 \u2192 %2 (%3 x %4)").arg(m_data.rowAxis, m_data.columnAxis).arg(rows).arg(cols));
+
+    // Row sums (right) and column sums (below) of the visible cells' rows and columns, as bars.
+    double maxRow = 0, maxColumn = 0;
+    for (int r = m_view.top(); r <= m_view.bottom(); ++r)
+        maxRow = std::max(maxRow, std::abs(m_rowSums[r]));
+    for (int c = m_view.left(); c <= m_view.right(); ++c)
+        maxColumn = std::max(maxColumn, std::abs(m_columnSums[c]));
+    p.fillRect(l.rowSums, QColor(250, 250, 250));
+    p.fillRect(l.columnSums, QColor(250, 250, 250));
+    if (maxRow > 0)
+        for (int y = 0; y < l.rowSums.height(); ++y) {
+            const int r0 = m_view.top() + static_cast<int>(static_cast<long long>(y) * rows / l.plot.height());
+            const int r1 = std::max(r0 + 1, m_view.top() + static_cast<int>(static_cast<long long>(y + 1) * rows / l.plot.height()));
+            double s = 0;
+            for (int r = r0; r < std::min(r1, m_view.top() + rows); ++r)
+                s = std::max(s, std::abs(m_rowSums[r]));
+            p.fillRect(QRect(l.rowSums.left(), l.rowSums.top() + y, static_cast<int>(std::lround(s / maxRow * l.rowSums.width())), 1), kSumBar);
+        }
+    if (maxColumn > 0)
+        for (int x = 0; x < l.columnSums.width(); ++x) {
+            const int c0 = m_view.left() + static_cast<int>(static_cast<long long>(x) * cols / l.plot.width());
+            const int c1 = std::max(c0 + 1, m_view.left() + static_cast<int>(static_cast<long long>(x + 1) * cols / l.plot.width()));
+            double s = 0;
+            for (int c = c0; c < std::min(c1, m_view.left() + cols); ++c)
+                s = std::max(s, std::abs(m_columnSums[c]));
+            const int hgt = static_cast<int>(std::lround(s / maxColumn * l.columnSums.height()));
+            p.fillRect(QRect(l.columnSums.left() + x, l.columnSums.top(), 1, hgt), kSumBar);
+        }
+    p.setPen(QColor(160, 160, 160));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(l.rowSums.adjusted(0, 0, -1, -1));
+    p.drawRect(l.columnSums.adjusted(0, 0, -1, -1));
+    p.setPen(text);
+    p.drawText(QRect(l.rowSums.left() - 10, l.rowSums.bottom() + 2, kSumStrip + 40, fm.height()), Qt::AlignLeft,
+               tr("\u03a3 row %1").arg(formatValue(maxRow, m_data.unit)));
+    p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2, l.columnSums.width(), fm.height()), Qt::AlignLeft,
+               QString("%1 \u2192 %2 (%3 x %4);  \u03a3 column max %5")
+                   .arg(m_data.rowAxis, m_data.columnAxis)
+                   .arg(m_data.rows())
+                   .arg(m_data.columns())
+                   .arg(formatValue(maxColumn, m_data.unit)));
 
     // Legend: a vertical colour bar with five labelled ticks.
-    const QRect bar(plot.right() + 18, plot.top(), 16, plot.height());
+    const QRect bar = l.legend;
+    const double lo = m_signed ? -std::max(std::abs(binned.min), std::abs(binned.max)) : binned.min;
+    const double hi = m_signed ? -lo : binned.max;
     for (int y = 0; y < bar.height(); ++y) {
-        p.setPen(paletteColor(1.0 - static_cast<double>(y) / std::max(1, bar.height() - 1)));
+        const double t = 1.0 - static_cast<double>(y) / std::max(1, bar.height() - 1);
+        p.setPen(m_signed ? divergingColor(2 * t - 1) : paletteColor(t));
         p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
     }
-    p.setPen(palette().windowText().color());
+    p.setPen(text);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
+    const bool log = m_log && !m_signed && lo > 0 && hi > 0;
     for (int k = 0; k <= 4; ++k) {
         const double t = k / 4.0;
-        const double v = m_log ? std::pow(10.0, std::log10(m_min) + t * (std::log10(m_max) - std::log10(m_min)))
-                               : m_min + t * (m_max - m_min);
+        const double v = log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo))) : lo + t * (hi - lo);
         const int y = bar.bottom() - static_cast<int>(t * (bar.height() - 1));
         p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
-        p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 34, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 24, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    formatValue(v, m_data.unit));
     }
-    p.drawText(QRect(bar.left() - 8, bar.bottom() + 4, kLegendWidth - 8, fm.height()), Qt::AlignLeft,
-               m_log ? tr("log scale") : tr("linear scale"));
+    const QString scale = m_signed ? tr("difference") : log ? tr("log scale") : tr("linear scale");
+    p.drawText(QRect(bar.left() - 4, bar.bottom() + 4, kLegendWidth, fm.height()), Qt::AlignLeft, scale);
+    p.drawText(QRect(bar.left() - 4, bar.bottom() + 4 + fm.height(), kLegendWidth, fm.height()), Qt::AlignLeft,
+               m_binning == Binning::Max ? tr("max per pixel") : tr("sum per pixel"));
+}
+
+void HeatmapView::mousePressEvent(QMouseEvent* event)
+{
+    setFocus();
+    m_pressPos = m_dragPos = event->position().toPoint();
+    const bool pan = event->button() == Qt::RightButton || event->button() == Qt::MiddleButton ||
+                     (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (pan && event->button() != Qt::RightButton) {
+        m_drag = Drag::Pan;
+        m_panStart = m_view;
+        setCursor(Qt::ClosedHandCursor);
+    } else if (event->button() == Qt::RightButton) {
+        m_drag = Drag::Pan;  // becomes a context menu if the mouse does not move
+        m_panStart = m_view;
+    } else if (event->button() == Qt::LeftButton && cellAt(m_pressPos).x() >= 0) {
+        m_drag = Drag::Zoom;
+    }
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* event)
+{
+    m_dragPos = event->position().toPoint();
+    if (m_drag == Drag::Zoom) {
+        update();
+    } else if (m_drag == Drag::Pan) {
+        const QRect plot = layoutFor(size()).plot;
+        if (plot.isEmpty())
+            return;
+        const QPoint d = m_dragPos - m_pressPos;
+        const int dc = static_cast<int>(std::lround(-double(d.x()) * m_panStart.width() / plot.width()));
+        const int dr = static_cast<int>(std::lround(-double(d.y()) * m_panStart.height() / plot.height()));
+        QRect moved = m_panStart.translated(dc, dr);
+        moved.moveLeft(std::clamp(moved.left(), 0, std::max(0, m_data.columns() - moved.width())));
+        moved.moveTop(std::clamp(moved.top(), 0, std::max(0, m_data.rows() - moved.height())));
+        setView(moved);
+    }
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::Zoom) {
+        const QRect band = QRect(m_pressPos, m_dragPos).normalized();
+        if (band.width() > 4 && band.height() > 4) {
+            const QRect plot = layoutFor(size()).plot;
+            const QPoint a = cellAt(band.topLeft().x() < plot.left() ? QPoint(plot.left(), band.top()) : band.topLeft());
+            const QPoint b = cellAt(QPoint(std::min(band.right(), plot.right()), std::min(band.bottom(), plot.bottom())));
+            if (a.x() >= 0 && b.x() >= 0)
+                setView(QRect(a, b));
+        }
+        update();
+    }
+    if (m_drag == Drag::Pan && event->button() == Qt::RightButton && (m_dragPos - m_pressPos).manhattanLength() < 4) {
+        m_drag = Drag::None;
+        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, event->position().toPoint(), event->globalPosition().toPoint());
+        contextMenuEvent(&menuEvent);
+    }
+    m_drag = Drag::None;
+    unsetCursor();
+}
+
+void HeatmapView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const QPoint cell = cellAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && cell.x() >= 0)
+        Q_EMIT cellDoubleClicked(cell.y(), cell.x());
+}
+
+void HeatmapView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint cell = cellAt(event->position().toPoint());
+    if (cell.x() < 0 || m_view.isEmpty())
+        return;
+    const double factor = std::pow(0.999, event->angleDelta().y());
+    const int w = std::clamp(static_cast<int>(std::lround(m_view.width() * factor)), 1, m_data.columns());
+    const int h = std::clamp(static_cast<int>(std::lround(m_view.height() * factor)), 1, m_data.rows());
+    // Keep the cell under the cursor at the same relative position.
+    const double fx = double(cell.x() - m_view.left()) / m_view.width();
+    const double fy = double(cell.y() - m_view.top()) / m_view.height();
+    int left = cell.x() - static_cast<int>(fx * w);
+    int top = cell.y() - static_cast<int>(fy * h);
+    left = std::clamp(left, 0, m_data.columns() - w);
+    top = std::clamp(top, 0, m_data.rows() - h);
+    setView(QRect(left, top, w, h));
+    event->accept();
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Home) {
+        resetZoom();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void HeatmapView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Reset zoom"), this, &HeatmapView::resetZoom);
+    auto* max = menu.addAction(tr("Bin by maximum"), this, [this] { setBinning(Binning::Max); });
+    max->setCheckable(true);
+    max->setChecked(m_binning == Binning::Max);
+    auto* sum = menu.addAction(tr("Bin by sum"), this, [this] { setBinning(Binning::Sum); });
+    sum->setCheckable(true);
+    sum->setChecked(m_binning == Binning::Sum);
+    menu.exec(event->globalPos());
 }
 
 } // namespace meridian::widgets

@@ -8,11 +8,15 @@
 #include <QWidget>
 
 #include <functional>
+#include <vector>
+
+class QTextStream;
 
 namespace meridian::widgets {
 
 /// A matrix for HeatmapView: dense (NaN where there is no value) or sparse row-major (absent = 0).
-/// Values must be finite and >= 0 (volumes, counts, latencies, bandwidths).
+/// Values must be finite; negative values (a difference of two matrices) switch the view to a
+/// diverging palette centred on zero.
 struct HeatmapData {
     using Sparse = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 
@@ -21,60 +25,138 @@ struct HeatmapData {
     Eigen::MatrixXd dense;
     Sparse sparse;
     bool isSparse = false;
-    QStringList rowLabels;    ///< optional; shown as ticks when the matrix is small, and in tooltips
+    QStringList rowLabels;    ///< optional; shown as ticks when few rows are visible, and in tooltips
     QStringList columnLabels;
     QString rowAxis = "row";  ///< what a row is ("sender", "site")
     QString columnAxis = "column";
-    /// Optional note for a cell's tooltip, e.g. its provenance ("measured", "estimated").
+    /// Optional note for a cell's tooltip, e.g. its provenance ("measured", "estimated", "edited").
     std::function<QString(int, int)> cellNote;
 
     int rows() const { return static_cast<int>(isSparse ? sparse.rows() : dense.rows()); }
     int columns() const { return static_cast<int>(isSparse ? sparse.cols() : dense.cols()); }
-    /// Returns the value of a cell; `present` is false for a dense NaN cell.
+    /// Returns the value of a cell; `present` is false for a dense NaN cell. O(log row length) for sparse.
     double value(int row, int column, bool* present = nullptr) const;
 };
 
-/// Draws a matrix as a heatmap with the viridis palette (perceptually uniform and colour-blind safe),
-/// a linear or logarithmic scale and a colour legend. Zero and absent cells are drawn as background.
-/// Matrices larger than the widget are binned, each pixel showing the maximum of its cells, so that a
-/// single heavy pair never disappears; the binned image is cached until the data, scale or size changes.
-/// Hovering shows row, column, value, unit and the cell note.
+/// Writes a heatmap as CSV: a dense matrix as a grid with a header row and a label column, a sparse one
+/// as `row,column,value` lines (only the stored entries). NaN cells are left empty.
+void writeHeatmapCsv(const HeatmapData& data, QTextStream& out);
+
+/// Draws a matrix as a heatmap, as communication-matrix viewers do (ECOSYSTEM.md): viridis (perceptually
+/// uniform, colour-blind safe) on a linear or log scale, or a blue-orange diverging palette when values
+/// are signed; a colour legend; row sums to the right and column sums below.
+///
+/// Large matrices are binned to the pixels of the plot, each pixel showing the maximum (so a single
+/// heavy pair never disappears) or the sum of its cells. The binned image is cached until the data,
+/// scale, binning, zoom or size changes; dense matrices above a million cells also keep a block-max/sum
+/// level so that showing the whole matrix reads a fixed number of blocks, not every cell.
+///
+/// Interaction: drag a rectangle to zoom into it, the wheel zooms around the cursor, the right or middle
+/// button (or Shift + left) pans, Home resets; a tooltip shows row, column, value, unit, the cell note
+/// and the row and column sums; a double click on a cell emits cellDoubleClicked (the owner decides
+/// whether the cell is editable).
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
+    enum class Binning { Max, Sum };
+
     explicit HeatmapView(QWidget* parent = nullptr);
 
     void setData(HeatmapData data);
     const HeatmapData& data() const { return m_data; }
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
+    void setBinning(Binning binning);
+    Binning binning() const { return m_binning; }
+
+    /// Shows only the cells in `cells` (x = first column, y = first row), clipped to the matrix.
+    void zoomTo(const QRect& cells);
+    void resetZoom();
+    /// Returns the visible cells (x = first column, y = first row).
+    QRect visibleCells() const { return m_view; }
 
     /// Returns the colour of a normalised value in [0, 1] on the viridis palette.
     static QColor paletteColor(double t);
-    /// Returns the cell under a widget position, or (-1, -1) outside the matrix.
+    /// Returns the colour of a value in [-1, 1] on the diverging palette (blue, white, orange).
+    static QColor divergingColor(double t);
+    /// Returns the cell under a widget position, or (-1, -1) outside the plot.
     QPoint cellAt(const QPoint& pos) const;
-    /// Returns the smallest and largest value shown (the largest > 0 over the smallest > 0 in log scale).
-    std::pair<double, double> valueRange() const { return {m_min, m_max}; }
+    /// Returns the smallest and largest value the colours span (for sum binning, as of the last paint).
+    std::pair<double, double> valueRange() const;
+    /// Returns the sum of a row or a column over the whole matrix.
+    double rowSum(int row) const { return m_rowSums[row]; }
+    double columnSum(int column) const { return m_columnSums[column]; }
 
-    QSize sizeHint() const override { return {640, 520}; }
+    /// Draws the heatmap (title, plot, sums, legend) into `target` with any painter: PNG, SVG, PDF.
+    void render(QPainter& painter, const QRect& target) const;
+    QImage renderImage(const QSize& size) const;
+
+    /// Rebuilds the cached image now and returns how long the binning took in ms (for the benchmark).
+    double rebuildForBenchmark();
+
+    QSize sizeHint() const override { return {680, 560}; }
+
+Q_SIGNALS:
+    void cellDoubleClicked(int row, int column);
+    void viewChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    QRect plotRect() const;
-    void updateRange();
-    void rebuildImage();
-    double normalise(double v) const;
+    struct Layout {
+        QRect plot;
+        QRect rowSums;
+        QRect columnSums;
+        QRect legend;
+    };
+    struct Binned {
+        QImage image;
+        double min = 0.0;
+        double max = 0.0;
+    };
+    Layout layoutFor(const QSize& size) const;
+    Binned bin(const QSize& pixels) const;
+    void paint(QPainter& painter, const QSize& size, const Binned& binned) const;
+    void updateStatistics();
+    void buildCoarseLevel();
+    double normalise(double v, double min, double max) const;
+    QColor colorOf(double v, double min, double max) const;
+    void setView(QRect view);
 
     HeatmapData m_data;
     bool m_log = false;
-    double m_min = 0.0;
-    double m_max = 0.0;
-    QImage m_image;
+    bool m_signed = false;
+    Binning m_binning = Binning::Max;
+    double m_dataMin = 0.0;
+    double m_dataMax = 0.0;
+    double m_minPositive = 1.0;
+    std::vector<double> m_rowSums;
+    std::vector<double> m_columnSums;
+    QRect m_view;
+    // Block level of large dense matrices: max and sum of each block x block square.
+    int m_block = 0;
+    int m_coarseRows = 0;
+    int m_coarseColumns = 0;
+    std::vector<float> m_coarseMax;
+    std::vector<float> m_coarseSum;
+    std::vector<std::uint8_t> m_coarseMissing;
+
+    Binned m_cache;
     bool m_dirty = true;
+    QPoint m_pressPos;
+    QPoint m_dragPos;
+    enum class Drag { None, Zoom, Pan } m_drag = Drag::None;
+    QRect m_panStart;
 };
 
 /// Formats a value with its unit compactly (e.g. "43 kB", "0.16 ms", "1.2e+06 messages").

@@ -4,6 +4,17 @@
 
 namespace meridian::widgets {
 
+namespace {
+
+QString editText(const QVariant& value)
+{
+    if (value.typeId() == QMetaType::Double)
+        return QString::number(value.toDouble(), 'g', 17);
+    return value.toString();
+}
+
+} // namespace
+
 SiteTableModel::SiteTableModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
@@ -11,9 +22,15 @@ SiteTableModel::SiteTableModel(QObject* parent)
 
 void SiteTableModel::setTopology(const model::Topology& topology)
 {
-    beginResetModel();
+    if (topology.siteCount() != m_topology.siteCount()) {
+        beginResetModel();
+        m_topology = topology;
+        endResetModel();
+        return;
+    }
     m_topology = topology;
-    endResetModel();
+    if (m_topology.siteCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(m_topology.siteCount() - 1, ColumnCount - 1));
 }
 
 int SiteTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_topology.siteCount(); }
@@ -27,18 +44,21 @@ QVariant SiteTableModel::data(const QModelIndex& index, int role) const
     const auto& site = m_topology.site(index.row());
     const auto number = [&](double v, const char* unit, int decimals) -> QVariant {
         if (role == Qt::EditRole)
-            return std::isnan(v) ? QVariant() : QVariant(v);
+            return std::isnan(v) ? QVariant(QString()) : QVariant(v);
         return std::isnan(v) ? QStringLiteral("\u2014") : QString("%1 %2").arg(v, 0, 'f', decimals).arg(unit);
     };
     if (role == Qt::TextAlignmentRole)
         return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole && role != Qt::ToolTipRole)
         return {};
+    const int hosts = m_topology.hostCountOf(index.row());
+    const int firstSlots = hosts > 0 ? m_topology.host(m_topology.firstHost(index.row())).slots : 0;
     switch (index.column()) {
     case Name: return QString::fromStdString(site.name);
     case Latitude: return role == Qt::EditRole ? QVariant(site.latitude) : QVariant(QString::number(site.latitude, 'f', 3) + "\u00b0");
     case Longitude: return role == Qt::EditRole ? QVariant(site.longitude) : QVariant(QString::number(site.longitude, 'f', 3) + "\u00b0");
-    case Hosts: return m_topology.hostCountOf(index.row());
+    case Nodes: return hosts;
+    case SlotsPerNode: return firstSlots;
     case Slots: return m_topology.capacity(index.row());
     case Uplink: return number(site.uplinkMBps, "MB/s", 0);
     case Downlink: return number(site.downlinkMBps, "MB/s", 0);
@@ -49,12 +69,118 @@ QVariant SiteTableModel::data(const QModelIndex& index, int role) const
 
 QVariant SiteTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Vertical)
+        return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
+    static const char* names[] = {"Site", "Latitude", "Longitude", "Nodes", "Slots/node", "Slots", "Uplink", "Downlink", "Egress"};
+    static const char* tips[] = {"Site name (unique)",
+                                 "Latitude in degrees (WGS84)",
+                                 "Longitude in degrees (WGS84)",
+                                 "Number of hosts; changing it recreates the site's hosts with default names",
+                                 "Slots (MPI processes) per host",
+                                 "Total slots of the site",
+                                 "Uplink bandwidth out of the site, MB/s (empty: unknown)",
+                                 "Downlink bandwidth into the site, MB/s (empty: unknown)",
+                                 "WAN egress price, USD per GB uploaded (empty: unknown)"};
+    if (section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole)
+        return tr(names[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(tips[section]);
+    return {};
+}
+
+Qt::ItemFlags SiteTableModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (m_editor && index.column() != Slots)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool SiteTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!index.isValid() || role != Qt::EditRole || !m_editor || index.column() == Slots)
+        return false;
+    const QString error = m_editor(index.row(), index.column(), editText(value));
+    if (!error.isEmpty()) {
+        Q_EMIT editRejected(error);
+        return false;
+    }
+    return true;
+}
+
+HostTableModel::HostTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void HostTableModel::setTopology(const model::Topology& topology)
+{
+    if (topology.hostCount() != m_topology.hostCount()) {
+        beginResetModel();
+        m_topology = topology;
+        endResetModel();
+        return;
+    }
+    m_topology = topology;
+    if (m_topology.hostCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(m_topology.hostCount() - 1, ColumnCount - 1));
+}
+
+int HostTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_topology.hostCount(); }
+
+int HostTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant HostTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_topology.hostCount() || index.column() >= ColumnCount)
+        return {};
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Slots ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    const auto& host = m_topology.host(index.row());
+    switch (index.column()) {
+    case Name: return QString::fromStdString(host.name);
+    case Site: return QString::fromStdString(m_topology.site(m_topology.siteOfHost(index.row())).name);
+    case Slots: return host.slots;
+    default: return {};
+    }
+}
+
+QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (role != Qt::DisplayRole)
         return {};
     if (orientation == Qt::Vertical)
         return section + 1;
-    static const char* names[] = {"Site", "Latitude", "Longitude", "Hosts", "Slots", "Uplink", "Downlink", "Egress"};
+    static const char* names[] = {"Host", "Site", "Slots"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
+}
+
+Qt::ItemFlags HostTableModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (m_editor && index.column() != Site)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool HostTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!index.isValid() || role != Qt::EditRole || !m_editor || index.column() == Site)
+        return false;
+    const QString error = m_editor(index.row(), index.column(), editText(value));
+    if (!error.isEmpty()) {
+        Q_EMIT editRejected(error);
+        return false;
+    }
+    return true;
 }
 
 } // namespace meridian::widgets

@@ -1,194 +1,455 @@
 #include "app/workbench/main_window.h"
 
-#include "app/document/project_file.h"
+#include "app/actions/file_actions.h"
+#include "app/workbench/compare_panel.h"
+#include "app/workbench/diff_panel.h"
+#include "app/workbench/jobs_panel.h"
+#include "app/workbench/map_panel.h"
+#include "app/workbench/matrix_panel.h"
+#include "app/workbench/run_panel.h"
+#include "app/workbench/runs_panel.h"
+#include "core/mapping/builtin_mappers.h"
 #include "widgets/heatmap_view.h"
-#include "widgets/site_table_model.h"
+#include "widgets/param_form.h"
+#include "widgets/world_map_view.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QCheckBox>
+#include <QChartView>
+#include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSplitter>
+#include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTableView>
-#include <QVBoxLayout>
+#include <QTabWidget>
+#include <QUndoStack>
 
 namespace meridian::workbench {
 
 namespace {
 
-enum MatrixKind { kLatency, kBandwidth, kVolume, kMessages, kAverageSize };
+constexpr int kMaxRecent = 8;
+
+// A JSON file is a Meridian project when it says so; otherwise it is taken as GeoJSON sites.
+bool isProjectFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == "meridian")
+        return true;
+    if (suffix != "json")
+        return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return file.read(4096).contains("meridian-project");
+}
 
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
 {
-    setWindowTitle(tr("Meridian"));
-    auto* splitter = new QSplitter(this);
+    setObjectName("MeridianMainWindow");
+    mapping::registerBuiltinMappers(m_mappers);
+    m_document = new document::ProjectDocument(this);
+    m_runner = new jobs::JobRunner(this);
+    m_controller = new actions::RunController(m_document, m_runner, &m_mappers, this);
 
-    auto* left = new QWidget(splitter);
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(6, 6, 6, 6);
-    auto* sitesTitle = new QLabel(tr("<b>Sites</b>"), left);
-    m_siteModel = new widgets::SiteTableModel(this);
-    m_siteTable = new QTableView(left);
-    m_siteTable->setModel(m_siteModel);
-    m_siteTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_siteTable->verticalHeader()->hide();
-    m_siteTable->horizontalHeader()->setStretchLastSection(true);
-    m_networkNote = new QLabel(left);
-    m_networkNote->setWordWrap(true);
-    m_networkNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    leftLayout->addWidget(sitesTitle);
-    leftLayout->addWidget(m_siteTable, 1);
-    leftLayout->addWidget(m_networkNote);
+    m_tabs = new QTabWidget(this);
+    m_mapPanel = new MapPanel(m_document, m_tabs);
+    m_matrixPanel = new MatrixPanel(m_document, m_tabs);
+    m_runPanel = new RunPanel(m_document, m_controller, this);
+    m_comparePanel = new ComparePanel(m_document, m_controller, [this] {
+        std::vector<std::pair<std::string, ParamValues>> mappers;
+        for (const QString& id : m_runPanel->checkedMappers())
+            mappers.emplace_back(id.toStdString(), m_runPanel->form(id)->values());
+        return mappers;
+    }, m_tabs);
+    m_diffPanel = new DiffPanel(m_document, m_tabs);
+    m_tabs->addTab(m_mapPanel, tr("Site map"));
+    m_tabs->addTab(m_matrixPanel, tr("Matrices"));
+    m_tabs->addTab(m_comparePanel, tr("Compare"));
+    m_tabs->addTab(m_diffPanel, tr("Diff"));
+    setCentralWidget(m_tabs);
 
-    auto* right = new QWidget(splitter);
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(6, 6, 6, 6);
-    auto* controls = new QHBoxLayout;
-    m_matrixChooser = new QComboBox(right);
-    m_matrixChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_matrixChooser->setMinimumContentsLength(32);
-    m_logScale = new QCheckBox(tr("Log scale"), right);
-    controls->addWidget(new QLabel(tr("Matrix:"), right));
-    controls->addWidget(m_matrixChooser);
-    controls->addWidget(m_logScale);
-    controls->addStretch(1);
-    m_heatmap = new widgets::HeatmapView(right);
-    rightLayout->addLayout(controls);
-    rightLayout->addWidget(m_heatmap, 1);
+    auto* runDock = new QDockWidget(tr("Run"), this);
+    runDock->setObjectName("runDock");
+    runDock->setWidget(m_runPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, runDock);
+    m_runsPanel = new RunsPanel(m_document, m_controller, this);
+    auto* runsDock = new QDockWidget(tr("Runs"), this);
+    runsDock->setObjectName("runsDock");
+    runsDock->setWidget(m_runsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+    m_jobsPanel = new JobsPanel(m_runner, this);
+    auto* jobsDock = new QDockWidget(tr("Jobs"), this);
+    jobsDock->setObjectName("jobsDock");
+    jobsDock->setWidget(m_jobsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, jobsDock);
+    splitDockWidget(runsDock, jobsDock, Qt::Horizontal);
+    resizeDocks({runsDock, jobsDock}, {900, 380}, Qt::Horizontal);
+    resizeDocks({runsDock}, {230}, Qt::Vertical);
+    resizeDocks({runDock}, {300}, Qt::Horizontal);
 
-    splitter->addWidget(left);
-    splitter->addWidget(right);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({560, 720});
-    setCentralWidget(splitter);
+    auto errors = [this](const QString& title, const QString& message) { showError(title, message); };
+    connect(m_mapPanel, &MapPanel::errorOccurred, this, errors);
+    connect(m_matrixPanel, &MatrixPanel::errorOccurred, this, errors);
+    connect(m_runPanel, &RunPanel::errorOccurred, this, errors);
+    connect(m_comparePanel, &ComparePanel::errorOccurred, this, errors);
+    connect(m_runsPanel, &RunsPanel::errorOccurred, this, errors);
+    connect(m_controller, &actions::RunController::runFailed, this, errors);
+    connect(m_controller, &actions::RunController::runLanded, this, [this](int id, bool stale) {
+        const auto run = m_document->run(id);
+        if (!run)
+            return;
+        statusBar()->showMessage(stale ? tr("%1 finished, but the inputs changed while it ran: it is marked stale.").arg(QString::fromStdString(run->label()))
+                                       : tr("%1 finished: cost %2").arg(QString::fromStdString(run->label()),
+                                                                          widgets::formatValue(run->metric("cost_s").value_or(0), "s")),
+                                 8000);
+    });
+    connect(m_runsPanel, &RunsPanel::duplicateRequested, this, [this](int id) {
+        if (auto run = m_document->run(id))
+            m_runPanel->loadRun(*run);
+    });
+    connect(m_runsPanel, &RunsPanel::diffRequested, this, [this](int a, int b) {
+        m_diffPanel->showDiff(a, b);
+        m_tabs->setCurrentWidget(m_diffPanel);
+    });
+    connect(m_matrixPanel, &MatrixPanel::exportRequested, this, &MainWindow::exportHeatmapWithDialog);
+    connect(m_document, &document::ProjectDocument::titleChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &document::ProjectDocument::projectChanged, this, &MainWindow::updateTitle);
 
-    auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(tr("&Open Project\u2026"), this, &MainWindow::openWithDialog);
-    open->setShortcut(QKeySequence::Open);
-    file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence::Quit);
-
-    connect(m_matrixChooser, &QComboBox::currentIndexChanged, this, &MainWindow::showSelectedMatrix);
-    connect(m_logScale, &QCheckBox::toggled, m_heatmap, &widgets::HeatmapView::setLogScale);
-    statusBar()->showMessage(tr("Open a project with File > Open Project"));
-    resize(1280, 760);
+    buildMenus();
+    setAcceptDrops(true);
+    resize(1400, 900);
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    updateTitle();
+    statusBar()->showMessage(tr("Open a project (File > Open), or double-click the map to add sites."));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    m_runner->cancelAll();
+    m_runner->waitForAll();
+}
+
+void MainWindow::buildMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Project"), this, &MainWindow::newProject)->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Open Project\u2026"), this, &MainWindow::openWithDialog)->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save"), this, [this] { (void)saveProject(m_document->path()); })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save &As\u2026"), this, &MainWindow::saveWithDialog)->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("&Import Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog);
+    file->addAction(tr("Import &Mapping CSV as a Run\u2026"), this, &MainWindow::importMappingWithDialog);
+    auto* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Heatmap (PNG, SVG or CSV)\u2026"), this, &MainWindow::exportHeatmapWithDialog);
+    exportMenu->addAction(tr("Site Map (PNG or SVG)\u2026"), this, &MainWindow::exportMapWithDialog);
+    exportMenu->addAction(tr("Report (HTML or PDF)\u2026"), this, &MainWindow::reportWithDialog);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    auto* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    auto* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("Run &Ticked Mappers"), this, [this] { m_runPanel->runChecked(); })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    run->addAction(tr("Re-run &Stale Runs"), this, [this] { m_controller->rerunStale(); });
+    run->addAction(tr("&Cancel All"), this, [this] { m_runner->cancelAll(); });
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    m_lastError = title + ": " + message;
+    statusBar()->showMessage(m_lastError, 15000);
+    if (!m_interactive)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::updateTitle()
+{
+    const auto project = m_document->project();
+    QString name = QString::fromStdString(project->name);
+    if (name.isEmpty())
+        name = m_document->path().isEmpty() ? tr("Untitled") : QFileInfo(m_document->path()).completeBaseName();
+    setWindowTitle(QString("%1[*] \u2014 Meridian").arg(name));
+    setWindowModified(m_document->isModified());
+}
 
 Status MainWindow::loadProject(const QString& path)
 {
-    auto loaded = document::ProjectFile::load(path);
-    if (!loaded)
-        return loaded.error();
-    m_project = std::make_unique<document::Project>(std::move(*loaded));
-    m_path = path;
-    model::DistanceModel model;
-    m_completeNetwork = m_project->completeNetwork(&model);
-    m_siteModel->setTopology(m_project->topology);
-    m_siteTable->resizeColumnsToContents();
-    m_networkNote->setText(QString::fromStdString(model.describe()));
-    setWindowTitle(QString("%1 \u2014 Meridian").arg(QString::fromStdString(m_project->name)));
+    m_runner->cancelAll();
+    if (auto s = m_document->load(path); !s)
+        return s;
+    addRecentFile(path);
+    const auto project = m_document->project();
     statusBar()->showMessage(tr("%1: %2 sites, %3 slots, %4 applications")
                                  .arg(QFileInfo(path).fileName())
-                                 .arg(m_project->topology.siteCount())
-                                 .arg(m_project->topology.totalCapacity())
-                                 .arg(m_project->applications.size()));
-    rebuildMatrixChooser();
+                                 .arg(project->topology.siteCount())
+                                 .arg(project->topology.siteCount() ? project->topology.totalCapacity() : 0)
+                                 .arg(project->applications.size()));
     return {};
 }
 
 bool MainWindow::openProject(const QString& path)
 {
     if (auto s = loadProject(path); !s) {
-        QMessageBox::critical(this, tr("Cannot open the project"), QString::fromStdString(s.error().toString()));
+        showError(tr("Cannot open the project"), QString::fromStdString(s.error().toString()));
         return false;
     }
     return true;
 }
 
+bool MainWindow::openOrImport(const QString& path)
+{
+    if (isProjectFile(path)) {
+        if (!maybeSave())
+            return false;
+        return openProject(path);
+    }
+    if (auto s = actions::importSites(*m_document, path); !s) {
+        showError(tr("Cannot import the sites"), QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Imported the sites of %1 (Edit > Undo takes them back)").arg(QFileInfo(path).fileName()), 8000);
+    return true;
+}
+
+Status MainWindow::saveProject(const QString& path)
+{
+    if (path.isEmpty()) {
+        if (!saveWithDialog())
+            return makeError(ErrorCode::InvalidInput, "not saved");
+        return {};
+    }
+    auto s = m_document->save(path);
+    if (!s)
+        showError(tr("Cannot save the project"), QString::fromStdString(s.error().toString()));
+    else
+        addRecentFile(path);
+    return s;
+}
+
+void MainWindow::newProject()
+{
+    if (!maybeSave())
+        return;
+    m_runner->cancelAll();
+    m_document->reset(document::Project{});
+}
+
 void MainWindow::openWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QFileInfo(m_path).absolutePath(),
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QFileInfo(m_document->path()).absolutePath(),
                                                       tr("Meridian projects (*.meridian *.json);;All files (*)"));
     if (!path.isEmpty())
         openProject(path);
 }
 
-void MainWindow::rebuildMatrixChooser()
+bool MainWindow::saveWithDialog()
 {
-    QSignalBlocker blocker(m_matrixChooser);
-    m_matrixChooser->clear();
-    for (int a = 0; a < static_cast<int>(m_project->applications.size()); ++a) {
-        const auto name = QString::fromStdString(m_project->applications[a].name);
-        m_matrixChooser->addItem(tr("%1: volume (bytes)").arg(name), QVariantList{kVolume, a});
-        if (m_project->applications[a].comm.hasMessages()) {
-            m_matrixChooser->addItem(tr("%1: messages").arg(name), QVariantList{kMessages, a});
-            m_matrixChooser->addItem(tr("%1: average message size").arg(name), QVariantList{kAverageSize, a});
-        }
-    }
-    m_matrixChooser->addItem(tr("Network: latency (ms)"), QVariantList{kLatency, -1});
-    m_matrixChooser->addItem(tr("Network: bandwidth (MB/s)"), QVariantList{kBandwidth, -1});
-    m_matrixChooser->setCurrentIndex(0);
-    showSelectedMatrix();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), m_document->path().isEmpty() ? tr("untitled.meridian") : m_document->path(),
+                                                      tr("Meridian projects (*.meridian)"));
+    if (path.isEmpty())
+        return false;
+    return bool(saveProject(path));
 }
 
-void MainWindow::showSelectedMatrix()
+bool MainWindow::maybeSave()
 {
-    if (!m_project || m_matrixChooser->currentIndex() < 0)
+    if (!m_document->isModified() || !m_interactive)
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them?"),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return bool(saveProject(m_document->path()));
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
         return;
-    const auto key = m_matrixChooser->currentData().toList();
-    const int kind = key.at(0).toInt();
-    widgets::HeatmapData data;
-    data.title = m_matrixChooser->currentText();
-    if (kind == kLatency || kind == kBandwidth) {
-        const auto q = kind == kLatency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth;
-        data.dense = kind == kLatency ? m_completeNetwork.latencyMs() : m_completeNetwork.bandwidthMBps();
-        data.unit = kind == kLatency ? "ms" : "MB/s";
-        for (const auto& s : m_project->topology.sites()) {
-            data.rowLabels << QString::fromStdString(s.name);
-            data.columnLabels << QString::fromStdString(s.name);
-        }
-        data.rowAxis = tr("from");
-        data.columnAxis = tr("to");
-        const model::Network network = m_completeNetwork;
-        data.cellNote = [network, q](int r, int c) {
-            return QString::fromStdString(std::string(model::provenanceId(network.provenance(q, r, c))));
-        };
-    } else {
-        const auto& comm = m_project->applications[key.at(1).toInt()].comm;
-        data.isSparse = true;
-        data.rowAxis = tr("sender");
-        data.columnAxis = tr("receiver");
-        if (kind == kVolume) {
-            data.sparse = comm.volume();
-            data.unit = "bytes";
-        } else if (kind == kMessages) {
-            data.sparse = comm.messages();
-            data.unit = "messages";
-        } else {
-            data.sparse = comm.volume();
-            for (Eigen::Index k = 0; k < data.sparse.nonZeros(); ++k) {
-                const double count = comm.messages().valuePtr()[k];
-                data.sparse.valuePtr()[k] = count > 0 ? data.sparse.valuePtr()[k] / count : 0.0;
-            }
-            data.unit = "bytes";
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    m_runner->cancelAll();
+    event->accept();
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maybeSave())
+                openProject(path);
+        })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            openOrImport(url.toLocalFile());
+    event->acceptProposedAction();
+}
+
+void MainWindow::importSitesWithDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Sites"), QString(), tr("Sites (*.csv *.geojson *.json);;All files (*)"));
+    if (!path.isEmpty())
+        openOrImport(path);
+}
+
+void MainWindow::importMappingWithDialog()
+{
+    const auto run = m_document->run(m_document->currentRun());
+    const auto project = m_document->project();
+    if (project->applications.empty()) {
+        showError(tr("No application"), tr("The project has no application to map."));
+        return;
+    }
+    const std::string application = run ? run->application : m_runPanel->applicationChooser()->currentText().toStdString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a mapping of %1").arg(QString::fromStdString(application)), QString(),
+                                                      tr("Mapping CSV (*.csv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (auto s = actions::importMapping(*m_document, application, path); !s)
+        showError(tr("Cannot import the mapping"), QString::fromStdString(s.error().toString()));
+}
+
+void MainWindow::exportHeatmapWithDialog()
+{
+    const auto& data = m_matrixPanel->heatmap()->data();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Heatmap"), data.title + ".png",
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;CSV matrix (*.csv)"));
+    if (path.isEmpty())
+        return;
+    auto* heatmap = m_matrixPanel->heatmap();
+    const auto s = QFileInfo(path).suffix().toLower() == "csv"
+                       ? actions::saveHeatmapCsv(data, path)
+                       : actions::saveDrawing(path, heatmap->size(), data.title, [heatmap](QPainter& p, const QRect& r) { heatmap->render(p, r); });
+    if (!s)
+        showError(tr("The export failed"), QString::fromStdString(s.error().toString()));
+}
+
+void MainWindow::exportMapWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Site Map"), "site-map.png", tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    if (path.isEmpty())
+        return;
+    auto* map = m_mapPanel->map();
+    const auto s = actions::saveDrawing(path, map->size(), tr("Site map"), [map](QPainter& p, const QRect& r) { map->render(p, r); });
+    if (!s)
+        showError(tr("The export failed"), QString::fromStdString(s.error().toString()));
+}
+
+report::ReportImages MainWindow::reportImages()
+{
+    report::ReportImages images;
+    const auto project = m_document->project();
+    if (project->topology.siteCount() > 0) {
+        images.map = m_mapPanel->map()->renderImage(QSize(1200, 640));
+        widgets::HeatmapView renderer;
+        renderer.resize(800, 640);
+        for (auto source : {MatrixPanel::Source::Latency, MatrixPanel::Source::Bandwidth}) {
+            auto data = m_matrixPanel->buildData(source, -1, MatrixPanel::Arrangement::AsIs);
+            const QString title = data.title;
+            renderer.setData(std::move(data));
+            images.heatmaps.emplace_back(title, renderer.renderImage(QSize(800, 640)));
         }
     }
-    m_heatmap->setData(std::move(data));
+    for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
+        widgets::HeatmapView renderer;
+        renderer.setLogScale(true);
+        auto data = m_matrixPanel->buildData(MatrixPanel::Source::Volume, a, MatrixPanel::Arrangement::AsIs);
+        const QString title = data.title + tr(" (log scale)");
+        renderer.setData(std::move(data));
+        images.heatmaps.emplace_back(title, renderer.renderImage(QSize(800, 640)));
+    }
+    auto chartImage = [](QChartView* view) {
+        QImage image(QSize(1000, 640), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        view->render(&painter, QRectF(0, 0, 1000, 640));
+        return image;
+    };
+    if (!m_document->runs().empty()) {
+        images.skyline = chartImage(m_comparePanel->chart(ComparePanel::SkylineTab));
+        images.bars = chartImage(m_comparePanel->chart(ComparePanel::BarsTab));
+    }
+    return images;
+}
+
+Status MainWindow::writeReport(const QString& path)
+{
+    const auto images = reportImages();
+    return QFileInfo(path).suffix().toLower() == "pdf" ? report::writePdfReport(*m_document, images, path)
+                                                       : report::writeHtmlReport(*m_document, images, path);
+}
+
+void MainWindow::reportWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Write Report"), "meridian-report.pdf", tr("PDF (*.pdf);;HTML (*.html)"));
+    if (path.isEmpty())
+        return;
+    if (auto s = writeReport(path); !s)
+        showError(tr("The report was not written"), QString::fromStdString(s.error().toString()));
+    else
+        statusBar()->showMessage(tr("Report written to %1").arg(path), 8000);
 }
 
 } // namespace meridian::workbench

@@ -1,5 +1,7 @@
 #include "app/workbench/main_window.h"
 #include "test_support.h"
+#include "app/workbench/map_panel.h"
+#include "app/workbench/matrix_panel.h"
 #include "widgets/heatmap_view.h"
 
 #include <QComboBox>
@@ -28,20 +30,20 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const auto s = window.loadProject(sampleProject(name));
         QVERIFY2(s, s ? "" : s.error().toString().c_str());
-        const auto* project = window.project();
-        QCOMPARE(window.siteTable()->model()->rowCount(), project->topology.siteCount());
+        const auto project = window.document()->project();
+        QCOMPARE(window.mapPanel()->siteTable()->model()->rowCount(), project->topology.siteCount());
         QVERIFY(window.windowTitle().contains(QString::fromStdString(project->name)));
         // Every matrix of the chooser shows as a heatmap of the right size.
-        auto* chooser = window.matrixChooser();
-        QCOMPARE(chooser->count(), 2 + 3 * static_cast<int>(project->applications.size()));
-        for (int i = 0; i < chooser->count(); ++i) {
+        // Every input matrix of the chooser (all but the two run matrices) shows as a heatmap of the right size.
+        auto* chooser = window.matrixPanel()->sourceChooser();
+        QCOMPARE(chooser->count(), 4 + 3 * static_cast<int>(project->applications.size()));
+        for (int i = 0; i < chooser->count() - 2; ++i) {
             chooser->setCurrentIndex(i);
-            const auto& data = window.heatmap()->data();
-            QCOMPARE(data.title, chooser->itemText(i));
-            const int expected = i < chooser->count() - 2 ? project->applications[i / 3].comm.processCount()
+            const auto& data = window.matrixPanel()->heatmap()->data();
+            const int expected = i < chooser->count() - 4 ? project->applications[i / 3].comm.processCount()
                                                          : project->topology.siteCount();
             QCOMPARE(data.rows(), expected);
-            QVERIFY(window.heatmap()->valueRange().second > 0);
+            QVERIFY(window.matrixPanel()->heatmap()->valueRange().second > 0);
         }
         chooser->setCurrentIndex(0);
         QTest::qWait(50); // let the layout settle before the screenshot
@@ -57,16 +59,15 @@ private Q_SLOTS:
         const auto s = window.loadProject(meridian::test::qdata("sites.csv"));
         QVERIFY(!s);
         QCOMPARE(window.windowTitle(), title);
-        QCOMPARE(window.project()->topology.siteCount(), 4);
+        QCOMPARE(window.document()->project()->topology.siteCount(), 4);
     }
 
     void showsNetworkProvenanceInTooltipsNotes()
     {
         workbench::MainWindow window;
         QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
-        auto* chooser = window.matrixChooser();
-        chooser->setCurrentIndex(chooser->count() - 1); // bandwidth
-        const auto& data = window.heatmap()->data();
+        QVERIFY(window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Bandwidth));
+        const auto& data = window.matrixPanel()->heatmap()->data();
         QVERIFY(data.cellNote);
         QCOMPARE(data.cellNote(0, 1), QString("measured"));
         QCOMPARE(data.cellNote(1, 2), QString("estimated"));

@@ -1,0 +1,153 @@
+#include "app/actions/file_actions.h"
+
+#include "app/document/project_edits.h"
+#include "app/jobs/mapping_job.h"
+#include "core/io/placement_io.h"
+#include "core/io/sites_io.h"
+
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTextStream>
+
+namespace meridian::actions {
+
+namespace {
+
+Error ioError(const QString& path, const QString& what)
+{
+    return makeError(ErrorCode::Io, what.toStdString(), {path.toStdString(), 0, 0});
+}
+
+} // namespace
+
+Status importSites(document::ProjectDocument& document, const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    auto sites = suffix == "geojson" || suffix == "json" ? io::readSitesGeoJson(path.toStdString()) : io::readSitesCsv(path.toStdString());
+    if (!sites)
+        return sites.error();
+    auto imported = std::move(*sites);
+    return document.edit(QObject::tr("Import sites from %1").arg(QFileInfo(path).fileName()),
+                         [&](const document::Project& p) -> Expected<document::Project> {
+                             auto out = document::withImportedSites(p, imported);
+                             if (!out)
+                                 return inFile(out.error(), path.toStdString());
+                             return out;
+                         });
+}
+
+Status importMapping(document::ProjectDocument& document, const std::string& application, const QString& path)
+{
+    const auto project = document.project();
+    const int a = project->applicationIndex(application);
+    if (a < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no application '" + application + "'");
+    auto placement = io::readMappingCsv(path.toStdString(), project->topology, project->applications[a].comm.processCount());
+    if (!placement)
+        return placement.error();
+    document::Run run;
+    run.algorithm = "imported";
+    run.application = application;
+    run.placement = std::move(*placement);
+    run.notes.push_back("imported from " + path.toStdString());
+    run.inputFingerprint = document.fingerprint(application);
+    if (auto violations = model::checkPlacement(run.placement, project->topology, project->applications[a].pins); !violations.empty())
+        for (const auto& v : violations)
+            run.notes.push_back("violation: " + v.message);
+    if (auto s = jobs::measurePlacement(run, *project, document.completeNetwork()); !s)
+        return s;
+    document.addRuns({std::move(run)}, QObject::tr("Import mapping %1").arg(QFileInfo(path).fileName()));
+    return {};
+}
+
+Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format, const QString& path)
+{
+    return io::writeLauncherFile(path.toStdString(), format, run.placement, project.topology);
+}
+
+Status exportMappingCsv(const document::Run& run, const document::Project& project, const QString& path)
+{
+    return io::writeMappingCsv(path.toStdString(), run.placement, project.topology);
+}
+
+Status saveImage(const QImage& image, const QString& path)
+{
+    if (image.isNull())
+        return ioError(path, "there is no image to save");
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return ioError(path, "cannot write: " + file.errorString());
+    QImageWriter writer(&file, QFileInfo(path).suffix().isEmpty() ? QByteArray("png") : QFileInfo(path).suffix().toLower().toLatin1());
+    if (!writer.write(image)) {
+        file.cancelWriting();
+        return ioError(path, "cannot write the image: " + writer.errorString());
+    }
+    if (!file.commit())
+        return ioError(path, "cannot write: " + file.errorString());
+    return {};
+}
+
+Status saveSvg(const QString& path, const QSize& size, const QString& title,
+               const std::function<void(QPainter&, const QRect&)>& draw)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return ioError(path, "cannot write: " + file.errorString());
+    {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(title);
+        generator.setDescription(QObject::tr("Exported by Meridian"));
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            file.cancelWriting();
+            return ioError(path, "cannot start the SVG drawing");
+        }
+        draw(painter, QRect(QPoint(0, 0), size));
+        painter.end();
+    }
+    if (!file.commit())
+        return ioError(path, "cannot write: " + file.errorString());
+    return {};
+}
+
+Status saveDrawing(const QString& path, const QSize& size, const QString& title,
+                   const std::function<void(QPainter&, const QRect&)>& draw)
+{
+    if (QFileInfo(path).suffix().toLower() == "svg")
+        return saveSvg(path, size, title, draw);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        draw(painter, QRect(QPoint(0, 0), size));
+    }
+    return saveImage(image, path);
+}
+
+Status saveHeatmapCsv(const widgets::HeatmapData& data, const QString& path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return ioError(path, "cannot write: " + file.errorString());
+    {
+        QTextStream out(&file);
+        widgets::writeHeatmapCsv(data, out);
+        out.flush();
+        if (out.status() != QTextStream::Ok) {
+            file.cancelWriting();
+            return ioError(path, "the write failed");
+        }
+    }
+    if (!file.commit())
+        return ioError(path, "cannot write: " + file.errorString());
+    return {};
+}
+
+} // namespace meridian::actions

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "app/document/project_document.h"
+#include "app/document/run.h"
+#include "core/common/expected.h"
+#include "core/io/launcher_files.h"
+#include "widgets/heatmap_view.h"
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+class QPainter;
+
+namespace meridian::actions {
+
+/// Imports sites from a CSV or GeoJSON file (chosen by suffix: .geojson/.json, else CSV) into the
+/// document as one undoable edit. Sites whose names match keep their network entries. On error (with
+/// file and line) the document is unchanged.
+Status importSites(document::ProjectDocument& document, const QString& path);
+
+/// Reads a mapping CSV for an application and lands it as a run (algorithm "imported"), measured like
+/// any other run; on error nothing changes.
+Status importMapping(document::ProjectDocument& document, const std::string& application, const QString& path);
+
+/// Writes a run's placement as an Open MPI rankfile, an MPICH/Intel machinefile or a Slurm hostfile.
+Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format,
+                      const QString& path);
+/// Writes a run's placement as a mapping CSV (process,site,host,slot).
+Status exportMappingCsv(const document::Run& run, const document::Project& project, const QString& path);
+
+/// Saves an image; the format follows the suffix (PNG unless told otherwise). Atomic.
+Status saveImage(const QImage& image, const QString& path);
+/// Saves a drawing as SVG: `draw` paints into a rectangle of `size`. Atomic.
+Status saveSvg(const QString& path, const QSize& size, const QString& title,
+               const std::function<void(QPainter&, const QRect&)>& draw);
+/// Saves a drawing as PNG or SVG by the path's suffix (PNG when it is neither).
+Status saveDrawing(const QString& path, const QSize& size, const QString& title,
+                   const std::function<void(QPainter&, const QRect&)>& draw);
+/// Saves a heatmap's matrix as CSV (writeHeatmapCsv). Atomic.
+Status saveHeatmapCsv(const widgets::HeatmapData& data, const QString& path);
+
+} // namespace meridian::actions

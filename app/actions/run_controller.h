@@ -1,0 +1,66 @@
+#pragma once
+
+#include "app/document/project_document.h"
+#include "app/jobs/job_runner.h"
+#include "app/jobs/sweep_job.h"
+#include "core/common/registry.h"
+#include "core/mapping/mapper.h"
+
+#include <QObject>
+
+#include <optional>
+#include <vector>
+
+namespace meridian::actions {
+
+/// One run the user asked for.
+struct RunRequest {
+    std::string application;
+    std::string algorithm;
+    ParamValues params;
+    std::uint64_t seed = 1;
+    std::optional<model::Placement> start;  ///< for refine with start=input
+};
+
+/// Submits mapping runs and sweeps to the JobRunner and lands their results in the document.
+///
+/// A job gets an immutable snapshot of the project taken at submission, so the user may keep editing.
+/// When a run finishes it is added to the run list as an undoable command; if its inputs changed while
+/// it ran, it lands marked stale (its fingerprint is the one it was computed from) and a message says so.
+/// A canceled run adds nothing. Lives on the main thread.
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    RunController(document::ProjectDocument* document, jobs::JobRunner* runner, const Registry<mapping::Mapper>* mappers,
+                  QObject* parent = nullptr);
+
+    const Registry<mapping::Mapper>& mappers() const { return *m_mappers; }
+    /// Starts one job per request; returns the job ids.
+    std::vector<int> submit(const std::vector<RunRequest>& requests);
+    /// Runs again with the same algorithm, parameters and seed on the current inputs.
+    std::vector<int> rerun(const std::vector<int>& runIds);
+    /// Re-runs every stale run; the stale runs are replaced by the new ones when these land.
+    std::vector<int> rerunStale();
+    /// Starts a sweep; the result is delivered by sweepFinished.
+    int startSweep(jobs::SweepRequest request);
+
+    /// Returns a sweep request for the current project (snapshot and network filled in).
+    jobs::SweepRequest sweepRequest() const;
+
+Q_SIGNALS:
+    /// A run landed in the document (id in the run list); `stale` when its inputs changed meanwhile.
+    void runLanded(int runId, bool stale);
+    void runFailed(const QString& title, const QString& message);
+    void sweepFinished(const meridian::jobs::SweepResult& result);
+
+private:
+    int submitOne(const RunRequest& request, int replaces);
+
+    document::ProjectDocument* m_document;
+    jobs::JobRunner* m_runner;
+    const Registry<mapping::Mapper>* m_mappers;
+};
+
+} // namespace meridian::actions
+
+Q_DECLARE_METATYPE(meridian::jobs::SweepResult)

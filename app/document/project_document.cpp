@@ -1,0 +1,213 @@
+#include "app/document/project_document.h"
+
+#include "app/document/project_edits.h"
+#include "app/document/project_file.h"
+
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include <algorithm>
+
+namespace meridian::document {
+
+namespace {
+
+// Replaces the whole input snapshot; both snapshots are shared, so consecutive commands share memory.
+class ReplaceProjectCommand : public QUndoCommand {
+public:
+    ReplaceProjectCommand(ProjectDocument* document, std::shared_ptr<const Project> before,
+                          std::shared_ptr<const Project> after, const QString& text)
+        : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+    void undo() override { m_document->setProjectSnapshot(m_before); }
+    void redo() override { m_document->setProjectSnapshot(m_after); }
+
+private:
+    ProjectDocument* m_document;
+    std::shared_ptr<const Project> m_before;
+    std::shared_ptr<const Project> m_after;
+};
+
+// Adds runs on redo and takes them out on undo (or the reverse, for a deletion).
+class RunListCommand : public QUndoCommand {
+public:
+    RunListCommand(ProjectDocument* document, std::vector<std::shared_ptr<const Run>> runs, bool add, const QString& text)
+        : QUndoCommand(text), m_document(document), m_runs(std::move(runs)), m_add(add)
+    {
+        for (const auto& r : m_runs)
+            m_ids.push_back(r->id);
+    }
+    void undo() override { apply(!m_add); }
+    void redo() override { apply(m_add); }
+
+private:
+    void apply(bool add)
+    {
+        if (add)
+            m_document->insertRuns(m_runs);
+        else
+            m_document->eraseRuns(m_ids);
+    }
+    ProjectDocument* m_document;
+    std::vector<std::shared_ptr<const Run>> m_runs;
+    std::vector<int> m_ids;
+    bool m_add;
+};
+
+} // namespace
+
+ProjectDocument::ProjectDocument(QObject* parent)
+    : QObject(parent)
+    , m_project(std::make_shared<const Project>())
+    , m_undoStack(new QUndoStack(this))
+{
+    m_undoStack->setUndoLimit(200);
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, &ProjectDocument::titleChanged);
+    setProjectSnapshot(m_project);
+}
+
+ProjectDocument::~ProjectDocument() = default;
+
+bool ProjectDocument::isModified() const
+{
+    return !m_undoStack->isClean();
+}
+
+Status ProjectDocument::load(const QString& path)
+{
+    auto loaded = ProjectFile::load(path);
+    if (!loaded)
+        return loaded.error();
+    reset(std::move(*loaded), path);
+    return {};
+}
+
+Status ProjectDocument::save(const QString& path)
+{
+    const QString target = path.isEmpty() ? m_path : path;
+    if (target.isEmpty())
+        return makeError(ErrorCode::InvalidInput, "the project has no file name yet");
+    if (auto s = ProjectFile::save(*m_project, target); !s)
+        return s;
+    m_path = target;
+    m_undoStack->setClean();
+    Q_EMIT titleChanged();
+    return {};
+}
+
+void ProjectDocument::reset(Project project, const QString& path)
+{
+    m_undoStack->clear();
+    m_path = path;
+    m_runs.clear();
+    m_currentRun = -1;
+    setProjectSnapshot(std::make_shared<const Project>(std::move(project)));
+    m_undoStack->setClean();
+    Q_EMIT runsChanged();
+    Q_EMIT currentRunChanged(-1);
+    Q_EMIT titleChanged();
+}
+
+Status ProjectDocument::edit(const QString& text, const std::function<Expected<Project>(const Project&)>& change)
+{
+    auto edited = change(*m_project);
+    if (!edited)
+        return edited.error();
+    m_undoStack->push(new ReplaceProjectCommand(this, m_project, std::make_shared<const Project>(std::move(*edited)), text));
+    return {};
+}
+
+void ProjectDocument::setProjectSnapshot(std::shared_ptr<const Project> project)
+{
+    m_project = std::move(project);
+    model::DistanceModel model;
+    m_completeNetwork = m_project->topology.siteCount() > 0 ? m_project->completeNetwork(&model) : model::Network();
+    m_networkModelText = m_project->topology.siteCount() > 0 ? QString::fromStdString(model.describe()) : QString();
+    m_fingerprints.clear();
+    Q_EMIT projectChanged();
+    Q_EMIT runsChanged();
+}
+
+std::uint64_t ProjectDocument::fingerprint(const std::string& application) const
+{
+    auto it = m_fingerprints.find(application);
+    if (it == m_fingerprints.end())
+        it = m_fingerprints.emplace(application, inputFingerprint(*m_project, application)).first;
+    return it->second;
+}
+
+std::shared_ptr<const Run> ProjectDocument::run(int id) const
+{
+    for (const auto& r : m_runs)
+        if (r->id == id)
+            return r;
+    return nullptr;
+}
+
+std::vector<int> ProjectDocument::addRuns(std::vector<Run> runs, const QString& text)
+{
+    std::vector<std::shared_ptr<const Run>> shared;
+    std::vector<int> ids;
+    for (auto& r : runs) {
+        r.id = m_nextRunId++;
+        ids.push_back(r.id);
+        shared.push_back(std::make_shared<const Run>(std::move(r)));
+    }
+    if (!shared.empty())
+        m_undoStack->push(new RunListCommand(this, std::move(shared), true, text));
+    return ids;
+}
+
+void ProjectDocument::removeRuns(const std::vector<int>& ids)
+{
+    std::vector<std::shared_ptr<const Run>> removed;
+    for (int id : ids)
+        if (auto r = run(id))
+            removed.push_back(r);
+    if (removed.empty())
+        return;
+    const QString text = removed.size() == 1 ? tr("Delete run %1").arg(QString::fromStdString(removed[0]->label()))
+                                             : tr("Delete %1 runs").arg(removed.size());
+    m_undoStack->push(new RunListCommand(this, std::move(removed), false, text));
+}
+
+void ProjectDocument::insertRuns(const std::vector<std::shared_ptr<const Run>>& runs)
+{
+    for (const auto& r : runs)
+        m_runs.push_back(r);
+    std::sort(m_runs.begin(), m_runs.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+    Q_EMIT runsChanged();
+}
+
+void ProjectDocument::eraseRuns(const std::vector<int>& ids)
+{
+    std::erase_if(m_runs, [&](const auto& r) { return std::find(ids.begin(), ids.end(), r->id) != ids.end(); });
+    if (std::find(ids.begin(), ids.end(), m_currentRun) != ids.end())
+        setCurrentRun(-1);
+    Q_EMIT runsChanged();
+}
+
+bool ProjectDocument::isStale(const Run& run) const
+{
+    return fingerprint(run.application) != run.inputFingerprint;
+}
+
+std::vector<int> ProjectDocument::staleRuns() const
+{
+    std::vector<int> ids;
+    for (const auto& r : m_runs)
+        if (isStale(*r))
+            ids.push_back(r->id);
+    return ids;
+}
+
+void ProjectDocument::setCurrentRun(int id)
+{
+    if (id == m_currentRun)
+        return;
+    m_currentRun = id;
+    Q_EMIT currentRunChanged(id);
+}
+
+} // namespace meridian::document

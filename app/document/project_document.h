@@ -1,0 +1,95 @@
+#pragma once
+
+#include "app/document/project.h"
+#include "app/document/run.h"
+#include "core/common/expected.h"
+#include "core/model/network_estimator.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QUndoStack;
+
+namespace meridian::document {
+
+/// The open project as the workbench sees it: an immutable snapshot of the inputs (replaced, never
+/// mutated, so jobs can hold it while the user edits), the undo stack every edit goes through, the file
+/// it came from, and the runs computed on it.
+///
+/// Every change is an undoable command: edits of the inputs replace the snapshot, adding or deleting
+/// runs changes the run list. A run is stale when the fingerprint of its inputs no longer matches the
+/// current project. Lives on the main thread; snapshots may be read from any thread.
+class ProjectDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ProjectDocument(QObject* parent = nullptr);
+    ~ProjectDocument() override;
+
+    /// Returns the current inputs; never null (an empty project before anything is opened).
+    std::shared_ptr<const Project> project() const { return m_project; }
+    /// Returns the network with missing entries estimated, for the current project.
+    const model::Network& completeNetwork() const { return m_completeNetwork; }
+    /// Returns how the estimate was made ("latency = a + b d ...").
+    const QString& networkModelText() const { return m_networkModelText; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    const QString& path() const { return m_path; }
+    bool isModified() const;
+
+    /// Replaces the document by a project read from a file; on error the document is unchanged.
+    Status load(const QString& path);
+    /// Saves to `path` (empty: the current path) and marks the undo stack clean.
+    Status save(const QString& path = {});
+    /// Replaces the document by `project` with no file and no runs (undo history cleared).
+    void reset(Project project, const QString& path = {});
+
+    /// Applies an edit of the inputs as one undoable command named `text`. On error nothing changes.
+    Status edit(const QString& text, const std::function<Expected<Project>(const Project&)>& change);
+
+    const std::vector<std::shared_ptr<const Run>>& runs() const { return m_runs; }
+    std::shared_ptr<const Run> run(int id) const;
+    /// Adds runs (ids are assigned here) as one undoable command; returns their ids.
+    std::vector<int> addRuns(std::vector<Run> runs, const QString& text);
+    /// Deletes runs as one undoable command.
+    void removeRuns(const std::vector<int>& ids);
+    /// Returns true when the run's inputs have changed since it was computed.
+    bool isStale(const Run& run) const;
+    /// Returns the ids of all stale runs.
+    std::vector<int> staleRuns() const;
+    /// Returns the fingerprint of an application's inputs in the current project.
+    std::uint64_t fingerprint(const std::string& application) const;
+
+    /// The run selected in any view (-1: none). Not part of the undo history.
+    int currentRun() const { return m_currentRun; }
+    void setCurrentRun(int id);
+
+    // Used by the undo commands only.
+    void setProjectSnapshot(std::shared_ptr<const Project> project);
+    void insertRuns(const std::vector<std::shared_ptr<const Run>>& runs);
+    void eraseRuns(const std::vector<int>& ids);
+
+Q_SIGNALS:
+    /// The inputs changed (edit, undo, redo, load).
+    void projectChanged();
+    /// Runs were added or deleted, or their staleness may have changed.
+    void runsChanged();
+    void currentRunChanged(int id);
+    /// The file path or the modified state changed.
+    void titleChanged();
+
+private:
+    std::shared_ptr<const Project> m_project;
+    model::Network m_completeNetwork;
+    QString m_networkModelText;
+    QUndoStack* m_undoStack = nullptr;
+    QString m_path;
+    std::vector<std::shared_ptr<const Run>> m_runs;
+    mutable std::map<std::string, std::uint64_t> m_fingerprints;
+    int m_nextRunId = 1;
+    int m_currentRun = -1;
+};
+
+} // namespace meridian::document

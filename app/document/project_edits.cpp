@@ -1,0 +1,402 @@
+#include "app/document/project_edits.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+namespace meridian::document {
+
+namespace {
+
+Error invalid(std::string message)
+{
+    return makeError(ErrorCode::InvalidInput, std::move(message));
+}
+
+// Parses a whole string as a finite double (leading/trailing blanks allowed).
+std::optional<double> parseNumber(const std::string& text)
+{
+    std::size_t b = text.find_first_not_of(" \t");
+    std::size_t e = text.find_last_not_of(" \t");
+    if (b == std::string::npos)
+        return std::nullopt;
+    double v = 0.0;
+    const char* first = text.data() + b;
+    const char* last = text.data() + e + 1;
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec != std::errc() || ptr != last || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+bool isBlank(const std::string& text)
+{
+    return text.find_first_not_of(" \t") == std::string::npos;
+}
+
+std::vector<model::Site> sitesWithHosts(const model::Topology& topology)
+{
+    // Topology::create fills in default hosts; keep them explicit only where the input listed them, which
+    // we cannot tell apart afterwards, so hosts are always carried explicitly from here on.
+    std::vector<model::Site> sites = topology.sites();
+    for (int s = 0; s < topology.siteCount(); ++s) {
+        sites[s].hosts.clear();
+        for (int h = topology.firstHost(s); h < topology.firstHost(s) + topology.hostCountOf(s); ++h)
+            sites[s].hosts.push_back(topology.host(h));
+    }
+    return sites;
+}
+
+// Regenerates the default hosts of a site after its node or slot count changed.
+void resetHosts(model::Site& site)
+{
+    site.hosts.clear();
+    for (int k = 0; k < site.nodes; ++k)
+        site.hosts.push_back({model::Topology::defaultHostName(site.name, k, site.nodes), site.slotsPerNode});
+}
+
+} // namespace
+
+Expected<Project> withSites(const Project& project, std::vector<model::Site> sites, const std::vector<int>& oldIndexOf)
+{
+    auto topology = model::Topology::create(std::move(sites));
+    if (!topology)
+        return topology.error();
+    Project out = project;
+    const int n = topology->siteCount();
+    model::Network network(n);
+    for (auto q : {model::NetworkQuantity::Latency, model::NetworkQuantity::Bandwidth})
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                const int oi = oldIndexOf[i], oj = oldIndexOf[j];
+                if (oi < 0 || oj < 0)
+                    continue;
+                const auto p = project.network.provenance(q, oi, oj);
+                if (p != model::Provenance::Missing && p != model::Provenance::Estimated)
+                    network.set(q, i, j, project.network.value(q, oi, oj), p);
+            }
+    for (const auto& [pair, link] : project.network.hostLinks()) {
+        const auto a = topology->hostIndex(project.topology.host(pair.first).name);
+        const auto b = topology->hostIndex(project.topology.host(pair.second).name);
+        if (a && b)
+            network.setHostLink(*a, *b, link);
+    }
+    std::vector<int> newIndexOf(project.topology.siteCount(), -1);
+    for (int i = 0; i < n; ++i)
+        if (oldIndexOf[i] >= 0)
+            newIndexOf[oldIndexOf[i]] = i;
+    for (auto& app : out.applications) {
+        std::vector<model::Pin> pins;
+        for (const auto& pin : app.pins.pins())
+            if (newIndexOf[pin.site] >= 0)
+                pins.push_back({pin.process, newIndexOf[pin.site]});
+        auto constraints = model::Constraints::fromPins(std::move(pins));
+        if (!constraints)
+            return constraints.error();
+        if (auto s = constraints->validate(app.comm.processCount(), *topology); !s)
+            return Error{s.error().code, "application '" + app.name + "': " + s.error().message, {}};
+        app.pins = std::move(*constraints);
+    }
+    out.topology = std::move(*topology);
+    out.network = std::move(network);
+    return out;
+}
+
+namespace {
+
+std::vector<int> identity(int n)
+{
+    std::vector<int> v(n);
+    for (int i = 0; i < n; ++i)
+        v[i] = i;
+    return v;
+}
+
+} // namespace
+
+Expected<Project> withSiteField(const Project& project, int site, SiteField field, const std::string& text)
+{
+    if (site < 0 || site >= project.topology.siteCount())
+        return invalid("no site " + std::to_string(site));
+    auto sites = sitesWithHosts(project.topology);
+    auto& s = sites[site];
+    if (field == SiteField::Name) {
+        if (isBlank(text))
+            return invalid("a site needs a name");
+        const std::string oldName = s.name;
+        s.name = text;
+        // Hosts that carry the default names follow the site's new name.
+        for (int k = 0; k < static_cast<int>(s.hosts.size()); ++k)
+            if (s.hosts[k].name == model::Topology::defaultHostName(oldName, k, static_cast<int>(s.hosts.size())))
+                s.hosts[k].name = model::Topology::defaultHostName(s.name, k, static_cast<int>(s.hosts.size()));
+        return withSites(project, std::move(sites), identity(project.topology.siteCount()));
+    }
+    const bool optional = field == SiteField::Uplink || field == SiteField::Downlink || field == SiteField::Egress;
+    double value = model::Site::kUnknown;
+    if (!(optional && isBlank(text))) {
+        auto v = parseNumber(text);
+        if (!v)
+            return invalid("'" + text + "' is not a number");
+        value = *v;
+    }
+    switch (field) {
+    case SiteField::Latitude:
+        s.latitude = value;
+        break;
+    case SiteField::Longitude:
+        s.longitude = value;
+        break;
+    case SiteField::Nodes:
+    case SiteField::SlotsPerNode: {
+        if (value != std::floor(value) || value < 1 || value > 1e6)
+            return invalid("'" + text + "' is not a whole number between 1 and 1000000");
+        // The table shows the first host's slots and the host count: start from what is shown.
+        if (!s.hosts.empty()) {
+            s.slotsPerNode = s.hosts.front().slots;
+            s.nodes = static_cast<int>(s.hosts.size());
+        }
+        (field == SiteField::Nodes ? s.nodes : s.slotsPerNode) = static_cast<int>(value);
+        resetHosts(s);
+        break;
+    }
+    case SiteField::Uplink:
+        s.uplinkMBps = value;
+        break;
+    case SiteField::Downlink:
+        s.downlinkMBps = value;
+        break;
+    case SiteField::Egress:
+        s.egressUsdPerGB = value;
+        break;
+    case SiteField::Name:
+        break;
+    }
+    return withSites(project, std::move(sites), identity(project.topology.siteCount()));
+}
+
+Expected<Project> withSitePosition(const Project& project, int site, double latitude, double longitude)
+{
+    if (site < 0 || site >= project.topology.siteCount())
+        return invalid("no site " + std::to_string(site));
+    if (!std::isfinite(latitude) || !std::isfinite(longitude))
+        return invalid("the position is not a number");
+    auto sites = sitesWithHosts(project.topology);
+    sites[site].latitude = std::clamp(latitude, -90.0, 90.0);
+    sites[site].longitude = std::remainder(longitude, 360.0);
+    if (sites[site].longitude < -180.0)
+        sites[site].longitude = -180.0;
+    return withSites(project, std::move(sites), identity(project.topology.siteCount()));
+}
+
+Expected<Project> withAddedSite(const Project& project, const std::string& name, double latitude, double longitude)
+{
+    if (project.topology.siteIndex(name))
+        return invalid("a site named '" + name + "' already exists");
+    auto sites = sitesWithHosts(project.topology);
+    model::Site site;
+    site.name = name;
+    site.latitude = std::clamp(latitude, -90.0, 90.0);
+    site.longitude = std::clamp(std::remainder(longitude, 360.0), -180.0, 180.0);
+    resetHosts(site);
+    sites.push_back(std::move(site));
+    auto map = identity(project.topology.siteCount());
+    map.push_back(-1);
+    return withSites(project, std::move(sites), map);
+}
+
+Expected<Project> withoutSite(const Project& project, int site)
+{
+    if (site < 0 || site >= project.topology.siteCount())
+        return invalid("no site " + std::to_string(site));
+    auto sites = sitesWithHosts(project.topology);
+    sites.erase(sites.begin() + site);
+    auto map = identity(project.topology.siteCount());
+    map.erase(map.begin() + site);
+    return withSites(project, std::move(sites), map);
+}
+
+Expected<Project> withImportedSites(const Project& project, std::vector<model::Site> sites)
+{
+    std::vector<int> map;
+    for (const auto& s : sites)
+        map.push_back(project.topology.siteIndex(s.name).value_or(-1));
+    return withSites(project, std::move(sites), map);
+}
+
+Expected<Project> withHostField(const Project& project, int host, int field, const std::string& text)
+{
+    if (host < 0 || host >= project.topology.hostCount())
+        return invalid("no host " + std::to_string(host));
+    auto sites = sitesWithHosts(project.topology);
+    const int site = project.topology.siteOfHost(host);
+    auto& h = sites[site].hosts[host - project.topology.firstHost(site)];
+    if (field == 0) {
+        if (isBlank(text))
+            return invalid("a host needs a name");
+        h.name = text;
+    } else {
+        auto v = parseNumber(text);
+        if (!v || *v != std::floor(*v) || *v < 1 || *v > 1e6)
+            return invalid("'" + text + "' is not a whole number of slots between 1 and 1000000");
+        h.slots = static_cast<int>(*v);
+    }
+    // Keep the site's summary counts consistent with its hosts.
+    sites[site].nodes = static_cast<int>(sites[site].hosts.size());
+    auto out = withSites(project, std::move(sites), identity(project.topology.siteCount()));
+    if (!out)
+        return out;
+    // Host indices did not move, so host links survive even through a rename.
+    out->network = project.network;
+    return out;
+}
+
+Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantity quantity, int from, int to,
+                                   const std::string& text)
+{
+    const int n = project.topology.siteCount();
+    if (from < 0 || to < 0 || from >= n || to >= n)
+        return invalid("no site pair (" + std::to_string(from) + ", " + std::to_string(to) + ")");
+    Project out = project;
+    if (isBlank(text)) {
+        out.network.clear(quantity, from, to);
+        return out;
+    }
+    auto v = parseNumber(text);
+    const char* what = quantity == model::NetworkQuantity::Latency ? "a latency in ms (>= 0)"
+                                                                   : "a bandwidth in MB/s (> 0)";
+    if (!v || !model::isValidNetworkValue(quantity, *v))
+        return invalid("'" + text + "' is not " + what);
+    out.network.set(quantity, from, to, *v, model::Provenance::Edited);
+    return out;
+}
+
+Expected<Project> withCommEntry(const Project& project, int application, bool messages, int from, int to, double value)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    if (!std::isfinite(value) || value < 0)
+        return invalid("a communication entry must be a finite number >= 0");
+    const auto& comm = project.applications[application].comm;
+    auto entries = comm.entries();
+    bool found = false;
+    for (auto& e : entries)
+        if (e.from == from && e.to == to) {
+            (messages ? e.messages : e.bytes) = value;
+            found = true;
+        }
+    if (!found) {
+        model::CommEntry e{from, to, 0.0, 0.0};
+        (messages ? e.messages : e.bytes) = value;
+        entries.push_back(e);
+    }
+    std::erase_if(entries, [](const model::CommEntry& e) { return e.bytes == 0 && e.messages == 0; });
+    auto matrix = model::CommMatrix::fromEntries(comm.processCount(), entries, comm.hasMessages() || messages);
+    if (!matrix)
+        return matrix.error();
+    Project out = project;
+    out.applications[application].comm = std::move(*matrix);
+    return out;
+}
+
+Expected<Project> withPins(const Project& project, int application, model::Constraints pins)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    const auto& app = project.applications[application];
+    if (auto s = pins.validate(app.comm.processCount(), project.topology); !s)
+        return s.error();
+    Project out = project;
+    out.applications[application].pins = std::move(pins);
+    return out;
+}
+
+Expected<Project> withPin(const Project& project, int application, int process, int site)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    std::vector<model::Pin> pins;
+    for (const auto& pin : project.applications[application].pins.pins())
+        if (pin.process != process)
+            pins.push_back(pin);
+    if (site >= 0)
+        pins.push_back({process, site});
+    auto constraints = model::Constraints::fromPins(std::move(pins));
+    if (!constraints)
+        return constraints.error();
+    return withPins(project, application, std::move(*constraints));
+}
+
+namespace {
+
+class Fnv {
+public:
+    void bytes(const void* data, std::size_t size)
+    {
+        const auto* p = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < size; ++i) {
+            m_hash ^= p[i];
+            m_hash *= 1099511628211ull;
+        }
+    }
+    template <typename T> void value(const T& v) { bytes(&v, sizeof v); }
+    void text(const std::string& s)
+    {
+        value(s.size());
+        bytes(s.data(), s.size());
+    }
+    std::uint64_t hash() const { return m_hash; }
+
+private:
+    std::uint64_t m_hash = 1469598103934665603ull;
+};
+
+} // namespace
+
+std::uint64_t inputFingerprint(const Project& project, const std::string& application)
+{
+    Fnv h;
+    const auto& t = project.topology;
+    for (const auto& s : t.sites()) {
+        h.text(s.name);
+        for (double v : {s.latitude, s.longitude, s.uplinkMBps, s.downlinkMBps, s.egressUsdPerGB})
+            h.value(v);
+    }
+    for (int k = 0; k < t.hostCount(); ++k) {
+        h.text(t.host(k).name);
+        h.value(t.host(k).slots);
+        h.value(t.siteOfHost(k));
+    }
+    const auto& n = project.network;
+    for (auto q : {model::NetworkQuantity::Latency, model::NetworkQuantity::Bandwidth})
+        for (int i = 0; i < n.siteCount(); ++i)
+            for (int j = 0; j < n.siteCount(); ++j) {
+                const auto p = n.provenance(q, i, j);
+                h.value(p);
+                if (p != model::Provenance::Missing)
+                    h.value(n.value(q, i, j));
+            }
+    for (const auto& [pair, link] : n.hostLinks()) {
+        h.value(pair);
+        h.value(link.latencyMs);
+        h.value(link.bandwidthMBps);
+    }
+    const int a = project.applicationIndex(application);
+    h.value(a);
+    if (a >= 0) {
+        const auto& app = project.applications[a];
+        const auto& v = app.comm.volume();
+        h.value(app.comm.processCount());
+        h.bytes(v.outerIndexPtr(), sizeof(int) * (v.outerSize() + 1));
+        h.bytes(v.innerIndexPtr(), sizeof(int) * v.nonZeros());
+        h.bytes(v.valuePtr(), sizeof(double) * v.nonZeros());
+        h.bytes(app.comm.messages().valuePtr(), sizeof(double) * app.comm.messages().nonZeros());
+        for (const auto& pin : app.pins.pins()) {
+            h.value(pin.process);
+            h.value(pin.site);
+        }
+    }
+    return h.hash();
+}
+
+} // namespace meridian::document

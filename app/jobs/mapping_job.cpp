@@ -1,0 +1,103 @@
+#include "app/jobs/mapping_job.h"
+
+#include "core/cost/alpha_beta_cost.h"
+#include "core/cost/instance_metrics.h"
+#include "core/mapping/mapping_problem.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace meridian::jobs {
+
+Status measurePlacement(document::Run& run, const document::Project& project, const model::Network& network)
+{
+    const int a = project.applicationIndex(run.application);
+    if (a < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no application '" + run.application + "'");
+    const auto& app = project.applications[a];
+    if (run.placement.processCount() != app.comm.processCount())
+        return makeError(ErrorCode::InvalidInput, "the placement has " + std::to_string(run.placement.processCount()) +
+                                                      " processes, application '" + app.name + "' has " +
+                                                      std::to_string(app.comm.processCount()));
+    const auto& topology = project.topology;
+    const cost::AlphaBetaCost evaluator(network, app.comm);
+    const auto b = evaluator.breakdown(run.placement.site);
+    run.metrics.clear();
+    auto add = [&](std::string id, std::string label, std::string unit, double value) {
+        run.metrics.push_back({std::move(id), std::move(label), std::move(unit), value});
+    };
+    add("cost_s", "Mapping cost", "s", b.total);
+    add("latency_s", "Latency part", "s", b.latencyPart);
+    add("bandwidth_s", "Bandwidth part", "s", b.bandwidthPart);
+    add("slowest_pair_s", "Slowest site pair", "s", b.timeSeconds.size() ? b.timeSeconds.maxCoeff() : 0.0);
+    double wanBytes = 0.0, wanUsd = 0.0;
+    bool anyPrice = false;
+    for (int k = 0; k < topology.siteCount(); ++k) {
+        const double price = topology.site(k).egressUsdPerGB;
+        anyPrice = anyPrice || std::isfinite(price);
+        for (int l = 0; l < topology.siteCount(); ++l) {
+            if (k == l)
+                continue;
+            wanBytes += b.trafficBytes(k, l);
+            if (std::isfinite(price))
+                wanUsd += b.trafficBytes(k, l) * price / 1e9;
+        }
+    }
+    add("wan_bytes", "Bytes between sites", "bytes", wanBytes);
+    if (anyPrice)
+        add("wan_usd", "WAN egress", "USD", wanUsd);
+    if (run.placement.hasHosts()) {
+        auto m = cost::instanceMetrics(run.placement, topology, network, app.comm);
+        if (!m)
+            return m.error();
+        add("inter_bytes", "Inter-instance bytes", "bytes", m->interBytes);
+        add("intra_bytes", "Intra-instance bytes", "bytes", m->intraBytes);
+        add("comm_time_s", "CommTime (CloudMap)", "s", m->commTimeSeconds);
+    }
+    add("runtime_s", "Runtime", "s", run.runtimeSeconds);
+    run.trafficBytes = b.trafficBytes;
+    run.timeSeconds = b.timeSeconds;
+    return {};
+}
+
+Expected<document::Run> runMapping(const MappingRequest& request, const Registry<mapping::Mapper>& mappers,
+                                   const Feedback& feedback)
+{
+    const auto& project = *request.project;
+    const int a = project.applicationIndex(request.application);
+    if (a < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no application '" + request.application + "'");
+    const mapping::Mapper* mapper = mappers.find(request.algorithm);
+    if (!mapper)
+        return makeError(ErrorCode::InvalidInput, "no mapper '" + request.algorithm + "'");
+    const auto& app = project.applications[a];
+    auto problem = mapping::MappingProblem::create(project.topology, request.completeNetwork, app.comm, app.pins);
+    if (!problem)
+        return Error{problem.error().code, "application '" + app.name + "': " + problem.error().message, {}};
+    if (request.start) {
+        auto withStart = problem->withStart(*request.start);
+        if (!withStart)
+            return withStart.error();
+        problem = std::move(withStart);
+    }
+    const auto begin = std::chrono::steady_clock::now();
+    auto result = mapper->map(*problem, request.params, request.seed, feedback);
+    if (!result)
+        return result.error();
+    document::Run run;
+    run.algorithm = request.algorithm;
+    run.application = request.application;
+    run.params = request.params;
+    run.seed = request.seed;
+    run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    run.placement = std::move(result->placement);
+    run.costSamples = std::move(result->costSamples);
+    run.bestCurve = std::move(result->bestCurve);
+    run.notes = std::move(result->notes);
+    run.inputFingerprint = request.fingerprint;
+    if (auto s = measurePlacement(run, project, request.completeNetwork); !s)
+        return s.error();
+    return run;
+}
+
+} // namespace meridian::jobs

@@ -1,0 +1,195 @@
+#include "app/report/report_writer.h"
+
+#include "widgets/heatmap_view.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+#include <cmath>
+#include <map>
+
+namespace meridian::report {
+
+namespace {
+
+QString esc(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+Error ioError(const QString& path, const QString& what)
+{
+    return makeError(ErrorCode::Io, what.toStdString(), {path.toStdString(), 0, 0});
+}
+
+QString figure(const QString& src, const QString& caption, int width)
+{
+    return QString("<p align='center'><img src='%1' width='%2'><br><i>%3</i></p>").arg(src).arg(width).arg(caption.toHtmlEscaped());
+}
+
+} // namespace
+
+QString reportHtml(const document::ProjectDocument& document, const ReportImages& images,
+                   const std::function<QString(const QString&, const QImage&)>& imageSource)
+{
+    const auto project = document.project();
+    const auto& topology = project->topology;
+    QString h;
+    h += "<html><head><meta charset='utf-8'><title>" + esc(project->name) + " \u2014 Meridian report</title>";
+    h += "<style>body{font-family:sans-serif;} table{border-collapse:collapse;} th,td{border:1px solid #bbb;padding:3px 6px;}"
+         " th{background:#eee;} td.n{text-align:right;} .stale{background:#ffe2be;}</style></head><body>";
+    h += "<h1>" + esc(project->name.empty() ? std::string("Untitled project") : project->name) + "</h1>";
+    h += "<p>Meridian report, " + QDateTime::currentDateTime().toString(Qt::ISODate).toHtmlEscaped();
+    if (!document.path().isEmpty())
+        h += ", project file " + QFileInfo(document.path()).fileName().toHtmlEscaped();
+    h += ".</p>";
+    if (!project->description.empty())
+        h += "<p>" + esc(project->description) + "</p>";
+
+    h += "<h2>Summary</h2><ul>";
+    h += QString("<li>%1 sites, %2 hosts, %3 slots</li>").arg(topology.siteCount()).arg(topology.hostCount()).arg(topology.siteCount() ? topology.totalCapacity() : 0);
+    for (const auto& app : project->applications)
+        h += QString("<li>Application <b>%1</b>: %2 processes, %3 communicating pairs, %4 in total, %5 pinned processes</li>")
+                 .arg(esc(app.name))
+                 .arg(app.comm.processCount())
+                 .arg(app.comm.nonZeros())
+                 .arg(widgets::formatValue(app.comm.totalBytes(), "bytes"))
+                 .arg(app.pins.size());
+    h += "<li>Network: " + document.networkModelText().toHtmlEscaped() + "</li>";
+    h += QString("<li>%1 runs, %2 of them stale</li>").arg(document.runs().size()).arg(document.staleRuns().size());
+    h += "</ul>";
+    if (!project->sources.empty()) {
+        h += "<h3>Sources</h3><ul>";
+        for (const auto& s : project->sources)
+            h += "<li>" + esc(s) + "</li>";
+        h += "</ul>";
+    }
+
+    h += "<h2>Sites</h2><table><tr><th>Site</th><th>Latitude</th><th>Longitude</th><th>Hosts</th><th>Slots</th>"
+         "<th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th></tr>";
+    auto num = [](double v, int decimals) { return std::isnan(v) ? QString("\u2014") : QString::number(v, 'f', decimals); };
+    for (int s = 0; s < topology.siteCount(); ++s) {
+        const auto& site = topology.site(s);
+        h += QString("<tr><td>%1</td><td class=n>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td class=n>%7</td><td class=n>%8</td></tr>")
+                 .arg(esc(site.name), num(site.latitude, 3), num(site.longitude, 3))
+                 .arg(topology.hostCountOf(s))
+                 .arg(topology.capacity(s))
+                 .arg(num(site.uplinkMBps, 0), num(site.downlinkMBps, 0), num(site.egressUsdPerGB, 3));
+    }
+    h += "</table>";
+    if (!images.map.isNull())
+        h += figure(imageSource("map", images.map), QObject::tr("Site map"), 640);
+
+    if (!images.heatmaps.empty()) {
+        h += "<h2>Input matrices</h2>";
+        for (std::size_t i = 0; i < images.heatmaps.size(); ++i)
+            h += figure(imageSource(QString("heatmap%1").arg(i), images.heatmaps[i].second), images.heatmaps[i].first, 520);
+    }
+
+    h += "<h2>Comparison</h2>";
+    const auto& runs = document.runs();
+    if (runs.empty()) {
+        h += "<p>No runs yet.</p>";
+    } else {
+        std::map<std::string, std::pair<double, int>> random;
+        for (const auto& r : runs)
+            if (r->algorithm == "random" && r->metric("cost_s") && !document.isStale(*r)) {
+                random[r->application].first += *r->metric("cost_s");
+                random[r->application].second += 1;
+            }
+        h += "<table><tr><th>Run</th><th>Application</th><th>Seed</th><th>Cost (s)</th><th>Cost / random</th>"
+             "<th>Bytes between sites</th><th>WAN egress (USD)</th><th>Runtime (s)</th><th>Status</th></tr>";
+        for (const auto& r : runs) {
+            const bool stale = document.isStale(*r);
+            const double cost = r->metric("cost_s").value_or(NAN);
+            const auto rnd = random.find(r->application);
+            const QString normalised = rnd != random.end() && rnd->second.first > 0
+                                           ? QString::number(cost / (rnd->second.first / rnd->second.second), 'f', 3)
+                                           : QString("\u2014");
+            h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
+                     .arg(stale ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)), esc(r->application))
+                     .arg(r->seed)
+                     .arg(QString::number(cost, 'g', 6), normalised,
+                          widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
+                          r->metric("wan_usd") ? QString::number(*r->metric("wan_usd"), 'g', 4) : QString("\u2014"),
+                          QString::number(r->runtimeSeconds, 'g', 3));
+            h += QString("<td>%1</td></tr>").arg(stale ? "stale" : "current");
+        }
+        h += "</table>";
+    }
+    if (!images.skyline.isNull())
+        h += figure(imageSource("skyline", images.skyline), QObject::tr("Cost/time skyline with the Pareto front"), 600);
+    if (!images.bars.isNull())
+        h += figure(imageSource("bars", images.bars), QObject::tr("Mean cost per application"), 600);
+
+    if (!runs.empty()) {
+        h += "<h2>Runs</h2>";
+        for (const auto& r : runs) {
+            h += "<h3>" + esc(r->label()) + (document.isStale(*r) ? QString(" (stale)") : QString()) + "</h3><ul>";
+            h += "<li>Parameters: " + (r->params.values().empty() ? QString("defaults") : esc(r->params.toString())) + "</li>";
+            h += QString("<li>Seed %1, runtime %2 s</li>").arg(r->seed).arg(r->runtimeSeconds, 0, 'g', 4);
+            for (const auto& m : r->metrics)
+                h += "<li>" + esc(m.label) + ": " + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
+            const auto load = r->placement.siteLoad(topology.siteCount());
+            QString loads;
+            for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
+                loads += QString("%1%2 %3/%4").arg(loads.isEmpty() ? "" : ", ", esc(topology.site(s).name)).arg(load[s]).arg(topology.capacity(s));
+            h += "<li>Processes per site: " + loads + "</li>";
+            for (const auto& n : r->notes)
+                h += "<li>Note: " + esc(n) + "</li>";
+            h += "</ul>";
+        }
+    }
+    h += "</body></html>";
+    return h;
+}
+
+Status writeHtmlReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path)
+{
+    const QString html = reportHtml(document, images, [](const QString&, const QImage& image) {
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        image.save(&buffer, "PNG");
+        return QString("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
+    });
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return ioError(path, "cannot write: " + file.errorString());
+    file.write(html.toUtf8());
+    if (!file.commit())
+        return ioError(path, "cannot write: " + file.errorString());
+    return {};
+}
+
+Status writePdfReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path)
+{
+    QTextDocument text;
+    const QString html = reportHtml(document, images, [&text](const QString& key, const QImage& image) {
+        const QString url = "meridian:" + key;
+        text.addResource(QTextDocument::ImageResource, QUrl(url), image);
+        return url;
+    });
+    text.setHtml(html);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return ioError(path, "cannot write: " + file.errorString());
+    {
+        QPdfWriter writer(&file);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setResolution(150);
+        writer.setTitle(QString::fromStdString(document.project()->name) + " \u2014 Meridian report");
+        writer.setCreator("Meridian");
+        text.print(&writer);
+    }
+    if (!file.commit())
+        return ioError(path, "cannot write: " + file.errorString());
+    return {};
+}
+
+} // namespace meridian::report

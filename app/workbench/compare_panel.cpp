@@ -1,0 +1,784 @@
+#include "app/workbench/compare_panel.h"
+
+#include "app/actions/file_actions.h"
+#include "app/workbench/run_table_model.h"
+#include "core/synth/patterns.h"
+#include "widgets/heatmap_view.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace meridian::workbench {
+
+namespace {
+
+// Okabe-Ito: distinguishable with every common colour-vision deficiency.
+const QColor kSeriesColors[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+                                QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(0, 0, 0)};
+
+QColor seriesColor(std::size_t i)
+{
+    return kSeriesColors[i % std::size(kSeriesColors)];
+}
+
+QChartView* makeChartView(QWidget* parent, const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(360, 260);
+    return view;
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes())
+        chart->removeAxis(axis);
+}
+
+QString metricTitle(const document::RunMetric& m)
+{
+    return QString("%1 (%2)").arg(QString::fromStdString(m.label), QString::fromStdString(m.unit));
+}
+
+} // namespace
+
+std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points)
+{
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!std::isnan(points[i].first) && !std::isnan(points[i].second))
+            order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return points[a] < points[b]; });
+    std::vector<std::size_t> front;
+    double bestY = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const auto& p = points[order[k]];
+        // Keep exact duplicates of the last front point; otherwise a point is on the front when it beats
+        // every point with a smaller or equal x in y.
+        if (!front.empty() && points[front.back()] == p) {
+            front.push_back(order[k]);
+            continue;
+        }
+        if (p.second < bestY) {
+            front.push_back(order[k]);
+            bestY = p.second;
+        }
+    }
+    return front;
+}
+
+ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunController* controller, MapperProvider mappers,
+                           QWidget* parent)
+    : QWidget(parent), m_document(document), m_controller(controller), m_mapperProvider(std::move(mappers))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_tabs = new QTabWidget(this);
+    layout->addWidget(m_tabs);
+
+    // Table.
+    auto* tableTab = new QWidget(m_tabs);
+    auto* tableLayout = new QVBoxLayout(tableTab);
+    auto* baselineBar = new QHBoxLayout;
+    m_baseline = new QComboBox(tableTab);
+    m_baseline->setObjectName("baselineRun");
+    baselineBar->addWidget(new QLabel(tr("Baseline run:"), tableTab));
+    baselineBar->addWidget(m_baseline, 1);
+    baselineBar->addWidget(new QLabel(tr("<small>Each metric divided by the baseline's (same application only).</small>"), tableTab));
+    tableLayout->addLayout(baselineBar);
+    m_compareModel = new CompareTableModel(document, this);
+    m_table = new QTableView(tableTab);
+    m_table->setModel(m_compareModel);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tableLayout->addWidget(m_table);
+    m_tabs->addTab(tableTab, tr("Table"));
+
+    // Bars.
+    m_bars = makeChartView(this, tr("Mean mapping cost per application, normalised to random"));
+    m_tabs->addTab(chartTab(m_bars, nullptr), tr("Bars"));
+
+    // Skyline.
+    auto* skyControls = new QWidget(this);
+    auto* skyLayout = new QHBoxLayout(skyControls);
+    skyLayout->setContentsMargins(0, 0, 0, 0);
+    m_skyApplication = new QComboBox(skyControls);
+    m_xMetric = new QComboBox(skyControls);
+    m_yMetric = new QComboBox(skyControls);
+    m_xMetric->setObjectName("skylineX");
+    m_yMetric->setObjectName("skylineY");
+    skyLayout->addWidget(new QLabel(tr("Application:"), skyControls));
+    skyLayout->addWidget(m_skyApplication);
+    skyLayout->addWidget(new QLabel(tr("x:"), skyControls));
+    skyLayout->addWidget(m_xMetric, 1);
+    skyLayout->addWidget(new QLabel(tr("y:"), skyControls));
+    skyLayout->addWidget(m_yMetric, 1);
+    m_skyline = makeChartView(this, tr("Cost/time skyline"));
+    m_tabs->addTab(chartTab(m_skyline, skyControls), tr("Skyline"));
+
+    // Monte Carlo.
+    auto* mcControls = new QWidget(this);
+    auto* mcLayout = new QHBoxLayout(mcControls);
+    mcLayout->setContentsMargins(0, 0, 0, 0);
+    m_mcRun = new QComboBox(mcControls);
+    mcLayout->addWidget(new QLabel(tr("Monte Carlo run:"), mcControls));
+    mcLayout->addWidget(m_mcRun, 1);
+    m_cdf = makeChartView(this, tr("Cost distribution of random placements (CDF)"));
+    m_bestOfK = makeChartView(this, tr("Best of K random placements"));
+    auto* mcTab = new QWidget(m_tabs);
+    auto* mcTabLayout = new QVBoxLayout(mcTab);
+    mcTabLayout->addWidget(mcControls);
+    auto* mcSplit = new QSplitter(Qt::Horizontal, mcTab);
+    mcSplit->addWidget(chartTab(m_cdf, nullptr));
+    mcSplit->addWidget(chartTab(m_bestOfK, nullptr));
+    mcTabLayout->addWidget(mcSplit, 1);
+    m_tabs->addTab(mcTab, tr("Monte Carlo"));
+
+    // Sweeps.
+    auto* sweepControls = new QWidget(this);
+    auto* sweepLayout = new QHBoxLayout(sweepControls);
+    sweepLayout->setContentsMargins(0, 0, 0, 0);
+    m_sweepKind = new QComboBox(sweepControls);
+    m_sweepKind->addItem(tr("Constraint ratio"), int(jobs::SweepKind::ConstraintRatio));
+    m_sweepKind->addItem(tr("Process count"), int(jobs::SweepKind::ProcessCount));
+    m_sweepPoints = new QLineEdit(QStringLiteral("0, 0.2, 0.4, 0.6, 0.8"), sweepControls);
+    m_sweepPoints->setToolTip(tr("Comma-separated ratios in [0, 1], or process counts"));
+    m_sweepApplication = new QComboBox(sweepControls);
+    m_sweepApplication->setToolTip(tr("The application whose pins are redrawn (constraint-ratio sweep)"));
+    m_sweepPattern = new QComboBox(sweepControls);
+    for (auto p : synth::allPatterns())
+        m_sweepPattern->addItem(QString::fromStdString(std::string(synth::patternId(p))));
+    m_sweepPattern->setToolTip(tr("The generated pattern (process-count sweep); sites are scaled to fit"));
+    m_sweepSeeds = new QSpinBox(sweepControls);
+    m_sweepSeeds->setRange(1, 100);
+    m_sweepSeeds->setValue(3);
+    m_sweepMetric = new QComboBox(sweepControls);
+    m_sweepMetric->addItem(tr("Cost / random"));
+    m_sweepMetric->addItem(tr("Runtime (s)"));
+    auto* runSweep = new QPushButton(tr("Run sweep"), sweepControls);
+    runSweep->setToolTip(tr("Runs the mappers ticked in the run panel, plus random as the baseline"));
+    for (QWidget* w : std::initializer_list<QWidget*>{new QLabel(tr("Sweep:"), sweepControls), m_sweepKind, m_sweepPoints,
+                                                      m_sweepApplication, m_sweepPattern, new QLabel(tr("seeds"), sweepControls),
+                                                      m_sweepSeeds, m_sweepMetric, runSweep})
+        sweepLayout->addWidget(w);
+    sweepLayout->setStretchFactor(m_sweepPoints, 1);
+    m_sweepChart = makeChartView(this, tr("Sweep"));
+    m_tabs->addTab(chartTab(m_sweepChart, sweepControls), tr("Sweeps"));
+
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_baseline->currentIndex() >= 0)
+            m_compareModel->setBaseline(m_baseline->currentData().toInt());
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (current.isValid())
+            m_document->setCurrentRun(current.data(CompareTableModel::RunIdRole).toInt());
+    });
+    for (auto* combo : {m_skyApplication, m_xMetric, m_yMetric})
+        connect(combo, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSkyline);
+    connect(m_mcRun, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshMonteCarlo);
+    connect(m_sweepMetric, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSweepChart);
+    connect(m_sweepKind, &QComboBox::currentIndexChanged, this, [this] {
+        const bool ratio = m_sweepKind->currentData().toInt() == int(jobs::SweepKind::ConstraintRatio);
+        m_sweepPoints->setText(ratio ? QStringLiteral("0, 0.2, 0.4, 0.6, 0.8") : QStringLiteral("64, 256, 1024"));
+        m_sweepApplication->setVisible(ratio);
+        m_sweepPattern->setVisible(!ratio);
+    });
+    m_sweepPattern->setVisible(false);
+    connect(runSweep, &QPushButton::clicked, this, &ComparePanel::startSweep);
+    connect(m_controller, &actions::RunController::sweepFinished, this, &ComparePanel::showSweep);
+    connect(m_document, &document::ProjectDocument::runsChanged, this, &ComparePanel::refresh);
+    connect(m_document, &document::ProjectDocument::projectChanged, this, [this] {
+        const QString keep = m_sweepApplication->currentText();
+        m_sweepApplication->clear();
+        for (const auto& a : m_document->project()->applications)
+            m_sweepApplication->addItem(QString::fromStdString(a.name));
+        m_sweepApplication->setCurrentText(keep);
+    });
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &ComparePanel::refreshSkyline);
+    Q_EMIT m_document->projectChanged();
+    refresh();
+    refreshSweepChart();
+}
+
+QWidget* ComparePanel::chartTab(QChartView* view, QWidget* controls)
+{
+    auto* tab = new QWidget(this);
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* bar = new QHBoxLayout;
+    if (controls)
+        bar->addWidget(controls, 1);
+    else
+        bar->addStretch(1);
+    auto* exportButton = new QPushButton(tr("Export\u2026"), tab);
+    exportButton->setToolTip(tr("Save this chart as PNG or SVG"));
+    bar->addWidget(exportButton);
+    layout->addLayout(bar);
+    layout->addWidget(view, 1);
+    connect(exportButton, &QPushButton::clicked, this, [this, view] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), view->chart()->title() + ".png",
+                                                          tr("PNG image (*.png);;SVG drawing (*.svg)"));
+        if (path.isEmpty())
+            return;
+        const auto s = actions::saveDrawing(path, view->size(), view->chart()->title(),
+                                            [view](QPainter& p, const QRect& r) { view->render(&p, r); });
+        if (!s)
+            Q_EMIT errorOccurred(tr("The export failed"), QString::fromStdString(s.error().toString()));
+    });
+    return tab;
+}
+
+QChartView* ComparePanel::chart(Tab tab) const
+{
+    switch (tab) {
+    case BarsTab: return m_bars;
+    case SkylineTab: return m_skyline;
+    case MonteCarloTab: return m_cdf;
+    case SweepsTab: return m_sweepChart;
+    default: return nullptr;
+    }
+}
+
+QString ComparePanel::exportChart(Tab tab, const QString& path) const
+{
+    QChartView* view = chart(tab);
+    if (!view)
+        return tr("that tab has no chart");
+    const QSize size = view->size().isEmpty() || view->size().width() < 200 ? QSize(900, 600) : view->size();
+    const auto s = actions::saveDrawing(path, size, view->chart()->title(), [view](QPainter& p, const QRect& r) { view->render(&p, r); });
+    return s ? QString() : QString::fromStdString(s.error().toString());
+}
+
+void ComparePanel::refresh()
+{
+    refreshBaselines();
+    // Metrics offered on the skyline: the union over runs, in first-seen order.
+    const QString keepX = m_xMetric->currentData().toString(), keepY = m_yMetric->currentData().toString();
+    const QString keepApp = m_skyApplication->currentText();
+    {
+        QSignalBlocker bx(m_xMetric), by(m_yMetric), ba(m_skyApplication), bm(m_mcRun);
+        m_xMetric->clear();
+        m_yMetric->clear();
+        std::vector<std::string> seen;
+        for (const auto& r : m_document->runs())
+            for (const auto& m : r->metrics)
+                if (std::find(seen.begin(), seen.end(), m.id) == seen.end()) {
+                    seen.push_back(m.id);
+                    m_xMetric->addItem(metricTitle(m), QString::fromStdString(m.id));
+                    m_yMetric->addItem(metricTitle(m), QString::fromStdString(m.id));
+                }
+        auto pick = [](QComboBox* c, const QString& keep, std::initializer_list<const char*> fallbacks) {
+            int i = c->findData(keep);
+            for (const char* f : fallbacks)
+                if (i < 0)
+                    i = c->findData(QString(f));
+            c->setCurrentIndex(std::max(0, i));
+        };
+        pick(m_xMetric, keepX, {"wan_usd", "wan_bytes"});
+        pick(m_yMetric, keepY, {"cost_s"});
+        m_skyApplication->clear();
+        for (const auto& a : m_document->project()->applications)
+            m_skyApplication->addItem(QString::fromStdString(a.name));
+        const int appIndex = m_skyApplication->findText(keepApp);
+        if (appIndex >= 0)
+            m_skyApplication->setCurrentIndex(appIndex);
+        else if (auto run = m_document->run(m_document->currentRun()))
+            m_skyApplication->setCurrentText(QString::fromStdString(run->application));
+        else if (!m_document->runs().empty())
+            m_skyApplication->setCurrentText(QString::fromStdString(m_document->runs().back()->application));
+
+        const int keepMc = m_mcRun->currentData().toInt();
+        m_mcRun->clear();
+        for (const auto& r : m_document->runs())
+            if (!r->costSamples.empty())
+                m_mcRun->addItem(QString::fromStdString(r->label()), r->id);
+        const int mcIndex = m_mcRun->findData(keepMc);
+        m_mcRun->setCurrentIndex(mcIndex >= 0 ? mcIndex : m_mcRun->count() - 1);
+    }
+    refreshBars();
+    refreshSkyline();
+    refreshMonteCarlo();
+}
+
+void ComparePanel::refreshBaselines()
+{
+    QSignalBlocker blocker(m_baseline);
+    const int keep = m_compareModel->baseline();
+    m_baseline->clear();
+    for (const auto& r : m_document->runs())
+        m_baseline->addItem(QString::fromStdString(r->label()), r->id);
+    int index = m_baseline->findData(keep);
+    if (index < 0)
+        for (int i = 0; i < m_baseline->count() && index < 0; ++i)
+            if (m_document->run(m_baseline->itemData(i).toInt())->algorithm == "random")
+                index = i;
+    m_baseline->setCurrentIndex(std::max(0, index));
+    if (m_baseline->currentIndex() >= 0)
+        m_compareModel->setBaseline(m_baseline->currentData().toInt());
+}
+
+void ComparePanel::refreshBars()
+{
+    QChart* chart = m_bars->chart();
+    clearChart(chart);
+    // Mean cost of the current runs of each (application, algorithm), normalised to random's mean.
+    std::map<std::string, std::map<std::string, std::pair<double, int>>> sums;
+    std::vector<std::string> algorithms;
+    for (const auto& r : m_document->runs()) {
+        if (m_document->isStale(*r) || !r->metric("cost_s"))
+            continue;
+        auto& cell = sums[r->application][r->algorithm];
+        cell.first += *r->metric("cost_s");
+        cell.second += 1;
+        if (std::find(algorithms.begin(), algorithms.end(), r->algorithm) == algorithms.end())
+            algorithms.push_back(r->algorithm);
+    }
+    if (sums.empty()) {
+        chart->setTitle(tr("Mean mapping cost per application (no current runs yet)"));
+        return;
+    }
+    auto* series = new QBarSeries;
+    bool allNormalised = true;
+    std::size_t color = 0;
+    double top = 0.0;
+    for (const auto& [app, byAlgorithm] : sums) {
+        const auto random = byAlgorithm.find("random");
+        double base = 0.0;
+        if (random != byAlgorithm.end())
+            base = random->second.first / random->second.second;
+        else {
+            allNormalised = false;
+            for (const auto& [alg, c] : byAlgorithm)
+                base = std::max(base, c.first / c.second);
+        }
+        auto* set = new QBarSet(QString::fromStdString(app));
+        set->setColor(seriesColor(color++));
+        for (const auto& alg : algorithms) {
+            auto it = byAlgorithm.find(alg);
+            const double v = it == byAlgorithm.end() || base <= 0 ? 0.0 : it->second.first / it->second.second / base;
+            *set << v;
+            top = std::max(top, v);
+        }
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    for (const auto& a : algorithms)
+        x->append(QString::fromStdString(a));
+    auto* y = new QValueAxis;
+    y->setRange(0, std::max(1.05, top * 1.05));
+    y->setTitleText(allNormalised ? tr("cost / random") : tr("cost / worst mapper (no random run for some applications)"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart->setTitle(allNormalised ? tr("Mean mapping cost per application, normalised to random")
+                                  : tr("Mean mapping cost per application, normalised"));
+}
+
+bool ComparePanel::setSkylineAxes(const QString& xMetric, const QString& yMetric)
+{
+    const int x = m_xMetric->findData(xMetric), y = m_yMetric->findData(yMetric);
+    if (x < 0 || y < 0)
+        return false;
+    m_xMetric->setCurrentIndex(x);
+    m_yMetric->setCurrentIndex(y);
+    refreshSkyline();
+    return true;
+}
+
+int ComparePanel::skylineRunAt(const QPointF& value) const
+{
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    QChart* chart = m_skyline->chart();
+    const auto series = chart->series();
+    const QPointF target = series.isEmpty() ? value : chart->mapToPosition(value, series.front());
+    for (const auto& [id, p] : m_skyPoints) {
+        const QPointF q = series.isEmpty() ? p : chart->mapToPosition(p, series.front());
+        const double d = std::hypot(q.x() - target.x(), q.y() - target.y());
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = id;
+        }
+    }
+    return best;
+}
+
+void ComparePanel::refreshSkyline()
+{
+    QChart* chart = m_skyline->chart();
+    clearChart(chart);
+    m_skyPoints.clear();
+    m_front.clear();
+    const std::string xId = m_xMetric->currentData().toString().toStdString();
+    const std::string yId = m_yMetric->currentData().toString().toStdString();
+    const std::string app = m_skyApplication->currentText().toStdString();
+    if (xId.empty() || yId.empty()) {
+        chart->setTitle(tr("Cost/time skyline (no runs yet)"));
+        return;
+    }
+    std::map<std::string, QScatterSeries*> byAlgorithm;
+    auto* stale = new QScatterSeries;
+    stale->setName(tr("stale runs"));
+    stale->setColor(QColor(190, 190, 190));
+    stale->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    stale->setMarkerSize(10);
+    std::vector<std::pair<double, double>> points;
+    std::vector<int> ids;
+    QPointF selected;
+    bool hasSelected = false;
+    double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = -minX;
+    for (const auto& r : m_document->runs()) {
+        if (r->application != app)
+            continue;
+        const auto x = r->metric(xId), y = r->metric(yId);
+        if (!x || !y)
+            continue;
+        const QPointF p(*x, *y);
+        minX = std::min(minX, *x);
+        maxX = std::max(maxX, *x);
+        minY = std::min(minY, *y);
+        maxY = std::max(maxY, *y);
+        m_skyPoints.emplace_back(r->id, p);
+        if (r->id == m_document->currentRun()) {
+            selected = p;
+            hasSelected = true;
+        }
+        if (m_document->isStale(*r)) {
+            stale->append(p);
+            continue;
+        }
+        points.emplace_back(*x, *y);
+        ids.push_back(r->id);
+        auto& s = byAlgorithm[r->algorithm];
+        if (!s) {
+            s = new QScatterSeries;
+            s->setName(QString::fromStdString(r->algorithm));
+            s->setMarkerSize(11);
+        }
+        s->append(p);
+    }
+    std::size_t color = 0;
+    std::vector<QXYSeries*> all;
+    for (auto& [name, s] : byAlgorithm) {
+        s->setColor(seriesColor(color++));
+        s->setBorderColor(Qt::white);
+        all.push_back(s);
+    }
+    if (stale->count() > 0)
+        all.push_back(stale);
+    else
+        delete stale;
+    // The Pareto front as a staircase: from each front point across to the next one's x, then down.
+    const auto front = paretoFront(points);
+    if (!front.empty()) {
+        auto* line = new QLineSeries;
+        line->setName(tr("Pareto front"));
+        QPen pen(QColor(60, 60, 60));
+        pen.setWidthF(1.5);
+        pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        for (std::size_t k = 0; k < front.size(); ++k) {
+            const auto& p = points[front[k]];
+            if (k > 0)
+                line->append(p.first, points[front[k - 1]].second);
+            line->append(p.first, p.second);
+            m_front.push_back(ids[front[k]]);
+        }
+        all.insert(all.begin(), line);
+    }
+    if (hasSelected) {
+        auto* sel = new QScatterSeries;
+        sel->setName(tr("selected run"));
+        sel->setMarkerSize(18);
+        sel->setColor(QColor(0, 0, 0, 0));
+        sel->setBorderColor(QColor(213, 94, 0));
+        QPen pen(QColor(213, 94, 0));
+        pen.setWidth(3);
+        sel->setPen(pen);
+        sel->append(selected);
+        all.push_back(sel);
+    }
+    if (all.empty()) {
+        chart->setTitle(tr("Cost/time skyline (no runs of %1 report both metrics)").arg(QString::fromStdString(app)));
+        return;
+    }
+    auto* xAxis = new QValueAxis;
+    auto* yAxis = new QValueAxis;
+    const double padX = maxX > minX ? 0.08 * (maxX - minX) : std::max(1e-12, 0.1 * std::abs(maxX));
+    const double padY = maxY > minY ? 0.08 * (maxY - minY) : std::max(1e-12, 0.1 * std::abs(maxY));
+    xAxis->setRange(minX - padX, maxX + padX);
+    yAxis->setRange(minY - padY, maxY + padY);
+    xAxis->setTitleText(m_xMetric->currentText());
+    yAxis->setTitleText(m_yMetric->currentText());
+    xAxis->setLabelFormat("%.3g");
+    yAxis->setLabelFormat("%.3g");
+    chart->addAxis(xAxis, Qt::AlignBottom);
+    chart->addAxis(yAxis, Qt::AlignLeft);
+    for (auto* s : all) {
+        chart->addSeries(s);
+        s->attachAxis(xAxis);
+        s->attachAxis(yAxis);
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+            connect(scatter, &QScatterSeries::clicked, this, [this](const QPointF& p) {
+                const int id = skylineRunAt(p);
+                if (id >= 0)
+                    m_document->setCurrentRun(id);
+            });
+    }
+    chart->setTitle(tr("Skyline of %1: %2 runs, %3 on the Pareto front (lower left is better)")
+                        .arg(QString::fromStdString(app))
+                        .arg(m_skyPoints.size())
+                        .arg(m_front.size()));
+}
+
+void ComparePanel::refreshMonteCarlo()
+{
+    QChart* cdf = m_cdf->chart();
+    QChart* best = m_bestOfK->chart();
+    clearChart(cdf);
+    clearChart(best);
+    const auto run = m_document->run(m_mcRun->currentData().toInt());
+    if (!run || run->costSamples.empty()) {
+        cdf->setTitle(tr("Cost CDF: run the monte-carlo mapper to see it"));
+        best->setTitle(tr("Best of K: run the monte-carlo mapper to see it"));
+        return;
+    }
+    std::vector<double> sorted = run->costSamples;
+    std::sort(sorted.begin(), sorted.end());
+    auto* curve = new QLineSeries;
+    curve->setName(tr("random placements (%1 kept)").arg(sorted.size()));
+    curve->setColor(seriesColor(0));
+    const std::size_t n = sorted.size();
+    const std::size_t step = std::max<std::size_t>(1, n / 1500);
+    for (std::size_t i = 0; i < n; i += step)
+        curve->append(sorted[i], double(i + 1) / n);
+    curve->append(sorted.back(), 1.0);
+    double lo = sorted.front(), hi = sorted.back();
+    // Every other mapper's best current cost on this application, as a vertical marker.
+    std::map<std::string, double> others;
+    for (const auto& r : m_document->runs())
+        if (r->application == run->application && r->id != run->id && !m_document->isStale(*r) && r->metric("cost_s")) {
+            auto [it, inserted] = others.emplace(r->algorithm, *r->metric("cost_s"));
+            if (!inserted)
+                it->second = std::min(it->second, *r->metric("cost_s"));
+        }
+    std::vector<QLineSeries*> markers, bestMarkers;
+    std::size_t color = 1;
+    for (const auto& [alg, cost] : others) {
+        const std::size_t below = std::lower_bound(sorted.begin(), sorted.end(), cost) - sorted.begin();
+        auto* m = new QLineSeries;
+        m->setName(tr("%1: %2 (%3% of samples cheaper)").arg(QString::fromStdString(alg), widgets::formatValue(cost, "s")).arg(100.0 * below / n, 0, 'f', 2));
+        QPen pen(seriesColor(color));
+        pen.setWidth(2);
+        pen.setStyle(Qt::DashLine);
+        m->setPen(pen);
+        m->append(cost, 0.0);
+        m->append(cost, 1.0);
+        markers.push_back(m);
+        lo = std::min(lo, cost);
+        hi = std::max(hi, cost);
+        auto* h = new QLineSeries;
+        h->setName(QString::fromStdString(alg));
+        h->setPen(pen);
+        const double kMax = run->bestCurve.empty() ? double(n) : double(run->bestCurve.back().first);
+        h->append(1.0, cost);
+        h->append(std::max(2.0, kMax), cost);
+        bestMarkers.push_back(h);
+        ++color;
+    }
+    auto* x = new QValueAxis;
+    x->setRange(lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo));
+    x->setTitleText(tr("mapping cost (s)"));
+    x->setLabelFormat("%.4g");
+    auto* y = new QValueAxis;
+    y->setRange(0, 1);
+    y->setTitleText(tr("share of placements"));
+    cdf->addAxis(x, Qt::AlignBottom);
+    cdf->addAxis(y, Qt::AlignLeft);
+    cdf->addSeries(curve);
+    curve->attachAxis(x);
+    curve->attachAxis(y);
+    for (auto* m : markers) {
+        cdf->addSeries(m);
+        m->attachAxis(x);
+        m->attachAxis(y);
+    }
+    cdf->setTitle(tr("Cost CDF of %1 (SC17 Fig. 9)").arg(QString::fromStdString(run->label())));
+
+    auto* curveK = new QLineSeries;
+    curveK->setName(tr("best of K"));
+    curveK->setColor(seriesColor(0));
+    double bLo = std::numeric_limits<double>::infinity(), bHi = 0;
+    for (const auto& [k, cost] : run->bestCurve) {
+        curveK->append(std::max<double>(1.0, double(k)), cost);
+        bLo = std::min(bLo, cost);
+        bHi = std::max(bHi, cost);
+    }
+    for (const auto& [alg, cost] : others) {
+        bLo = std::min(bLo, cost);
+        bHi = std::max(bHi, cost);
+    }
+    auto* kAxis = new QLogValueAxis;
+    kAxis->setBase(10);
+    kAxis->setTitleText(tr("K (random placements drawn)"));
+    kAxis->setLabelFormat("%.0e");
+    const double kMax = run->bestCurve.empty() ? 10.0 : std::max(10.0, double(run->bestCurve.back().first));
+    kAxis->setRange(1, kMax);
+    auto* cAxis = new QValueAxis;
+    cAxis->setTitleText(tr("best cost (s)"));
+    cAxis->setLabelFormat("%.4g");
+    if (std::isfinite(bLo))
+        cAxis->setRange(bLo - 0.05 * (bHi - bLo + 1e-12), bHi + 0.05 * (bHi - bLo + 1e-12));
+    best->addAxis(kAxis, Qt::AlignBottom);
+    best->addAxis(cAxis, Qt::AlignLeft);
+    best->addSeries(curveK);
+    curveK->attachAxis(kAxis);
+    curveK->attachAxis(cAxis);
+    for (auto* m : bestMarkers) {
+        best->addSeries(m);
+        m->attachAxis(kAxis);
+        m->attachAxis(cAxis);
+    }
+    best->setTitle(tr("Best of K (SC17 Fig. 10)"));
+}
+
+void ComparePanel::setSweep(jobs::SweepKind kind, const QString& points, int seeds)
+{
+    m_sweepKind->setCurrentIndex(m_sweepKind->findData(int(kind)));
+    m_sweepPoints->setText(points);
+    m_sweepSeeds->setValue(seeds);
+}
+
+int ComparePanel::startSweep()
+{
+    auto request = m_controller->sweepRequest();
+    request.kind = jobs::SweepKind(m_sweepKind->currentData().toInt());
+    request.application = m_sweepApplication->currentText().toStdString();
+    request.pattern = m_sweepPattern->currentText().toStdString();
+    request.seeds = m_sweepSeeds->value();
+    request.mappers = m_mapperProvider();
+    std::erase_if(request.mappers, [](const auto& m) { return m.first == "random"; });
+    for (const QString& part : m_sweepPoints->text().split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double v = part.trimmed().toDouble(&ok);
+        const bool ratio = request.kind == jobs::SweepKind::ConstraintRatio;
+        if (!ok || (ratio && (v < 0 || v > 1)) || (!ratio && (v < 2 || v != std::floor(v)))) {
+            Q_EMIT errorOccurred(tr("The sweep was not started"),
+                                 tr("'%1' is not %2.").arg(part.trimmed(), ratio ? tr("a ratio between 0 and 1") : tr("a whole process count of at least 2")));
+            return -1;
+        }
+        request.points.push_back(v);
+    }
+    if (request.points.empty() || request.mappers.empty()) {
+        Q_EMIT errorOccurred(tr("The sweep was not started"),
+                             tr("Give at least one point and tick at least one mapper other than random in the run panel."));
+        return -1;
+    }
+    return m_controller->startSweep(std::move(request));
+}
+
+void ComparePanel::showSweep(const jobs::SweepResult& result)
+{
+    m_sweep = result;
+    m_tabs->setCurrentIndex(SweepsTab);
+    refreshSweepChart();
+}
+
+void ComparePanel::refreshSweepChart()
+{
+    QChart* chart = m_sweepChart->chart();
+    clearChart(chart);
+    if (!m_sweep) {
+        chart->setTitle(tr("Sweeps: tick mappers in the run panel, then Run sweep"));
+        return;
+    }
+    const auto& s = *m_sweep;
+    const bool runtime = m_sweepMetric->currentIndex() == 1;
+    const bool ratio = s.kind == jobs::SweepKind::ConstraintRatio;
+    QAbstractAxis* x = nullptr;
+    if (ratio) {
+        auto* axis = new QValueAxis;
+        axis->setRange(s.points.front() - 0.05, s.points.back() + 0.05);
+        axis->setTitleText(tr("constraint ratio"));
+        x = axis;
+    } else {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(2);
+        axis->setRange(*std::min_element(s.points.begin(), s.points.end()) / 1.5, *std::max_element(s.points.begin(), s.points.end()) * 1.5);
+        axis->setLabelFormat("%.0f");
+        axis->setTitleText(tr("processes"));
+        x = axis;
+    }
+    QAbstractAxis* y = nullptr;
+    double top = 0, bottom = std::numeric_limits<double>::infinity();
+    for (std::size_t m = 0; m < s.mappers.size(); ++m)
+        for (double v : runtime ? s.runtimeSeconds[m] : s.normalisedCost[m]) {
+            top = std::max(top, v);
+            bottom = std::min(bottom, v);
+        }
+    if (runtime) {
+        auto* axis = new QLogValueAxis;
+        axis->setRange(std::max(1e-6, bottom / 2), std::max(1e-5, top * 2));
+        axis->setLabelFormat("%.0e");
+        axis->setTitleText(tr("runtime (s)"));
+        y = axis;
+    } else {
+        auto* axis = new QValueAxis;
+        axis->setRange(0, std::max(1.05, top * 1.05));
+        axis->setTitleText(tr("cost / random"));
+        y = axis;
+    }
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (std::size_t m = 0; m < s.mappers.size(); ++m) {
+        auto* line = new QLineSeries;
+        line->setName(QString::fromStdString(s.mappers[m]));
+        line->setPointsVisible(true);
+        QPen pen(seriesColor(m));
+        pen.setWidth(2);
+        line->setPen(pen);
+        for (std::size_t p = 0; p < s.points.size(); ++p)
+            line->append(s.points[p], runtime ? std::max(1e-6, s.runtimeSeconds[m][p]) : s.normalisedCost[m][p]);
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+    chart->setTitle(ratio ? tr("Constraint-ratio sweep on %1, mean of %2 seeds (SC17 Fig. 8)").arg(QString::fromStdString(s.subject)).arg(s.seeds)
+                          : tr("Process-count sweep of %1, mean of %2 seeds (SC17 Fig. 7)").arg(QString::fromStdString(s.subject)).arg(s.seeds));
+}
+
+} // namespace meridian::workbench

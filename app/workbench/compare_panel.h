@@ -1,0 +1,101 @@
+#pragma once
+
+#include "app/actions/run_controller.h"
+#include "app/document/project_document.h"
+#include "app/jobs/sweep_job.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QChartView;
+class QComboBox;
+class QLineEdit;
+class QDoubleSpinBox;
+class QSpinBox;
+class QTableView;
+class QTabWidget;
+
+namespace meridian::workbench {
+
+class CompareTableModel;
+
+/// Returns the indices of the points on the Pareto front when both coordinates are minimised (no
+/// other point is at most as large in both and smaller in one), sorted by x. Points with a NaN
+/// coordinate are ignored; duplicates of a front point are all kept. O(n log n).
+std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points);
+
+/// Comparison of runs: a table normalised to a baseline run, bar charts per application, the cost/time
+/// skyline with its Pareto front (clicking a point selects the run everywhere), the Monte Carlo cost
+/// CDF and best-of-K curve with every other mapper's cost marked (SC17 Fig. 9-10), and sweeps over the
+/// constraint ratio and the process count (Fig. 7-8). Every chart exports to PNG and SVG.
+class ComparePanel : public QWidget {
+    Q_OBJECT
+public:
+    enum Tab { TableTab, BarsTab, SkylineTab, MonteCarloTab, SweepsTab };
+    /// Returns the mappers (and their parameters) a sweep should run.
+    using MapperProvider = std::function<std::vector<std::pair<std::string, ParamValues>>()>;
+
+    ComparePanel(document::ProjectDocument* document, actions::RunController* controller, MapperProvider mappers,
+                 QWidget* parent = nullptr);
+
+    QTabWidget* tabs() const { return m_tabs; }
+    QTableView* table() const { return m_table; }
+    CompareTableModel* compareModel() const { return m_compareModel; }
+    QChartView* chart(Tab tab) const;
+    /// Sets the skyline's axes by metric id; false when a metric is not offered.
+    bool setSkylineAxes(const QString& xMetric, const QString& yMetric);
+    /// Returns the run ids on the skyline's Pareto front, by increasing x.
+    std::vector<int> skylineFront() const { return m_front; }
+    /// Returns the run id of the skyline point nearest to a value-space position, or -1.
+    int skylineRunAt(const QPointF& value) const;
+    /// Saves a chart as PNG or SVG (by suffix); returns an error message or an empty string.
+    QString exportChart(Tab tab, const QString& path) const;
+    /// Starts a sweep with the panel's settings; returns the job id or -1 (the error is emitted).
+    int startSweep();
+    void setSweep(jobs::SweepKind kind, const QString& points, int seeds);
+    /// Shows a finished sweep.
+    void showSweep(const jobs::SweepResult& result);
+    const std::optional<jobs::SweepResult>& lastSweep() const { return m_sweep; }
+
+Q_SIGNALS:
+    void errorOccurred(const QString& title, const QString& message);
+
+private:
+    void refresh();
+    void refreshBaselines();
+    void refreshBars();
+    void refreshSkyline();
+    void refreshMonteCarlo();
+    void refreshSweepChart();
+    QWidget* chartTab(QChartView* view, QWidget* controls);
+
+    document::ProjectDocument* m_document;
+    actions::RunController* m_controller;
+    MapperProvider m_mapperProvider;
+    QTabWidget* m_tabs = nullptr;
+    CompareTableModel* m_compareModel = nullptr;
+    QTableView* m_table = nullptr;
+    QComboBox* m_baseline = nullptr;
+    QChartView* m_bars = nullptr;
+    QChartView* m_skyline = nullptr;
+    QComboBox* m_skyApplication = nullptr;
+    QComboBox* m_xMetric = nullptr;
+    QComboBox* m_yMetric = nullptr;
+    std::vector<std::pair<int, QPointF>> m_skyPoints;
+    std::vector<int> m_front;
+    QChartView* m_cdf = nullptr;
+    QChartView* m_bestOfK = nullptr;
+    QComboBox* m_mcRun = nullptr;
+    QChartView* m_sweepChart = nullptr;
+    QComboBox* m_sweepKind = nullptr;
+    QLineEdit* m_sweepPoints = nullptr;
+    QComboBox* m_sweepPattern = nullptr;
+    QComboBox* m_sweepApplication = nullptr;
+    QSpinBox* m_sweepSeeds = nullptr;
+    QComboBox* m_sweepMetric = nullptr;
+    std::optional<jobs::SweepResult> m_sweep;
+};
+
+} // namespace meridian::workbench

@@ -1,0 +1,263 @@
+#include "app/workbench/map_panel.h"
+
+#include "app/document/project_edits.h"
+#include "widgets/heatmap_view.h"
+#include "widgets/site_table_model.h"
+#include "widgets/world_map_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace meridian::workbench {
+
+namespace {
+
+QString errorText(const Status& s)
+{
+    return s ? QString() : QString::fromStdString(s.error().toString());
+}
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
+{
+    auto* table = new QTableView(parent);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+} // namespace
+
+MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_linkMode = new QComboBox(this);
+    m_linkMode->addItem(tr("No links"), int(LinkMode::None));
+    m_linkMode->addItem(tr("Bandwidth"), int(LinkMode::Bandwidth));
+    m_linkMode->addItem(tr("Latency"), int(LinkMode::Latency));
+    m_linkMode->addItem(tr("Traffic mapped by the selected run"), int(LinkMode::MappedTraffic));
+    m_linkMode->setCurrentIndex(1);
+    m_logLinks = new QCheckBox(tr("Log scale"), this);
+    bar->addWidget(new QLabel(tr("Links:"), this));
+    bar->addWidget(m_linkMode);
+    bar->addWidget(m_logLinks);
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("<small>Drag a site to move it, double-click to add one, right-click for more.</small>"), this));
+    layout->addLayout(bar);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_map = new widgets::WorldMapView(splitter);
+    auto* tabs = new QTabWidget(splitter);
+    m_siteModel = new widgets::SiteTableModel(this);
+    m_hostModel = new widgets::HostTableModel(this);
+    m_siteTable = makeTable(m_siteModel, tabs);
+    m_hostTable = makeTable(m_hostModel, tabs);
+    m_siteTable->setObjectName("siteTable");
+    m_hostTable->setObjectName("hostTable");
+    tabs->addTab(m_siteTable, tr("Sites"));
+    tabs->addTab(m_hostTable, tr("Hosts"));
+    splitter->addWidget(m_map);
+    splitter->addWidget(tabs);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+
+    m_siteModel->setEditor([this](int row, int column, const QString& text) -> QString {
+        using F = document::SiteField;
+        static const F fields[] = {F::Name, F::Latitude, F::Longitude, F::Nodes, F::SlotsPerNode, F::Name, F::Uplink, F::Downlink, F::Egress};
+        const F field = fields[column];
+        const QString name = QString::fromStdString(m_document->project()->topology.site(row).name);
+        const QString what = m_siteModel->headerData(column, Qt::Horizontal).toString().toLower();
+        return errorText(m_document->edit(tr("Set %1 of %2").arg(what, name), [&](const document::Project& p) {
+            return document::withSiteField(p, row, field, text.toStdString());
+        }));
+    });
+    m_hostModel->setEditor([this](int row, int column, const QString& text) -> QString {
+        const QString name = QString::fromStdString(m_document->project()->topology.host(row).name);
+        return errorText(m_document->edit(column == 0 ? tr("Rename host %1").arg(name) : tr("Set slots of %1").arg(name),
+                                          [&](const document::Project& p) {
+                                              return document::withHostField(p, row, column == 0 ? 0 : 1, text.toStdString());
+                                          }));
+    });
+    auto rejected = [this](const QString& message) { Q_EMIT errorOccurred(tr("The edit was not applied"), message); };
+    connect(m_siteModel, &widgets::SiteTableModel::editRejected, this, rejected);
+    connect(m_hostModel, &widgets::HostTableModel::editRejected, this, rejected);
+
+    connect(m_map, &widgets::WorldMapView::siteMoved, this, [this](int site, double lat, double lon) {
+        if (const QString e = moveSite(site, lat, lon); !e.isEmpty())
+            Q_EMIT errorOccurred(tr("The site was not moved"), e);
+    });
+    connect(m_map, &widgets::WorldMapView::siteAddRequested, this, &MapPanel::askNewSite);
+    connect(m_map, &widgets::WorldMapView::siteRenameRequested, this, &MapPanel::askRename);
+    connect(m_map, &widgets::WorldMapView::siteDeleteRequested, this, [this](int site) {
+        if (const QString e = deleteSite(site); !e.isEmpty())
+            Q_EMIT errorOccurred(tr("The site was not deleted"), e);
+    });
+    connect(m_map, &widgets::WorldMapView::siteSelected, this, [this](int site) {
+        m_siteTable->selectRow(site);
+    });
+    connect(m_siteTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { m_map->setSelectedSite(current.isValid() ? current.row() : -1); });
+
+    connect(m_linkMode, &QComboBox::currentIndexChanged, this, &MapPanel::refreshLinks);
+    connect(m_logLinks, &QCheckBox::toggled, this, &MapPanel::refreshLinks);
+    connect(m_document, &document::ProjectDocument::projectChanged, this, &MapPanel::refreshSites);
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &MapPanel::refreshLinks);
+    connect(m_document, &document::ProjectDocument::runsChanged, this, &MapPanel::refreshLinks);
+    refreshSites();
+}
+
+void MapPanel::setLinkMode(LinkMode mode)
+{
+    m_linkMode->setCurrentIndex(m_linkMode->findData(int(mode)));
+}
+
+MapPanel::LinkMode MapPanel::linkMode() const
+{
+    return LinkMode(m_linkMode->currentData().toInt());
+}
+
+void MapPanel::refreshSites()
+{
+    const auto project = m_document->project();
+    const auto& topology = project->topology;
+    m_siteModel->setTopology(topology);
+    m_hostModel->setTopology(topology);
+    QVector<widgets::MapSite> sites;
+    for (int s = 0; s < topology.siteCount(); ++s) {
+        const auto& site = topology.site(s);
+        QString detail = tr("%1 hosts, %2 slots<br>%3\u00b0, %4\u00b0")
+                             .arg(topology.hostCountOf(s))
+                             .arg(topology.capacity(s))
+                             .arg(site.latitude, 0, 'f', 2)
+                             .arg(site.longitude, 0, 'f', 2);
+        if (std::isfinite(site.uplinkMBps) || std::isfinite(site.downlinkMBps))
+            detail += tr("<br>up %1, down %2").arg(widgets::formatValue(site.uplinkMBps, "MB/s"), widgets::formatValue(site.downlinkMBps, "MB/s"));
+        if (std::isfinite(site.egressUsdPerGB))
+            detail += tr("<br>egress %1 USD/GB").arg(site.egressUsdPerGB);
+        sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude, detail});
+    }
+    m_map->setSites(std::move(sites));
+    refreshLinks();
+}
+
+void MapPanel::refreshLinks()
+{
+    const auto project = m_document->project();
+    const int n = project->topology.siteCount();
+    const auto& network = m_document->completeNetwork();
+    QVector<widgets::MapLink> links;
+    const LinkMode mode = linkMode();
+    QString quantity, unit;
+    auto provenance = [&](model::NetworkQuantity q, int i, int j) {
+        return QString::fromStdString(std::string(model::provenanceId(network.provenance(q, i, j))));
+    };
+    if (n > 0 && network.siteCount() == n && (mode == LinkMode::Bandwidth || mode == LinkMode::Latency)) {
+        const auto q = mode == LinkMode::Bandwidth ? model::NetworkQuantity::Bandwidth : model::NetworkQuantity::Latency;
+        quantity = mode == LinkMode::Bandwidth ? tr("Bandwidth (mean of both directions)") : tr("Latency (mean of both directions)");
+        unit = mode == LinkMode::Bandwidth ? "MB/s" : "ms";
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) {
+                const double a = network.value(q, i, j), b = network.value(q, j, i);
+                links.push_back({i, j, (a + b) / 2,
+                                 tr("%1 \u2192: %2 (%3)<br>\u2190: %4 (%5)")
+                                     .arg(quantity.section(' ', 0, 0), widgets::formatValue(a, unit), provenance(q, i, j),
+                                          widgets::formatValue(b, unit), provenance(q, j, i))});
+            }
+    } else if (mode == LinkMode::MappedTraffic) {
+        const auto run = m_document->run(m_document->currentRun());
+        if (run && run->trafficBytes.rows() == n) {
+            quantity = tr("Traffic mapped by run %1 (both directions)").arg(run->id);
+            unit = "bytes";
+            for (int i = 0; i < n; ++i)
+                for (int j = i + 1; j < n; ++j) {
+                    const double bytes = run->trafficBytes(i, j) + run->trafficBytes(j, i);
+                    if (bytes > 0)
+                        links.push_back({i, j, bytes,
+                                         tr("%1 sent, %2 received").arg(widgets::formatValue(run->trafficBytes(i, j), unit),
+                                                                        widgets::formatValue(run->trafficBytes(j, i), unit))});
+                }
+        }
+    }
+    m_map->setLinks(std::move(links), quantity, unit, m_logLinks->isChecked());
+}
+
+QString MapPanel::addSite(const QString& name, double latitude, double longitude)
+{
+    return errorText(m_document->edit(tr("Add site %1").arg(name), [&](const document::Project& p) {
+        return document::withAddedSite(p, name.trimmed().toStdString(), latitude, longitude);
+    }));
+}
+
+QString MapPanel::renameSite(int site, const QString& name)
+{
+    return errorText(m_document->edit(tr("Rename site to %1").arg(name), [&](const document::Project& p) {
+        return document::withSiteField(p, site, document::SiteField::Name, name.trimmed().toStdString());
+    }));
+}
+
+QString MapPanel::deleteSite(int site)
+{
+    const auto project = m_document->project();
+    if (site < 0 || site >= project->topology.siteCount())
+        return tr("no such site");
+    const QString name = QString::fromStdString(project->topology.site(site).name);
+    return errorText(m_document->edit(tr("Delete site %1").arg(name), [&](const document::Project& p) { return document::withoutSite(p, site); }));
+}
+
+QString MapPanel::moveSite(int site, double latitude, double longitude)
+{
+    const auto project = m_document->project();
+    if (site < 0 || site >= project->topology.siteCount())
+        return tr("no such site");
+    const QString name = QString::fromStdString(project->topology.site(site).name);
+    return errorText(m_document->edit(tr("Move site %1").arg(name), [&](const document::Project& p) {
+        return document::withSitePosition(p, site, latitude, longitude);
+    }));
+}
+
+void MapPanel::askNewSite(double latitude, double longitude)
+{
+    const int n = m_document->project()->topology.siteCount();
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("New site"),
+                                               tr("Name of the site at %1\u00b0, %2\u00b0:").arg(latitude, 0, 'f', 2).arg(longitude, 0, 'f', 2),
+                                               QLineEdit::Normal, tr("site-%1").arg(n + 1), &ok);
+    if (!ok)
+        return;
+    if (const QString e = addSite(name, latitude, longitude); !e.isEmpty())
+        Q_EMIT errorOccurred(tr("The site was not added"), e);
+}
+
+void MapPanel::askRename(int site)
+{
+    const auto project = m_document->project();
+    if (site < 0 || site >= project->topology.siteCount())
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename site"), tr("New name:"), QLineEdit::Normal,
+                                               QString::fromStdString(project->topology.site(site).name), &ok);
+    if (!ok)
+        return;
+    if (const QString e = renameSite(site, name); !e.isEmpty())
+        Q_EMIT errorOccurred(tr("The site was not renamed"), e);
+}
+
+} // namespace meridian::workbench

@@ -1,0 +1,183 @@
+#include "app/workbench/run_table_model.h"
+
+#include "widgets/heatmap_view.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace meridian::workbench {
+
+namespace {
+
+const QColor kStaleTint(255, 226, 190);
+
+QVariant metricCell(const document::Run& run, const char* id, const char* unit, int role)
+{
+    const auto v = run.metric(id);
+    if (!v)
+        return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
+    if (role == Qt::EditRole)
+        return *v;
+    return widgets::formatValue(*v, unit);
+}
+
+} // namespace
+
+RunTableModel::RunTableModel(document::ProjectDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), m_document(document)
+{
+    connect(document, &document::ProjectDocument::runsChanged, this, &RunTableModel::refresh);
+    refresh();
+}
+
+void RunTableModel::refresh()
+{
+    beginResetModel();
+    m_runs = m_document->runs();
+    m_stale.clear();
+    for (const auto& r : m_runs)
+        m_stale.push_back(m_document->isStale(*r));
+    endResetModel();
+}
+
+int RunTableModel::rowOf(int runId) const
+{
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (m_runs[i]->id == runId)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_runs.size()); }
+
+int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= static_cast<int>(m_runs.size()) || index.column() >= ColumnCount)
+        return {};
+    const auto& run = *m_runs[index.row()];
+    const bool stale = m_stale[index.row()];
+    if (role == RunIdRole)
+        return run.id;
+    if (role == Qt::BackgroundRole)
+        return stale ? QVariant(QBrush(kStaleTint)) : QVariant();
+    if (role == Qt::ToolTipRole) {
+        QString tip = QString::fromStdString(run.label());
+        if (stale)
+            tip += tr("\nStale: the project's inputs changed since this run; re-run it to update.");
+        for (const auto& n : run.notes)
+            tip += "\n" + QString::fromStdString(n);
+        return tip;
+    }
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= Seed && index.column() <= Runtime ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    switch (index.column()) {
+    case Id: return run.id;
+    case Algorithm: return QString::fromStdString(run.algorithm);
+    case Application: return QString::fromStdString(run.application);
+    case Parameters: return QString::fromStdString(run.params.toString());
+    case Seed: return QVariant::fromValue<qulonglong>(run.seed);
+    case Cost: return metricCell(run, "cost_s", "s", role);
+    case Latency: return metricCell(run, "latency_s", "s", role);
+    case Bandwidth: return metricCell(run, "bandwidth_s", "s", role);
+    case WanUsd: return metricCell(run, "wan_usd", "USD", role);
+    case CommTime: return metricCell(run, "comm_time_s", "s", role);
+    case Runtime: return metricCell(run, "runtime_s", "s", role);
+    case Status: return stale ? tr("stale") : tr("current");
+    default: return {};
+    }
+}
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+        return {};
+    static const char* names[] = {"Run", "Algorithm", "Application", "Parameters", "Seed", "Cost", "Latency part",
+                                  "Bandwidth part", "WAN egress", "CommTime", "Runtime", "Status"};
+    return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
+}
+
+CompareTableModel::CompareTableModel(document::ProjectDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), m_document(document)
+{
+    connect(document, &document::ProjectDocument::runsChanged, this, &CompareTableModel::refresh);
+    refresh();
+}
+
+void CompareTableModel::setBaseline(int runId)
+{
+    m_baseline = runId;
+    refresh();
+}
+
+void CompareTableModel::refresh()
+{
+    beginResetModel();
+    m_runs = m_document->runs();
+    m_metrics.clear();
+    m_labels.clear();
+    for (const auto& r : m_runs)
+        for (const auto& m : r->metrics)
+            if (std::find(m_metrics.begin(), m_metrics.end(), m.id) == m_metrics.end()) {
+                m_metrics.push_back(m.id);
+                m_labels.push_back(m.label);
+            }
+    if (!m_document->run(m_baseline))
+        m_baseline = m_runs.empty() ? -1 : m_runs.front()->id;
+    endResetModel();
+}
+
+int CompareTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_runs.size()); }
+
+int CompareTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_metrics.size()) + 1;
+}
+
+QVariant CompareTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= static_cast<int>(m_runs.size()) || index.column() > static_cast<int>(m_metrics.size()))
+        return {};
+    const auto& run = *m_runs[index.row()];
+    if (role == RunIdRole)
+        return run.id;
+    if (role == Qt::FontRole && run.id == m_baseline) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (index.column() == 0)
+        return role == Qt::DisplayRole || role == Qt::EditRole ? QVariant(QString::fromStdString(run.label())) : QVariant();
+    const auto base = m_document->run(m_baseline);
+    const std::string& id = m_metrics[index.column() - 1];
+    const auto v = run.metric(id);
+    const auto b = base && base->application == run.application ? base->metric(id) : std::nullopt;
+    if (role == Qt::ToolTipRole && v)
+        return tr("%1: %2 (baseline %3)").arg(QString::fromStdString(m_labels[index.column() - 1]))
+            .arg(*v, 0, 'g', 6)
+            .arg(b ? QString::number(*b, 'g', 6) : tr("not comparable: another application"));
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    if (!v || !b || *b == 0)
+        return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
+    const double ratio = *v / *b;
+    return role == Qt::EditRole ? QVariant(ratio) : QVariant(QString::number(ratio, 'f', 3));
+}
+
+QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    if (section == 0)
+        return tr("Run");
+    if (section - 1 < static_cast<int>(m_labels.size()))
+        return QString::fromStdString(m_labels[section - 1]);
+    return {};
+}
+
+} // namespace meridian::workbench

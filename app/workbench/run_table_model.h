@@ -1,0 +1,65 @@
+#pragma once
+
+#include "app/document/project_document.h"
+
+#include <QAbstractTableModel>
+
+namespace meridian::workbench {
+
+/// The run list as a table: id, algorithm, application, parameters, seed, the cost and its parts,
+/// WAN dollars, CloudMap's CommTime, runtime and whether the run is stale (its inputs changed since;
+/// such rows are tinted and say so). Numbers are doubles under Qt::EditRole for sorting. Read-only;
+/// follows the document.
+class RunTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Id, Algorithm, Application, Parameters, Seed, Cost, Latency, Bandwidth, WanUsd, CommTime, Runtime, Status, ColumnCount };
+    static constexpr int RunIdRole = Qt::UserRole + 1;
+
+    explicit RunTableModel(document::ProjectDocument* document, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// Returns the row of a run id, or -1.
+    int rowOf(int runId) const;
+
+private:
+    void refresh();
+    document::ProjectDocument* m_document;
+    std::vector<std::shared_ptr<const document::Run>> m_runs;
+    std::vector<bool> m_stale;
+};
+
+/// The runs normalised to a baseline run: each metric of each run divided by the baseline's, so the
+/// baseline reads 1 and a smaller number is better for costs and times. Runs on another application
+/// than the baseline's are compared to the same algorithm-free baseline value only when they share
+/// the application; otherwise their cells are empty.
+class CompareTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    static constexpr int RunIdRole = Qt::UserRole + 1;
+
+    explicit CompareTableModel(document::ProjectDocument* document, QObject* parent = nullptr);
+
+    void setBaseline(int runId);
+    int baseline() const { return m_baseline; }
+    /// The metric ids shown as columns (after the run column), in order.
+    const std::vector<std::string>& metricIds() const { return m_metrics; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void refresh();
+    document::ProjectDocument* m_document;
+    std::vector<std::shared_ptr<const document::Run>> m_runs;
+    std::vector<std::string> m_metrics;
+    std::vector<std::string> m_labels;
+    int m_baseline = -1;
+};
+
+} // namespace meridian::workbench

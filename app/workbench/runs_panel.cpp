@@ -1,0 +1,164 @@
+#include "app/workbench/runs_panel.h"
+
+#include "app/actions/file_actions.h"
+#include "app/workbench/run_table_model.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace meridian::workbench {
+
+RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController* controller, QWidget* parent)
+    : QWidget(parent), m_document(document), m_controller(controller)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    auto* rerun = new QPushButton(tr("Re-run"), this);
+    auto* duplicate = new QPushButton(tr("Duplicate\u2026"), this);
+    duplicate->setToolTip(tr("Load this run's mapper, parameters and seed into the run panel"));
+    auto* remove = new QPushButton(tr("Delete"), this);
+    auto* rerunStale = new QPushButton(tr("Re-run stale"), this);
+    rerunStale->setObjectName("rerunStale");
+    auto* diff = new QPushButton(tr("Diff two"), this);
+    diff->setToolTip(tr("Compare the placements of the two selected runs"));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(exportButton);
+    menu->addAction(tr("Open MPI rankfile\u2026"), this, [this] { exportWithDialog(0); });
+    menu->addAction(tr("MPICH / Intel MPI machinefile\u2026"), this, [this] { exportWithDialog(1); });
+    menu->addAction(tr("Slurm hostfile\u2026"), this, [this] { exportWithDialog(2); });
+    menu->addAction(tr("Mapping CSV\u2026"), this, [this] { exportWithDialog(3); });
+    exportButton->setMenu(menu);
+    for (QWidget* w : std::initializer_list<QWidget*>{rerun, duplicate, remove, diff, exportButton, rerunStale})
+        bar->addWidget(w);
+    m_staleNote = new QLabel(this);
+    bar->addWidget(m_staleNote, 1);
+    layout->addLayout(bar);
+
+    m_model = new RunTableModel(document, this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::EditRole);
+    m_table = new QTableView(this);
+    m_table->setObjectName("runTable");
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RunTableModel::Id, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);
+    layout->addWidget(m_table, 1);
+
+    connect(rerun, &QPushButton::clicked, this, [this] { m_controller->rerun(selectedRuns()); });
+    connect(duplicate, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedRuns();
+        if (!ids.empty())
+            Q_EMIT duplicateRequested(ids.front());
+    });
+    connect(remove, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
+    connect(rerunStale, &QPushButton::clicked, this, [this] { m_controller->rerunStale(); });
+    connect(diff, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedRuns();
+        if (ids.size() == 2)
+            Q_EMIT diffRequested(ids[0], ids[1]);
+        else
+            Q_EMIT errorOccurred(tr("Select two runs"), tr("Select exactly two runs of the same application to compare their placements."));
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (current.isValid())
+            m_document->setCurrentRun(current.data(RunTableModel::RunIdRole).toInt());
+    });
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, [this](int id) {
+        const int row = m_model->rowOf(id);
+        if (row < 0)
+            return;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        if (m_table->currentIndex().row() != index.row())
+            m_table->selectRow(index.row());
+    });
+    connect(m_document, &document::ProjectDocument::runsChanged, this, &RunsPanel::updateStaleNote);
+    updateStaleNote();
+}
+
+void RunsPanel::updateStaleNote()
+{
+    const auto stale = m_document->staleRuns();
+    m_staleNote->setText(stale.empty() ? QString()
+                                       : tr("<span style='color:#b35806'><b>%n stale run(s)</b>: inputs changed since they ran.</span>", nullptr,
+                                            static_cast<int>(stale.size())));
+    const int row = m_model->rowOf(m_document->currentRun());
+    if (row >= 0)
+        m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
+}
+
+std::vector<int> RunsPanel::selectedRuns() const
+{
+    std::vector<int> ids;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        ids.push_back(index.data(RunTableModel::RunIdRole).toInt());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void RunsPanel::deleteSelected()
+{
+    m_document->removeRuns(selectedRuns());
+}
+
+QString RunsPanel::exportRun(int runId, io::LauncherFormat format, const QString& path)
+{
+    const auto run = m_document->run(runId);
+    if (!run)
+        return tr("no run %1").arg(runId);
+    const auto s = actions::exportLauncher(*run, *m_document->project(), format, path);
+    return s ? QString() : QString::fromStdString(s.error().toString());
+}
+
+QString RunsPanel::exportRunCsv(int runId, const QString& path)
+{
+    const auto run = m_document->run(runId);
+    if (!run)
+        return tr("no run %1").arg(runId);
+    const auto s = actions::exportMappingCsv(*run, *m_document->project(), path);
+    return s ? QString() : QString::fromStdString(s.error().toString());
+}
+
+void RunsPanel::exportWithDialog(int kind)
+{
+    const auto ids = selectedRuns();
+    if (ids.empty()) {
+        Q_EMIT errorOccurred(tr("Nothing to export"), tr("Select a run first."));
+        return;
+    }
+    const auto run = m_document->run(ids.front());
+    if (m_document->isStale(*run))
+        Q_EMIT errorOccurred(tr("Exporting a stale run"), tr("The inputs changed since run %1; the file reflects the old inputs.").arg(run->id));
+    static const char* filters[] = {"Open MPI rankfile (*.rankfile *.txt);;All files (*)", "Machinefile (*.machinefile *.txt);;All files (*)",
+                                    "Slurm hostfile (*.hostfile *.txt);;All files (*)", "Mapping CSV (*.csv);;All files (*)"};
+    static const char* suffixes[] = {".rankfile", ".machinefile", ".hostfile", ".csv"};
+    const QString suggested = QString("%1-%2%3").arg(QString::fromStdString(run->application), QString::fromStdString(run->algorithm), suffixes[kind]);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export run %1").arg(run->id), suggested, tr(filters[kind]));
+    if (path.isEmpty())
+        return;
+    const QString error = kind == 3 ? exportRunCsv(run->id, path)
+                                    : exportRun(run->id, kind == 0 ? io::LauncherFormat::OpenMpiRankfile
+                                                         : kind == 1 ? io::LauncherFormat::MpichMachinefile
+                                                                     : io::LauncherFormat::SlurmHostfile,
+                                                path);
+    if (!error.isEmpty())
+        Q_EMIT errorOccurred(tr("The export failed"), error);
+}
+
+} // namespace meridian::workbench

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "app/actions/run_controller.h"
+#include "app/document/project_document.h"
+#include "core/io/launcher_files.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace meridian::workbench {
+
+class RunTableModel;
+
+/// The list of finished runs: select one to show it everywhere; re-run, duplicate into the run panel
+/// with other parameters, delete (undoable), re-run every stale run, and export the selected run's
+/// placement as a rankfile, machinefile, Slurm hostfile or mapping CSV.
+class RunsPanel : public QWidget {
+    Q_OBJECT
+public:
+    RunsPanel(document::ProjectDocument* document, actions::RunController* controller, QWidget* parent = nullptr);
+
+    QTableView* table() const { return m_table; }
+    RunTableModel* model() const { return m_model; }
+    /// Returns the ids of the selected runs.
+    std::vector<int> selectedRuns() const;
+    /// Exports a run's placement; returns an error message or an empty string.
+    QString exportRun(int runId, io::LauncherFormat format, const QString& path);
+    QString exportRunCsv(int runId, const QString& path);
+    /// Deletes the selected runs (undoable).
+    void deleteSelected();
+
+Q_SIGNALS:
+    void duplicateRequested(int runId);
+    void diffRequested(int runA, int runB);
+    void errorOccurred(const QString& title, const QString& message);
+
+private:
+    void exportWithDialog(int kind);
+    void updateStaleNote();
+
+    document::ProjectDocument* m_document;
+    actions::RunController* m_controller;
+    RunTableModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QLabel* m_staleNote = nullptr;
+};
+
+} // namespace meridian::workbench
