@@ -1,0 +1,189 @@
+#include "app/actions/file_actions.h"
+#include "app/document/project_document.h"
+#include "app/jobs/mapping_job.h"
+#include "app/jobs/sweep_job.h"
+#include "app/report/report_writer.h"
+#include "core/cost/alpha_beta_cost.h"
+#include "core/mapping/builtin_mappers.h"
+#include "test_support.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace meridian;
+using meridian::test::sampleProject;
+
+class TestMappingJob : public QObject {
+    Q_OBJECT
+    Registry<mapping::Mapper> m_mappers;
+
+    jobs::MappingRequest request(const document::ProjectDocument& doc, const std::string& algorithm, std::uint64_t seed = 1)
+    {
+        jobs::MappingRequest r;
+        r.project = doc.project();
+        r.completeNetwork = doc.completeNetwork();
+        r.application = doc.project()->applications[0].name;
+        r.algorithm = algorithm;
+        r.params = ParamValues::defaults(m_mappers.find(algorithm)->parameters());
+        r.seed = seed;
+        r.fingerprint = doc.fingerprint(r.application);
+        return r;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { mapping::registerBuiltinMappers(m_mappers); }
+
+    void measuresTheRunItMaps()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        Feedback feedback;
+        auto run = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        const auto& app = doc.project()->applications[0];
+        const cost::AlphaBetaCost evaluator(doc.completeNetwork(), app.comm);
+        QCOMPARE(*run->metric("cost_s"), evaluator.evaluate(run->placement.site));
+        QVERIFY(std::abs(*run->metric("latency_s") + *run->metric("bandwidth_s") - *run->metric("cost_s")) < 1e-9 * *run->metric("cost_s"));
+        QVERIFY(run->metric("comm_time_s"));
+        QVERIFY(run->metric("runtime_s"));
+        QCOMPARE(run->trafficBytes.rows(), 4);
+        QCOMPARE(run->inputFingerprint, doc.fingerprint(app.name));
+        QVERIFY(run->placement.hasHosts());
+        QVERIFY(model::checkPlacement(run->placement, doc.project()->topology, app.pins).empty());
+    }
+
+    void keepsMonteCarloSamplesForTheCdf()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        auto r = request(doc, "monte-carlo");
+        auto params = ParamValues::with(m_mappers.find("monte-carlo")->parameters(), r.params, "samples", std::int64_t(2000));
+        QVERIFY(params);
+        r.params = *params;
+        Feedback feedback;
+        auto run = jobs::runMapping(r, m_mappers, feedback);
+        QVERIFY(run);
+        QVERIFY(!run->costSamples.empty());
+        QVERIFY(!run->bestCurve.empty());
+    }
+
+    void reportsAnInfeasibleApplicationByName()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        auto r = request(doc, "greedy");
+        auto project = *doc.project();
+        project.topology = *model::Topology::create({project.topology.site(0)});
+        model::Network network(1);
+        network.set(model::NetworkQuantity::Latency, 0, 0, 0.1);
+        network.set(model::NetworkQuantity::Bandwidth, 0, 0, 100);
+        r.project = std::make_shared<const document::Project>(project);
+        r.completeNetwork = network;
+        Feedback feedback;
+        auto run = jobs::runMapping(r, m_mappers, feedback);
+        QVERIFY(!run);
+        QVERIFY(run.error().message.find(r.application) != std::string::npos);
+    }
+
+    void sweepsTheConstraintRatioAndTheProcessCount()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        jobs::SweepRequest s;
+        s.project = doc.project();
+        s.completeNetwork = doc.completeNetwork();
+        s.application = doc.project()->applications[0].name;
+        s.points = {0.0, 0.4};
+        s.mappers = {{"greedy", {}}, {"geo", ParamValues::defaults(m_mappers.find("geo")->parameters())}};
+        s.seeds = 2;
+        Feedback feedback;
+        auto result = jobs::runSweep(s, m_mappers, feedback);
+        QVERIFY2(result, result ? "" : result.error().toString().c_str());
+        QCOMPARE(result->normalisedCost.size(), std::size_t(2));
+        for (const auto& row : result->normalisedCost)
+            for (double v : row)
+                QVERIFY(v > 0 && v < 1.0);  // both beat random on LU
+        s.kind = jobs::SweepKind::ProcessCount;
+        s.pattern = "lu";
+        s.points = {16, 64};
+        auto counts = jobs::runSweep(s, m_mappers, feedback);
+        QVERIFY2(counts, counts ? "" : counts.error().toString().c_str());
+        QCOMPARE(counts->runtimeSeconds[1].size(), std::size_t(2));
+        s.points = {7};  // LU needs a grid: the error names the point
+        s.pattern = "bt";
+        auto bad = jobs::runSweep(s, m_mappers, feedback);
+        QVERIFY(!bad);
+        QVERIFY(bad.error().message.find("7 processes") != std::string::npos);
+    }
+
+    void importsSitesAndMappingsOrSaysWhereTheyAreWrong()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        const auto before = doc.project();
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("sites.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("name,lat,lon,nodes\nus-east,38.9,-77.4,16\nparis,48.9,2.3,4\nnot-a-site,abc,1,1\n");
+        f.close();
+        auto s = actions::importSites(doc, csv);
+        QVERIFY(!s);
+        QCOMPARE(s.error().where.line, 4);
+        QCOMPARE(doc.project(), before);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("name,lat,lon,nodes\nus-east,38.9,-77.4,64\nparis,48.9,2.3,4\n");
+        f.close();
+        QVERIFY(actions::importSites(doc, csv));
+        QCOMPARE(doc.project()->topology.siteCount(), 2);
+        // us-east kept its measured intra-site entries.
+        QCOMPARE(doc.project()->network.provenance(model::NetworkQuantity::Bandwidth, 0, 0), before->network.provenance(model::NetworkQuantity::Bandwidth, 0, 0));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.project(), before);
+
+        // A mapping exported from a run comes back as the same placement.
+        Feedback feedback;
+        auto run = jobs::runMapping(request(doc, "greedy"), m_mappers, feedback);
+        QVERIFY(run);
+        const QString mapping = dir.filePath("map.csv");
+        QVERIFY(actions::exportMappingCsv(*run, *doc.project(), mapping));
+        QVERIFY(actions::importMapping(doc, run->application, mapping));
+        QCOMPARE(doc.runs().back()->placement.site, run->placement.site);
+        QCOMPARE(*doc.runs().back()->metric("cost_s"), *run->metric("cost_s"));
+        const QString rankfile = dir.filePath("ranks");
+        QVERIFY(actions::exportLauncher(*run, *doc.project(), io::LauncherFormat::OpenMpiRankfile, rankfile));
+        QFile r(rankfile);
+        QVERIFY(r.open(QIODevice::ReadOnly));
+        QVERIFY(r.readAll().contains("rank 0="));
+    }
+
+    void writesHtmlAndPdfReports()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("azure-3-regions")));
+        Feedback feedback;
+        auto run = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
+        QVERIFY(run);
+        doc.addRuns({*run}, "geo");
+        report::ReportImages images;
+        images.map = QImage(200, 100, QImage::Format_RGB32);
+        images.map.fill(Qt::blue);
+        const QString html = report::reportHtml(doc, images, [](const QString& key, const QImage&) { return "img:" + key; });
+        QVERIFY(html.contains(QString::fromStdString(doc.project()->name).toHtmlEscaped()));
+        QVERIFY(html.contains("img:map"));
+        QVERIFY(html.contains("geo #1"));
+        QTemporaryDir dir;
+        QVERIFY(report::writeHtmlReport(doc, images, dir.filePath("r.html")));
+        QVERIFY(report::writePdfReport(doc, images, dir.filePath("r.pdf")));
+        QFile pdf(dir.filePath("r.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        QVERIFY(pdf.size() > 5000);
+        QVERIFY(!report::writePdfReport(doc, images, dir.filePath("missing-dir/r.pdf")));
+    }
+};
+
+QTEST_MAIN(TestMappingJob)
+#include "test_mapping_job.moc"

@@ -1,0 +1,82 @@
+#include "app/document/project_document.h"
+#include "app/document/project_edits.h"
+#include "app/workbench/compare_panel.h"
+#include "app/workbench/run_table_model.h"
+#include "test_support.h"
+
+#include <QAbstractItemModelTester>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace meridian;
+
+namespace {
+
+document::Run run(const document::ProjectDocument& doc, const std::string& algorithm, double cost, double usd)
+{
+    document::Run r;
+    r.algorithm = algorithm;
+    r.application = doc.project()->applications[0].name;
+    r.inputFingerprint = doc.fingerprint(r.application);
+    r.metrics = {{"cost_s", "Mapping cost", "s", cost}, {"wan_usd", "WAN egress", "USD", usd}, {"runtime_s", "Runtime", "s", 0.01}};
+    return r;
+}
+
+} // namespace
+
+class TestRunTableModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void listsRunsAndMarksStaleOnes()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(meridian::test::sampleProject("ec2-4-regions")));
+        workbench::RunTableModel model(&doc);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        doc.addRuns({run(doc, "random", 10.0, 1.0), run(doc, "geo", 4.0, 2.0)}, "runs");
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.data(model.index(1, workbench::RunTableModel::Algorithm)).toString(), QString("geo"));
+        QCOMPARE(model.data(model.index(1, workbench::RunTableModel::Cost), Qt::EditRole).toDouble(), 4.0);
+        QCOMPARE(model.data(model.index(1, workbench::RunTableModel::Status)).toString(), QString("current"));
+        QVERIFY(!model.data(model.index(1, workbench::RunTableModel::Id), Qt::BackgroundRole).isValid());
+        QVERIFY(doc.edit("Pin", [](const document::Project& p) { return document::withPin(p, 0, 0, 1); }));
+        QCOMPARE(model.data(model.index(1, workbench::RunTableModel::Status)).toString(), QString("stale"));
+        QVERIFY(model.data(model.index(1, workbench::RunTableModel::Id), Qt::BackgroundRole).isValid());
+        QVERIFY(model.data(model.index(1, 0), Qt::ToolTipRole).toString().contains("Stale"));
+        QCOMPARE(model.rowOf(doc.runs()[1]->id), 1);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void normalisesEveryMetricToTheBaseline()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(meridian::test::sampleProject("ec2-4-regions")));
+        workbench::CompareTableModel model(&doc);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto ids = doc.addRuns({run(doc, "random", 10.0, 1.0), run(doc, "geo", 4.0, 2.0)}, "runs");
+        model.setBaseline(ids[0]);
+        QCOMPARE(model.columnCount(), 4);
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("Mapping cost"));
+        QCOMPARE(model.data(model.index(1, 1), Qt::EditRole).toDouble(), 0.4);
+        QCOMPARE(model.data(model.index(1, 2), Qt::EditRole).toDouble(), 2.0);
+        QCOMPARE(model.data(model.index(0, 1)).toString(), QString("1.000"));
+        model.setBaseline(ids[1]);
+        QCOMPARE(model.data(model.index(0, 1), Qt::EditRole).toDouble(), 2.5);
+        doc.removeRuns({ids[1]});
+        QCOMPARE(model.baseline(), ids[0]);  // falls back to a run that exists
+    }
+
+    void findsTheParetoFront()
+    {
+        using P = std::pair<double, double>;
+        const std::vector<P> points{{1, 9}, {2, 5}, {3, 6}, {4, 2}, {5, 2}, {6, 1}, {2, 5}, {NAN, 0}};
+        QCOMPARE(workbench::paretoFront(points), (std::vector<std::size_t>{0, 1, 6, 3, 5}));
+        QVERIFY(workbench::paretoFront({}).empty());
+        QCOMPARE(workbench::paretoFront({{1, 1}}), std::vector<std::size_t>{0});
+    }
+};
+
+QTEST_MAIN(TestRunTableModel)
+#include "test_run_table_model.moc"
