@@ -250,29 +250,6 @@ void HeatmapView::buildCoarseLevel()
     }
 }
 
-double HeatmapView::normalise(double v, double min, double max) const
-{
-    if (m_signed) {
-        const double m = std::max(std::abs(min), std::abs(max));
-        return m > 0 ? v / m : 0.0;
-    }
-    if (m_log) {
-        if (v <= 0)
-            return -1.0;
-        const double lo = std::log10(min), hi = std::log10(max);
-        return hi > lo ? (std::log10(v) - lo) / (hi - lo) : 1.0;
-    }
-    return max > min ? (v - min) / (max - min) : 1.0;
-}
-
-QColor HeatmapView::colorOf(double v, double min, double max) const
-{
-    if (m_signed)
-        return divergingColor(normalise(v, min, max));
-    const double t = normalise(v, min, max);
-    return t < 0 ? kBackground : paletteColor(t);
-}
-
 HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
 {
     Layout l;
@@ -306,11 +283,13 @@ HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
     std::vector<double> maxOf(n, -std::numeric_limits<double>::infinity());
     std::vector<double> sumOf(n, 0.0);
     std::vector<std::uint8_t> state(n, 0);  // bit 0: a value seen, bit 1: a missing cell seen
-    auto binIndex = [&](int r, int c) {
-        const auto br = static_cast<std::size_t>(static_cast<long long>(r - r0) * imageH / h);
-        const auto bc = static_cast<std::size_t>(static_cast<long long>(c - c0) * imageW / w);
-        return br * imageW + bc;
-    };
+    // Bin of every visible row and column, computed once (no division per cell).
+    std::vector<std::uint32_t> rowBin(h), columnBin(w);
+    for (int r = 0; r < h; ++r)
+        rowBin[r] = static_cast<std::uint32_t>(static_cast<long long>(r) * imageH / h) * static_cast<std::uint32_t>(imageW);
+    for (int c = 0; c < w; ++c)
+        columnBin[c] = static_cast<std::uint32_t>(static_cast<long long>(c) * imageW / w);
+    auto binIndex = [&](int r, int c) { return static_cast<std::size_t>(rowBin[r - r0]) + columnBin[c - c0]; };
     auto add = [&](std::size_t b, double v) {
         maxOf[b] = std::max(maxOf[b], v);
         sumOf[b] += v;
@@ -370,6 +349,26 @@ HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
         out.min = m_log && !m_signed ? m_minPositive : m_dataMin;
         out.max = m_dataMax;
     }
+    // Colours through a lookup table of the palette (4096 steps, finer than any screen can show).
+    constexpr int kSteps = 4096;
+    std::vector<QRgb> lut(kSteps + 1);
+    for (int k = 0; k <= kSteps; ++k)
+        lut[k] = (m_signed ? divergingColor(2.0 * k / kSteps - 1.0) : paletteColor(double(k) / kSteps)).rgb();
+    const double lo = out.min, hi = out.max;
+    const double symmetric = std::max(std::abs(lo), std::abs(hi));
+    const bool log = m_log && !m_signed;
+    const double logLo = log && lo > 0 ? std::log10(lo) : 0.0;
+    const double logSpan = log && lo > 0 && hi > lo ? std::log10(hi) - logLo : 0.0;
+    auto colorIndex = [&](double v) -> int {
+        double t;
+        if (m_signed)
+            t = symmetric > 0 ? (v / symmetric + 1.0) / 2.0 : 0.5;
+        else if (log)
+            t = v <= 0 ? -1.0 : logSpan > 0 ? (std::log10(v) - logLo) / logSpan : 1.0;
+        else
+            t = hi > lo ? (v - lo) / (hi - lo) : 1.0;
+        return t < 0 ? -1 : static_cast<int>(std::min(t, 1.0) * kSteps + 0.5);
+    };
     out.image = QImage(imageW, imageH, QImage::Format_RGB32);
     for (int y = 0; y < imageH; ++y) {
         auto* line = reinterpret_cast<QRgb*>(out.image.scanLine(y));
@@ -379,8 +378,10 @@ HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
                 line[x] = ((state[b] & 2) ? kMissing : kBackground).rgb();
             else if (shown[b] == 0 && !m_signed && (m_data.isSparse || m_log))
                 line[x] = kBackground.rgb();
-            else
-                line[x] = colorOf(shown[b], out.min, out.max).rgb();
+            else {
+                const int k = colorIndex(shown[b]);
+                line[x] = k < 0 ? kBackground.rgb() : lut[k];
+            }
         }
     }
     return out;
@@ -486,7 +487,7 @@ void HeatmapView::paintEvent(QPaintEvent*)
     }
 }
 
-void HeatmapView::render(QPainter& painter, const QRect& target) const
+void HeatmapView::renderTo(QPainter& painter, const QRect& target) const
 {
     painter.save();
     painter.translate(target.topLeft());
@@ -499,7 +500,7 @@ QImage HeatmapView::renderImage(const QSize& size) const
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     QPainter painter(&image);
-    render(painter, QRect(QPoint(0, 0), size));
+    renderTo(painter, QRect(QPoint(0, 0), size));
     return image;
 }
 
@@ -525,6 +526,18 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
         return;
     }
     p.drawImage(l.plot, binned.image);
+    // Group boundaries (processes reordered by site): thin lines where a group starts.
+    p.setPen(QPen(QColor(0, 0, 0, 110), 1));
+    for (int b : m_data.groupStarts) {
+        if (b > m_view.left() && b <= m_view.right()) {
+            const int x = l.plot.left() + static_cast<int>(static_cast<long long>(b - m_view.left()) * l.plot.width() / m_view.width());
+            p.drawLine(x, l.plot.top(), x, l.plot.bottom());
+        }
+        if (b > m_view.top() && b <= m_view.bottom()) {
+            const int y = l.plot.top() + static_cast<int>(static_cast<long long>(b - m_view.top()) * l.plot.height() / m_view.height());
+            p.drawLine(l.plot.left(), y, l.plot.right(), y);
+        }
+    }
     p.setPen(QColor(160, 160, 160));
     p.drawRect(l.plot.adjusted(0, 0, -1, -1));
 
@@ -583,14 +596,14 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     p.drawRect(l.rowSums.adjusted(0, 0, -1, -1));
     p.drawRect(l.columnSums.adjusted(0, 0, -1, -1));
     p.setPen(text);
-    p.drawText(QRect(l.rowSums.left() - 10, l.rowSums.bottom() + 2, kSumStrip + 40, fm.height()), Qt::AlignLeft,
-               tr("\u03a3 row %1").arg(formatValue(maxRow, m_data.unit)));
+    p.drawText(QRect(l.rowSums.left() - 20, l.plot.top() - fm.height() - 2, kSumStrip + 60, fm.height()), Qt::AlignLeft,
+               tr("\u03a3 row"));
     p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2, l.columnSums.width(), fm.height()), Qt::AlignLeft,
-               QString("%1 \u2192 %2 (%3 x %4);  \u03a3 column max %5")
+               QString("%1 \u2192 %2 (%3 x %4);  largest row sum %6, column sum %5")
                    .arg(m_data.rowAxis, m_data.columnAxis)
                    .arg(m_data.rows())
                    .arg(m_data.columns())
-                   .arg(formatValue(maxColumn, m_data.unit)));
+                   .arg(formatValue(maxColumn, m_data.unit), formatValue(maxRow, m_data.unit)));
 
     // Legend: a vertical colour bar with five labelled ticks.
     const QRect bar = l.legend;

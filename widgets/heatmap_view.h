@@ -29,6 +29,8 @@ struct HeatmapData {
     QStringList columnLabels;
     QString rowAxis = "row";  ///< what a row is ("sender", "site")
     QString columnAxis = "column";
+    /// Optional: indices where a group of rows and columns starts (processes ordered by site); drawn as lines.
+    std::vector<int> groupStarts;
     /// Optional note for a cell's tooltip, e.g. its provenance ("measured", "estimated", "edited").
     std::function<QString(int, int)> cellNote;
 
@@ -88,7 +90,7 @@ public:
     double columnSum(int column) const { return m_columnSums[column]; }
 
     /// Draws the heatmap (title, plot, sums, legend) into `target` with any painter: PNG, SVG, PDF.
-    void render(QPainter& painter, const QRect& target) const;
+    void renderTo(QPainter& painter, const QRect& target) const;
     QImage renderImage(const QSize& size) const;
 
     /// Rebuilds the cached image now and returns how long the binning took in ms (for the benchmark).
@@ -129,8 +131,6 @@ private:
     void paint(QPainter& painter, const QSize& size, const Binned& binned) const;
     void updateStatistics();
     void buildCoarseLevel();
-    double normalise(double v, double min, double max) const;
-    QColor colorOf(double v, double min, double max) const;
     void setView(QRect view);
 
     HeatmapData m_data;

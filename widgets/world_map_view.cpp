@@ -110,6 +110,38 @@ void WorldMapView::resetView()
     update();
 }
 
+void WorldMapView::fitToSites()
+{
+    if (!isVisible() || width() < 100) {
+        m_fitPending = true;  // framed on the first real resize
+        return;
+    }
+    m_fitPending = false;
+    if (m_sites.isEmpty()) {
+        resetView();
+        return;
+    }
+    // Longitudes as given and shifted into [0, 360): the smaller span is the shorter way round.
+    auto span = [&](bool shifted) {
+        double lo = 1e9, hi = -1e9;
+        for (const auto& s : m_sites) {
+            const double lon = shifted && s.longitude < 0 ? s.longitude + 360.0 : s.longitude;
+            lo = std::min(lo, lon);
+            hi = std::max(hi, lon);
+        }
+        return std::make_pair(lo, hi);
+    };
+    auto plain = span(false), shifted = span(true);
+    const auto lon = shifted.second - shifted.first < plain.second - plain.first ? shifted : plain;
+    double latLo = 90, latHi = -90;
+    for (const auto& s : m_sites) {
+        latLo = std::min(latLo, s.latitude);
+        latHi = std::max(latHi, s.latitude);
+    }
+    const double zoom = std::min({width() / (lon.second - lon.first + 60.0), height() / (latHi - latLo + 40.0), 12.0});
+    setView((latLo + latHi) / 2, (lon.first + lon.second) / 2, zoom);
+}
+
 void WorldMapView::setView(double centerLatitude, double centerLongitude, double zoom)
 {
     m_viewSet = true;
@@ -258,7 +290,8 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
 
     // Legend.
     if (!m_links.isEmpty() && m_max > 0) {
-        const QRectF box(10, v.size.height() - 62, 250, 52);
+        const QString title = m_quantity + (m_logScale ? tr(" (log)") : QString());
+        const QRectF box(10, v.size.height() - 62, std::max(250, painter.fontMetrics().horizontalAdvance(title) + 24), 52);
         painter.setPen(QColor(160, 160, 160));
         painter.setBrush(QColor(255, 255, 255, 225));
         painter.drawRoundedRect(box, 4, 4);
@@ -270,8 +303,7 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
         painter.setBrush(gradient);
         painter.drawRect(bar);
         painter.setPen(QColor(30, 30, 30));
-        painter.drawText(QRectF(box.left() + 10, box.top() + 3, box.width() - 20, 16), Qt::AlignLeft,
-                         m_quantity + (m_logScale ? tr(" (log)") : QString()));
+        painter.drawText(QRectF(box.left() + 10, box.top() + 3, box.width() - 20, 16), Qt::AlignLeft, title);
         painter.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), 14), Qt::AlignLeft, formatValue(m_min, m_unit));
         painter.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), 14), Qt::AlignRight, formatValue(m_max, m_unit));
     }
@@ -299,11 +331,11 @@ QImage WorldMapView::renderImage(const QSize& size) const
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);
-    render(painter, QRect(QPoint(0, 0), size));
+    renderTo(painter, QRect(QPoint(0, 0), size));
     return image;
 }
 
-void WorldMapView::render(QPainter& painter, const QRect& target) const
+void WorldMapView::renderTo(QPainter& painter, const QRect& target) const
 {
     // Fit the current view's centre, and at least the whole visible area, into the target.
     View v = currentView();
@@ -315,6 +347,13 @@ void WorldMapView::render(QPainter& painter, const QRect& target) const
     painter.setClipRect(QRect(QPoint(0, 0), target.size()));
     paint(painter, v);
     painter.restore();
+}
+
+void WorldMapView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_fitPending && isVisible() && width() >= 100)
+        fitToSites();
 }
 
 void WorldMapView::wheelEvent(QWheelEvent* event)

@@ -50,6 +50,9 @@ public:
 
     /// Shows the whole world.
     void resetView();
+    /// Frames every site with a margin (the shorter way round the antimeridian); the whole world when
+    /// there are no sites.
+    void fitToSites();
     /// Centres on a position with `zoom` pixels per degree (clamped to the allowed range).
     void setView(double centerLatitude, double centerLongitude, double zoom);
     double zoom() const { return m_zoom; }
@@ -65,7 +68,7 @@ public:
     /// Draws the map into an image of the given size (for reports and PNG export).
     QImage renderImage(const QSize& size) const;
     /// Draws the map with a painter (for SVG export).
-    void render(QPainter& painter, const QRect& target) const;
+    void renderTo(QPainter& painter, const QRect& target) const;
 
     QSize sizeHint() const override { return {720, 420}; }
 
@@ -79,6 +82,7 @@ Q_SIGNALS:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -112,6 +116,7 @@ private:
     QPointF m_center{10.0, 20.0};
     double m_zoom = 2.0;
     bool m_viewSet = false;
+    bool m_fitPending = false;
     QPainterPath m_land;
 
     int m_dragSite = -1;

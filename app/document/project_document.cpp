@@ -107,6 +107,7 @@ void ProjectDocument::reset(Project project, const QString& path)
     Q_EMIT runsChanged();
     Q_EMIT currentRunChanged(-1);
     Q_EMIT titleChanged();
+    Q_EMIT reloaded();
 }
 
 Status ProjectDocument::edit(const QString& text, const std::function<Expected<Project>(const Project&)>& change)

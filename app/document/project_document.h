@@ -77,6 +77,8 @@ Q_SIGNALS:
     /// Runs were added or deleted, or their staleness may have changed.
     void runsChanged();
     void currentRunChanged(int id);
+    /// A different project replaced the document (load, new): views may re-frame themselves.
+    void reloaded();
     /// The file path or the modified state changed.
     void titleChanged();
 

@@ -580,7 +580,7 @@ void ComparePanel::refreshMonteCarlo()
     std::vector<double> sorted = run->costSamples;
     std::sort(sorted.begin(), sorted.end());
     auto* curve = new QLineSeries;
-    curve->setName(tr("random placements (%1 kept)").arg(sorted.size()));
+    curve->setName(tr("random"));
     curve->setColor(seriesColor(0));
     const std::size_t n = sorted.size();
     const std::size_t step = std::max<std::size_t>(1, n / 1500);
@@ -601,7 +601,7 @@ void ComparePanel::refreshMonteCarlo()
     for (const auto& [alg, cost] : others) {
         const std::size_t below = std::lower_bound(sorted.begin(), sorted.end(), cost) - sorted.begin();
         auto* m = new QLineSeries;
-        m->setName(tr("%1: %2 (%3% of samples cheaper)").arg(QString::fromStdString(alg), widgets::formatValue(cost, "s")).arg(100.0 * below / n, 0, 'f', 2));
+        m->setName(tr("%1 (%2% cheaper)").arg(QString::fromStdString(alg)).arg(100.0 * below / n, 0, 'f', 2));
         QPen pen(seriesColor(color));
         pen.setWidth(2);
         pen.setStyle(Qt::DashLine);
@@ -637,7 +637,7 @@ void ComparePanel::refreshMonteCarlo()
         m->attachAxis(x);
         m->attachAxis(y);
     }
-    cdf->setTitle(tr("Cost CDF of %1 (SC17 Fig. 9)").arg(QString::fromStdString(run->label())));
+    cdf->setTitle(tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)").arg(n).arg(QString::fromStdString(run->label())));
 
     auto* curveK = new QLineSeries;
     curveK->setName(tr("best of K"));

@@ -36,11 +36,12 @@ DiffPanel::DiffPanel(document::ProjectDocument* document, QWidget* parent)
     m_table->setHorizontalHeaderLabels({tr("Process"), tr("Site in A"), tr("Host in A"), tr("Site in B"), tr("Host in B")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_heatmap = new widgets::HeatmapView(split);
     split->addWidget(m_table);
     split->addWidget(m_heatmap);
     split->setStretchFactor(1, 2);
+    split->setSizes({430, 800});
     layout->addWidget(split, 1);
     connect(m_a, &QComboBox::currentIndexChanged, this, &DiffPanel::update);
     connect(m_b, &QComboBox::currentIndexChanged, this, &DiffPanel::update);

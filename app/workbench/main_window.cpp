@@ -380,7 +380,7 @@ void MainWindow::exportHeatmapWithDialog()
     auto* heatmap = m_matrixPanel->heatmap();
     const auto s = QFileInfo(path).suffix().toLower() == "csv"
                        ? actions::saveHeatmapCsv(data, path)
-                       : actions::saveDrawing(path, heatmap->size(), data.title, [heatmap](QPainter& p, const QRect& r) { heatmap->render(p, r); });
+                       : actions::saveDrawing(path, heatmap->size(), data.title, [heatmap](QPainter& p, const QRect& r) { heatmap->renderTo(p, r); });
     if (!s)
         showError(tr("The export failed"), QString::fromStdString(s.error().toString()));
 }
@@ -391,7 +391,7 @@ void MainWindow::exportMapWithDialog()
     if (path.isEmpty())
         return;
     auto* map = m_mapPanel->map();
-    const auto s = actions::saveDrawing(path, map->size(), tr("Site map"), [map](QPainter& p, const QRect& r) { map->render(p, r); });
+    const auto s = actions::saveDrawing(path, map->size(), tr("Site map"), [map](QPainter& p, const QRect& r) { map->renderTo(p, r); });
     if (!s)
         showError(tr("The export failed"), QString::fromStdString(s.error().toString()));
 }

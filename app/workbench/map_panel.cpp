@@ -120,6 +120,7 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     connect(m_logLinks, &QCheckBox::toggled, this, &MapPanel::refreshLinks);
     connect(m_document, &document::ProjectDocument::projectChanged, this, &MapPanel::refreshSites);
     connect(m_document, &document::ProjectDocument::currentRunChanged, this, &MapPanel::refreshLinks);
+    connect(m_document, &document::ProjectDocument::reloaded, m_map, &widgets::WorldMapView::fitToSites);
     connect(m_document, &document::ProjectDocument::runsChanged, this, &MapPanel::refreshLinks);
     refreshSites();
 }

@@ -192,8 +192,11 @@ widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arra
         Sparse reordered(n, n);
         reordered.setFromTriplets(triplets.begin(), triplets.end());
         data.sparse = std::move(reordered);
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i) {
             data.rowLabels << QString("p%1 @ %2").arg(order[i]).arg(siteNames.value(placement.site[order[i]]));
+            if (i > 0 && placement.site[order[i]] != placement.site[order[i - 1]])
+                data.groupStarts.push_back(i);
+        }
         data.columnLabels = data.rowLabels;
         data.title += tr(" (processes ordered by the sites of run %1)").arg(run->id);
         return data;

@@ -1,0 +1,175 @@
+// End to end, as a user: open each sample project, run two mappers from the run panel, wait for them,
+// export a rankfile and a PDF report, and save screenshots of the main views to build/screenshots/.
+// Runs under xvfb-run when it is installed (a real X server), else offscreen.
+#include "app/workbench/compare_panel.h"
+#include "app/workbench/diff_panel.h"
+#include "app/workbench/jobs_panel.h"
+#include "app/workbench/main_window.h"
+#include "app/workbench/map_panel.h"
+#include "app/workbench/matrix_panel.h"
+#include "app/workbench/run_panel.h"
+#include "app/workbench/runs_panel.h"
+#include "test_support.h"
+#include "widgets/heatmap_view.h"
+#include "widgets/param_form.h"
+
+#include <QChartView>
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace meridian;
+using meridian::test::sampleProject;
+
+namespace {
+
+QString shotPath(const QString& project, const QString& view)
+{
+    const QString dir = QString(MERIDIAN_BINARY_DIR) + "/screenshots";
+    QDir().mkpath(dir);
+    return dir + "/" + project + "-" + view + ".png";
+}
+
+} // namespace
+
+class TestWorkbenchE2e : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void runsTwoMappersExportsAndReportsOnEverySample_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"ec2-4-regions", "azure-3-regions", "cloudmap-a7", "geo-cut-ec2-8-regions"})
+            QTest::newRow(name) << QString(name);
+    }
+
+    void runsTwoMappersExportsAndReportsOnEverySample()
+    {
+        QFETCH(QString, name);
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto loaded = window.loadProject(sampleProject(name));
+        QVERIFY2(loaded, loaded ? "" : loaded.error().toString().c_str());
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath(name, "1-map")));
+
+        auto* runPanel = window.runPanel();
+        const bool hasApplications = !window.document()->project()->applications.empty();
+        if (!hasApplications) {
+            // The Geo-Cut project holds sites for the partitioners and no application: nothing to map.
+            QCOMPARE(runPanel->requests().size(), std::size_t(0));
+            window.centralTabs()->setCurrentIndex(workbench::MainWindow::MatricesTab);
+            window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Bandwidth);
+            QTest::qWait(50);
+            QVERIFY(window.grab().save(shotPath(name, "2-matrices")));
+            return;
+        }
+        runPanel->setCheckedMappers({"greedy", "geo"});
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        runPanel->findChild<QPushButton*>("runButton")->click();
+        QVERIFY(window.jobsPanel()->rowCount() >= 1 || landed.count() == 2);
+        QVERIFY(landed.wait(60000) || landed.count() > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 2, 60000);
+        QCOMPARE(window.document()->runs().size(), std::size_t(2));
+        QCOMPARE(window.runsPanel()->table()->model()->rowCount(), 2);
+        QCOMPARE(window.jobsPanel()->rowCount(), 0);
+
+        // Select geo's run and export it.
+        const int geo = window.document()->runs()[1]->algorithm == "geo" ? window.document()->runs()[1]->id : window.document()->runs()[0]->id;
+        window.document()->setCurrentRun(geo);
+        QTemporaryDir dir;
+        const QString rankfile = dir.filePath(name + ".rankfile");
+        QCOMPARE(window.runsPanel()->exportRun(geo, io::LauncherFormat::OpenMpiRankfile, rankfile), QString());
+        QFile ranks(rankfile);
+        QVERIFY(ranks.open(QIODevice::ReadOnly));
+        const QByteArray text = ranks.readAll();
+        QCOMPARE(text.count("\nrank "), static_cast<qsizetype>(window.document()->run(geo)->placement.processCount()));
+
+        window.mapPanel()->setLinkMode(workbench::MapPanel::LinkMode::MappedTraffic);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath(name, "1-map-traffic")));
+
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::MatricesTab);
+        window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Volume, 0);
+        window.matrixPanel()->setArrangement(workbench::MatrixPanel::Arrangement::ReorderBySite);
+        QTest::qWait(50);
+        QVERIFY(window.matrixPanel()->heatmap()->data().title.contains("ordered by the sites"));
+        QVERIFY(window.grab().save(shotPath(name, "2-matrices")));
+
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        auto* compare = window.comparePanel();
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
+        QTest::qWait(50);
+        QVERIFY(!compare->skylineFront().empty());
+        QVERIFY(window.grab().save(shotPath(name, "3-skyline")));
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::TableTab);
+        QTest::qWait(30);
+        QVERIFY(window.grab().save(shotPath(name, "3-compare-table")));
+
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::DiffTab);
+        const auto& runs = window.document()->runs();
+        QVERIFY(window.diffPanel()->showDiff(runs[0]->id, runs[1]->id));
+        QTest::qWait(30);
+        QVERIFY(window.grab().save(shotPath(name, "4-diff")));
+
+        const QString pdf = dir.filePath(name + ".pdf");
+        const auto written = window.writeReport(pdf);
+        QVERIFY2(written, written ? "" : written.error().toString().c_str());
+        QFile report(pdf);
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        QCOMPARE(report.read(5), QByteArray("%PDF-"));
+        QVERIFY(report.size() > 20000);  // text plus the map, heatmaps and charts
+        QVERIFY(window.lastError().isEmpty());
+    }
+
+    void showsMonteCarloSweepsAndBarsOnTheEc2Sample()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        auto* runPanel = window.runPanel();
+        runPanel->setCheckedMappers({"random", "greedy", "geo", "monte-carlo", "refine"});
+        qobject_cast<QSpinBox*>(runPanel->form("monte-carlo")->editor("samples"))->setValue(20000);
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        runPanel->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 5, 120000);
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        auto* compare = window.comparePanel();
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::MonteCarloTab);
+        QTest::qWait(50);
+        QVERIFY(compare->chart(workbench::ComparePanel::MonteCarloTab)->chart()->series().size() >= 4);
+        QVERIFY(window.grab().save(shotPath("ec2-4-regions", "5-monte-carlo")));
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::BarsTab);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("ec2-4-regions", "5-bars")));
+
+        runPanel->setCheckedMappers({"greedy", "geo"});
+        compare->setSweep(jobs::SweepKind::ConstraintRatio, "0, 0.4, 0.8", 2);
+        QSignalSpy swept(window.runController(), &actions::RunController::sweepFinished);
+        QVERIFY(compare->startSweep() > 0);
+        QVERIFY(swept.wait(120000));
+        QTest::qWait(50);
+        QCOMPARE(compare->lastSweep()->points.size(), std::size_t(3));
+        QVERIFY(window.grab().save(shotPath("ec2-4-regions", "5-sweep")));
+        QTemporaryDir dir;
+        QCOMPARE(compare->exportChart(workbench::ComparePanel::SweepsTab, dir.filePath("sweep.svg")), QString());
+        QCOMPARE(compare->exportChart(workbench::ComparePanel::SkylineTab, dir.filePath("skyline.png")), QString());
+        QFile svg(dir.filePath("sweep.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+    }
+};
+
+QTEST_MAIN(TestWorkbenchE2e)
+#include "test_workbench_e2e.moc"
