@@ -4,7 +4,28 @@
 #include "app/workbench/matrix_panel.h"
 #include "widgets/heatmap_view.h"
 
+#include "app/workbench/jobs_panel.h"
+#include "app/workbench/run_panel.h"
+#include "app/workbench/run_table_model.h"
+#include "app/workbench/runs_panel.h"
+#include "core/synth/patterns.h"
+#include "widgets/param_form.h"
+#include "widgets/site_table_model.h"
+#include "widgets/world_map_view.h"
+
+#include <QApplication>
 #include <QComboBox>
+#include <QDropEvent>
+#include <QFile>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QUndoStack>
 #include <QDir>
 #include <QTableView>
 #include <QTest>
@@ -72,6 +93,187 @@ private Q_SLOTS:
         QCOMPARE(data.cellNote(0, 1), QString("measured"));
         QCOMPARE(data.cellNote(1, 2), QString("estimated"));
         QCOMPARE(data.unit, QString("MB/s"));
+    }
+
+    void marksUnsavedChangesInTheTitleAndUndoesWithCtrlZ()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        QVERIFY(!window.isWindowModified());
+        QCOMPARE(window.mapPanel()->moveSite(0, 40.0, -75.0), QString());
+        QVERIFY(window.isWindowModified());
+        QCOMPARE(window.document()->project()->topology.site(0).latitude, 40.0);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(window.document()->project()->topology.site(0).latitude, 38.9);
+        QVERIFY(!window.isWindowModified());
+    }
+
+    void editsSitesThroughTheTableAndTheMap()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        auto* model = window.mapPanel()->siteTable()->model();
+        QVERIFY(model->setData(model->index(1, widgets::SiteTableModel::Uplink), "250"));
+        QCOMPARE(window.document()->project()->topology.site(1).uplinkMBps, 250.0);
+        QVERIFY(!model->setData(model->index(1, widgets::SiteTableModel::Latitude), "north"));
+        QVERIFY(window.lastError().contains("north"));
+        QCOMPARE(window.mapPanel()->addSite("frankfurt", 50.1, 8.7), QString());
+        QCOMPARE(model->rowCount(), 5);
+        QCOMPARE(window.mapPanel()->map()->sites().size(), 5);
+        QCOMPARE(window.mapPanel()->renameSite(4, "fra"), QString());
+        QCOMPARE(window.mapPanel()->map()->sites()[4].name, QString("fra"));
+        QCOMPARE(window.mapPanel()->deleteSite(4), QString());
+        QCOMPARE(model->rowCount(), 4);
+        QVERIFY(!window.mapPanel()->addSite("us-east", 0, 0).isEmpty());
+    }
+
+    void editsANetworkCellAsEdited()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        auto* matrices = window.matrixPanel();
+        QVERIFY(matrices->showSource(workbench::MatrixPanel::Source::Latency));
+        QCOMPARE(matrices->editCell(1, 2, "0.42"), QString());
+        QCOMPARE(matrices->heatmap()->data().cellNote(1, 2), QString("edited"));
+        QCOMPARE(matrices->heatmap()->data().value(1, 2), 0.42);
+        QVERIFY(!matrices->editCell(1, 2, "-1").isEmpty());
+        QVERIFY(matrices->showSource(workbench::MatrixPanel::Source::Volume, 0));
+        QCOMPARE(matrices->editCell(0, 5, "1000"), QString());
+        QCOMPARE(matrices->heatmap()->data().value(0, 5), 1000.0);
+        QVERIFY(matrices->showSource(workbench::MatrixPanel::Source::AverageSize, 0));
+        QVERIFY(!matrices->editCell(0, 5, "1").isEmpty());
+    }
+
+    void marksRunsStaleAndRerunsThem()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        window.runPanel()->setCheckedMappers({"greedy"});
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        window.runPanel()->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, 30000);
+        const int first = window.document()->runs().front()->id;
+        QVERIFY(window.document()->staleRuns().empty());
+        QVERIFY(window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Bandwidth));
+        QCOMPARE(window.matrixPanel()->editCell(0, 1, "2"), QString());
+        QCOMPARE(window.document()->staleRuns(), std::vector<int>{first});
+        auto* runs = window.runsPanel()->table()->model();
+        QCOMPARE(runs->data(runs->index(0, workbench::RunTableModel::Status)).toString(), QString("stale"));
+        window.runsPanel()->findChild<QPushButton*>("rerunStale")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 2, 30000);
+        QCOMPARE(window.document()->runs().size(), std::size_t(1));
+        QVERIFY(window.document()->runs().front()->id != first);
+        QVERIFY(window.document()->staleRuns().empty());
+    }
+
+    void landsARunWhoseInputsChangedWhileItRanAsStale()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        window.runPanel()->setCheckedMappers({"monte-carlo"});
+        qobject_cast<QSpinBox*>(window.runPanel()->form("monte-carlo")->editor("samples"))->setValue(3000000);
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        window.runPanel()->runChecked();
+        QCOMPARE(window.mapPanel()->moveSite(2, 0.0, 100.0), QString());  // while it runs
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, 60000);
+        QCOMPARE(landed.first().at(1).toBool(), true);
+        QCOMPARE(window.document()->staleRuns().size(), std::size_t(1));
+    }
+
+    void cancellingLeavesTheProjectAsItWas()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        const auto before = window.document()->project();
+        const int undoCount = window.document()->undoStack()->count();
+        window.runPanel()->setCheckedMappers({"monte-carlo"});
+        qobject_cast<QSpinBox*>(window.runPanel()->form("monte-carlo")->editor("samples"))->setValue(100000000);
+        QSignalSpy ended(window.jobRunner(), &jobs::JobRunner::jobEnded);
+        const auto jobs = window.runPanel()->runChecked();
+        QTRY_VERIFY(window.jobsPanel()->progressBar(jobs.front()) && window.jobsPanel()->progressBar(jobs.front())->value() > 0);
+        window.jobsPanel()->cancelButton(jobs.front())->click();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 5000);
+        QCOMPARE(ended.first().at(1).value<jobs::JobEnd>(), jobs::JobEnd::Canceled);
+        QCOMPARE(window.document()->project(), before);
+        QCOMPARE(window.document()->runs().size(), std::size_t(0));
+        QCOMPARE(window.document()->undoStack()->count(), undoCount);
+        QCOMPARE(window.jobsPanel()->rowCount(), 0);
+    }
+
+    void importsDroppedSitesOrSaysWhichLineIsWrong()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("bad.geojson");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"type\": \"FeatureCollection\",\n \"features\": [\n {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [2.3]}, \"properties\": {\"name\": \"paris\", \"nodes\": 2}}]}\n");
+        f.close();
+        const auto before = window.document()->project();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(bad)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY2(window.lastError().contains("bad.geojson:3"), qPrintable(window.lastError() + " / sites " + QString::number(window.document()->project()->topology.siteCount())));
+        QCOMPARE(window.document()->project(), before);
+        const QString good = dir.filePath("good.csv");
+        QFile g(good);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("name,lat,lon,nodes\nparis,48.9,2.3,2\nus-east,38.9,-77.4,80\n");
+        g.close();
+        QVERIFY(window.openOrImport(good));
+        QCOMPARE(window.document()->project()->topology.siteCount(), 2);
+    }
+
+    void survivesAnEmptyProjectOneSiteAnd8192Processes()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (int tab = 0; tab < window.centralTabs()->count(); ++tab) {
+            window.centralTabs()->setCurrentIndex(tab);
+            QVERIFY(!window.grab().isNull());
+        }
+        QVERIFY(window.runPanel()->requests().empty());
+        QTemporaryDir dir;
+        QVERIFY(window.writeReport(dir.filePath("empty.pdf")));
+        QCOMPARE(window.mapPanel()->addSite("solo", 10, 10), QString());
+        QVERIFY(window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Latency));
+        QCOMPARE(window.matrixPanel()->heatmap()->data().rows(), 1);
+
+        // 8192 processes: a generated LU on the solo site, mapped and shown.
+        document::Project big = *window.document()->project();
+        QVERIFY(window.mapPanel()->siteModel()->setData(window.mapPanel()->siteModel()->index(0, widgets::SiteTableModel::Nodes), "8192"));
+        big = *window.document()->project();
+        big.applications.push_back({"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}});
+        window.document()->reset(big);
+        window.runPanel()->setCheckedMappers({"greedy"});
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        window.runPanel()->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, 60000);
+        window.document()->setCurrentRun(window.document()->runs().front()->id);
+        QVERIFY(window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Volume, 0));
+        window.matrixPanel()->setArrangement(workbench::MatrixPanel::Arrangement::AggregateByHost);
+        QCOMPARE(window.matrixPanel()->heatmap()->data().rows(), 8192);
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::MatricesTab);
+        QVERIFY(!window.grab().isNull());
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        QVERIFY(!window.grab().isNull());
     }
 };
 
