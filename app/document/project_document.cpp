@@ -2,6 +2,9 @@
 
 #include "app/document/project_edits.h"
 #include "app/document/project_file.h"
+#include "app/document/run_file.h"
+
+#include <QFile>
 
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -79,7 +82,22 @@ Status ProjectDocument::load(const QString& path)
     auto loaded = ProjectFile::load(path);
     if (!loaded)
         return loaded.error();
+    LoadedRuns runs;
+    const QString runsPath = RunFile::pathFor(path);
+    if (QFile::exists(runsPath)) {
+        auto read = RunFile::load(runsPath, *loaded);
+        if (!read)
+            return read.error();
+        runs = std::move(*read);
+    }
     reset(std::move(*loaded), path);
+    for (auto& r : runs.runs) {
+        m_nextRunId = std::max(m_nextRunId, r.id + 1);
+        m_runs.push_back(std::make_shared<const Run>(std::move(r)));
+    }
+    std::sort(m_runs.begin(), m_runs.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+    m_skippedRuns = runs.skippedStale;
+    Q_EMIT runsChanged();
     return {};
 }
 
@@ -89,6 +107,8 @@ Status ProjectDocument::save(const QString& path)
     if (target.isEmpty())
         return makeError(ErrorCode::InvalidInput, "the project has no file name yet");
     if (auto s = ProjectFile::save(*m_project, target); !s)
+        return s;
+    if (auto s = RunFile::save(m_runs, RunFile::pathFor(target)); !s)
         return s;
     m_path = target;
     m_undoStack->setClean();
@@ -101,6 +121,8 @@ void ProjectDocument::reset(Project project, const QString& path)
     m_undoStack->clear();
     m_path = path;
     m_runs.clear();
+    m_nextRunId = 1;
+    m_skippedRuns = 0;
     m_currentRun = -1;
     setProjectSnapshot(std::make_shared<const Project>(std::move(project)));
     m_undoStack->setClean();

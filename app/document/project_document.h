@@ -39,9 +39,13 @@ public:
     const QString& path() const { return m_path; }
     bool isModified() const;
 
-    /// Replaces the document by a project read from a file; on error the document is unchanged.
+    /// Replaces the document by a project read from a file, with its saved runs (RunFile) when there are
+    /// any; on error (in the project or the runs file) the document is unchanged.
     Status load(const QString& path);
-    /// Saves to `path` (empty: the current path) and marks the undo stack clean.
+    /// Returns how many saved stale runs the last load left out because they no longer fit the project.
+    int skippedRuns() const { return m_skippedRuns; }
+    /// Saves the project and its runs (RunFile, beside it) to `path` (empty: the current path) and
+    /// marks the undo stack clean.
     Status save(const QString& path = {});
     /// Replaces the document by `project` with no file and no runs (undo history cleared).
     void reset(Project project, const QString& path = {});
@@ -91,6 +95,7 @@ private:
     std::vector<std::shared_ptr<const Run>> m_runs;
     mutable std::map<std::string, std::uint64_t> m_fingerprints;
     int m_nextRunId = 1;
+    int m_skippedRuns = 0;
     int m_currentRun = -1;
 };
 

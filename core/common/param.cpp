@@ -264,6 +264,13 @@ const std::string& ParamValues::choice(const std::string& name) const
     return std::get<std::string>(it->second);
 }
 
+ParamValues ParamValues::fromStored(std::map<std::string, ParamValue> values)
+{
+    ParamValues out;
+    out.m_values = std::move(values);
+    return out;
+}
+
 std::string ParamValues::toString() const
 {
     std::string out;

@@ -63,6 +63,10 @@ public:
     static Expected<ParamValues> with(const std::vector<ParamSpec>& specs, ParamValues values,
                                       const std::string& name, const ParamValue& value);
 
+    /// Returns values as stored elsewhere (a saved run), unchecked: callers validate() them against the
+    /// specs before running anything with them.
+    static ParamValues fromStored(std::map<std::string, ParamValue> values);
+
     std::int64_t integer(const std::string& name) const;
     double real(const std::string& name) const;
     bool flag(const std::string& name) const;

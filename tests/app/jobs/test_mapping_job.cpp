@@ -1,5 +1,7 @@
 #include "app/actions/file_actions.h"
 #include "app/document/project_document.h"
+#include "app/document/project_edits.h"
+#include "app/document/run_file.h"
 #include "app/jobs/mapping_job.h"
 #include "app/jobs/sweep_job.h"
 #include "app/report/report_writer.h"
@@ -157,6 +159,65 @@ private Q_SLOTS:
         QFile r(rankfile);
         QVERIFY(r.open(QIODevice::ReadOnly));
         QVERIFY(r.readAll().contains("rank 0="));
+    }
+
+    void savesRunsBesideTheProjectAndReopensThemWithTheirStaleMarks()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        {
+            document::ProjectDocument doc;
+            QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+            QVERIFY(doc.save(path));
+            Feedback feedback;
+            auto mc = request(doc, "monte-carlo");
+            mc.params = *ParamValues::with(m_mappers.find("monte-carlo")->parameters(), mc.params, "samples", std::int64_t(500));
+            auto a = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
+            auto b = jobs::runMapping(mc, m_mappers, feedback);
+            QVERIFY(a && b);
+            doc.addRuns({*a, *b}, "two");
+            QVERIFY(doc.save(path));
+            QVERIFY(QFile::exists(document::RunFile::pathFor(path)));
+            // Reopened untouched, the runs are current: the fingerprint survives the file round trip.
+            document::ProjectDocument same;
+            QVERIFY(same.load(path));
+            QCOMPARE(same.runs().size(), std::size_t(2));
+            QVERIFY(same.staleRuns().empty());
+            const int pinned = doc.project()->applications[0].pins.siteVector(64)[1];
+            QVERIFY(doc.edit("Pin", [&](const document::Project& p) { return document::withPin(p, 0, 1, pinned == 0 ? 1 : 0); }));
+            QCOMPARE(doc.staleRuns().size(), std::size_t(2));
+            QVERIFY(doc.save(path));
+        }
+        document::ProjectDocument reopened;
+        QVERIFY(reopened.load(path));
+        QCOMPARE(reopened.runs().size(), std::size_t(2));
+        QCOMPARE(reopened.staleRuns().size(), std::size_t(2));  // the pin came after both runs
+        const auto& geo = *reopened.runs()[0];
+        QCOMPARE(geo.algorithm, std::string("geo"));
+        QVERIFY(geo.params.validate(m_mappers.find("geo")->parameters()));
+        QCOMPARE(geo.trafficBytes.rows(), 4);
+        QCOMPARE(reopened.runs()[1]->costSamples.size(), std::size_t(500));
+        QVERIFY(!reopened.runs()[1]->bestCurve.empty());
+        // New runs get fresh ids.
+        QCOMPARE(reopened.addRuns({geo}, "copy"), std::vector<int>{3});
+
+        // A stale run that no longer fits is left out and counted; a broken file is refused.
+        QVERIFY(reopened.edit("Drop a site", [](const document::Project& p) { return document::withoutSite(p, 3); }));
+        QVERIFY(reopened.save(path));
+        document::ProjectDocument third;
+        QVERIFY(third.load(path));
+        QCOMPARE(third.skippedRuns(), 3);
+        QCOMPARE(third.runs().size(), std::size_t(0));
+        QVERIFY(!QFile::exists(document::RunFile::pathFor(path)) || third.runs().empty());
+        QFile broken(document::RunFile::pathFor(path));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\n\"format\": \"meridian-runs\",\n\"runs\": [ oops ]}");
+        broken.close();
+        document::ProjectDocument fourth;
+        const auto s = fourth.load(path);
+        QVERIFY(!s);
+        QCOMPARE(s.error().where.line, 3);
+        QCOMPARE(fourth.project()->topology.siteCount(), 0);
     }
 
     void writesHtmlAndPdfReports()

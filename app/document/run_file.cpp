@@ -1,0 +1,269 @@
+#include "app/document/run_file.h"
+
+#include "app/document/project_edits.h"
+
+#include <QFile>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <optional>
+
+namespace meridian::document {
+
+namespace {
+
+Error fileError(const QString& path, const std::string& message, int line = 0)
+{
+    return makeError(ErrorCode::Parse, message, {path.toStdString(), line, 0});
+}
+
+QJsonArray toArray(const std::vector<int>& v)
+{
+    QJsonArray a;
+    for (int x : v)
+        a.append(x);
+    return a;
+}
+
+QJsonArray matrixToJson(const Eigen::MatrixXd& m)
+{
+    QJsonArray rows;
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        QJsonArray row;
+        for (Eigen::Index c = 0; c < m.cols(); ++c)
+            row.append(m(r, c));
+        rows.append(row);
+    }
+    return rows;
+}
+
+QJsonObject runToJson(const Run& run)
+{
+    QJsonObject o;
+    o["id"] = run.id;
+    o["algorithm"] = QString::fromStdString(run.algorithm);
+    o["application"] = QString::fromStdString(run.application);
+    o["seed"] = QString::number(run.seed);
+    o["fingerprint"] = QString::number(run.inputFingerprint, 16);
+    o["runtime_s"] = run.runtimeSeconds;
+    QJsonObject params;
+    for (const auto& [name, value] : run.params.values()) {
+        QJsonObject v;
+        std::visit([&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::int64_t>)
+                v["int"] = QString::number(x);
+            else if constexpr (std::is_same_v<T, double>)
+                v["real"] = x;
+            else if constexpr (std::is_same_v<T, bool>)
+                v["flag"] = x;
+            else
+                v["choice"] = QString::fromStdString(x);
+        }, value);
+        params[QString::fromStdString(name)] = v;
+    }
+    o["params"] = params;
+    o["site"] = toArray(run.placement.site);
+    o["host"] = toArray(run.placement.host);
+    o["slot"] = toArray(run.placement.slot);
+    QJsonArray metrics;
+    for (const auto& m : run.metrics)
+        metrics.append(QJsonObject{{"id", QString::fromStdString(m.id)},
+                                   {"label", QString::fromStdString(m.label)},
+                                   {"unit", QString::fromStdString(m.unit)},
+                                   {"value", m.value}});
+    o["metrics"] = metrics;
+    o["traffic_bytes"] = matrixToJson(run.trafficBytes);
+    o["time_s"] = matrixToJson(run.timeSeconds);
+    QJsonArray samples;
+    for (double c : run.costSamples)
+        samples.append(c);
+    o["cost_samples"] = samples;
+    QJsonArray curve;
+    for (const auto& [k, c] : run.bestCurve)
+        curve.append(QJsonArray{QString::number(k), c});
+    o["best_curve"] = curve;
+    QJsonArray notes;
+    for (const auto& n : run.notes)
+        notes.append(QString::fromStdString(n));
+    o["notes"] = notes;
+    return o;
+}
+
+bool readInts(const QJsonValue& v, std::vector<int>& out)
+{
+    if (!v.isArray())
+        return false;
+    for (const auto& x : v.toArray()) {
+        if (!x.isDouble())
+            return false;
+        out.push_back(x.toInt());
+    }
+    return true;
+}
+
+bool readMatrix(const QJsonValue& v, int n, Eigen::MatrixXd& out)
+{
+    const auto rows = v.toArray();
+    if (rows.size() != n)
+        return false;
+    out.resize(n, n);
+    for (int r = 0; r < n; ++r) {
+        const auto row = rows[r].toArray();
+        if (row.size() != n)
+            return false;
+        for (int c = 0; c < n; ++c)
+            out(r, c) = row[c].toDouble();
+    }
+    return true;
+}
+
+} // namespace
+
+QString RunFile::pathFor(const QString& projectPath)
+{
+    const QFileInfo info(projectPath);
+    return info.dir().filePath(info.completeBaseName() + ".runs.json");
+}
+
+Status RunFile::save(const std::vector<std::shared_ptr<const Run>>& runs, const QString& path)
+{
+    if (runs.empty()) {
+        if (QFile::exists(path) && !QFile::remove(path))
+            return makeError(ErrorCode::Io, "cannot remove the old runs file", {path.toStdString(), 0, 0});
+        return {};
+    }
+    QJsonArray array;
+    for (const auto& r : runs)
+        array.append(runToJson(*r));
+    const QJsonObject root{{"format", "meridian-runs"}, {"version", kVersion}, {"runs", array}};
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::Io, "cannot write: " + file.errorString().toStdString(), {path.toStdString(), 0, 0});
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
+    if (!file.commit())
+        return makeError(ErrorCode::Io, "cannot write: " + file.errorString().toStdString(), {path.toStdString(), 0, 0});
+    return {};
+}
+
+Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, "cannot open: " + file.errorString().toStdString(), {path.toStdString(), 0, 0});
+    const QByteArray bytes = file.readAll();
+    QJsonParseError parseError;
+    const auto doc = QJsonDocument::fromJson(bytes, &parseError);
+    if (doc.isNull()) {
+        const int line = static_cast<int>(std::count(bytes.begin(), bytes.begin() + parseError.offset, '\n')) + 1;
+        return fileError(path, parseError.errorString().toStdString(), line);
+    }
+    const auto root = doc.object();
+    if (root.value("format").toString() != "meridian-runs")
+        return fileError(path, "not a Meridian runs file (\"format\" is not \"meridian-runs\")");
+    if (root.value("version").toInt() > kVersion)
+        return fileError(path, "written by a newer Meridian (runs file version " + std::to_string(root.value("version").toInt()) + ")");
+    LoadedRuns loaded;
+    auto& runs = loaded.runs;
+    const auto& topology = project.topology;
+    int index = 0;
+    for (const auto& value : root.value("runs").toArray()) {
+        const auto o = value.toObject();
+        const std::string where = "run " + std::to_string(index++) + ": ";
+        Run run;
+        run.id = o.value("id").toInt();
+        run.algorithm = o.value("algorithm").toString().toStdString();
+        run.application = o.value("application").toString().toStdString();
+        bool ok = false;
+        run.seed = o.value("seed").toString().toULongLong(&ok);
+        const std::uint64_t fingerprint = o.value("fingerprint").toString().toULongLong(&ok, 16);
+        if (!ok || run.id <= 0 || run.algorithm.empty())
+            return fileError(path, where + "missing id, algorithm, seed or fingerprint");
+        run.inputFingerprint = fingerprint;
+        run.runtimeSeconds = o.value("runtime_s").toDouble();
+        std::map<std::string, ParamValue> params;
+        const auto stored = o.value("params").toObject();
+        for (auto it = stored.begin(); it != stored.end(); ++it) {
+            const auto v = it.value().toObject();
+            ParamValue pv;
+            if (v.contains("int")) {
+                pv = static_cast<std::int64_t>(v.value("int").toString().toLongLong(&ok));
+                if (!ok)
+                    return fileError(path, where + "parameter " + it.key().toStdString() + " is not an integer");
+            } else if (v.contains("real"))
+                pv = v.value("real").toDouble();
+            else if (v.contains("flag"))
+                pv = v.value("flag").toBool();
+            else if (v.contains("choice"))
+                pv = v.value("choice").toString().toStdString();
+            else
+                return fileError(path, where + "parameter " + it.key().toStdString() + " has no typed value");
+            params.emplace(it.key().toStdString(), std::move(pv));
+        }
+        run.params = ParamValues::fromStored(std::move(params));
+        // A run that was stale when saved may no longer fit the inputs (a site was added, an application
+        // removed): it is left out and counted. A current run that does not fit means a damaged file.
+        const bool stale = inputFingerprint(project, run.application) != run.inputFingerprint;
+        auto misfit = [&](const std::string& what) -> std::optional<Error> {
+            if (stale) {
+                ++loaded.skippedStale;
+                return std::nullopt;
+            }
+            return fileError(path, where + what);
+        };
+        const int a = project.applicationIndex(run.application);
+        if (a < 0) {
+            if (auto e = misfit("the project has no application '" + run.application + "'"))
+                return *e;
+            continue;
+        }
+        const int n = project.applications[a].comm.processCount();
+        if (!readInts(o.value("site"), run.placement.site) || !readInts(o.value("host"), run.placement.host) ||
+            !readInts(o.value("slot"), run.placement.slot) || static_cast<int>(run.placement.site.size()) != n ||
+            run.placement.host.size() != run.placement.site.size() || run.placement.slot.size() != run.placement.site.size()) {
+            if (auto e = misfit("the placement does not list " + std::to_string(n) + " processes"))
+                return *e;
+            continue;
+        }
+        int badProcess = -1;
+        for (int i = 0; i < n && badProcess < 0; ++i) {
+            const int s = run.placement.site[i], h = run.placement.host[i], k = run.placement.slot[i];
+            if (s < 0 || s >= topology.siteCount() || (h >= 0 && (h >= topology.hostCount() || topology.siteOfHost(h) != s ||
+                                                                  k < 0 || k >= topology.host(h).slots)))
+                badProcess = i;
+        }
+        if (badProcess >= 0) {
+            if (auto e = misfit("process " + std::to_string(badProcess) + " is placed on a site, host or slot the project does not have"))
+                return *e;
+            continue;
+        }
+        for (const auto& m : o.value("metrics").toArray()) {
+            const auto mo = m.toObject();
+            run.metrics.push_back({mo.value("id").toString().toStdString(), mo.value("label").toString().toStdString(),
+                                   mo.value("unit").toString().toStdString(), mo.value("value").toDouble()});
+        }
+        if (!readMatrix(o.value("traffic_bytes"), topology.siteCount(), run.trafficBytes) ||
+            !readMatrix(o.value("time_s"), topology.siteCount(), run.timeSeconds)) {
+            if (auto e = misfit("the site matrices do not match the project's " + std::to_string(topology.siteCount()) + " sites"))
+                return *e;
+            continue;
+        }
+        for (const auto& c : o.value("cost_samples").toArray())
+            run.costSamples.push_back(c.toDouble());
+        for (const auto& p : o.value("best_curve").toArray()) {
+            const auto pair = p.toArray();
+            run.bestCurve.emplace_back(pair.at(0).toString().toLongLong(), pair.at(1).toDouble());
+        }
+        for (const auto& note : o.value("notes").toArray())
+            run.notes.push_back(note.toString().toStdString());
+        runs.push_back(std::move(run));
+    }
+    return loaded;
+}
+
+} // namespace meridian::document

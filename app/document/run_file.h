@@ -1,0 +1,39 @@
+#pragma once
+
+#include "app/document/project.h"
+#include "app/document/run.h"
+#include "core/common/expected.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace meridian::document {
+
+/// Runs read back, and how many stale runs no longer fitted the project and were left out.
+struct LoadedRuns {
+    std::vector<Run> runs;
+    int skippedStale = 0;
+};
+
+/// Reads and writes the runs of a project beside it: `<project>.runs.json`, JSON with
+/// "format": "meridian-runs" and an integer "version" (1). Each run keeps its algorithm, typed
+/// parameters, seed, placement, metrics, site x site matrices, Monte Carlo samples, notes and the
+/// fingerprint of the inputs it was computed from, so staleness survives a reopen.
+class RunFile {
+public:
+    static constexpr int kVersion = 1;
+
+    /// Returns the runs file of a project file ("lu.meridian" -> "lu.runs.json").
+    static QString pathFor(const QString& projectPath);
+    /// Writes the runs atomically; with no runs, removes an existing file.
+    static Status save(const std::vector<std::shared_ptr<const Run>>& runs, const QString& path);
+    /// Reads runs and checks each placement against the project (application, process count, sites,
+    /// hosts and slots). A run that was stale when saved and no longer fits is left out and counted;
+    /// a current run that does not fit is an error. Errors name the file and, for JSON syntax errors,
+    /// the line.
+    static Expected<LoadedRuns> load(const QString& path, const Project& project);
+};
+
+} // namespace meridian::document
