@@ -15,33 +15,61 @@ QString editText(const QVariant& value)
 
 } // namespace
 
-SiteTableModel::SiteTableModel(QObject* parent)
+TopologyTableModel::TopologyTableModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
 }
 
-void SiteTableModel::setTopology(const model::Topology& topology)
+void TopologyTableModel::setTopology(const model::Topology& topology)
 {
-    if (topology.siteCount() != m_topology.siteCount()) {
+    if (rowsOf(topology) != rowsOf(m_topology)) {
         beginResetModel();
         m_topology = topology;
         endResetModel();
         return;
     }
     m_topology = topology;
-    if (m_topology.siteCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(m_topology.siteCount() - 1, ColumnCount - 1));
+    if (rowsOf(m_topology) > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowsOf(m_topology) - 1, columns() - 1));
 }
 
-int SiteTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_topology.siteCount(); }
+int TopologyTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rowsOf(m_topology); }
 
-int SiteTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int TopologyTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : columns(); }
+
+Qt::ItemFlags TopologyTableModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (m_editor && isEditableColumn(index.column()))
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool TopologyTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!index.isValid() || role != Qt::EditRole || !m_editor || !isEditableColumn(index.column()))
+        return false;
+    const QString error = m_editor(index.row(), index.column(), editText(value));
+    if (!error.isEmpty()) {
+        Q_EMIT editRejected(error);
+        return false;
+    }
+    return true;
+}
+
+SiteTableModel::SiteTableModel(QObject* parent)
+    : TopologyTableModel(parent)
+{
+}
 
 QVariant SiteTableModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_topology.siteCount() || index.column() >= ColumnCount)
+    const auto& topo = topology();
+    if (!index.isValid() || index.row() >= topo.siteCount() || index.column() >= ColumnCount)
         return {};
-    const auto& site = m_topology.site(index.row());
+    const auto& site = topo.site(index.row());
     const auto number = [&](double v, const char* unit, int decimals) -> QVariant {
         if (role == Qt::EditRole)
             return std::isnan(v) ? QVariant(QString()) : QVariant(v);
@@ -51,15 +79,15 @@ QVariant SiteTableModel::data(const QModelIndex& index, int role) const
         return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole && role != Qt::ToolTipRole)
         return {};
-    const int hosts = m_topology.hostCountOf(index.row());
-    const int firstSlots = hosts > 0 ? m_topology.host(m_topology.firstHost(index.row())).slots : 0;
+    const int hosts = topo.hostCountOf(index.row());
+    const int firstSlots = hosts > 0 ? topo.host(topo.firstHost(index.row())).slots : 0;
     switch (index.column()) {
     case Name: return QString::fromStdString(site.name);
     case Latitude: return role == Qt::EditRole ? QVariant(site.latitude) : QVariant(QString::number(site.latitude, 'f', 3) + "\u00b0");
     case Longitude: return role == Qt::EditRole ? QVariant(site.longitude) : QVariant(QString::number(site.longitude, 'f', 3) + "\u00b0");
     case Nodes: return hosts;
     case SlotsPerNode: return firstSlots;
-    case Slots: return m_topology.capacity(index.row());
+    case Slots: return topo.capacity(index.row());
     case Uplink: return number(site.uplinkMBps, "MB/s", 0);
     case Downlink: return number(site.downlinkMBps, "MB/s", 0);
     case Egress: return number(site.egressUsdPerGB, "USD/GB", 3);
@@ -90,62 +118,24 @@ QVariant SiteTableModel::headerData(int section, Qt::Orientation orientation, in
     return {};
 }
 
-Qt::ItemFlags SiteTableModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
-    if (m_editor && index.column() != Slots)
-        f |= Qt::ItemIsEditable;
-    return f;
-}
-
-bool SiteTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
-{
-    if (!index.isValid() || role != Qt::EditRole || !m_editor || index.column() == Slots)
-        return false;
-    const QString error = m_editor(index.row(), index.column(), editText(value));
-    if (!error.isEmpty()) {
-        Q_EMIT editRejected(error);
-        return false;
-    }
-    return true;
-}
-
 HostTableModel::HostTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : TopologyTableModel(parent)
 {
 }
-
-void HostTableModel::setTopology(const model::Topology& topology)
-{
-    if (topology.hostCount() != m_topology.hostCount()) {
-        beginResetModel();
-        m_topology = topology;
-        endResetModel();
-        return;
-    }
-    m_topology = topology;
-    if (m_topology.hostCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(m_topology.hostCount() - 1, ColumnCount - 1));
-}
-
-int HostTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_topology.hostCount(); }
-
-int HostTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant HostTableModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_topology.hostCount() || index.column() >= ColumnCount)
+    const auto& topo = topology();
+    if (!index.isValid() || index.row() >= topo.hostCount() || index.column() >= ColumnCount)
         return {};
     if (role == Qt::TextAlignmentRole)
         return index.column() == Slots ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
-    const auto& host = m_topology.host(index.row());
+    const auto& host = topo.host(index.row());
     switch (index.column()) {
     case Name: return QString::fromStdString(host.name);
-    case Site: return QString::fromStdString(m_topology.site(m_topology.siteOfHost(index.row())).name);
+    case Site: return QString::fromStdString(topo.site(topo.siteOfHost(index.row())).name);
     case Slots: return host.slots;
     default: return {};
     }
@@ -159,28 +149,6 @@ QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, in
         return section + 1;
     static const char* names[] = {"Host", "Site", "Slots"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
-}
-
-Qt::ItemFlags HostTableModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
-    if (m_editor && index.column() != Site)
-        f |= Qt::ItemIsEditable;
-    return f;
-}
-
-bool HostTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
-{
-    if (!index.isValid() || role != Qt::EditRole || !m_editor || index.column() == Site)
-        return false;
-    const QString error = m_editor(index.row(), index.column(), editText(value));
-    if (!error.isEmpty()) {
-        Q_EMIT editRejected(error);
-        return false;
-    }
-    return true;
 }
 
 } // namespace meridian::widgets

@@ -1,5 +1,6 @@
 #include "app/document/run_file.h"
 
+#include "app/cli/json_util.h"
 #include "app/document/project_edits.h"
 
 #include <QFile>
@@ -28,18 +29,6 @@ QJsonArray toArray(const std::vector<int>& v)
     for (int x : v)
         a.append(x);
     return a;
-}
-
-QJsonArray matrixToJson(const Eigen::MatrixXd& m)
-{
-    QJsonArray rows;
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        QJsonArray row;
-        for (Eigen::Index c = 0; c < m.cols(); ++c)
-            row.append(m(r, c));
-        rows.append(row);
-    }
-    return rows;
 }
 
 QJsonObject runToJson(const Run& run)
@@ -78,8 +67,8 @@ QJsonObject runToJson(const Run& run)
                                    {"unit", QString::fromStdString(m.unit)},
                                    {"value", m.value}});
     o["metrics"] = metrics;
-    o["traffic_bytes"] = matrixToJson(run.trafficBytes);
-    o["time_s"] = matrixToJson(run.timeSeconds);
+    o["traffic_bytes"] = cli::matrixToJson(run.trafficBytes);
+    o["time_s"] = cli::matrixToJson(run.timeSeconds);
     QJsonArray samples;
     for (double c : run.costSamples)
         samples.append(c);

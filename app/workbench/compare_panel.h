@@ -3,6 +3,7 @@
 #include "app/actions/run_controller.h"
 #include "app/document/project_document.h"
 #include "app/jobs/sweep_job.h"
+#include "app/workbench/compare_charts.h"
 
 #include <QWidget>
 
@@ -20,11 +21,6 @@ class QTabWidget;
 namespace meridian::workbench {
 
 class CompareTableModel;
-
-/// Returns the indices of the points on the Pareto front when both coordinates are minimised (no
-/// other point is at most as large in both and smaller in one), sorted by x. Points with a NaN
-/// coordinate are ignored; duplicates of a front point are all kept. O(n log n).
-std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points);
 
 /// Comparison of runs: a table normalised to a baseline run, bar charts per application, the cost/time
 /// skyline with its Pareto front (clicking a point selects the run everywhere), the Monte Carlo cost

@@ -57,6 +57,8 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);
     layout->addWidget(m_table, 1);

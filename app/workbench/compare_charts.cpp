@@ -1,0 +1,249 @@
+#include "app/workbench/compare_charts.h"
+
+#include "widgets/heatmap_view.h"
+
+#include <QChart>
+#include <QCoreApplication>
+#include <QChartView>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace meridian::workbench {
+
+namespace {
+
+// Okabe-Ito: distinguishable with every common colour-vision deficiency.
+const QColor kSeriesColors[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+                                QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(0, 0, 0)};
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("meridian::workbench::ComparePanel", text);
+}
+
+} // namespace
+
+QColor seriesColor(std::size_t i)
+{
+    return kSeriesColors[i % std::size(kSeriesColors)];
+}
+
+QChartView* makeChartView(QWidget* parent, const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(360, 260);
+    return view;
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes())
+        chart->removeAxis(axis);
+}
+
+QString metricTitle(const document::RunMetric& m)
+{
+    return QString("%1 (%2)").arg(QString::fromStdString(m.label), QString::fromStdString(m.unit));
+}
+
+
+std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points)
+{
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!std::isnan(points[i].first) && !std::isnan(points[i].second))
+            order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return points[a] < points[b]; });
+    std::vector<std::size_t> front;
+    double bestY = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const auto& p = points[order[k]];
+        // Keep exact duplicates of the last front point; otherwise a point is on the front when it beats
+        // every point with a smaller or equal x in y.
+        if (!front.empty() && points[front.back()] == p) {
+            front.push_back(order[k]);
+            continue;
+        }
+        if (p.second < bestY) {
+            front.push_back(order[k]);
+            bestY = p.second;
+        }
+    }
+    return front;
+}
+
+void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, const std::map<std::string, double>& others)
+{
+    clearChart(cdf);
+    clearChart(best);
+    if (!run || run->costSamples.empty()) {
+        cdf->setTitle(tr("Cost CDF: run the monte-carlo mapper to see it"));
+        best->setTitle(tr("Best of K: run the monte-carlo mapper to see it"));
+        return;
+    }
+    std::vector<double> sorted = run->costSamples;
+    std::sort(sorted.begin(), sorted.end());
+    auto* curve = new QLineSeries;
+    curve->setName(tr("random"));
+    curve->setColor(seriesColor(0));
+    const std::size_t n = sorted.size();
+    const std::size_t step = std::max<std::size_t>(1, n / 1500);
+    for (std::size_t i = 0; i < n; i += step)
+        curve->append(sorted[i], double(i + 1) / n);
+    curve->append(sorted.back(), 1.0);
+    double lo = sorted.front(), hi = sorted.back();
+    std::vector<QLineSeries*> markers, bestMarkers;
+    std::size_t color = 1;
+    for (const auto& [alg, cost] : others) {
+        const std::size_t below = std::lower_bound(sorted.begin(), sorted.end(), cost) - sorted.begin();
+        auto* m = new QLineSeries;
+        m->setName(tr("%1 (%2% cheaper)").arg(QString::fromStdString(alg)).arg(100.0 * below / n, 0, 'f', 2));
+        QPen pen(seriesColor(color));
+        pen.setWidth(2);
+        pen.setStyle(Qt::DashLine);
+        m->setPen(pen);
+        m->append(cost, 0.0);
+        m->append(cost, 1.0);
+        markers.push_back(m);
+        lo = std::min(lo, cost);
+        hi = std::max(hi, cost);
+        auto* h = new QLineSeries;
+        h->setName(QString::fromStdString(alg));
+        h->setPen(pen);
+        const double kMax = run->bestCurve.empty() ? double(n) : double(run->bestCurve.back().first);
+        h->append(1.0, cost);
+        h->append(std::max(2.0, kMax), cost);
+        bestMarkers.push_back(h);
+        ++color;
+    }
+    auto* x = new QValueAxis;
+    x->setRange(lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo));
+    x->setTitleText(tr("mapping cost (s)"));
+    x->setLabelFormat("%.4g");
+    auto* y = new QValueAxis;
+    y->setRange(0, 1);
+    y->setTitleText(tr("share of placements"));
+    cdf->addAxis(x, Qt::AlignBottom);
+    cdf->addAxis(y, Qt::AlignLeft);
+    cdf->addSeries(curve);
+    curve->attachAxis(x);
+    curve->attachAxis(y);
+    for (auto* m : markers) {
+        cdf->addSeries(m);
+        m->attachAxis(x);
+        m->attachAxis(y);
+    }
+    cdf->setTitle(tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)").arg(n).arg(QString::fromStdString(run->label())));
+
+    auto* curveK = new QLineSeries;
+    curveK->setName(tr("best of K"));
+    curveK->setColor(seriesColor(0));
+    double bLo = std::numeric_limits<double>::infinity(), bHi = 0;
+    for (const auto& [k, cost] : run->bestCurve) {
+        curveK->append(std::max<double>(1.0, double(k)), cost);
+        bLo = std::min(bLo, cost);
+        bHi = std::max(bHi, cost);
+    }
+    for (const auto& [alg, cost] : others) {
+        bLo = std::min(bLo, cost);
+        bHi = std::max(bHi, cost);
+    }
+    auto* kAxis = new QLogValueAxis;
+    kAxis->setBase(10);
+    kAxis->setTitleText(tr("K (random placements drawn)"));
+    kAxis->setLabelFormat("%.0e");
+    const double kMax = run->bestCurve.empty() ? 10.0 : std::max(10.0, double(run->bestCurve.back().first));
+    kAxis->setRange(1, kMax);
+    auto* cAxis = new QValueAxis;
+    cAxis->setTitleText(tr("best cost (s)"));
+    cAxis->setLabelFormat("%.4g");
+    if (std::isfinite(bLo))
+        cAxis->setRange(bLo - 0.05 * (bHi - bLo + 1e-12), bHi + 0.05 * (bHi - bLo + 1e-12));
+    best->addAxis(kAxis, Qt::AlignBottom);
+    best->addAxis(cAxis, Qt::AlignLeft);
+    best->addSeries(curveK);
+    curveK->attachAxis(kAxis);
+    curveK->attachAxis(cAxis);
+    for (auto* m : bestMarkers) {
+        best->addSeries(m);
+        m->attachAxis(kAxis);
+        m->attachAxis(cAxis);
+    }
+    best->setTitle(tr("Best of K (SC17 Fig. 10)"));
+}
+
+void fillSweepChart(QChart* chart, const jobs::SweepResult* sweep, bool runtime)
+{
+    clearChart(chart);
+    if (!sweep) {
+        chart->setTitle(tr("Sweeps: tick mappers in the run panel, then Run sweep"));
+        return;
+    }
+    const auto& s = *sweep;
+    const bool ratio = s.kind == jobs::SweepKind::ConstraintRatio;
+    QAbstractAxis* x = nullptr;
+    if (ratio) {
+        auto* axis = new QValueAxis;
+        const auto [lo, hi] = std::minmax_element(s.points.begin(), s.points.end());
+        axis->setRange(*lo, *hi > *lo ? *hi : *lo + 0.1);
+        axis->applyNiceNumbers();
+        axis->setTitleText(tr("constraint ratio"));
+        x = axis;
+    } else {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(2);
+        axis->setRange(*std::min_element(s.points.begin(), s.points.end()) / 1.5, *std::max_element(s.points.begin(), s.points.end()) * 1.5);
+        axis->setLabelFormat("%.0f");
+        axis->setTitleText(tr("processes"));
+        x = axis;
+    }
+    QAbstractAxis* y = nullptr;
+    double top = 0, bottom = std::numeric_limits<double>::infinity();
+    for (std::size_t m = 0; m < s.mappers.size(); ++m)
+        for (double v : runtime ? s.runtimeSeconds[m] : s.normalisedCost[m]) {
+            top = std::max(top, v);
+            bottom = std::min(bottom, v);
+        }
+    if (runtime) {
+        auto* axis = new QLogValueAxis;
+        axis->setRange(std::max(1e-6, bottom / 2), std::max(1e-5, top * 2));
+        axis->setLabelFormat("%.0e");
+        axis->setTitleText(tr("runtime (s)"));
+        y = axis;
+    } else {
+        auto* axis = new QValueAxis;
+        axis->setRange(0, std::max(1.05, top * 1.05));
+        axis->setTitleText(tr("cost / random"));
+        y = axis;
+    }
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (std::size_t m = 0; m < s.mappers.size(); ++m) {
+        auto* line = new QLineSeries;
+        line->setName(QString::fromStdString(s.mappers[m]));
+        line->setPointsVisible(true);
+        QPen pen(seriesColor(m));
+        pen.setWidth(2);
+        line->setPen(pen);
+        for (std::size_t p = 0; p < s.points.size(); ++p)
+            line->append(s.points[p], runtime ? std::max(1e-6, s.runtimeSeconds[m][p]) : s.normalisedCost[m][p]);
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+    chart->setTitle(ratio ? tr("Constraint-ratio sweep on %1, mean of %2 seeds (SC17 Fig. 8)").arg(QString::fromStdString(s.subject)).arg(s.seeds)
+                          : tr("Process-count sweep of %1, mean of %2 seeds (SC17 Fig. 7)").arg(QString::fromStdString(s.subject)).arg(s.seeds));
+}
+
+} // namespace meridian::workbench

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "app/document/run.h"
+#include "app/jobs/sweep_job.h"
+
+#include <QColor>
+#include <QString>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+class QChart;
+class QChartView;
+class QWidget;
+
+namespace meridian::workbench {
+
+/// Returns the colour of series i on the Okabe-Ito palette (colour-blind safe), cycling after eight.
+QColor seriesColor(std::size_t i);
+/// Returns a chart view with an empty chart, antialiased, legend at the bottom, no animation.
+QChartView* makeChartView(QWidget* parent, const QString& title);
+/// Removes every series and axis of a chart.
+void clearChart(QChart* chart);
+/// Returns "Label (unit)" for an axis title.
+QString metricTitle(const document::RunMetric& metric);
+
+/// Returns the indices of the points on the Pareto front when both coordinates are minimised (no
+/// other point is at most as large in both and smaller in one), sorted by x. Points with a NaN
+/// coordinate are ignored; duplicates of a front point are all kept. O(n log n).
+std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points);
+
+/// Fills SC17's Fig. 9 and 10 for a Monte Carlo run: the CDF of the sampled costs and the best-of-K
+/// curve, with `others` (mapper id -> its best cost on the same application) as markers. A null run or
+/// one without samples leaves both charts empty with a title that says how to fill them.
+void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, const std::map<std::string, double>& others);
+/// Fills a sweep chart (Fig. 7 or 8): one line per mapper of its mean cost normalised to random, or of
+/// its runtime on a log axis. A null sweep leaves the chart empty with a hint.
+void fillSweepChart(QChart* chart, const jobs::SweepResult* sweep, bool runtime);
+
+} // namespace meridian::workbench
