@@ -95,7 +95,7 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, c
     std::vector<double> sorted = run->costSamples;
     std::sort(sorted.begin(), sorted.end());
     auto* curve = new QLineSeries;
-    curve->setName(tr("random"));
+    curve->setName(tr("sampled placements"));
     curve->setColor(seriesColor(0));
     const std::size_t n = sorted.size();
     const std::size_t step = std::max<std::size_t>(1, n / 1500);
@@ -134,6 +134,7 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, c
     auto* y = new QValueAxis;
     y->setRange(0, 1);
     y->setTitleText(tr("share of placements"));
+    cdf->legend()->setAlignment(Qt::AlignRight);
     cdf->addAxis(x, Qt::AlignBottom);
     cdf->addAxis(y, Qt::AlignLeft);
     cdf->addSeries(curve);
