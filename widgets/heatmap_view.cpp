@@ -7,7 +7,6 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QTextStream>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -62,75 +61,6 @@ QColor interpolate(const std::array<std::array<int, 3>, 9>& table, double t)
 }
 
 } // namespace
-
-double HeatmapData::value(int row, int column, bool* present) const
-{
-    if (present)
-        *present = true;
-    if (!isSparse) {
-        const double v = dense(row, column);
-        if (std::isnan(v) && present)
-            *present = false;
-        return v;
-    }
-    const int* outer = sparse.outerIndexPtr();
-    const int* inner = sparse.innerIndexPtr();
-    const int* begin = inner + outer[row];
-    const int* end = inner + outer[row + 1];
-    const int* it = std::lower_bound(begin, end, column);
-    return it != end && *it == column ? sparse.valuePtr()[it - inner] : 0.0;
-}
-
-void writeHeatmapCsv(const HeatmapData& data, QTextStream& out)
-{
-    auto label = [](const QStringList& labels, int i) { return i < labels.size() ? labels[i] : QString::number(i); };
-    auto quoted = [](QString s) {
-        if (s.contains(',') || s.contains('"'))
-            s = '"' + s.replace('"', "\"\"") + '"';
-        return s;
-    };
-    out << "# " << data.title << " (" << data.unit << ")\n";
-    if (data.isSparse) {
-        out << quoted(data.rowAxis) << ',' << quoted(data.columnAxis) << ",value\n";
-        const auto& m = data.sparse;
-        for (int r = 0; r < m.outerSize(); ++r)
-            for (HeatmapData::Sparse::InnerIterator it(m, r); it; ++it)
-                out << quoted(label(data.rowLabels, r)) << ',' << quoted(label(data.columnLabels, it.col())) << ','
-                    << QString::number(it.value(), 'g', 17) << '\n';
-        return;
-    }
-    out << quoted(data.rowAxis + " \\ " + data.columnAxis);
-    for (int c = 0; c < data.columns(); ++c)
-        out << ',' << quoted(label(data.columnLabels, c));
-    out << '\n';
-    for (int r = 0; r < data.rows(); ++r) {
-        out << quoted(label(data.rowLabels, r));
-        for (int c = 0; c < data.columns(); ++c) {
-            out << ',';
-            const double v = data.dense(r, c);
-            if (!std::isnan(v))
-                out << QString::number(v, 'g', 17);
-        }
-        out << '\n';
-    }
-}
-
-QString formatValue(double value, const QString& unit)
-{
-    if (std::isnan(value))
-        return QStringLiteral("no value");
-    if (unit == "bytes") {
-        static const char* prefixes[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-        int p = 0;
-        double v = value;
-        while (std::abs(v) >= 1000.0 && p < 5) {
-            v /= 1000.0;
-            ++p;
-        }
-        return QString::number(v, 'g', 4) + ' ' + prefixes[p];
-    }
-    return QString::number(value, 'g', 4) + (unit.isEmpty() ? QString() : ' ' + unit);
-}
 
 HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent)

@@ -317,7 +317,7 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
 void WorldMapView::paintEvent(QPaintEvent*)
 {
     if (!m_viewSet)
-        const_cast<WorldMapView*>(this)->resetView();
+        resetView();
     QPainter painter(this);
     paint(painter, currentView());
     if (hasFocus()) {

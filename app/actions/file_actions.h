@@ -4,7 +4,7 @@
 #include "app/document/run.h"
 #include "core/common/expected.h"
 #include "core/io/launcher_files.h"
-#include "widgets/heatmap_view.h"
+#include "widgets/heatmap_data.h"
 
 #include <QImage>
 #include <QSize>

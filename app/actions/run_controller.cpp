@@ -59,12 +59,22 @@ int RunController::submitOne(const RunRequest& r, int replaces)
         });
 }
 
+namespace {
+
+// The same algorithm, parameters and seed on the same application, for the current inputs.
+RunRequest requestOf(const document::Run& run)
+{
+    return {run.application, run.algorithm, run.params, run.seed, std::nullopt};
+}
+
+} // namespace
+
 std::vector<int> RunController::rerun(const std::vector<int>& runIds)
 {
     std::vector<int> jobs;
     for (int id : runIds)
         if (auto run = m_document->run(id))
-            jobs.push_back(submitOne({run->application, run->algorithm, run->params, run->seed, std::nullopt}, -1));
+            jobs.push_back(submitOne(requestOf(*run), -1));
     return jobs;
 }
 
@@ -73,7 +83,7 @@ std::vector<int> RunController::rerunStale()
     std::vector<int> jobs;
     for (int id : m_document->staleRuns()) {
         auto run = m_document->run(id);
-        jobs.push_back(submitOne({run->application, run->algorithm, run->params, run->seed, std::nullopt}, id));
+        jobs.push_back(submitOne(requestOf(*run), id));
     }
     return jobs;
 }

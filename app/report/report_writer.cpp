@@ -1,6 +1,6 @@
 #include "app/report/report_writer.h"
 
-#include "widgets/heatmap_view.h"
+#include "widgets/heatmap_data.h"
 
 #include <QBuffer>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #include "app/workbench/compare_charts.h"
 
-#include "widgets/heatmap_view.h"
+#include "widgets/heatmap_data.h"
 
 #include <QChart>
 #include <QCoreApplication>

@@ -5,7 +5,7 @@
 #include "app/actions/file_actions.h"
 #include "app/workbench/run_table_model.h"
 #include "core/synth/patterns.h"
-#include "widgets/heatmap_view.h"
+#include "widgets/heatmap_data.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

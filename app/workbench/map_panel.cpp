@@ -1,7 +1,7 @@
 #include "app/workbench/map_panel.h"
 
 #include "app/document/project_edits.h"
-#include "widgets/heatmap_view.h"
+#include "widgets/heatmap_data.h"
 #include "widgets/site_table_model.h"
 #include "widgets/world_map_view.h"
 

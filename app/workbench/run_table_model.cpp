@@ -1,9 +1,10 @@
 #include "app/workbench/run_table_model.h"
 
-#include "widgets/heatmap_view.h"
+#include "widgets/heatmap_data.h"
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 
 namespace meridian::workbench {
 
@@ -154,18 +155,25 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
     const auto base = m_document->run(m_baseline);
     const std::string& id = m_metrics[index.column() - 1];
     const auto v = run.metric(id);
-    const auto b = base && base->application == run.application ? base->metric(id) : std::nullopt;
+    // The baseline's value, when the baseline maps the same application and reports the metric.
+    double baseValue = 0.0;
+    bool comparable = false;
+    if (base && base->application == run.application)
+        if (const auto b = base->metric(id)) {
+            baseValue = *b;
+            comparable = true;
+        }
     if (role == Qt::ToolTipRole && v)
         return tr("%1: %2 (baseline %3)").arg(QString::fromStdString(m_labels[index.column() - 1]))
             .arg(*v, 0, 'g', 6)
-            .arg(b ? QString::number(*b, 'g', 6) : tr("not comparable: another application"));
+            .arg(comparable ? QString::number(baseValue, 'g', 6) : tr("not comparable: another application"));
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
-    if (!v || !b || *b == 0)
+    if (!v || !comparable || baseValue == 0)
         return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
-    const double ratio = *v / *b;
+    const double ratio = *v / baseValue;
     return role == Qt::EditRole ? QVariant(ratio) : QVariant(QString::number(ratio, 'f', 3));
 }
 

@@ -16,6 +16,15 @@ QVector<MapSite> twoSites()
     return {{"sydney", -33.9, 151.2, ""}, {"us-west", 37.4, -121.9, ""}};
 }
 
+// Shows the whole world at 2 px per degree with two sites.
+void showTwoSites(WorldMapView& view)
+{
+    view.resize(720, 400);
+    view.setView(0, 0, 2.0);
+    view.setSites(twoSites());
+    view.show();
+}
+
 // Counts land-coloured pixels in a row band of an image.
 int landPixels(const QImage& image, int y0, int y1, int x0, int x1)
 {
@@ -69,10 +78,7 @@ private Q_SLOTS:
     void dragsASiteAndReportsItsNewPosition()
     {
         WorldMapView view;
-        view.resize(720, 400);
-        view.setView(0, 0, 2.0);
-        view.setSites(twoSites());
-        view.show();
+        showTwoSites(view);
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy moved(&view, &WorldMapView::siteMoved);
         QSignalSpy selected(&view, &WorldMapView::siteSelected);
@@ -93,10 +99,7 @@ private Q_SLOTS:
     void asksForANewSiteOnDoubleClickAndDeletesWithTheKey()
     {
         WorldMapView view;
-        view.resize(720, 400);
-        view.setView(0, 0, 2.0);
-        view.setSites(twoSites());
-        view.show();
+        showTwoSites(view);
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy add(&view, &WorldMapView::siteAddRequested);
         QSignalSpy rename(&view, &WorldMapView::siteRenameRequested);

@@ -13,7 +13,14 @@
 #include "widgets/site_table_model.h"
 #include "widgets/world_map_view.h"
 
+#include "app/workbench/compare_panel.h"
+
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QFileInfo>
+#include <QScatterSeries>
+#include <QSettings>
 #include <QComboBox>
 #include <QDropEvent>
 #include <QFile>
@@ -36,6 +43,66 @@ using meridian::test::sampleProject;
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // Keep the user's settings out of the tests.
+        QCoreApplication::setOrganizationName("MeridianTests");
+        QSettings().clear();
+    }
+
+    void remembersRecentFiles()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("azure-3-regions")));
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        const QStringList recent = QSettings().value("recentFiles").toStringList();
+        QVERIFY(recent.size() >= 2);
+        QCOMPARE(recent.at(0), QFileInfo(sampleProject("ec2-4-regions")).absoluteFilePath());
+        QCOMPARE(recent.at(1), QFileInfo(sampleProject("azure-3-regions")).absoluteFilePath());
+    }
+
+    void selectsTheRunClickedOnTheSkylineEverywhere()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        window.runPanel()->setCheckedMappers({"random", "greedy", "geo"});
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        window.runPanel()->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 3, 30000);
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        auto* compare = window.comparePanel();
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
+        QVERIFY(compare->setSkylineAxes("wan_bytes", "cost_s"));
+        QTest::qWait(30);
+        const auto greedy = *std::find_if(window.document()->runs().begin(), window.document()->runs().end(),
+                                          [](const auto& r) { return r->algorithm == "greedy"; });
+        const QPointF point(*greedy->metric("wan_bytes"), *greedy->metric("cost_s"));
+        QScatterSeries* series = nullptr;
+        for (auto* s : compare->chart(workbench::ComparePanel::SkylineTab)->chart()->series())
+            if (s->name() == "greedy")
+                series = qobject_cast<QScatterSeries*>(s);
+        QVERIFY(series);
+        Q_EMIT series->clicked(point);  // what Qt Charts emits when the user clicks the point
+        QCOMPARE(window.document()->currentRun(), greedy->id);
+        const auto selected = window.runsPanel()->selectedRuns();
+        QCOMPARE(selected, std::vector<int>{greedy->id});
+        window.mapPanel()->setLinkMode(workbench::MapPanel::LinkMode::MappedTraffic);
+        QVERIFY(!window.mapPanel()->map()->links().isEmpty());
+        // The cheapest run is on the Pareto front, and random (beaten in both metrics here) is not.
+        const auto& runs = window.document()->runs();
+        const auto cheapest = *std::min_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+            return *a->metric("cost_s") < *b->metric("cost_s");
+        });
+        const auto random = *std::find_if(runs.begin(), runs.end(), [](const auto& r) { return r->algorithm == "random"; });
+        const auto front = compare->skylineFront();
+        QVERIFY(std::find(front.begin(), front.end(), cheapest->id) != front.end());
+        QVERIFY(std::find(front.begin(), front.end(), random->id) == front.end());
+    }
     void opensEverySampleProject_data()
     {
         QTest::addColumn<QString>("name");
