@@ -7,6 +7,9 @@
 #include "core/model/topology.h"
 #include "core/model/network.h"
 #include "core/model/network_estimator.h"
+#include "core/synth/patterns.h"
+#include "app/document/project.h"
+#include "core/common/expected.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -28,6 +31,14 @@ QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Networ
 /// Adds a cost breakdown to `out`: cost_s, latency_s, bandwidth_s, per-site load and capacity, and the
 /// site x site traffic_bytes and time_s matrices.
 void addCostBreakdown(QJsonObject& out, const cost::CostBreakdown& breakdown, const model::Topology& topology);
+/// Returns the summary `meridian-cli info` prints: sites, total slots, the completed network and how it was
+/// estimated, and the applications (processes, nonzeros, bytes, messages, pins).
+QJsonObject projectInfoJson(const document::Project& project);
+/// Adds the options of a generated communication pattern (--processes, --iterations, ...).
+void addPatternOptions(QCommandLineParser& parser);
+/// Reads the pattern options; a malformed number is an InvalidInput error naming the options.
+Expected<synth::PatternOptions> patternOptions(const QCommandLineParser& parser);
+
 /// Returns CloudMap's instance metrics as JSON (inter/intra bytes and messages, comm_time_s).
 QJsonObject instanceJson(const cost::InstanceMetrics& metrics);
 

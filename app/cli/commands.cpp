@@ -28,28 +28,66 @@ QJsonValue numberOrNull(double v) { return std::isnan(v) ? QJsonValue() : QJsonV
 
 } // namespace
 
-int runInfo(const QStringList& arguments)
+void addPatternOptions(QCommandLineParser& parser)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription("Prints a summary of a Meridian project as JSON: sites, network coverage, the "
-                                     "distance model that fills missing entries, and the applications.");
-    parser.addPositionalArgument("project", "The project file.");
-    if (int code = parseArguments(parser, arguments); code >= 0)
-        return code;
-    if (parser.positionalArguments().size() != 1)
-        return usageError("expected one project file: meridian-cli info PROJECT");
-    auto project = document::ProjectFile::load(parser.positionalArguments().front());
-    if (!project)
-        return report(project.error());
+    parser.addOptions({
+        {"processes", "Number of processes.", "N", "64"},
+        {"iterations", "Time steps (default: the pattern's).", "K"},
+        {"message-bytes", "Main message size in bytes (default: the pattern's).", "bytes"},
+        {"secondary-bytes", "LU/BT/SP boundary-exchange message size in bytes.", "bytes"},
+        {"clusters", "K-means: number of clusters k.", "k", "64"},
+        {"dimensions", "K-means: dimensions d.", "d", "8"},
+        {"levels", "MG: multigrid levels.", "L", "4"},
+        {"dnn-exchange", "DNN: ps (parameter server) or ring (ring allreduce).", "mode", "ps"},
+    });
+}
+
+Expected<synth::PatternOptions> patternOptions(const QCommandLineParser& parser)
+{
+    synth::PatternOptions o;
+    bool ok = true;
+    auto intOption = [&](const char* key, int& target) {
+        if (parser.value(key).isEmpty())
+            return;
+        bool good = false;
+        target = parser.value(key).toInt(&good);
+        ok = ok && good;
+    };
+    auto bytesOption = [&](const char* key, double& target) {
+        if (!parser.isSet(key))
+            return;
+        bool good = false;
+        target = parser.value(key).toDouble(&good);
+        ok = ok && good && target >= 0;
+    };
+    intOption("processes", o.processes);
+    intOption("iterations", o.iterations);
+    intOption("clusters", o.clusters);
+    intOption("dimensions", o.dimensions);
+    intOption("levels", o.levels);
+    bytesOption("message-bytes", o.messageBytes);
+    bytesOption("secondary-bytes", o.secondaryBytes);
+    if (!ok)
+        return makeError(ErrorCode::InvalidInput, "--processes, --iterations, --clusters, --dimensions and --levels take whole numbers; "
+                                                  "message sizes take numbers of bytes >= 0");
+    if (parser.value("dnn-exchange") == "ring")
+        o.dnnExchange = synth::DnnExchange::RingAllreduce;
+    else if (parser.value("dnn-exchange") != "ps")
+        return makeError(ErrorCode::InvalidInput, "--dnn-exchange takes ps or ring");
+    return o;
+}
+
+QJsonObject projectInfoJson(const document::Project& project)
+{
     QJsonObject out;
-    out["name"] = QString::fromStdString(project->name);
-    out["description"] = QString::fromStdString(project->description);
+    out["name"] = QString::fromStdString(project.name);
+    out["description"] = QString::fromStdString(project.description);
     QJsonArray sources;
-    for (const auto& s : project->sources)
+    for (const auto& s : project.sources)
         sources.append(QString::fromStdString(s));
     out["sources"] = sources;
     QJsonArray sites;
-    const auto& topo = project->topology;
+    const auto& topo = project.topology;
     for (int s = 0; s < topo.siteCount(); ++s) {
         const auto& site = topo.site(s);
         sites.append(QJsonObject{{"name", QString::fromStdString(site.name)},
@@ -64,13 +102,13 @@ int runInfo(const QStringList& arguments)
     out["sites"] = sites;
     out["total_slots"] = topo.totalCapacity();
     model::DistanceModel dm;
-    const auto complete = project->completeNetwork(&dm);
-    out["network"] = distanceModelJson(dm, project->network);
+    const auto complete = project.completeNetwork(&dm);
+    out["network"] = distanceModelJson(dm, project.network);
     out["latency_ms"] = matrixToJson(complete.latencyMs());
     out["bandwidth_MBps"] = matrixToJson(complete.bandwidthMBps());
-    out["host_links"] = static_cast<int>(project->network.hostLinks().size());
+    out["host_links"] = static_cast<int>(project.network.hostLinks().size());
     QJsonArray apps;
-    for (const auto& app : project->applications)
+    for (const auto& app : project.applications)
         apps.append(QJsonObject{{"name", QString::fromStdString(app.name)},
                                 {"description", QString::fromStdString(app.description)},
                                 {"processes", app.comm.processCount()},
@@ -79,7 +117,23 @@ int runInfo(const QStringList& arguments)
                                 {"messages", app.comm.hasMessages() ? QJsonValue(app.comm.totalMessages()) : QJsonValue()},
                                 {"pins", app.pins.size()}});
     out["applications"] = apps;
-    printJson(out);
+    return out;
+}
+
+int runInfo(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Prints a summary of a Meridian project as JSON: sites, network coverage, the "
+                                     "distance model that fills missing entries, and the applications.");
+    parser.addPositionalArgument("project", "The project file.");
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 1)
+        return usageError("expected one project file: meridian-cli info PROJECT");
+    auto project = document::ProjectFile::load(parser.positionalArguments().front());
+    if (!project)
+        return report(project.error());
+    printJson(projectInfoJson(*project));
     return kExitOk;
 }
 
@@ -168,15 +222,8 @@ int runGenerate(const QStringList& arguments)
             + ": " + QString::fromStdString(synth::describePattern(p)) + "\n";
     parser.setApplicationDescription(description);
     parser.addPositionalArgument("pattern", "lu, bt, sp, cg, ft, mg, kmeans, dnn, constraints, or graph.");
+    addPatternOptions(parser);
     parser.addOptions({
-        {"processes", "Number of processes.", "N", "64"},
-        {"iterations", "Time steps (default: the pattern's).", "K"},
-        {"message-bytes", "Main message size in bytes (default: the pattern's).", "bytes"},
-        {"secondary-bytes", "LU/BT/SP boundary-exchange message size in bytes.", "bytes"},
-        {"clusters", "K-means: number of clusters k.", "k", "64"},
-        {"dimensions", "K-means: dimensions d.", "d", "8"},
-        {"levels", "MG: multigrid levels.", "L", "4"},
-        {"dnn-exchange", "DNN: ps (parameter server) or ring (ring allreduce).", "mode", "ps"},
         {"out", "Output file: the volume matrix (.mtx), or the pins CSV.", "file"},
         {"messages-out", "Also write the message counts (.mtx).", "file"},
         {"ratio", "constraints: share of processes to pin, 0 to 1.", "r", "0.2"},
@@ -200,36 +247,10 @@ int runGenerate(const QStringList& arguments)
         return usageError("unknown pattern '" + name + "'; expected lu, bt, sp, cg, ft, mg, kmeans, dnn or constraints");
     if (!parser.isSet("out"))
         return usageError("--out is required");
-    synth::PatternOptions o;
-    bool ok = true;
-    auto intOption = [&](const char* key, int& target) {
-        if (parser.value(key).isEmpty())
-            return;
-        bool good = false;
-        target = parser.value(key).toInt(&good);
-        ok = ok && good;
-    };
-    auto bytesOption = [&](const char* key, double& target) {
-        if (!parser.isSet(key))
-            return;
-        bool good = false;
-        target = parser.value(key).toDouble(&good);
-        ok = ok && good && target >= 0;
-    };
-    intOption("processes", o.processes);
-    intOption("iterations", o.iterations);
-    intOption("clusters", o.clusters);
-    intOption("dimensions", o.dimensions);
-    intOption("levels", o.levels);
-    bytesOption("message-bytes", o.messageBytes);
-    bytesOption("secondary-bytes", o.secondaryBytes);
-    if (!ok)
-        return usageError("--processes, --iterations, --clusters, --dimensions and --levels take whole numbers; "
-                          "message sizes take numbers of bytes >= 0");
-    if (parser.value("dnn-exchange") == "ring")
-        o.dnnExchange = synth::DnnExchange::RingAllreduce;
-    else if (parser.value("dnn-exchange") != "ps")
-        return usageError("--dnn-exchange takes ps or ring");
+    auto options = patternOptions(parser);
+    if (!options)
+        return report(options.error());
+    const synth::PatternOptions& o = *options;
     auto comm = synth::generatePattern(*pattern, o);
     if (!comm)
         return report(comm.error());

@@ -18,5 +18,7 @@ int runCompare(const QStringList& arguments);
 int runListAlgorithms(const QStringList& arguments);
 int runPartition(const QStringList& arguments);
 int runUpdate(const QStringList& arguments);
+/// meridian-cli project create | add-application | set-network | set-pins.
+int runProject(const QStringList& arguments);
 
 } // namespace meridian::cli

@@ -13,6 +13,7 @@ constexpr const char* kUsage =
     "Plans where parallel work runs across geo-distributed sites.\n"
     "\n"
     "Commands:\n"
+    "  project SUBCOMMAND  create a project from your files; add applications, set the network or pins\n"
     "  info PROJECT        summary of a project as JSON\n"
     "  generate PATTERN    generate a communication pattern or a constraint vector\n"
     "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
@@ -44,6 +45,8 @@ int main(int argc, char** argv)
     const QString command = args[1];
     args.removeAt(1);
     try {
+        if (command == "project")
+            return meridian::cli::runProject(args);
         if (command == "info")
             return meridian::cli::runInfo(args);
         if (command == "generate")

@@ -47,10 +47,11 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
             }
         }
         if (parser.isSet("pins")) {
-            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology);
+            auto& target = problem.project.applications[problem.application];
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology, target.comm.processCount());
             if (!pins)
                 return pins.error();
-            problem.project.applications[problem.application].pins = std::move(*pins);
+            target.pins = std::move(*pins);
         }
     } else {
         if (!parser.isSet("sites") || !parser.isSet("volume"))
@@ -80,7 +81,7 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
             return comm.error();
         app.comm = std::move(*comm);
         if (parser.isSet("pins")) {
-            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology);
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology, app.comm.processCount());
             if (!pins)
                 return pins.error();
             app.pins = std::move(*pins);

@@ -17,6 +17,12 @@ struct Application {
     std::string description;
     model::CommMatrix comm;
     model::Constraints pins;
+    /// The sidecar files the application was read from or first saved to, relative to the project file
+    /// ("kmeans.volume.mtx"); empty for an application not saved yet, which gets a name derived from its
+    /// own when saved (ProjectFile::sidecarName). Kept so that saving never renames a user's files.
+    std::string volumeFile;
+    std::string messagesFile;
+    std::string pinsFile;
 };
 
 /// Everything a user plans with: the sites, the measured network (missing entries stay missing here;

@@ -106,8 +106,11 @@ Status ProjectDocument::save(const QString& path)
     const QString target = path.isEmpty() ? m_path : path;
     if (target.isEmpty())
         return makeError(ErrorCode::InvalidInput, "the project has no file name yet");
-    if (auto s = ProjectFile::save(*m_project, target); !s)
+    // The sidecar names chosen now stay with the applications, so a later rename does not rename files.
+    auto named = std::make_shared<const Project>(ProjectFile::withSidecarNames(*m_project));
+    if (auto s = ProjectFile::save(*named, target); !s)
         return s;
+    m_project = std::move(named); // same inputs: nothing to recompute, no view to update
     if (auto s = RunFile::save(m_runs, RunFile::pathFor(target)); !s)
         return s;
     m_path = target;

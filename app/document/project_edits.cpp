@@ -252,7 +252,7 @@ Expected<Project> withHostField(const Project& project, int host, int field, con
 }
 
 Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantity quantity, int from, int to,
-                                   const std::string& text)
+                                   const std::string& text, bool bothDirections)
 {
     const int n = project.topology.siteCount();
     if (from < 0 || to < 0 || from >= n || to >= n)
@@ -260,6 +260,8 @@ Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantit
     Project out = project;
     if (isBlank(text)) {
         out.network.clear(quantity, from, to);
+        if (bothDirections)
+            out.network.clear(quantity, to, from);
         return out;
     }
     auto v = parseNumber(text);
@@ -268,7 +270,113 @@ Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantit
     if (!v || !model::isValidNetworkValue(quantity, *v))
         return invalid("'" + text + "' is not " + what);
     out.network.set(quantity, from, to, *v, model::Provenance::Edited);
+    if (bothDirections)
+        out.network.set(quantity, to, from, *v, model::Provenance::Edited);
     return out;
+}
+
+Expected<Project> withNetworkBlock(const Project& project, model::NetworkQuantity quantity, int row, int column,
+                                   const std::vector<std::vector<std::string>>& cells)
+{
+    const int n = project.topology.siteCount();
+    Project out = project;
+    for (std::size_t r = 0; r < cells.size(); ++r)
+        for (std::size_t c = 0; c < cells[r].size(); ++c) {
+            const int from = row + static_cast<int>(r), to = column + static_cast<int>(c);
+            if (from >= n || to >= n)
+                return invalid("the pasted block is " + std::to_string(cells.size()) + " rows by " + std::to_string(cells[r].size())
+                               + " columns and runs past the last site (" + std::to_string(n) + " sites)");
+            auto edited = withNetworkEntry(out, quantity, from, to, cells[r][c]);
+            if (!edited)
+                return invalid("pasted row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " ("
+                               + project.topology.site(from).name + " -> " + project.topology.site(to).name + "): "
+                               + edited.error().message);
+            out = std::move(*edited);
+        }
+    return out;
+}
+
+Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuantity quantity, const model::Network& source)
+{
+    const int n = project.topology.siteCount();
+    if (source.siteCount() != n)
+        return invalid("the matrix has " + std::to_string(source.siteCount()) + " sites but the project has " + std::to_string(n));
+    Project out = project;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            if (source.provenance(quantity, i, j) == model::Provenance::Missing)
+                out.network.clear(quantity, i, j);
+            else
+                out.network.set(quantity, i, j, source.value(quantity, i, j), model::Provenance::Measured);
+        }
+    return out;
+}
+
+namespace {
+
+Status checkApplicationName(const Project& project, const std::string& name, int except)
+{
+    if (isBlank(name))
+        return invalid("an application needs a name");
+    const int existing = project.applicationIndex(name);
+    if (existing >= 0 && existing != except)
+        return invalid("the project already has an application named '" + name + "'");
+    return {};
+}
+
+} // namespace
+
+Expected<Project> withApplication(const Project& project, Application application)
+{
+    if (auto s = checkApplicationName(project, application.name, -1); !s)
+        return s.error();
+    if (application.comm.processCount() < 1)
+        return invalid("application '" + application.name + "' has no process");
+    if (auto s = application.pins.validate(application.comm.processCount(), project.topology); !s)
+        return invalid("application '" + application.name + "': " + s.error().message);
+    Project out = project;
+    out.applications.push_back(std::move(application));
+    return out;
+}
+
+Expected<Project> withRenamedApplication(const Project& project, int application, const std::string& name)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    if (auto s = checkApplicationName(project, name, application); !s)
+        return s.error();
+    Project out = project;
+    out.applications[application].name = name;
+    return out;
+}
+
+Expected<Project> withDuplicatedApplication(const Project& project, int application, const std::string& name)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    Application copy = project.applications[application];
+    copy.name = name;
+    copy.volumeFile.clear();
+    copy.messagesFile.clear();
+    copy.pinsFile.clear();
+    return withApplication(project, std::move(copy));
+}
+
+Expected<Project> withoutApplication(const Project& project, int application)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    Project out = project;
+    out.applications.erase(out.applications.begin() + application);
+    return out;
+}
+
+std::string unusedApplicationName(const Project& project, const std::string& base)
+{
+    std::string name = base;
+    for (int k = 2; project.applicationIndex(name) >= 0; ++k)
+        name = base + " (" + std::to_string(k) + ")";
+    return name;
 }
 
 Expected<Project> withCommEntry(const Project& project, int application, bool messages, int from, int to, double value)

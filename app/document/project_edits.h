@@ -32,9 +32,29 @@ Expected<Project> withoutSite(const Project& project, int site);
 Expected<Project> withImportedSites(const Project& project, std::vector<model::Site> sites);
 /// Renames a host or changes its slot count (`field` 0 = name, 1 = slots).
 Expected<Project> withHostField(const Project& project, int host, int field, const std::string& text);
-/// Sets one network entry as edited; an empty text clears it (it is then estimated).
+/// Sets one network entry as edited; an empty text clears it (it is then estimated). With `bothDirections`
+/// the reverse entry (to -> from) gets the same value.
 Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantity quantity, int from, int to,
-                                   const std::string& text);
+                                   const std::string& text, bool bothDirections = false);
+/// Sets a block of network entries from text cells (a spreadsheet paste), the top-left cell at (row, column);
+/// an empty cell clears its entry. A cell that is not a valid value, or a block that runs past the last site,
+/// is an error naming the cell; nothing is applied then.
+Expected<Project> withNetworkBlock(const Project& project, model::NetworkQuantity quantity, int row, int column,
+                                   const std::vector<std::vector<std::string>>& cells);
+/// Replaces one quantity of the network by the entries of `source` (a network over the same sites): entries
+/// it has become measured, the others missing (estimated). The other quantity and host links are kept.
+Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuantity quantity, const model::Network& source);
+/// Adds an application; its name must be non-empty and new, and its pins must fit its processes and the sites.
+Expected<Project> withApplication(const Project& project, Application application);
+/// Renames an application; the new name must be non-empty and not used by another. Its sidecar files keep
+/// their names.
+Expected<Project> withRenamedApplication(const Project& project, int application, const std::string& name);
+/// Adds a copy of an application (matrices and pins) under a new name, with sidecar files of its own.
+Expected<Project> withDuplicatedApplication(const Project& project, int application, const std::string& name);
+/// Removes an application.
+Expected<Project> withoutApplication(const Project& project, int application);
+/// Returns `base`, or "base (2)", "base (3)", ... : the first name no application of the project has.
+std::string unusedApplicationName(const Project& project, const std::string& base);
 /// Sets a communication matrix entry (bytes or messages) of an application; 0 removes the pair.
 Expected<Project> withCommEntry(const Project& project, int application, bool messages, int from, int to, double value);
 /// Pins a process to a site, or unpins it with site = -1.

@@ -24,10 +24,44 @@ using model::NetworkQuantity;
 
 struct Reader {
     QString path;
+    QByteArray text; ///< the file's bytes, to find the line of a key
 
     Error fail(const QString& where, const QString& what) const
     {
         return makeError(ErrorCode::Parse, (where + ": " + what).toStdString(), {path.toStdString()});
+    }
+
+    /// Returns the 1-based line and column of the first `"key":` in the file (0, 0 if not found).
+    std::pair<int, int> positionOfKey(const QString& key) const
+    {
+        const QByteArray quoted = QJsonDocument(QJsonArray{key}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+        for (qsizetype at = text.indexOf(quoted); at >= 0; at = text.indexOf(quoted, at + 1)) {
+            qsizetype after = at + quoted.size();
+            while (after < text.size() && QByteArrayView(" \t\r\n").contains(text[after]))
+                ++after;
+            if (after < text.size() && text[after] == ':') {
+                const auto before = text.left(at);
+                return {static_cast<int>(before.count('\n')) + 1, static_cast<int>(at - (before.lastIndexOf('\n') + 1)) + 1};
+            }
+        }
+        return {0, 0};
+    }
+
+    /// Fails on a key that is not in `allowed` (a misspelt key would otherwise be silently ignored).
+    Status checkKeys(const QJsonObject& object, const QString& where, std::initializer_list<const char*> allowed) const
+    {
+        for (const QString& key : object.keys()) {
+            if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == QLatin1String(a); }))
+                continue;
+            QStringList names;
+            for (const char* a : allowed)
+                names << a;
+            const auto [line, column] = positionOfKey(key);
+            return makeError(ErrorCode::Parse,
+                             QString("%1: unknown key '%2'; expected one of %3").arg(where.isEmpty() ? "project" : where, key, names.join(", ")).toStdString(),
+                             {path.toStdString(), line, column});
+        }
+        return {};
     }
 };
 
@@ -56,6 +90,8 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
         if (!array[i].isObject())
             return r.fail(where, "expected an object");
         const auto o = array[i].toObject();
+        if (auto k = r.checkKeys(o, where, {"name", "lat", "lon", "nodes", "slots", "hosts", "up_MBps", "down_MBps", "egress_usd_per_GB"}); !k)
+            return k.error();
         model::Site s;
         if (!o.value("name").isString())
             return r.fail(where + ".name", "expected a string");
@@ -80,6 +116,8 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
             const auto hosts = o.value("hosts").toArray();
             for (qsizetype h = 0; h < hosts.size(); ++h) {
                 const auto ho = hosts[h].toObject();
+                if (auto k = r.checkKeys(ho, where + QString(".hosts[%1]").arg(h), {"name", "slots"}); !k)
+                    return k.error();
                 bool hostBad = false;
                 const auto hostSlots = optionalNumber(ho, "slots", hostBad);
                 if (!ho.value("name").isString() || hostBad || !wholeNumber(hostSlots))
@@ -110,6 +148,8 @@ Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity
     if (value.isUndefined() || value.isNull())
         return {};
     const auto o = value.toObject();
+    if (auto k = r.checkKeys(o, where, {"values", "file"}); !k)
+        return k;
     if (o.contains("file")) {
         const QString file = QFileInfo(r.path).dir().filePath(o.value("file").toString());
         return io::readNetworkMatrix(file.toStdString(), q, topo, out);
@@ -144,10 +184,14 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
     if (!value.isObject())
         return r.fail("network", "expected an object");
     const auto o = value.toObject();
+    if (auto k = r.checkKeys(o, "network", {"latency_ms", "bandwidth_MBps", "edited", "host_links"}); !k)
+        return k;
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
         if (auto s = readQuantity(r, o, q, topo, out); !s)
             return s;
     const auto edited = o.value("edited").toObject();
+    if (auto k = r.checkKeys(edited, "network.edited", {"latency_ms", "bandwidth_MBps"}); !k)
+        return k;
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
         for (const auto& cell : edited.value(quantityKey(q)).toArray()) {
             const auto pair = cell.toArray();
@@ -162,6 +206,8 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
     for (qsizetype k = 0; k < links.size(); ++k) {
         const QString where = QString("network.host_links[%1]").arg(k);
         const auto link = links[k].toObject();
+        if (auto c = r.checkKeys(link, where, {"from", "to", "latency_ms", "bandwidth_MBps", "provenance"}); !c)
+            return c;
         const auto from = topo.hostIndex(link.value("from").toString().toStdString());
         const auto to = topo.hostIndex(link.value("to").toString().toStdString());
         if (!from || !to)
@@ -184,6 +230,8 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
 {
     const QString where = QString("applications[%1]").arg(index);
     const auto o = value.toObject();
+    if (auto k = r.checkKeys(o, where, {"name", "description", "volume", "messages", "pins"}); !k)
+        return k.error();
     if (!o.value("name").isString() || o.value("name").toString().isEmpty())
         return r.fail(where + ".name", "expected a non-empty string");
     if (!o.value("volume").isString())
@@ -198,6 +246,9 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
     Application app;
     app.name = o.value("name").toString().toStdString();
     app.description = o.value("description").toString().toStdString();
+    app.volumeFile = o.value("volume").toString().toStdString();
+    app.messagesFile = o.value("messages").toString().toStdString();
+    app.pinsFile = o.value("pins").toString().toStdString();
     auto comm = io::readCommMatrix(volume.toStdString(), messages.toStdString());
     if (!comm)
         return comm.error();
@@ -208,7 +259,7 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
         if (!QFileInfo::exists(file))
             return makeError(ErrorCode::Io, (where + ": the sidecar file '" + file + "' is missing").toStdString(),
                              {r.path.toStdString()});
-        constraints = io::readPinsCsv(file.toStdString(), topo);
+        constraints = io::readPinsCsv(file.toStdString(), topo, app.comm.processCount());
         if (!constraints)
             return constraints.error();
     } else {
@@ -247,6 +298,40 @@ QString ProjectFile::sidecarName(const std::string& applicationName, SidecarKind
     return slug;
 }
 
+Project ProjectFile::withSidecarNames(const Project& project)
+{
+    Project out = project;
+    std::set<std::string> used;
+    const auto keep = [&](std::string& file, const char* suffix) {
+        const std::string s(suffix);
+        const bool fits = file.size() > s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
+        if (!fits || !used.insert(file).second)
+            file.clear();
+    };
+    for (auto& app : out.applications) {
+        keep(app.volumeFile, ".mtx");
+        keep(app.messagesFile, ".mtx");
+        keep(app.pinsFile, ".csv");
+    }
+    const auto assign = [&](std::string& file, const std::string& name, SidecarKind kind) {
+        if (!file.empty())
+            return;
+        const QString base = sidecarName(name, kind);
+        const qsizetype dot = base.indexOf('.');
+        std::string candidate = base.toStdString();
+        for (int k = 2; used.count(candidate); ++k)
+            candidate = (base.left(dot) + QString("-%1").arg(k) + base.mid(dot)).toStdString();
+        used.insert(candidate);
+        file = candidate;
+    };
+    for (auto& app : out.applications) {
+        assign(app.volumeFile, app.name, SidecarKind::Volume);
+        assign(app.messagesFile, app.name, SidecarKind::Messages);
+        assign(app.pinsFile, app.name, SidecarKind::Pins);
+    }
+    return out;
+}
+
 Expected<Project> ProjectFile::load(const QString& path)
 {
     QFile file(path);
@@ -262,7 +347,7 @@ Expected<Project> ProjectFile::load(const QString& path)
         return makeError(ErrorCode::Parse, "not valid JSON: " + parseError.errorString().toStdString(),
                          {path.toStdString(), line, column});
     }
-    const Reader r{path};
+    const Reader r{path, data};
     const auto root = doc.object();
     if (root.value("format").toString() != "meridian-project")
         return r.fail("format", "expected \"meridian-project\"; this is not a Meridian project file");
@@ -276,6 +361,8 @@ Expected<Project> ProjectFile::load(const QString& path)
                              .arg(kVersion)
                              .toStdString(),
                          {path.toStdString()});
+    if (auto k = r.checkKeys(root, {}, {"format", "version", "name", "description", "sources", "sites", "network", "applications"}); !k)
+        return k.error();
     Project project;
     project.name = root.value("name").toString(QFileInfo(path).completeBaseName()).toStdString();
     project.description = root.value("description").toString().toStdString();
@@ -287,13 +374,12 @@ Expected<Project> ProjectFile::load(const QString& path)
     project.topology = std::move(*topology);
     if (auto s = readNetwork(r, root.value("network"), project.topology, project.network); !s)
         return s.error();
-    std::set<QString> sidecars;
     const auto apps = root.value("applications").toArray();
     for (qsizetype i = 0; i < apps.size(); ++i) {
         auto app = readApplication(r, apps[i], static_cast<int>(i), project.topology);
         if (!app)
             return app.error();
-        if (project.applicationIndex(app->name) >= 0 || !sidecars.insert(sidecarName(app->name, SidecarKind::Volume)).second)
+        if (project.applicationIndex(app->name) >= 0)
             return r.fail(QString("applications[%1].name").arg(i), "another application has the same name");
         project.applications.push_back(std::move(*app));
     }
@@ -375,12 +461,9 @@ Status ProjectFile::save(const Project& project, const QString& path)
     root["network"] = network;
 
     QJsonArray apps;
-    std::set<QString> used;
-    for (const auto& app : project.applications) {
-        const QString volume = sidecarName(app.name, SidecarKind::Volume);
-        if (!used.insert(volume).second)
-            return makeError(ErrorCode::InvalidInput, "two applications would share the sidecar file '" + volume.toStdString()
-                                                          + "'; rename one of them", {path.toStdString()});
+    const Project named = withSidecarNames(project);
+    for (const auto& app : named.applications) {
+        const QString volume = QString::fromStdString(app.volumeFile);
         QJsonObject o{{"name", QString::fromStdString(app.name)}, {"volume", volume}};
         if (!app.description.empty())
             o["description"] = QString::fromStdString(app.description);
@@ -388,14 +471,14 @@ Status ProjectFile::save(const Project& project, const QString& path)
         if (auto s = io::writeCommMatrix(dir.filePath(volume).toStdString(), app.comm, false, comment + ", bytes"); !s)
             return s;
         if (app.comm.hasMessages()) {
-            const QString messages = sidecarName(app.name, SidecarKind::Messages);
+            const QString messages = QString::fromStdString(app.messagesFile);
             if (auto s = io::writeCommMatrix(dir.filePath(messages).toStdString(), app.comm, true, comment + ", messages"); !s)
                 return s;
             o["messages"] = messages;
         }
         if (!app.pins.empty()) {
-            const QString pins = sidecarName(app.name, SidecarKind::Pins);
-            if (auto s = io::writePinsCsv(dir.filePath(pins).toStdString(), app.pins, project.topology); !s)
+            const QString pins = QString::fromStdString(app.pinsFile);
+            if (auto s = io::writePinsCsv(dir.filePath(pins).toStdString(), app.pins, named.topology); !s)
                 return s;
             o["pins"] = pins;
         }

@@ -19,11 +19,17 @@ public:
     /// the line and column; a newer version or a missing sidecar is a clear error.
     static Expected<Project> load(const QString& path);
 
-    /// Saves a project: sidecars first (each written atomically), then the project file through
-    /// QSaveFile, so an interrupted save never leaves a truncated project behind.
+    /// Saves a project: sidecars first (each written atomically, under the names withSidecarNames gives),
+    /// then the project file through QSaveFile, so an interrupted save never leaves a truncated project
+    /// behind.
     static Status save(const Project& project, const QString& path);
 
     enum class SidecarKind { Volume, Messages, Pins };
+    /// Returns the project with every application's sidecar file names set: names it already has are kept
+    /// (so saving never renames a user's files), except one that another application uses already or
+    /// whose suffix does not fit what Meridian writes (.mtx, .csv); the others get sidecarName(), made
+    /// unique with "-2", "-3", ... Saving uses these names.
+    static Project withSidecarNames(const Project& project);
     /// Returns the sidecar file name of an application's volume, message counts or pins
     /// ("lu.volume.mtx", "lu.messages.mtx", "lu.pins.csv").
     static QString sidecarName(const std::string& applicationName, SidecarKind kind);

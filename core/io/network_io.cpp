@@ -17,21 +17,47 @@ bool endsWith(const std::string& s, const std::string& suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Maps the names of a CSV axis to site indices, reporting unknown and repeated names.
+std::string quotedList(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (std::size_t k = 0; k < names.size(); ++k)
+        out += (k ? ", '" : "'") + names[k] + "'";
+    return out;
+}
+
+// Maps the names of a CSV axis to site indices. Names the project does not have are reported all at once,
+// with the project's sites the file leaves out, so that a renamed or misspelt site is easy to spot.
 Expected<std::vector<int>> matchSites(const std::vector<std::string>& names, const model::Topology& topology,
                                       const std::string& path, const std::vector<int>& lines, const std::string& axis)
 {
     std::vector<int> index;
     std::set<int> seen;
+    std::vector<std::string> extra;
+    int firstExtraLine = 0;
     for (std::size_t k = 0; k < names.size(); ++k) {
         const auto& name = names[k];
         const int line = lines[std::min(k, lines.size() - 1)];
         const auto site = topology.siteIndex(name);
-        if (!site)
-            return parseError(path, line, 0, axis + " names unknown site '" + name + "'; expected one of the project's sites");
+        if (!site) {
+            if (extra.empty())
+                firstExtraLine = line;
+            extra.push_back(name);
+            continue;
+        }
         if (!seen.insert(*site).second)
             return parseError(path, line, 0, axis + " names site '" + name + "' twice");
         index.push_back(*site);
+    }
+    if (!extra.empty()) {
+        std::vector<std::string> missing;
+        for (int s = 0; s < topology.siteCount(); ++s)
+            if (!seen.count(s))
+                missing.push_back(topology.site(s).name);
+        std::string message = axis + " names " + (extra.size() == 1 ? "a site" : "sites") + " the project does not have: "
+                              + quotedList(extra);
+        if (!missing.empty())
+            message += "; the project's sites not in the file: " + quotedList(missing);
+        return parseError(path, firstExtraLine, 0, message);
     }
     return index;
 }

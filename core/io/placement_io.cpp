@@ -30,7 +30,7 @@ Expected<int> parseSite(const Field& field, const model::Topology& topology, con
 
 } // namespace
 
-Expected<model::Constraints> readPinsCsv(const std::string& path, const model::Topology& topology)
+Expected<model::Constraints> readPinsCsv(const std::string& path, const model::Topology& topology, int processCount)
 {
     auto text = readTextFile(path);
     if (!text)
@@ -50,6 +50,10 @@ Expected<model::Constraints> readPinsCsv(const std::string& path, const model::T
         auto process = parseProcess(fields[0], path, line);
         if (!process)
             return process.error();
+        if (processCount >= 0 && *process >= processCount)
+            return parseError(path, line, fields[0].column,
+                              "process " + std::to_string(*process) + " does not exist: the application has "
+                                  + std::to_string(processCount) + " processes (0 to " + std::to_string(processCount - 1) + ")");
         auto site = parseSite(fields[1], topology, path, line);
         if (!site)
             return site.error();
@@ -92,12 +96,14 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
         const auto& fields = records.fields();
         const int line = records.line();
         const bool header = records.isFirst() && toLower(fields[0].text) == "process";
-        if (fields.size() != 4)
+        if (fields.size() != 4 && fields.size() != 2)
             return parseError(path, line, 1,
-                              "expected 4 fields 'process,site,host,slot', found " + std::to_string(fields.size()));
+                              "expected 'process,site,host,slot' or a site-level 'process,site', found "
+                                  + std::to_string(fields.size()) + " fields");
         if (header)
             continue;
-        const auto& f = fields;
+        std::vector<Field> f = fields;
+        f.resize(4, Field{"", f.back().column});
         auto process = parseProcess(f[0], path, line);
         if (!process)
             return process.error();

@@ -327,7 +327,7 @@ private Q_SLOTS:
         document::Project big = *window.document()->project();
         QVERIFY(window.mapPanel()->siteModel()->setData(window.mapPanel()->siteModel()->index(0, widgets::SiteTableModel::Nodes), "8192"));
         big = *window.document()->project();
-        big.applications.push_back({"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}});
+        big.applications.push_back({"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}, {}, {}, {}});
         window.document()->reset(big);
         window.runPanel()->setCheckedMappers({"greedy"});
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);

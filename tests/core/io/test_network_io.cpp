@@ -71,7 +71,9 @@ private Q_SLOTS:
         Network n(3);
         n.set(NetworkQuantity::Latency, 0, 0, 42.0);
         MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_unknown_site.csv"), NetworkQuantity::Latency, m_topology, n),
-                              "matrix_unknown_site.csv", 3, -1, "unknown site 'delta'");
+                              "matrix_unknown_site.csv", 3, -1,
+                              "the first column names a site the project does not have: 'delta'; "
+                              "the project's sites not in the file: 'beta, east'");
         MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_wrong_size.csv"), NetworkQuantity::Latency, m_topology, n),
                               "matrix_wrong_size.csv", 2, 1, "project has 3 sites");
         MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("bandwidth_zero.csv"), NetworkQuantity::Bandwidth, m_topology, n),

@@ -47,6 +47,12 @@ private Q_SLOTS:
         auto sitesOnly = io::readMappingCsv(data("mapping_sites_only.csv"), m_topology);
         QVERIFY(sitesOnly);
         QVERIFY(!sitesOnly->hasHosts());
+        // Site-level lines in the pins format: process,site.
+        auto twoFields = io::readMappingCsv(data("mapping_site_level.csv"), m_topology, 3);
+        QVERIFY2(twoFields, twoFields ? "" : twoFields.error().toString().c_str());
+        QCOMPARE(twoFields->site, (std::vector<int>{0, 2, 1}));
+        QCOMPARE(twoFields->host, (std::vector<int>{-1, -1, -1}));
+        QVERIFY(!twoFields->hasHosts());
     }
 
     void rejectsBrokenMappings()
@@ -58,7 +64,8 @@ private Q_SLOTS:
                               "is in site 'gamma'");
         MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_bad_slot.csv"), m_topology), "mapping_bad_slot.csv", 1, 18,
                               "between 0 and 1");
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_ragged.csv"), m_topology), "mapping_ragged.csv", 1, 1, "expected 4 fields");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_ragged.csv"), m_topology), "mapping_ragged.csv", 1, 1,
+                              "expected 'process,site,host,slot' or a site-level 'process,site', found 3 fields");
         MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_half_host.csv"), m_topology), "mapping_half_host.csv", 1, 18,
                               "both a host and a slot");
         MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping.csv"), m_topology, 4), "mapping.csv", 4, -1, "application has 4");

@@ -1,0 +1,252 @@
+// meridian-cli project: builds and changes a project from a user's own files, without writing JSON.
+#include "app/cli/cli_support.h"
+#include "app/cli/commands.h"
+#include "app/cli/json_util.h"
+#include "app/document/project_edits.h"
+#include "app/document/project_file.h"
+#include "app/document/project_imports.h"
+#include "core/io/placement_io.h"
+#include "core/io/sites_io.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+#include <cstdio>
+
+namespace meridian::cli {
+
+namespace {
+
+constexpr const char* kProjectUsage =
+    "Usage: meridian-cli project SUBCOMMAND [options]\n"
+    "\n"
+    "Builds a project from your own files. Each subcommand writes the project atomically (sidecar files\n"
+    "first, then the project file) and prints the 'info' JSON of the result; on any error nothing is written.\n"
+    "\n"
+    "Subcommands:\n"
+    "  create OUT.meridian --name N [--description D] --sites S [--latency L] [--bandwidth B] [--force]\n"
+    "  add-application P --name A (--volume V [--messages M] | --pattern PATTERN --processes N [pattern options])\n"
+    "                  [--pins PINS]\n"
+    "  set-network P [--latency L] [--bandwidth B]\n"
+    "  set-pins P --application A --pins PINS\n"
+    "\n"
+    "Sites are CSV (name,lat,lon,nodes[,slots,up_MBps,down_MBps,egress_usd_per_GB]) or GeoJSON; latency (ms)\n"
+    "and bandwidth (MB/s) are CSV matrices with site names, or Matrix Market in site order; missing entries\n"
+    "are estimated from distance. Volumes and message counts are Matrix Market or CSV; pins are\n"
+    "process,site lines. Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
+
+using document::Project;
+
+int finish(const Project& project, const QString& path)
+{
+    if (auto s = document::ProjectFile::save(project, path); !s)
+        return report(s.error());
+    // Print what a reader of the file sees, so the output is the project as saved.
+    auto saved = document::ProjectFile::load(path);
+    if (!saved)
+        return report(saved.error());
+    printJson(projectInfoJson(*saved));
+    return kExitOk;
+}
+
+// Applies --latency and --bandwidth to a project; each replaces that quantity.
+Expected<Project> withNetworkFiles(Project project, const QCommandLineParser& parser)
+{
+    for (auto q : {model::NetworkQuantity::Latency, model::NetworkQuantity::Bandwidth}) {
+        const char* option = q == model::NetworkQuantity::Latency ? "latency" : "bandwidth";
+        if (!parser.isSet(option))
+            continue;
+        auto network = document::readNetworkQuantity(parser.value(option).toStdString(), q, project.topology);
+        if (!network)
+            return network.error();
+        auto edited = document::withNetworkQuantity(project, q, *network);
+        if (!edited)
+            return inFile(edited.error(), parser.value(option).toStdString());
+        project = std::move(*edited);
+    }
+    return project;
+}
+
+void addNetworkOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({{"latency", "Latency between sites in ms: CSV with site names, or Matrix Market in site order.", "file"},
+                       {"bandwidth", "Bandwidth between sites in MB/s: CSV with site names, or Matrix Market.", "file"}});
+}
+
+int runCreate(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Creates a project from a sites file and, optionally, latency and bandwidth matrices.");
+    parser.addPositionalArgument("out", "The project file to write (OUT.meridian).");
+    parser.addOptions({{"name", "The project's name.", "N"},
+                       {"description", "What the project is about.", "D"},
+                       {"sites", "The sites: CSV or GeoJSON.", "file"},
+                       {"force", "Overwrite OUT if it exists."}});
+    addNetworkOptions(parser);
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 1)
+        return usageError("expected one output file: meridian-cli project create OUT.meridian --name N --sites S");
+    if (!parser.isSet("name") || parser.value("name").trimmed().isEmpty())
+        return usageError("--name is required");
+    if (!parser.isSet("sites"))
+        return usageError("--sites is required");
+    const QString out = parser.positionalArguments().front();
+    if (QFileInfo::exists(out) && !parser.isSet("force"))
+        return report(makeError(ErrorCode::InvalidInput, "the file exists already; pass --force to overwrite it", {out.toStdString()}));
+    auto topology = io::loadTopology(parser.value("sites").toStdString());
+    if (!topology)
+        return report(topology.error());
+    Project project;
+    project.name = parser.value("name").trimmed().toStdString();
+    project.description = parser.value("description").toStdString();
+    project.topology = std::move(*topology);
+    project.network = model::Network(project.topology.siteCount());
+    project.sources.push_back("sites: " + QFileInfo(parser.value("sites")).fileName().toStdString());
+    for (const char* option : {"latency", "bandwidth"})
+        if (parser.isSet(option))
+            project.sources.push_back(std::string(option) + ": " + QFileInfo(parser.value(option)).fileName().toStdString());
+    auto withNetwork = withNetworkFiles(std::move(project), parser);
+    if (!withNetwork)
+        return report(withNetwork.error());
+    return finish(*withNetwork, out);
+}
+
+Expected<Project> loadOne(const QCommandLineParser& parser, const char* example)
+{
+    if (parser.positionalArguments().size() != 1)
+        return makeError(ErrorCode::InvalidInput, std::string("expected one project file: ") + example);
+    return document::ProjectFile::load(parser.positionalArguments().front());
+}
+
+int runAddApplication(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    QString description = "Adds an application to a project: from its volume matrix (bytes) and optional message counts, "
+                          "or generated from a pattern; optionally with pins.\n\nPatterns:\n";
+    for (auto p : synth::allPatterns())
+        description += "  " + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size())) + ": "
+                       + QString::fromStdString(synth::describePattern(p)) + "\n";
+    parser.setApplicationDescription(description);
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addOptions({{"name", "The application's name (new in the project).", "A"},
+                       {"volume", "Bytes sent from process i to j: Matrix Market or CSV.", "file"},
+                       {"messages", "Message counts from i to j (same size as the volume).", "file"},
+                       {"pattern", "Generate instead: lu, bt, sp, cg, ft, mg, kmeans or dnn.", "PATTERN"},
+                       {"pins", "Pins: process,site lines.", "file"}});
+    addPatternOptions(parser);
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    auto project = loadOne(parser, "meridian-cli project add-application P --name A --volume V");
+    if (!project)
+        return report(project.error());
+    if (!parser.isSet("name") || parser.value("name").trimmed().isEmpty())
+        return usageError("--name is required");
+    if (parser.isSet("volume") == parser.isSet("pattern"))
+        return usageError("give either --volume (with optional --messages) or --pattern with --processes");
+    if (parser.isSet("pattern") && parser.isSet("messages"))
+        return usageError("--messages goes with --volume; a generated pattern has its own message counts");
+    const std::string name = parser.value("name").trimmed().toStdString();
+    document::Application app;
+    if (parser.isSet("volume")) {
+        auto read = document::readApplication(name, {parser.value("volume").toStdString(), parser.value("messages").toStdString(),
+                                                     parser.value("pins").toStdString()},
+                                              project->topology);
+        if (!read)
+            return report(read.error());
+        app = std::move(*read);
+        app.description = "imported from " + QFileInfo(parser.value("volume")).fileName().toStdString();
+    } else {
+        const auto pattern = synth::patternFromId(parser.value("pattern").toStdString());
+        if (!pattern)
+            return usageError("unknown pattern '" + parser.value("pattern") + "'; expected lu, bt, sp, cg, ft, mg, kmeans or dnn");
+        auto options = patternOptions(parser);
+        if (!options)
+            return report(options.error());
+        auto comm = synth::generatePattern(*pattern, *options);
+        if (!comm)
+            return report(comm.error());
+        app.name = name;
+        app.comm = std::move(*comm);
+        app.description = "generated: " + parser.value("pattern").toStdString() + ", " + std::to_string(options->processes) + " processes";
+        if (parser.isSet("pins")) {
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), project->topology, app.comm.processCount());
+            if (!pins)
+                return report(pins.error());
+            app.pins = std::move(*pins);
+        }
+    }
+    auto edited = document::withApplication(*project, std::move(app));
+    if (!edited)
+        return report(edited.error());
+    return finish(*edited, parser.positionalArguments().front());
+}
+
+int runSetNetwork(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Replaces a project's latency and/or bandwidth matrix; entries a file leaves out are estimated.");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    addNetworkOptions(parser);
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    auto project = loadOne(parser, "meridian-cli project set-network P --latency L");
+    if (!project)
+        return report(project.error());
+    if (!parser.isSet("latency") && !parser.isSet("bandwidth"))
+        return usageError("give --latency, --bandwidth or both");
+    auto edited = withNetworkFiles(std::move(*project), parser);
+    if (!edited)
+        return report(edited.error());
+    return finish(*edited, parser.positionalArguments().front());
+}
+
+int runSetPins(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Replaces the pins of one application (process,site lines; an empty file unpins all).");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addOptions({{"application", "The application's name.", "A"}, {"pins", "Pins: process,site lines.", "file"}});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    auto project = loadOne(parser, "meridian-cli project set-pins P --application A --pins PINS");
+    if (!project)
+        return report(project.error());
+    if (!parser.isSet("application") || !parser.isSet("pins"))
+        return usageError("--application and --pins are required");
+    const int a = project->applicationIndex(parser.value("application").toStdString());
+    if (a < 0)
+        return report(makeError(ErrorCode::InvalidInput, "the project has no application named '" + parser.value("application").toStdString() + "'",
+                                {parser.positionalArguments().front().toStdString()}));
+    auto pins = io::readPinsCsv(parser.value("pins").toStdString(), project->topology, project->applications[a].comm.processCount());
+    if (!pins)
+        return report(pins.error());
+    auto edited = document::withPins(*project, a, std::move(*pins));
+    if (!edited)
+        return report(inFile(edited.error(), parser.value("pins").toStdString()));
+    return finish(*edited, parser.positionalArguments().front());
+}
+
+} // namespace
+
+int runProject(const QStringList& arguments)
+{
+    if (arguments.size() < 2 || arguments[1] == "--help" || arguments[1] == "-h") {
+        std::fputs(kProjectUsage, arguments.size() < 2 ? stderr : stdout);
+        return arguments.size() < 2 ? kExitBadInput : kExitOk;
+    }
+    QStringList rest = arguments;
+    const QString sub = rest.takeAt(1);
+    if (sub == "create")
+        return runCreate(rest);
+    if (sub == "add-application")
+        return runAddApplication(rest);
+    if (sub == "set-network")
+        return runSetNetwork(rest);
+    if (sub == "set-pins")
+        return runSetPins(rest);
+    std::fprintf(stderr, "meridian-cli: error: unknown project subcommand '%s'\n\n%s", sub.toLocal8Bit().constData(), kProjectUsage);
+    return kExitBadInput;
+}
+
+} // namespace meridian::cli

@@ -1,0 +1,113 @@
+#include "app/document/project_imports.h"
+
+#include "core/io/comm_io.h"
+#include "core/io/matrix_csv.h"
+#include "core/io/network_io.h"
+#include "core/io/placement_io.h"
+#include "core/io/text_file.h"
+
+#include <algorithm>
+
+namespace meridian::document {
+
+Expected<model::Network> readNetworkQuantity(const std::string& path, model::NetworkQuantity quantity,
+                                             const model::Topology& topology)
+{
+    model::Network network(topology.siteCount());
+    if (auto s = io::readNetworkMatrix(path, quantity, topology, network); !s)
+        return s.error();
+    return network;
+}
+
+Expected<Application> readApplication(const std::string& name, const ApplicationFiles& files, const model::Topology& topology)
+{
+    if (files.volume.empty())
+        return makeError(ErrorCode::InvalidInput, "application '" + name + "' needs a volume matrix (bytes)");
+    auto comm = io::readCommMatrix(files.volume, files.messages);
+    if (!comm)
+        return comm.error();
+    Application app;
+    app.name = name;
+    app.comm = std::move(*comm);
+    if (!files.pins.empty()) {
+        auto pins = io::readPinsCsv(files.pins, topology, app.comm.processCount());
+        if (!pins)
+            return pins.error();
+        app.pins = std::move(*pins);
+    }
+    return app;
+}
+
+namespace {
+
+bool startsWith(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+// True for "12", "p12", "rank12": a process id written as a matrix name.
+bool isProcessName(const std::string& name)
+{
+    const auto digits = name.find_last_not_of("0123456789");
+    return digits == std::string::npos ? !name.empty() : digits + 1 < name.size();
+}
+
+FileKind say(std::string* why, FileKind kind, std::string text)
+{
+    if (why)
+        *why = std::move(text);
+    return kind;
+}
+
+} // namespace
+
+FileKind detectFileKind(const std::string& path, const model::Topology& topology, std::string* why)
+{
+    auto text = io::readTextFile(path);
+    if (!text)
+        return say(why, FileKind::Unknown, text.error().toString());
+    const std::string_view body = io::trim(std::string_view(*text).substr(0, std::min<std::size_t>(text->size(), 1 << 16)));
+    if (startsWith(body, "{")) {
+        if (body.find("\"meridian-project\"") != std::string_view::npos)
+            return say(why, FileKind::Project, "a Meridian project (\"format\": \"meridian-project\")");
+        if (body.find("FeatureCollection") != std::string_view::npos)
+            return say(why, FileKind::Sites, "a GeoJSON FeatureCollection of sites");
+        return say(why, FileKind::Unknown, "a JSON file that is neither a Meridian project nor a GeoJSON FeatureCollection");
+    }
+    if (startsWith(body, "%%MatrixMarket"))
+        return say(why, FileKind::Application, "a Matrix Market matrix: an application's volume or message counts");
+    io::CsvRecords records(*text, path);
+    if (!records.next())
+        return say(why, FileKind::Unknown,
+                   records.error() ? records.error()->toString() : "the file holds no CSV record");
+    std::vector<std::string> first;
+    for (const auto& f : records.fields())
+        first.push_back(io::toLower(f.text));
+    const auto has = [&](const char* column) { return std::find(first.begin(), first.end(), column) != first.end(); };
+    if (has("name") && has("lat") && has("lon"))
+        return say(why, FileKind::Sites, "a sites CSV (its header names name, lat and lon)");
+    const bool numericFirst = io::parseInteger(first.front()).has_value();
+    if ((first.size() == 4 && (first.front() == "process" || numericFirst)))
+        return say(why, FileKind::Mapping, "a mapping: process,site,host,slot lines");
+    if (first.size() == 2 && (first.front() == "process" || numericFirst))
+        return say(why, FileKind::ProcessSites, "process,site lines: pins, or a site-level mapping");
+    auto matrix = io::readMatrixCsv(path, io::CellRule::NonNegative, true);
+    if (!matrix)
+        return say(why, FileKind::Unknown, "not a sites, pins, mapping or matrix file: " + matrix.error().toString());
+    const auto& names = !matrix->rowNames.empty() ? matrix->rowNames : matrix->columnNames;
+    if (!names.empty()) {
+        const bool sites = std::all_of(names.begin(), names.end(), [&](const std::string& n) { return topology.siteIndex(n).has_value(); });
+        if (sites)
+            return say(why, FileKind::NetworkMatrix, "a square matrix whose names are the project's sites: latency or bandwidth");
+        if (std::all_of(names.begin(), names.end(), isProcessName))
+            return say(why, FileKind::Application, "a square matrix of processes: an application's volume or message counts");
+        return say(why, FileKind::Unknown,
+                   "a square matrix whose names ('" + names.front() + "', ...) are neither the project's sites nor process ids");
+    }
+    if (matrix->size == topology.siteCount())
+        return say(why, FileKind::NetworkMatrix,
+                   "a square matrix with one row per site of the project and no names: latency or bandwidth in site order");
+    return say(why, FileKind::Application, "a square matrix without names and not one row per site: an application's volume");
+}
+
+} // namespace meridian::document
