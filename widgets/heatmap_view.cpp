@@ -444,6 +444,8 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     titleFont.setBold(true);
     p.setFont(titleFont);
     QString title = m_data.title.isEmpty() ? QStringLiteral("No matrix") : m_data.title;
+    if (!m_data.markedRows.empty() && !m_data.markLegend.isEmpty())
+        title += tr("  (orange ticks: %1)").arg(m_data.markLegend);
     if (m_view != QRect(0, 0, m_data.columns(), m_data.rows()))
         title += tr("  (rows %1\u2013%2, columns %3\u2013%4)").arg(m_view.top()).arg(m_view.bottom()).arg(m_view.left()).arg(m_view.right());
     p.drawText(QRect(kMarginLeft, 4, size.width() - kMarginLeft - 8, kMarginTop - 18), Qt::AlignLeft | Qt::AlignVCenter, title);
@@ -470,6 +472,20 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     }
     p.setPen(QColor(160, 160, 160));
     p.drawRect(l.plot.adjusted(0, 0, -1, -1));
+    // Marked rows and columns (pinned processes): orange ticks just outside the plot on both axes.
+    for (int m : m_data.markedRows) {
+        const QColor mark(213, 94, 0);
+        if (m >= m_view.top() && m <= m_view.bottom()) {
+            const int y0 = l.plot.top() + static_cast<int>(static_cast<long long>(m - m_view.top()) * l.plot.height() / m_view.height());
+            const int y1 = l.plot.top() + static_cast<int>(static_cast<long long>(m + 1 - m_view.top()) * l.plot.height() / m_view.height());
+            p.fillRect(QRect(l.plot.left() - 5, y0, 4, std::max(1, y1 - y0)), mark);
+        }
+        if (m >= m_view.left() && m <= m_view.right()) {
+            const int x0 = l.plot.left() + static_cast<int>(static_cast<long long>(m - m_view.left()) * l.plot.width() / m_view.width());
+            const int x1 = l.plot.left() + static_cast<int>(static_cast<long long>(m + 1 - m_view.left()) * l.plot.width() / m_view.width());
+            p.fillRect(QRect(x0, l.plot.bottom() + 2, std::max(1, x1 - x0), 4), mark);
+        }
+    }
 
     // Ticks: every label when few cells are visible, otherwise a handful of evenly spaced indices.
     p.setPen(text);

@@ -285,6 +285,16 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
                 painter.drawText(textRect.translated(dx, dy), Qt::AlignLeft | Qt::AlignVCenter, m_sites[i].name);
         painter.setPen(QColor(30, 30, 30));
         painter.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, m_sites[i].name);
+        if (!m_sites[i].badge.isEmpty()) {
+            // A small tag under the name, e.g. how many processes are pinned to the site.
+            const QFontMetricsF fm(painter.font());
+            const QRectF tag(p.x() + 10, p.y() - 1, fm.horizontalAdvance(m_sites[i].badge) + 10, 16);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(QColor(213, 94, 0, 225));
+            painter.drawRoundedRect(tag, 4, 4);
+            painter.setPen(Qt::white);
+            painter.drawText(tag, Qt::AlignCenter, m_sites[i].badge);
+        }
     }
     painter.setFont(QFont());
 

@@ -16,6 +16,7 @@ struct MapSite {
     double latitude = 0.0;
     double longitude = 0.0;
     QString detail;   ///< tooltip text (slots, bandwidths, price)
+    QString badge;    ///< short text drawn after the name (e.g. "3 pinned"); empty for none
 };
 
 /// A link between two sites with the value that sets its colour and width.

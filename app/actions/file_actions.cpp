@@ -3,6 +3,8 @@
 #include "app/document/project_edits.h"
 #include "app/jobs/mapping_job.h"
 #include "core/io/placement_io.h"
+#include "core/mapping/host_assignment.h"
+#include "core/mapping/mapping_problem.h"
 #include "core/io/sites_io.h"
 
 #include <QFileInfo>
@@ -39,6 +41,49 @@ Status importSites(document::ProjectDocument& document, const QString& path)
                          });
 }
 
+Status importNetworkMatrix(document::ProjectDocument& document, model::NetworkQuantity quantity, const QString& path)
+{
+    auto network = document::readNetworkQuantity(path.toStdString(), quantity, document.project()->topology);
+    if (!network)
+        return network.error();
+    const QString what = quantity == model::NetworkQuantity::Latency ? QObject::tr("latency") : QObject::tr("bandwidth");
+    return document.edit(QObject::tr("Import %1 from %2").arg(what, QFileInfo(path).fileName()),
+                         [&](const document::Project& p) -> Expected<document::Project> {
+                             auto out = document::withNetworkQuantity(p, quantity, *network);
+                             if (!out)
+                                 return inFile(out.error(), path.toStdString());
+                             return out;
+                         });
+}
+
+Status importApplication(document::ProjectDocument& document, const std::string& name, const document::ApplicationFiles& files)
+{
+    auto app = document::readApplication(name, files, document.project()->topology);
+    if (!app)
+        return app.error();
+    app->description = "imported from " + QFileInfo(QString::fromStdString(files.volume)).fileName().toStdString();
+    return document.edit(QObject::tr("Import application %1").arg(QString::fromStdString(name)),
+                         [&](const document::Project& p) { return document::withApplication(p, *app); });
+}
+
+Status importPins(document::ProjectDocument& document, const std::string& application, const QString& path)
+{
+    const auto project = document.project();
+    const int a = project->applicationIndex(application);
+    if (a < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no application '" + application + "'");
+    auto pins = io::readPinsCsv(path.toStdString(), project->topology, project->applications[a].comm.processCount());
+    if (!pins)
+        return pins.error();
+    return document.edit(QObject::tr("Import pins of %1 from %2").arg(QString::fromStdString(application), QFileInfo(path).fileName()),
+                         [&](const document::Project& p) -> Expected<document::Project> {
+                             auto out = document::withPins(p, a, *pins);
+                             if (!out)
+                                 return inFile(out.error(), path.toStdString());
+                             return out;
+                         });
+}
+
 Status importMapping(document::ProjectDocument& document, const std::string& application, const QString& path)
 {
     const auto project = document.project();
@@ -54,9 +99,22 @@ Status importMapping(document::ProjectDocument& document, const std::string& app
     run.placement = std::move(*placement);
     run.notes.push_back("imported from " + path.toStdString());
     run.inputFingerprint = document.fingerprint(application);
-    if (auto violations = model::checkPlacement(run.placement, project->topology, project->applications[a].pins); !violations.empty())
-        for (const auto& v : violations)
-            run.notes.push_back("violation: " + v.message);
+    auto violations = model::checkPlacement(run.placement, project->topology, project->applications[a].pins);
+    for (const auto& v : violations)
+        run.notes.push_back("violation: " + v.message);
+    if (!run.placement.hasHosts() && violations.empty()) {
+        // A site-level mapping: split each site's processes over its hosts as the mappers do.
+        auto problem = mapping::MappingProblem::create(project->topology, document.completeNetwork(), project->applications[a].comm,
+                                                       project->applications[a].pins);
+        if (!problem)
+            return inFile(problem.error(), path.toStdString());
+        const Feedback quiet;
+        auto completed = mapping::completeHosts(*problem, run.placement.site, 1, FeedbackRange(quiet, 0.0, 1.0));
+        if (!completed)
+            return inFile(completed.error(), path.toStdString());
+        run.placement = std::move(*completed);
+        run.notes.push_back("site-level mapping: hosts and slots chosen by Meridian");
+    }
     if (auto s = jobs::measurePlacement(run, *project, document.completeNetwork()); !s)
         return s;
     document.addRuns({std::move(run)}, QObject::tr("Import mapping %1").arg(QFileInfo(path).fileName()));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/document/project_document.h"
+#include "app/document/project_imports.h"
 #include "app/document/run.h"
 #include "core/common/expected.h"
 #include "core/io/launcher_files.h"
@@ -21,8 +22,17 @@ namespace meridian::actions {
 /// file and line) the document is unchanged.
 Status importSites(document::ProjectDocument& document, const QString& path);
 
+/// Imports a latency (ms) or bandwidth (MB/s) matrix (CSV with site names, or Matrix Market in site order)
+/// as one undoable edit that replaces that quantity: the file's entries become measured, the rest estimated.
+Status importNetworkMatrix(document::ProjectDocument& document, model::NetworkQuantity quantity, const QString& path);
+/// Imports an application from its files (volume, optional message counts and pins) as one undoable edit.
+Status importApplication(document::ProjectDocument& document, const std::string& name, const document::ApplicationFiles& files);
+/// Replaces the pins of an application by a pins CSV (process,site) as one undoable edit.
+Status importPins(document::ProjectDocument& document, const std::string& application, const QString& path);
+
 /// Reads a mapping CSV for an application and lands it as a run (algorithm "imported"), measured like
-/// any other run; on error nothing changes.
+/// any other run; on error nothing changes. A site-level mapping (process,site) is completed to hosts and
+/// slots as the mappers complete theirs, so it can be exported to a launcher.
 Status importMapping(document::ProjectDocument& document, const std::string& application, const QString& path);
 
 /// Writes a run's placement as an Open MPI rankfile, an MPICH/Intel machinefile or a Slurm hostfile.

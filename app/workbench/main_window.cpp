@@ -1,7 +1,12 @@
 #include "app/workbench/main_window.h"
 
 #include "app/actions/file_actions.h"
+#include "app/document/project_edits.h"
+#include "app/document/project_imports.h"
+#include "app/workbench/applications_panel.h"
 #include "app/workbench/compare_panel.h"
+#include "app/workbench/network_panel.h"
+#include "app/workbench/new_project_wizard.h"
 #include "app/workbench/diff_panel.h"
 #include "app/workbench/jobs_panel.h"
 #include "app/workbench/map_panel.h"
@@ -23,6 +28,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -36,20 +42,6 @@ namespace meridian::workbench {
 namespace {
 
 constexpr int kMaxRecent = 8;
-
-// A JSON file is a Meridian project when it says so; otherwise it is taken as GeoJSON sites.
-bool isProjectFile(const QString& path)
-{
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == "meridian")
-        return true;
-    if (suffix != "json")
-        return false;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    return file.read(4096).contains("meridian-project");
-}
 
 } // namespace
 
@@ -65,6 +57,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs = new QTabWidget(this);
     m_mapPanel = new MapPanel(m_document, m_tabs);
     m_matrixPanel = new MatrixPanel(m_document, m_tabs);
+    m_networkPanel = new NetworkPanel(m_document, m_tabs);
+    m_applicationsPanel = new ApplicationsPanel(m_document, m_tabs);
     m_runPanel = new RunPanel(m_document, m_controller, this);
     m_comparePanel = new ComparePanel(m_document, m_controller, [this] {
         std::vector<std::pair<std::string, ParamValues>> mappers;
@@ -74,6 +68,8 @@ MainWindow::MainWindow(QWidget* parent)
     }, m_tabs);
     m_diffPanel = new DiffPanel(m_document, m_tabs);
     m_tabs->addTab(m_mapPanel, tr("Site map"));
+    m_tabs->addTab(m_networkPanel, tr("Network"));
+    m_tabs->addTab(m_applicationsPanel, tr("Applications"));
     m_tabs->addTab(m_matrixPanel, tr("Matrices"));
     m_tabs->addTab(m_comparePanel, tr("Compare"));
     m_tabs->addTab(m_diffPanel, tr("Diff"));
@@ -101,6 +97,16 @@ MainWindow::MainWindow(QWidget* parent)
     auto errors = [this](const QString& title, const QString& message) { showError(title, message); };
     connect(m_mapPanel, &MapPanel::errorOccurred, this, errors);
     connect(m_matrixPanel, &MatrixPanel::errorOccurred, this, errors);
+    connect(m_networkPanel, &NetworkPanel::errorOccurred, this, errors);
+    connect(m_applicationsPanel, &ApplicationsPanel::errorOccurred, this, errors);
+    connect(m_networkPanel, &NetworkPanel::importRequested, this, &MainWindow::importNetworkWithDialog);
+    // The map counts the pins of the application chosen in the Applications tab or the run panel.
+    connect(m_applicationsPanel, &ApplicationsPanel::currentApplicationChanged, this, [this](const QString& name) {
+        m_mapPanel->setPinApplication(name);
+        if (!name.isEmpty())
+            m_runPanel->applicationChooser()->setCurrentText(name);
+    });
+    connect(m_runPanel->applicationChooser(), &QComboBox::currentTextChanged, m_mapPanel, &MapPanel::setPinApplication);
     connect(m_runPanel, &RunPanel::errorOccurred, this, errors);
     connect(m_comparePanel, &ComparePanel::errorOccurred, this, errors);
     connect(m_runsPanel, &RunsPanel::errorOccurred, this, errors);
@@ -145,15 +151,26 @@ MainWindow::~MainWindow()
 void MainWindow::buildMenus()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New Project"), this, &MainWindow::newProject)->setShortcut(QKeySequence::New);
+    auto named = [](QAction* action, const char* name) {
+        action->setObjectName(name);
+        return action;
+    };
+    named(file->addAction(tr("&New Project…"), this, &MainWindow::newProject), "actionNewProject")->setShortcut(QKeySequence::New);
     file->addAction(tr("&Open Project\u2026"), this, &MainWindow::openWithDialog)->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Save"), this, [this] { (void)saveProject(m_document->path()); })->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save &As\u2026"), this, &MainWindow::saveWithDialog)->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
-    file->addAction(tr("&Import Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog);
-    file->addAction(tr("Import &Mapping CSV as a Run\u2026"), this, &MainWindow::importMappingWithDialog);
+    auto* importMenu = file->addMenu(tr("&Import"));
+    named(importMenu->addAction(tr("&Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog), "actionImportSites");
+    named(importMenu->addAction(tr("&Latency Matrix\u2026"), this, [this] { importNetworkWithDialog(model::NetworkQuantity::Latency); }),
+          "actionImportLatency");
+    named(importMenu->addAction(tr("&Bandwidth Matrix\u2026"), this, [this] { importNetworkWithDialog(model::NetworkQuantity::Bandwidth); }),
+          "actionImportBandwidth");
+    named(importMenu->addAction(tr("&Application\u2026"), this, &MainWindow::importApplicationWithDialog), "actionImportApplication");
+    named(importMenu->addAction(tr("&Pins\u2026"), this, &MainWindow::importPinsWithDialog), "actionImportPins");
+    named(importMenu->addAction(tr("&Mapping as a Run\u2026"), this, &MainWindow::importMappingWithDialog), "actionImportMapping");
     auto* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("Heatmap (PNG, SVG or CSV)\u2026"), this, &MainWindow::exportHeatmapWithDialog);
     exportMenu->addAction(tr("Site Map (PNG or SVG)\u2026"), this, &MainWindow::exportMapWithDialog);
@@ -230,17 +247,64 @@ bool MainWindow::openProject(const QString& path)
 
 bool MainWindow::openOrImport(const QString& path)
 {
-    if (isProjectFile(path)) {
+    std::string why;
+    const auto kind = document::detectFileKind(path.toStdString(), m_document->project()->topology, &why);
+    const QString name = QFileInfo(path).fileName();
+    const QString reason = QString::fromStdString(why);
+    auto choose = [&](const QString& question, const QStringList& choices) {
+        if (m_ask)
+            return m_ask(question, choices);
+        if (!m_interactive)
+            return QString();
+        bool ok = false;
+        const QString choice = QInputDialog::getItem(this, tr("Import %1").arg(name), question, choices, 0, false, &ok);
+        return ok ? choice : QString();
+    };
+    const auto imported = [&](const Status& s, const QString& what) {
+        if (!s) {
+            showError(tr("Cannot import %1").arg(name), QString::fromStdString(s.error().toString()));
+            return false;
+        }
+        statusBar()->showMessage(tr("Imported %1 from %2 (Edit > Undo takes it back)").arg(what, name), 8000);
+        return true;
+    };
+    switch (kind) {
+    case document::FileKind::Project:
         if (!maybeSave())
             return false;
         return openProject(path);
+    case document::FileKind::Sites:
+        return imported(actions::importSites(*m_document, path), tr("the sites"));
+    case document::FileKind::NetworkMatrix: {
+        const QString latency = tr("Latency (ms)"), bandwidth = tr("Bandwidth (MB/s)");
+        const QString choice = choose(tr("%1 is %2. Which is it?").arg(name, reason), {latency, bandwidth});
+        if (choice.isEmpty())
+            return false;
+        return importNetwork(choice == latency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth, path);
     }
-    if (auto s = actions::importSites(*m_document, path); !s) {
-        showError(tr("Cannot import the sites"), QString::fromStdString(s.error().toString()));
-        return false;
+    case document::FileKind::Application: {
+        const auto project = m_document->project();
+        const std::string appName = document::unusedApplicationName(*project, QFileInfo(path).baseName().toStdString());
+        return imported(actions::importApplication(*m_document, appName, {path.toStdString(), {}, {}}),
+                        tr("application %1").arg(QString::fromStdString(appName)));
     }
-    statusBar()->showMessage(tr("Imported the sites of %1 (Edit > Undo takes them back)").arg(QFileInfo(path).fileName()), 8000);
-    return true;
+    case document::FileKind::ProcessSites: {
+        const QString pins = tr("Pins of the application"), mapping = tr("A mapping, as a run");
+        const QString choice = choose(tr("%1 holds %2. Import it as:").arg(name, reason), {pins, mapping});
+        if (choice.isEmpty())
+            return false;
+        if (choice == mapping)
+            return importMapping(path);
+        const std::string application = targetApplication();
+        return imported(actions::importPins(*m_document, application, path), tr("the pins of %1").arg(QString::fromStdString(application)));
+    }
+    case document::FileKind::Mapping:
+        return importMapping(path);
+    case document::FileKind::Unknown:
+        break;
+    }
+    showError(tr("Cannot import %1").arg(name), tr("Meridian cannot tell what this file holds: %1").arg(reason));
+    return false;
 }
 
 Status MainWindow::saveProject(const QString& path)
@@ -262,8 +326,32 @@ void MainWindow::newProject()
 {
     if (!maybeSave())
         return;
+    auto* wizard = startNewProject();
+    if (m_interactive)
+        wizard->show();
+}
+
+NewProjectWizard* MainWindow::startNewProject()
+{
+    auto* wizard = new NewProjectWizard(this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &QWizard::accepted, this, [this, wizard] { applyNewProject(wizard->project()); });
+    return wizard;
+}
+
+void MainWindow::applyNewProject(const document::Project& project)
+{
     m_runner->cancelAll();
     m_document->reset(document::Project{});
+    // One edit from the empty document, so Edit > Undo takes the whole new project back.
+    (void)m_document->edit(tr("Create project %1").arg(QString::fromStdString(project.name)),
+                           [&](const document::Project&) -> Expected<document::Project> { return project; });
+    m_mapPanel->map()->fitToSites();
+    statusBar()->showMessage(tr("Created %1: %2 sites, %3 applications. Save it with File > Save.")
+                                 .arg(QString::fromStdString(project.name))
+                                 .arg(project.topology.siteCount())
+                                 .arg(project.applications.size()),
+                             10000);
 }
 
 void MainWindow::openWithDialog()
@@ -353,25 +441,98 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::importSitesWithDialog()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import Sites"), QString(), tr("Sites (*.csv *.geojson *.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (auto s = actions::importSites(*m_document, path); !s)
+        showError(tr("Cannot import the sites"), QString::fromStdString(s.error().toString()));
+}
+
+bool MainWindow::importNetwork(model::NetworkQuantity quantity, const QString& path)
+{
+    if (auto s = actions::importNetworkMatrix(*m_document, quantity, path); !s) {
+        showError(tr("Cannot import the matrix"), QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    m_networkPanel->setQuantity(quantity);
+    statusBar()->showMessage(tr("Imported the %1 matrix of %2 (Edit > Undo takes it back)")
+                                 .arg(quantity == model::NetworkQuantity::Latency ? tr("latency") : tr("bandwidth"), QFileInfo(path).fileName()),
+                             8000);
+    return true;
+}
+
+void MainWindow::importNetworkWithDialog(model::NetworkQuantity quantity)
+{
+    if (m_document->project()->topology.siteCount() == 0) {
+        showError(tr("No sites"), tr("Import or add sites first: a network matrix is read against the project's sites."));
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, quantity == model::NetworkQuantity::Latency ? tr("Import Latency (ms)") : tr("Import Bandwidth (MB/s)"),
+                                                      QString(), tr("Matrices (*.csv *.mtx);;All files (*)"));
     if (!path.isEmpty())
-        openOrImport(path);
+        importNetwork(quantity, path);
+}
+
+void MainWindow::importApplicationWithDialog()
+{
+    m_tabs->setCurrentWidget(m_applicationsPanel);
+    m_applicationsPanel->importWithDialog();
+}
+
+std::string MainWindow::targetApplication() const
+{
+    const auto project = m_document->project();
+    const int a = m_applicationsPanel->currentApplication();
+    if (a >= 0)
+        return project->applications[a].name;
+    return m_runPanel->applicationChooser()->currentText().toStdString();
+}
+
+void MainWindow::importPinsWithDialog()
+{
+    if (m_document->project()->applications.empty()) {
+        showError(tr("No application"), tr("Import or generate an application first: pins belong to one."));
+        return;
+    }
+    const std::string application = targetApplication();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import pins of %1").arg(QString::fromStdString(application)), QString(),
+                                                      tr("Pins CSV (*.csv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (auto s = actions::importPins(*m_document, application, path); !s)
+        showError(tr("Cannot import the pins"), QString::fromStdString(s.error().toString()));
+}
+
+bool MainWindow::importMapping(const QString& path)
+{
+    const auto run = m_document->run(m_document->currentRun());
+    if (m_document->project()->applications.empty()) {
+        showError(tr("No application"), tr("The project has no application to map."));
+        return false;
+    }
+    const std::string application = run ? run->application : targetApplication();
+    if (auto s = actions::importMapping(*m_document, application, path); !s) {
+        showError(tr("Cannot import the mapping"), QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Imported the mapping of %1 as a run").arg(QString::fromStdString(application)), 8000);
+    return true;
 }
 
 void MainWindow::importMappingWithDialog()
 {
-    const auto run = m_document->run(m_document->currentRun());
-    const auto project = m_document->project();
-    if (project->applications.empty()) {
+    if (m_document->project()->applications.empty()) {
         showError(tr("No application"), tr("The project has no application to map."));
         return;
     }
-    const std::string application = run ? run->application : m_runPanel->applicationChooser()->currentText().toStdString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import a mapping of %1").arg(QString::fromStdString(application)), QString(),
-                                                      tr("Mapping CSV (*.csv);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    if (auto s = actions::importMapping(*m_document, application, path); !s)
-        showError(tr("Cannot import the mapping"), QString::fromStdString(s.error().toString()));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a mapping"), QString(),
+                                                      tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        importMapping(path);
+}
+
+QAction* MainWindow::menuAction(const QString& objectName) const
+{
+    return findChild<QAction*>(objectName);
 }
 
 void MainWindow::exportHeatmapWithDialog()

@@ -10,12 +10,17 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QMenu;
 class QTabWidget;
 
 namespace meridian::workbench {
 
+class ApplicationsPanel;
 class ComparePanel;
+class NetworkPanel;
+class NewProjectWizard;
 class DiffPanel;
 class JobsPanel;
 class MapPanel;
@@ -29,7 +34,7 @@ class RunsPanel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum CentralTab { MapTab, MatricesTab, CompareTab, DiffTab };
+    enum CentralTab { MapTab, NetworkTab, ApplicationsTab, MatricesTab, CompareTab, DiffTab };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -38,8 +43,19 @@ public:
     Status loadProject(const QString& path);
     /// Like loadProject, but reports an error in a message box.
     bool openProject(const QString& path);
-    /// Opens a dropped or imported file: a project, or sites (CSV/GeoJSON) to import. Errors are reported.
+    /// Opens a dropped file by what its content holds (document::detectFileKind): a project opens; sites,
+    /// a network matrix, an application, pins or a mapping are imported as one undoable edit. Where the
+    /// content fits two kinds (latency or bandwidth; pins or a site-level mapping) the user is asked.
+    /// A file that fits none is refused with the reason, never imported as the wrong kind.
     bool openOrImport(const QString& path);
+    /// Opens File > New Project; returns the wizard (it deletes itself when closed). When it is
+    /// accepted the document becomes the new project, as one edit that Undo takes back.
+    NewProjectWizard* startNewProject();
+    /// Applies a finished wizard's project to the document (what Finish does).
+    void applyNewProject(const document::Project& project);
+    /// Replaces the question asked when a dropped file fits two kinds (for tests): gets the question and
+    /// the choices, returns the choice or an empty string to cancel.
+    void setChoiceQuestion(std::function<QString(const QString&, const QStringList&)> ask) { m_ask = std::move(ask); }
     Status saveProject(const QString& path);
     /// Writes the report as HTML or PDF (by suffix).
     Status writeReport(const QString& path);
@@ -51,6 +67,10 @@ public:
     QTabWidget* centralTabs() const { return m_tabs; }
     MapPanel* mapPanel() const { return m_mapPanel; }
     MatrixPanel* matrixPanel() const { return m_matrixPanel; }
+    NetworkPanel* networkPanel() const { return m_networkPanel; }
+    ApplicationsPanel* applicationsPanel() const { return m_applicationsPanel; }
+    /// The action of a menu entry by its object name ("actionNewProject", "actionImportLatency", ...).
+    QAction* menuAction(const QString& objectName) const;
     ComparePanel* comparePanel() const { return m_comparePanel; }
     DiffPanel* diffPanel() const { return m_diffPanel; }
     RunPanel* runPanel() const { return m_runPanel; }
@@ -77,7 +97,14 @@ private:
     void openWithDialog();
     bool saveWithDialog();
     void importSitesWithDialog();
+    void importNetworkWithDialog(model::NetworkQuantity quantity);
+    void importApplicationWithDialog();
+    void importPinsWithDialog();
     void importMappingWithDialog();
+    bool importMapping(const QString& path);
+    bool importNetwork(model::NetworkQuantity quantity, const QString& path);
+    /// The application imports go to: the one selected in the Applications tab, else the run panel's.
+    std::string targetApplication() const;
     void exportHeatmapWithDialog();
     void exportMapWithDialog();
     void reportWithDialog();
@@ -89,6 +116,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     MapPanel* m_mapPanel = nullptr;
     MatrixPanel* m_matrixPanel = nullptr;
+    NetworkPanel* m_networkPanel = nullptr;
+    ApplicationsPanel* m_applicationsPanel = nullptr;
     ComparePanel* m_comparePanel = nullptr;
     DiffPanel* m_diffPanel = nullptr;
     RunPanel* m_runPanel = nullptr;
@@ -97,6 +126,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QString m_lastError;
     bool m_interactive = true;
+    std::function<QString(const QString&, const QStringList&)> m_ask;
 };
 
 } // namespace meridian::workbench

@@ -135,6 +135,14 @@ MapPanel::LinkMode MapPanel::linkMode() const
     return LinkMode(m_linkMode->currentData().toInt());
 }
 
+void MapPanel::setPinApplication(const QString& application)
+{
+    if (application == m_pinApplication)
+        return;
+    m_pinApplication = application;
+    refreshSites();
+}
+
 void MapPanel::refreshSites()
 {
     const auto project = m_document->project();
@@ -153,7 +161,17 @@ void MapPanel::refreshSites()
             detail += tr("<br>up %1, down %2").arg(widgets::formatValue(site.uplinkMBps, "MB/s"), widgets::formatValue(site.downlinkMBps, "MB/s"));
         if (std::isfinite(site.egressUsdPerGB))
             detail += tr("<br>egress %1 USD/GB").arg(site.egressUsdPerGB);
-        sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude, detail});
+        sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude, detail, {}});
+    }
+    if (const int a = project->applicationIndex(m_pinApplication.toStdString()); a >= 0) {
+        std::vector<int> pinned(topology.siteCount(), 0);
+        for (const auto& pin : project->applications[a].pins.pins())
+            ++pinned[pin.site];
+        for (int s = 0; s < topology.siteCount(); ++s)
+            if (pinned[s] > 0) {
+                sites[s].badge = tr("%1 pinned").arg(pinned[s]);
+                sites[s].detail += tr("<br>%1 of %2's processes pinned here").arg(pinned[s]).arg(m_pinApplication.toHtmlEscaped());
+            }
     }
     m_map->setSites(std::move(sites));
     refreshLinks();

@@ -32,6 +32,9 @@ public:
     QTableView* hostTable() const { return m_hostTable; }
     widgets::SiteTableModel* siteModel() const { return m_siteModel; }
     void setLinkMode(LinkMode mode);
+    /// Shows, beside each site, how many processes of this application are pinned there (empty: none).
+    void setPinApplication(const QString& application);
+    const QString& pinApplication() const { return m_pinApplication; }
     LinkMode linkMode() const;
 
     /// Adds a site (undoable); returns an error message or an empty string.
@@ -57,6 +60,7 @@ private:
     QTableView* m_hostTable = nullptr;
     QComboBox* m_linkMode = nullptr;
     QCheckBox* m_logLinks = nullptr;
+    QString m_pinApplication;
 };
 
 } // namespace meridian::workbench

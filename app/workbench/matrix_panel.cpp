@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -171,6 +172,16 @@ widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arra
                               run->placement.processCount() == comm.processCount();
     if (!usePlacement) {
         data.sparse = std::move(matrix);
+        const auto pinned = app.pins.siteVector(comm.processCount());
+        for (const auto& pin : app.pins.pins())
+            data.markedRows.push_back(pin.process);
+        data.markLegend = tr("%n pinned process(es)", nullptr, app.pins.size());
+        if (!app.pins.empty()) {
+            // Process labels say where a pinned process must run (tooltips, and ticks when zoomed in).
+            for (int p = 0; p < comm.processCount(); ++p)
+                data.rowLabels << (pinned[p] >= 0 ? tr("p%1 (pinned to %2)").arg(p).arg(siteNames.value(pinned[p])) : QString("p%1").arg(p));
+            data.columnLabels = data.rowLabels;
+        }
         return data;
     }
     const auto& placement = run->placement;
@@ -265,7 +276,7 @@ void MatrixPanel::showSelected()
     m_heatmap->setData(std::move(data));
 }
 
-QString MatrixPanel::editCell(int row, int column, const QString& text)
+QString MatrixPanel::editCell(int row, int column, const QString& text, bool bothDirections)
 {
     if (m_source->currentIndex() < 0)
         return tr("no matrix is shown");
@@ -282,7 +293,7 @@ QString MatrixPanel::editCell(int row, int column, const QString& text)
         status = m_document->edit(tr("Set %1 %2 \u2192 %3").arg(source == Source::Latency ? tr("latency") : tr("bandwidth"),
                                                                QString::fromStdString(topology.site(row).name),
                                                                QString::fromStdString(topology.site(column).name)),
-                                  [&](const document::Project& p) { return document::withNetworkEntry(p, q, row, column, text.toStdString()); });
+                                  [&](const document::Project& p) { return document::withNetworkEntry(p, q, row, column, text.toStdString(), bothDirections); });
     } else {
         bool ok = false;
         const double value = text.trimmed().toDouble(&ok);
@@ -314,7 +325,20 @@ void MatrixPanel::askEdit(int row, int column)
                                                QLineEdit::Normal, present ? QString::number(current, 'g', 10) : QString(), &ok);
     if (!ok)
         return;
-    if (const QString e = editCell(row, column, text); !e.isEmpty())
+    bool both = false;
+    if ((source == Source::Latency || source == Source::Bandwidth) && row != column) {
+        QMessageBox box(QMessageBox::Question, tr("Both directions?"),
+                        tr("Does the new value hold from %1 to %2 and back?").arg(data.rowLabels.value(row), data.columnLabels.value(column)),
+                        QMessageBox::NoButton, this);
+        auto* bothButton = box.addButton(tr("Both directions"), QMessageBox::YesRole);
+        auto* oneButton = box.addButton(tr("This direction only"), QMessageBox::NoRole);
+        box.addButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.clickedButton() != bothButton && box.clickedButton() != oneButton)
+            return;
+        both = box.clickedButton() == bothButton;
+    }
+    if (const QString e = editCell(row, column, text, both); !e.isEmpty())
         Q_EMIT errorOccurred(tr("The cell was not changed"), e);
 }
 

@@ -32,7 +32,8 @@ public:
     /// Builds the heatmap data of a source without showing it (for reports).
     widgets::HeatmapData buildData(Source source, int application, Arrangement arrangement) const;
     /// Applies an edit of a cell of the shown matrix (network or communication input); returns an error.
-    QString editCell(int row, int column, const QString& text);
+    /// For a network entry, `bothDirections` sets the reverse entry to the same value.
+    QString editCell(int row, int column, const QString& text, bool bothDirections = false);
 
 Q_SIGNALS:
     void errorOccurred(const QString& title, const QString& message);

@@ -13,7 +13,7 @@ namespace {
 
 QVector<MapSite> twoSites()
 {
-    return {{"sydney", -33.9, 151.2, ""}, {"us-west", 37.4, -121.9, ""}};
+    return {{"sydney", -33.9, 151.2, "", ""}, {"us-west", 37.4, -121.9, "", ""}};
 }
 
 // Shows the whole world at 2 px per degree with two sites.
