@@ -101,7 +101,7 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     auto* networkBar = new QHBoxLayout;
     auto* importLatency = addButton(networkPage, networkBar, tr("Import latency\u2026"));
     auto* importBandwidth = addButton(networkPage, networkBar, tr("Import bandwidth\u2026"));
-    auto* showWhich = new QComboBox(networkPage);
+    auto* showWhich = m_showWhich = new QComboBox(networkPage);
     showWhich->addItem(tr("Show latency"), int(NetworkQuantity::Latency));
     showWhich->addItem(tr("Show bandwidth"), int(NetworkQuantity::Bandwidth));
     networkBar->addStretch(1);
@@ -325,6 +325,10 @@ void NewProjectWizard::showSites()
 
 void NewProjectWizard::showNetwork(NetworkQuantity quantity)
 {
+    {
+        const QSignalBlocker blocker(m_showWhich);
+        m_showWhich->setCurrentIndex(m_showWhich->findData(int(quantity)));
+    }
     const auto& topology = m_project.topology;
     const int n = topology.siteCount();
     if (n == 0) {

@@ -7,6 +7,7 @@
 
 #include <QWizard>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -59,6 +60,7 @@ private:
     widgets::WorldMapView* m_map = nullptr;
     QLabel* m_networkNote = nullptr;
     widgets::HeatmapView* m_heatmap = nullptr;
+    QComboBox* m_showWhich = nullptr;
     QListWidget* m_applications = nullptr;
     QLabel* m_applicationsNote = nullptr;
     QListWidget* m_pins = nullptr;

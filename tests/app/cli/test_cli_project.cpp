@@ -1,0 +1,186 @@
+// meridian-cli project: a user's own files to a project and a rankfile without writing JSON, and every
+// bad input refused with file and line while the project on disk stays as it was.
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(MERIDIAN_CLI, args);
+    p.waitForFinished(60000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void write(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+} // namespace
+
+class TestCliProject : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        write(path("sites.csv"), "name,lat,lon,nodes,slots\nvirginia,38.9,-77.4,2,2\noregon,45.8,-119.7,2,2\ndublin,53.3,-6.3,2,2\n");
+        write(path("latency.csv"), "site,virginia,oregon,dublin\nvirginia,0.2,70,75\noregon,70,0.2,\ndublin,75,130,0.2\n");
+        write(path("bandwidth.csv"), ",dublin,virginia\ndublin,900,40\nvirginia,40,900\n");
+        write(path("volume.mtx"), "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 1000\n2 1 1000\n3 4 5e6\n4 3 5e6\n");
+        write(path("messages.mtx"), "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 10\n2 1 10\n3 4 50\n4 3 50\n");
+        write(path("pins.csv"), "process,site\n0,virginia\n3,dublin\n");
+    }
+
+    void helpListsTheSubcommands()
+    {
+        const auto r = cli({"project", "--help"});
+        QCOMPARE(r.code, 0);
+        for (const char* sub : {"create", "add-application", "set-network", "set-pins"})
+            QVERIFY(r.out.contains(sub));
+        QCOMPARE(cli({"project"}).code, 2);
+        QCOMPARE(cli({"project", "frobnicate"}).code, 2);
+        for (const char* sub : {"create", "add-application", "set-network", "set-pins"})
+            QCOMPARE(cli({"project", sub, "--help"}).code, 0);
+    }
+
+    void buildsAProjectFromFilesAndMapsIt()
+    {
+        const QString p = path("study.meridian");
+        auto created = cli({"project", "create", p, "--name", "My study", "--description", "three regions", "--sites", path("sites.csv"),
+                            "--latency", path("latency.csv"), "--bandwidth", path("bandwidth.csv")});
+        QVERIFY2(created.code == 0, created.err.constData());
+        auto info = created.json();
+        QCOMPARE(info["name"].toString(), QString("My study"));
+        QCOMPARE(info["sites"].toArray().size(), 3);
+        QCOMPARE(info["total_slots"].toInt(), 12);
+        // Latency: 8 of 9 given (oregon -> dublin empty); bandwidth: 4 given (oregon not in the file).
+        QCOMPARE(info["network"].toObject()["latency_entries"].toObject()["measured"].toInt(), 8);
+        QCOMPARE(info["network"].toObject()["bandwidth_entries"].toObject()["measured"].toInt(), 4);
+        QCOMPARE(info["latency_ms"].toArray()[2].toArray()[1].toDouble(), 130.0);
+        // Refuses to overwrite unless asked.
+        const auto again = cli({"project", "create", p, "--name", "x", "--sites", path("sites.csv")});
+        QCOMPARE(again.code, 2);
+        QVERIFY(again.err.contains("--force"));
+
+        auto added = cli({"project", "add-application", p, "--name", "Halo exchange", "--volume", path("volume.mtx"), "--messages",
+                          path("messages.mtx"), "--pins", path("pins.csv")});
+        QVERIFY2(added.code == 0, added.err.constData());
+        const auto app = added.json()["applications"].toArray()[0].toObject();
+        QCOMPARE(app["processes"].toInt(), 4);
+        QCOMPARE(app["pins"].toInt(), 2);
+        QCOMPARE(app["messages"].toDouble(), 120.0);
+        auto generated = cli({"project", "add-application", p, "--name", "LU 16", "--pattern", "lu", "--processes", "16"});
+        QVERIFY2(generated.code == 0, generated.err.constData());
+        QCOMPARE(generated.json()["applications"].toArray().size(), 2);
+        QVERIFY(QFile::exists(path("halo-exchange.volume.mtx")));
+        QVERIFY(QFile::exists(path("halo-exchange.pins.csv")));
+
+        auto net = cli({"project", "set-network", p, "--bandwidth", path("bandwidth.csv")});
+        QVERIFY2(net.code == 0, net.err.constData());
+        write(path("pins2.csv"), "0,oregon\n");
+        auto pinned = cli({"project", "set-pins", p, "--application", "Halo exchange", "--pins", path("pins2.csv")});
+        QVERIFY2(pinned.code == 0, pinned.err.constData());
+        QCOMPARE(pinned.json()["applications"].toArray()[0].toObject()["pins"].toInt(), 1);
+
+        // From the project to a rankfile, and a site-level mapping file accepted by evaluate and map --start.
+        auto mapped = cli({"map", "--project", p, "--application", "Halo exchange", "--algorithm", "geo", "--rankfile", path("rankfile"),
+                           "--out", path("mapping.csv")});
+        QVERIFY2(mapped.code == 0, mapped.err.constData());
+        const auto rankfile = readAll(path("rankfile"));
+        QVERIFY(rankfile.contains("rank 0=oregon-"));
+        QCOMPARE(rankfile.count("\nrank "), 4);
+        write(path("sites-only.csv"), "process,site\n0,oregon\n1,oregon\n2,dublin\n3,dublin\n");
+        auto evaluated = cli({"evaluate", "--project", p, "--application", "Halo exchange", "--mapping", path("sites-only.csv")});
+        QVERIFY2(evaluated.code == 0, evaluated.err.constData());
+        QVERIFY(evaluated.json()["valid"].toBool());
+        auto refined = cli({"map", "--project", p, "--application", "Halo exchange", "--algorithm", "refine", "--param", "start=input",
+                            "--start", path("sites-only.csv")});
+        QVERIFY2(refined.code == 0, refined.err.constData());
+    }
+
+    void refusesBadInputAndLeavesTheProjectAsItWas()
+    {
+        const QString p = path("bad.meridian");
+        QCOMPARE(cli({"project", "create", p, "--name", "Bad", "--sites", path("sites.csv")}).code, 0);
+        QVERIFY(cli({"project", "add-application", p, "--name", "A", "--volume", path("volume.mtx")}).code == 0);
+        const QByteArray before = readAll(p);
+        struct Case {
+            QStringList args;
+            const char* file;
+            const char* fragment;
+        };
+        write(path("ragged.csv"), "site,virginia,oregon,dublin\nvirginia,1,2,3\noregon,1,2\ndublin,1,2,3\n");
+        write(path("nonnumeric.csv"), "site,virginia,oregon,dublin\nvirginia,1,2,3\noregon,1,fast,3\ndublin,1,2,3\n");
+        write(path("nonsquare.csv"), "1,2,3\n4,5,6\n");
+        write(path("nan.csv"), "site,virginia,oregon,dublin\nvirginia,1,nan,3\noregon,1,2,3\ndublin,1,2,3\n");
+        write(path("negative.csv"), "site,virginia,oregon,dublin\nvirginia,1,-2,3\noregon,1,2,3\ndublin,1,2,3\n");
+        write(path("zero-bw.csv"), "site,virginia,oregon,dublin\nvirginia,1,0,3\noregon,1,2,3\ndublin,1,2,3\n");
+        write(path("extra-site.csv"), "site,virginia,tokyo\nvirginia,1,2\ntokyo,2,1\n");
+        write(path("pins-process.csv"), "process,site\n0,virginia\n7,oregon\n");
+        write(path("pins-over.csv"), "0,virginia\n1,virginia\n2,virginia\n3,virginia\n");
+        write(path("pins-over-8.csv"), "0,dublin\n1,dublin\n2,dublin\n3,dublin\n4,dublin\n");
+        write(path("messages-3.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1\n");
+        const QList<Case> cases{
+            {{"set-network", p, "--latency", path("ragged.csv")}, "ragged.csv:3:1", "expected 4 fields"},
+            {{"set-network", p, "--latency", path("nonnumeric.csv")}, "nonnumeric.csv:3:", "'fast'"},
+            {{"set-network", p, "--latency", path("nonsquare.csv")}, "nonsquare.csv:", "expected a square matrix"},
+            {{"set-network", p, "--latency", path("nan.csv")}, "nan.csv:2:", "'nan'"},
+            {{"set-network", p, "--latency", path("negative.csv")}, "negative.csv:2:", ">= 0"},
+            {{"set-network", p, "--bandwidth", path("zero-bw.csv")}, "zero-bw.csv:2:", "> 0"},
+            {{"set-network", p, "--latency", path("extra-site.csv")}, "extra-site.csv:",
+             "names a site the project does not have: 'tokyo'; the project's sites not in the file: 'oregon', 'dublin'"},
+            {{"set-pins", p, "--application", "A", "--pins", path("pins-process.csv")}, "pins-process.csv:3:1",
+             "process 7 does not exist: the application has 4 processes"},
+            {{"add-application", p, "--name", "B", "--volume", path("volume.mtx"), "--messages", path("messages-3.mtx")}, "messages-3.mtx",
+             "the message counts are 3 x 3 but the volume is 4 x 4"},
+            {{"add-application", p, "--name", "A", "--volume", path("volume.mtx")}, "", "already has an application named 'A'"},
+            {{"add-application", p, "--name", "C", "--pattern", "lu", "--processes", "8", "--pins", path("pins-over-8.csv")},
+             "pins-over-8.csv:5:3", "site 'dublin' has 4 slots"},
+            {{"set-pins", p, "--application", "Nope", "--pins", path("pins.csv")}, "bad.meridian", "no application named 'Nope'"},
+            {{"set-network", p}, "", "give --latency, --bandwidth or both"},
+        };
+        for (const auto& c : cases) {
+            QStringList args{"project"};
+            args += c.args;
+            const auto r = cli(args);
+            QVERIFY2(r.code == 2, qPrintable(args.join(' ') + " -> " + QString::number(r.code)));
+            QVERIFY2(r.err.contains(c.file) && r.err.contains(c.fragment), r.err.constData());
+            QVERIFY2(readAll(p) == before, qPrintable("the project changed after: " + args.join(' ')));
+        }
+        // Four pins to virginia's 4 slots fit; the CLI accepts exactly that many.
+        QCOMPARE(cli({"project", "set-pins", p, "--application", "A", "--pins", path("pins-over.csv")}).code, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliProject)
+#include "test_cli_project.moc"
