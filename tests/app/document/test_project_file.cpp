@@ -189,6 +189,52 @@ private Q_SLOTS:
         QVERIFY(document::ProjectFile::load(path).error().message.find("not a Meridian project") != std::string::npos);
     }
 
+    void namesAnUnknownKeyAndItsLine()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("typo.meridian");
+        writeFile(path, "{\n  \"format\": \"meridian-project\",\n  \"version\": 1,\n"
+                        "  \"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2,\n"
+                        "             \"egress_usd_per_gb\": 0.09}]\n}\n");
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QCOMPARE(p.error().where.line, 5);
+        QCOMPARE(p.error().where.column, 14);
+        QVERIFY2(p.error().message.find("sites[0]: unknown key 'egress_usd_per_gb'; expected one of") != std::string::npos,
+                 p.error().message.c_str());
+        writeFile(path, "{\"format\": \"meridian-project\", \"version\": 1, \"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n"
+                        " \"aplications\": []}");
+        auto top = document::ProjectFile::load(path);
+        QVERIFY(!top);
+        QCOMPARE(top.error().where.line, 2);
+        QVERIFY(top.error().message.find("unknown key 'aplications'") != std::string::npos);
+    }
+
+    void sidecarsKeepTheirNamesAcrossRenames()
+    {
+        QTemporaryDir dir;
+        auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
+        const int k = p.applicationIndex("K-means");
+        QVERIFY(k >= 0);
+        QCOMPARE(p.applications[k].volumeFile, std::string("kmeans.volume.mtx"));
+        p.applications[k].name = "Clustering";
+        // A new application gets a name of its own, unique even when its slug collides.
+        document::Application copy = p.applications[k];
+        copy.name = "kmeans";
+        copy.volumeFile = copy.messagesFile = copy.pinsFile = {};
+        p.applications.push_back(copy);
+        const QString path = dir.filePath("p.meridian");
+        QVERIFY(document::ProjectFile::save(p, path));
+        QVERIFY(QFile::exists(dir.filePath("kmeans.volume.mtx")));
+        QVERIFY(QFile::exists(dir.filePath("kmeans-2.volume.mtx")));
+        QVERIFY(!QFile::exists(dir.filePath("clustering.volume.mtx")));
+        auto back = document::ProjectFile::load(path);
+        QVERIFY(back);
+        QCOMPARE(back->applications[k].name, std::string("Clustering"));
+        QCOMPARE(back->applications[k].comm.totalBytes(), p.applications[k].comm.totalBytes());
+        QCOMPARE(back->applications.back().volumeFile, std::string("kmeans-2.volume.mtx"));
+    }
+
     void leavesNoPartialFileWhenSavingFails()
     {
         auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
