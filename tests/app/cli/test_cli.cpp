@@ -1,3 +1,4 @@
+#include "cli_run.h"
 #include "test_support.h"
 
 #include <QFile>
@@ -13,26 +14,8 @@ using meridian::test::sampleProject;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(MERIDIAN_CLI, args);
-    p.waitForFinished(60000);
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using meridian::test::cli;
+using meridian::test::readAll;
 
 QString sampleFile(const QString& project, const QString& file)
 {

@@ -1,5 +1,6 @@
 // meridian-cli project: a user's own files to a project and a rankfile without writing JSON, and every
 // bad input refused with file and line while the project on disk stays as it was.
+#include "cli_run.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -13,26 +14,8 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(MERIDIAN_CLI, args);
-    p.waitForFinished(60000);
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using meridian::test::cli;
+using meridian::test::readAll;
 
 void write(const QString& path, const QByteArray& text)
 {
