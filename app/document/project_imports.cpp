@@ -86,10 +86,12 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
     const auto has = [&](const char* column) { return std::find(first.begin(), first.end(), column) != first.end(); };
     if (has("name") && has("lat") && has("lon"))
         return say(why, FileKind::Sites, "a sites CSV (its header names name, lat and lon)");
-    const bool numericFirst = io::parseInteger(first.front()).has_value();
-    if ((first.size() == 4 && (first.front() == "process" || numericFirst)))
+    // process,site[,host,slot]: a process id then a site name (a number there makes it a matrix row).
+    const bool processThenSite = first.front() == "process"
+                                 || (io::parseInteger(first.front()).has_value() && first.size() >= 2 && !io::parseNumber(first[1]).has_value());
+    if (first.size() == 4 && processThenSite)
         return say(why, FileKind::Mapping, "a mapping: process,site,host,slot lines");
-    if (first.size() == 2 && (first.front() == "process" || numericFirst))
+    if (first.size() == 2 && processThenSite)
         return say(why, FileKind::ProcessSites, "process,site lines: pins, or a site-level mapping");
     auto matrix = io::readMatrixCsv(path, io::CellRule::NonNegative, true);
     if (!matrix)

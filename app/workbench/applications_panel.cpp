@@ -2,6 +2,7 @@
 
 #include "app/actions/file_actions.h"
 #include "app/document/project_edits.h"
+#include "core/synth/constraint_generator.h"
 #include "widgets/heatmap_data.h"
 
 #include <QComboBox>
@@ -139,10 +140,22 @@ ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidge
     pinBar->addWidget(m_processTitle, 1);
     auto* importPinsButton = new QPushButton(tr("Import pins\u2026"), bottom);
     importPinsButton->setToolTip(tr("Replace the pins by a CSV of process,site lines"));
+    auto* redrawPinsButton = new QPushButton(tr("Redraw at ratio\u2026"), bottom);
+    redrawPinsButton->setToolTip(tr("Replace the pins by random ones: a share of the processes pinned to random sites"));
     auto* clearPinsButton = new QPushButton(tr("Clear pins"), bottom);
-    m_needSelection << importPinsButton << clearPinsButton;
+    m_needSelection << importPinsButton << redrawPinsButton << clearPinsButton;
     pinBar->addWidget(importPinsButton);
+    pinBar->addWidget(redrawPinsButton);
     pinBar->addWidget(clearPinsButton);
+    connect(redrawPinsButton, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const double ratio = QInputDialog::getDouble(this, tr("Redraw Pins"), tr("Share of processes to pin (0 to 1):"), 0.2, 0.0, 1.0, 2, &ok);
+        if (!ok)
+            return;
+        const int seed = QInputDialog::getInt(this, tr("Redraw Pins"), tr("Seed (the same seed draws the same pins):"), 1, 1, 1000000, 1, &ok);
+        if (ok)
+            report(tr("The pins were not redrawn"), redrawPins(ratio, static_cast<std::uint64_t>(seed)));
+    });
     bottomLayout->addLayout(pinBar);
     connect(importPinsButton, &QPushButton::clicked, this, &ApplicationsPanel::importPinsWithDialog);
     connect(clearPinsButton, &QPushButton::clicked, this, [this] { report(tr("The pins were not cleared"), clearPins()); });
@@ -366,6 +379,21 @@ QString ApplicationsPanel::clearPins()
         return tr("select an application first");
     const auto s = m_document->edit(tr("Clear the pins of %1").arg(QString::fromStdString(m_document->project()->applications[a].name)),
                                     [&](const document::Project& p) { return document::withPins(p, a, {}); });
+    return s ? QString() : QString::fromStdString(s.error().toString());
+}
+
+QString ApplicationsPanel::redrawPins(double ratio, std::uint64_t seed)
+{
+    const int a = currentApplication();
+    if (a < 0)
+        return tr("select an application first");
+    const auto s = m_document->edit(tr("Redraw pins of %1 at ratio %2").arg(QString::fromStdString(m_document->project()->applications[a].name)).arg(ratio),
+                                    [&](const document::Project& p) -> Expected<document::Project> {
+                                        auto pins = synth::generateConstraints(p.applications[a].comm.processCount(), ratio, p.topology, seed);
+                                        if (!pins)
+                                            return pins.error();
+                                        return document::withPins(p, a, std::move(*pins));
+                                    });
     return s ? QString() : QString::fromStdString(s.error().toString());
 }
 

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <cstdint>
+
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -39,6 +41,8 @@ public:
     QString setPin(int process, const QString& site);
     QString importPins(const QString& path);
     QString clearPins();
+    /// Replaces the pins by random ones at a constraint ratio (SC17's constraint generator, seeded).
+    QString redrawPins(double ratio, std::uint64_t seed);
     /// Asks for an application's files in a dialog that previews what they hold, then imports it.
     void importWithDialog();
 

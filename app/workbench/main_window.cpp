@@ -347,7 +347,7 @@ void MainWindow::applyNewProject(const document::Project& project)
     (void)m_document->edit(tr("Create project %1").arg(QString::fromStdString(project.name)),
                            [&](const document::Project&) -> Expected<document::Project> { return project; });
     m_mapPanel->map()->fitToSites();
-    statusBar()->showMessage(tr("Created %1: %2 sites, %3 applications. Save it with File > Save.")
+    statusBar()->showMessage(tr("Created %1: sites %2, applications %3. Save it with File > Save.")
                                  .arg(QString::fromStdString(project.name))
                                  .arg(project.topology.siteCount())
                                  .arg(project.applications.size()),

@@ -175,7 +175,7 @@ widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arra
         const auto pinned = app.pins.siteVector(comm.processCount());
         for (const auto& pin : app.pins.pins())
             data.markedRows.push_back(pin.process);
-        data.markLegend = tr("%n pinned process(es)", nullptr, app.pins.size());
+        data.markLegend = app.pins.size() == 1 ? tr("1 pinned process") : tr("%1 pinned processes").arg(app.pins.size());
         if (!app.pins.empty()) {
             // Process labels say where a pinned process must run (tooltips, and ticks when zoomed in).
             for (int p = 0; p < comm.processCount(); ++p)

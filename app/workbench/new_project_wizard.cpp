@@ -4,6 +4,7 @@
 #include "core/io/placement_io.h"
 #include "core/io/sites_io.h"
 #include "widgets/heatmap_view.h"
+#include "widgets/site_table_model.h"
 #include "widgets/world_map_view.h"
 
 #include <QComboBox>
@@ -17,9 +18,13 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSpinBox>
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QWizardPage>
+
+#include <map>
 
 namespace meridian::workbench {
 
@@ -73,16 +78,36 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     auto* sitesPage = new QWizardPage(this);
     sitesPage->setTitle(tr("Sites"));
     sitesPage->setSubTitle(tr("Import a sites CSV (name, lat, lon, nodes, and optionally slots, up_MBps, down_MBps, "
-                              "egress_usd_per_GB) or GeoJSON, or go on without sites and double-click the map later."));
+                              "egress_usd_per_GB) or GeoJSON, or double-click the map to add sites one by one. "
+                              "Nodes, slots, up/down bandwidth and egress prices can be typed into the table."));
     auto* sitesLayout = new QVBoxLayout(sitesPage);
     auto* sitesBar = new QHBoxLayout;
     auto* importSites = addButton(sitesPage, sitesBar, tr("Import sites\u2026"));
     sitesBar->addStretch(1);
     sitesLayout->addLayout(sitesBar);
-    m_map = new widgets::WorldMapView(sitesPage);
-    m_map->setMinimumHeight(300);
-    sitesLayout->addWidget(m_map, 1);
-    m_sitesNote = new QLabel(tr("No sites yet."), sitesPage);
+    auto* sitesSplitter = new QSplitter(Qt::Vertical, sitesPage);
+    m_map = new widgets::WorldMapView(sitesSplitter);
+    m_map->setMinimumHeight(220);
+    m_siteModel = new widgets::SiteTableModel(this);
+    auto* siteTable = new QTableView(sitesSplitter);
+    siteTable->setObjectName("wizardSiteTable");
+    siteTable->setModel(m_siteModel);
+    siteTable->verticalHeader()->hide();
+    siteTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    sitesSplitter->setStretchFactor(0, 3);
+    sitesSplitter->setStretchFactor(1, 2);
+    sitesLayout->addWidget(sitesSplitter, 1);
+    m_siteModel->setEditor([this](int row, int column, const QString& text) { return setSiteField(row, column, text); });
+    connect(m_siteModel, &widgets::SiteTableModel::editRejected, this, [this](const QString& e) { m_sitesNote->setText(red(e)); });
+    connect(m_map, &widgets::WorldMapView::siteAddRequested, this, [this](double latitude, double longitude) {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("New site"),
+                                                   tr("Name of the site at %1\u00b0, %2\u00b0:").arg(latitude, 0, 'f', 2).arg(longitude, 0, 'f', 2),
+                                                   QLineEdit::Normal, tr("site-%1").arg(m_project.topology.siteCount() + 1), &ok);
+        if (ok)
+            addSite(name, latitude, longitude);
+    });
+    m_sitesNote = new QLabel(tr("No sites yet: import a file, or double-click the map where a site is."), sitesPage);
     m_sitesNote->setWordWrap(true);
     sitesLayout->addWidget(m_sitesNote);
     connect(importSites, &QPushButton::clicked, this, [this] {
@@ -240,6 +265,39 @@ QString NewProjectWizard::setSitesFile(const QString& path)
     return {};
 }
 
+QString NewProjectWizard::addSite(const QString& name, double latitude, double longitude)
+{
+    auto edited = document::withAddedSite(m_project, name.trimmed().toStdString(), latitude, longitude);
+    if (!edited) {
+        m_sitesNote->setText(red(errorText(edited.error())));
+        return errorText(edited.error());
+    }
+    m_project = std::move(*edited);
+    showSites();
+    showNetwork(NetworkQuantity::Latency);
+    return {};
+}
+
+QString NewProjectWizard::setSiteField(int site, int column, const QString& text)
+{
+    using F = document::SiteField;
+    using C = widgets::SiteTableModel;
+    static const std::map<int, F> fields{{C::Name, F::Name},       {C::Latitude, F::Latitude},         {C::Longitude, F::Longitude},
+                                         {C::Nodes, F::Nodes},     {C::SlotsPerNode, F::SlotsPerNode}, {C::Uplink, F::Uplink},
+                                         {C::Downlink, F::Downlink}, {C::Egress, F::Egress}};
+    const auto field = fields.find(column);
+    if (field == fields.end())
+        return tr("this column is computed and cannot be edited");
+    auto edited = document::withSiteField(m_project, site, field->second, text.toStdString());
+    if (!edited) {
+        m_sitesNote->setText(red(errorText(edited.error())));
+        return errorText(edited.error());
+    }
+    m_project = std::move(*edited);
+    showSites();
+    return {};
+}
+
 QString NewProjectWizard::setNetworkFile(NetworkQuantity quantity, const QString& path)
 {
     auto network = document::readNetworkQuantity(path.toStdString(), quantity, m_project.topology);
@@ -316,8 +374,9 @@ void NewProjectWizard::showSites()
     }
     m_map->setSites(std::move(sites));
     m_map->fitToSites();
+    m_siteModel->setTopology(topology);
     if (topology.siteCount() > 0)
-        m_sitesNote->setText(tr("Read %1 sites with %2 hosts and %3 slots.")
+        m_sitesNote->setText(tr("%1 sites with %2 hosts and %3 slots.")
                                  .arg(topology.siteCount())
                                  .arg(topology.hostCount())
                                  .arg(topology.totalCapacity()));
@@ -380,7 +439,8 @@ void NewProjectWizard::showApplications()
             m_pins->setCurrentItem(item);
     }
     if (!m_project.applications.empty()) {
-        m_applicationsNote->setText(tr("%n application(s).", nullptr, static_cast<int>(m_project.applications.size())));
+        m_applicationsNote->setText(m_project.applications.size() == 1 ? tr("1 application.")
+                                                                       : tr("%1 applications.").arg(m_project.applications.size()));
         if (!m_pins->currentItem())
             m_pins->setCurrentRow(0);
         m_pinsNote->setText(m_project.topology.siteCount() == 0 ? tr("Pins need sites: go back and import them.") : QString());

@@ -15,6 +15,7 @@ class QPlainTextEdit;
 
 namespace meridian::widgets {
 class HeatmapView;
+class SiteTableModel;
 class WorldMapView;
 } // namespace meridian::widgets
 
@@ -39,12 +40,18 @@ public:
     // Each step; on error (returned, and shown on the page) the project is unchanged.
     void setProjectName(const QString& name, const QString& description = {});
     QString setSitesFile(const QString& path);
+    /// Adds a site of one node with one slot (what double-clicking the map does).
+    QString addSite(const QString& name, double latitude, double longitude);
+    /// Sets one cell of the sites table (widgets::SiteTableModel's columns): nodes, slots, up/down
+    /// bandwidth, egress price, ...
+    QString setSiteField(int site, int column, const QString& text);
     QString setNetworkFile(model::NetworkQuantity quantity, const QString& path);
     QString addApplication(const QString& name, const document::ApplicationFiles& files);
     QString addGeneratedApplication(const QString& name, synth::Pattern pattern, const synth::PatternOptions& options);
     QString setPinsFile(const QString& application, const QString& path);
 
     widgets::WorldMapView* sitesPreview() const { return m_map; }
+    widgets::SiteTableModel* sitesTable() const { return m_siteModel; }
     widgets::HeatmapView* networkPreview() const { return m_heatmap; }
 
 private:
@@ -58,6 +65,7 @@ private:
     QPlainTextEdit* m_description = nullptr;
     QLabel* m_sitesNote = nullptr;
     widgets::WorldMapView* m_map = nullptr;
+    widgets::SiteTableModel* m_siteModel = nullptr;
     QLabel* m_networkNote = nullptr;
     widgets::HeatmapView* m_heatmap = nullptr;
     QComboBox* m_showWhich = nullptr;

@@ -16,6 +16,7 @@
 #include "core/synth/patterns.h"
 #include "test_support.h"
 #include "widgets/heatmap_view.h"
+#include "widgets/site_table_model.h"
 #include "widgets/world_map_view.h"
 
 #include <QAction>
@@ -285,6 +286,38 @@ private Q_SLOTS:
         QVERIFY(reopened.openOrImport(path("site-level.csv")));
         QCOMPARE(reopened.document()->runs().size(), std::size_t(3));
         QVERIFY(reopened.document()->runs().back()->placement.hasHosts());
+    }
+
+    void startsEmptyAndAddsSitesOnTheMap()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.menuAction("actionNewProject")->trigger();
+        auto* wizard = window.findChild<workbench::NewProjectWizard*>();
+        QVERIFY(wizard);
+        wizard->setProjectName("Sketch");
+        QVERIFY(wizard->addSite("lab", 48.1, 11.6).isEmpty());
+        QVERIFY(wizard->addSite("cloud", 50.1, 8.7).isEmpty());
+        QVERIFY(wizard->addSite("lab", 0, 0).contains("lab"));
+        using C = widgets::SiteTableModel;
+        QVERIFY(wizard->setSiteField(0, C::Nodes, "4").isEmpty());
+        QVERIFY(wizard->setSiteField(1, C::Uplink, "125").isEmpty());
+        QVERIFY(wizard->setSiteField(1, C::Egress, "0.02").isEmpty());
+        const QString negative = wizard->setSiteField(1, C::Uplink, "-3");
+        QVERIFY2(negative.contains("cloud"), qPrintable(negative));
+        QCOMPARE(wizard->project().topology.site(1).uplinkMBps, 125.0);
+        QCOMPARE(wizard->sitesTable()->rowCount(), 2);
+        QCOMPARE(wizard->sitesPreview()->sites().size(), 2);
+        QVERIFY(wizard->addGeneratedApplication("Ring", synth::Pattern::CG, {.processes = 4}).isEmpty());
+        wizard->accept();
+        const auto project = window.document()->project();
+        QCOMPARE(project->topology.siteCount(), 2);
+        QCOMPARE(project->topology.capacity(0), 4);
+        QCOMPARE(project->topology.site(1).uplinkMBps, 125.0);
+        QCOMPARE(project->topology.site(1).egressUsdPerGB, 0.02);
+        QCOMPARE(project->network.count(model::NetworkQuantity::Latency, model::Provenance::Measured), 0);
+        QVERIFY(window.document()->completeNetwork().isComplete());
+        QCOMPARE(window.document()->undoStack()->count(), 1);
     }
 };
 
