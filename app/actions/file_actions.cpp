@@ -66,6 +66,20 @@ Status importApplication(document::ProjectDocument& document, const std::string&
                          [&](const document::Project& p) { return document::withApplication(p, *app); });
 }
 
+Status importHosts(document::ProjectDocument& document, const QString& path)
+{
+    auto sites = io::readHostsCsv(path.toStdString(), document.project()->topology);
+    if (!sites)
+        return sites.error();
+    return document.edit(QObject::tr("Import hosts from %1").arg(QFileInfo(path).fileName()),
+                         [&](const document::Project& p) -> Expected<document::Project> {
+                             auto out = document::withHosts(p, *sites);
+                             if (!out)
+                                 return inFile(out.error(), path.toStdString());
+                             return out;
+                         });
+}
+
 Status importPins(document::ProjectDocument& document, const std::string& application, const QString& path)
 {
     const auto project = document.project();

@@ -27,6 +27,9 @@ Status importSites(document::ProjectDocument& document, const QString& path);
 Status importNetworkMatrix(document::ProjectDocument& document, model::NetworkQuantity quantity, const QString& path);
 /// Imports an application from its files (volume, optional message counts and pins) as one undoable edit.
 Status importApplication(document::ProjectDocument& document, const std::string& name, const document::ApplicationFiles& files);
+/// Replaces the hosts of the sites a hosts CSV (host,site[,slots]) names, as one undoable edit: the host
+/// names a rankfile will carry. Pins must still fit.
+Status importHosts(document::ProjectDocument& document, const QString& path);
 /// Replaces the pins of an application by a pins CSV (process,site) as one undoable edit.
 Status importPins(document::ProjectDocument& document, const std::string& application, const QString& path);
 

@@ -24,16 +24,19 @@ constexpr const char* kProjectUsage =
     "first, then the project file) and prints the 'info' JSON of the result; on any error nothing is written.\n"
     "\n"
     "Subcommands:\n"
-    "  create OUT.meridian --name N [--description D] --sites S [--latency L] [--bandwidth B] [--force]\n"
+    "  create OUT.meridian --name N [--description D] --sites S [--hosts H] [--latency L] [--bandwidth B] [--force]\n"
     "  add-application P --name A (--volume V [--messages M] | --pattern PATTERN --processes N [pattern options])\n"
     "                  [--pins PINS]\n"
     "  set-network P [--latency L] [--bandwidth B]\n"
     "  set-pins P --application A --pins PINS\n"
+    "  set-hosts P --hosts H\n"
     "\n"
     "Sites are CSV (name,lat,lon,nodes[,slots,up_MBps,down_MBps,egress_usd_per_GB]) or GeoJSON; latency (ms)\n"
     "and bandwidth (MB/s) are CSV matrices with site names, or Matrix Market in site order; missing entries\n"
     "are estimated from distance. Volumes and message counts are Matrix Market or CSV; pins are\n"
-    "process,site lines. Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
+    "process,site lines. Hosts are host,site[,slots] lines: the real host names a rankfile must carry\n"
+    "(without them a site's hosts are named <site>-00, <site>-01, ...).\n"
+    "Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
 
 using document::Project;
 
@@ -81,6 +84,7 @@ int runCreate(const QStringList& arguments)
     parser.addOptions({{"name", "The project's name.", "N"},
                        {"description", "What the project is about.", "D"},
                        {"sites", "The sites: CSV or GeoJSON.", "file"},
+                       {"hosts", "The hosts of the sites: host,site[,slots] lines (real host names for the rankfile).", "file"},
                        {"force", "Overwrite OUT if it exists."}});
     addNetworkOptions(parser);
     if (int code = parseArguments(parser, arguments); code >= 0)
@@ -103,6 +107,16 @@ int runCreate(const QStringList& arguments)
     project.topology = std::move(*topology);
     project.network = model::Network(project.topology.siteCount());
     project.sources.push_back("sites: " + QFileInfo(parser.value("sites")).fileName().toStdString());
+    if (parser.isSet("hosts")) {
+        auto sites = io::readHostsCsv(parser.value("hosts").toStdString(), project.topology);
+        if (!sites)
+            return report(sites.error());
+        auto withHosts = document::withHosts(project, std::move(*sites));
+        if (!withHosts)
+            return report(inFile(withHosts.error(), parser.value("hosts").toStdString()));
+        project = std::move(*withHosts);
+        project.sources.push_back("hosts: " + QFileInfo(parser.value("hosts")).fileName().toStdString());
+    }
     for (const char* option : {"latency", "bandwidth"})
         if (parser.isSet(option))
             project.sources.push_back(std::string(option) + ": " + QFileInfo(parser.value(option)).fileName().toStdString());
@@ -227,6 +241,28 @@ int runSetPins(const QStringList& arguments)
     return finish(*edited, parser.positionalArguments().front());
 }
 
+int runSetHosts(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Replaces the hosts of the sites a hosts file names (host,site[,slots] lines); pins must still fit.");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addOption({"hosts", "Hosts: host,site[,slots] lines.", "file"});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    auto project = loadOne(parser, "meridian-cli project set-hosts P --hosts H");
+    if (!project)
+        return report(project.error());
+    if (!parser.isSet("hosts"))
+        return usageError("--hosts is required");
+    auto sites = io::readHostsCsv(parser.value("hosts").toStdString(), project->topology);
+    if (!sites)
+        return report(sites.error());
+    auto edited = document::withHosts(*project, std::move(*sites));
+    if (!edited)
+        return report(inFile(edited.error(), parser.value("hosts").toStdString()));
+    return finish(*edited, parser.positionalArguments().front());
+}
+
 } // namespace
 
 int runProject(const QStringList& arguments)
@@ -245,6 +281,8 @@ int runProject(const QStringList& arguments)
         return runSetNetwork(rest);
     if (sub == "set-pins")
         return runSetPins(rest);
+    if (sub == "set-hosts")
+        return runSetHosts(rest);
     std::fprintf(stderr, "meridian-cli: error: unknown project subcommand '%s'\n\n%s", sub.toLocal8Bit().constData(), kProjectUsage);
     return kExitBadInput;
 }

@@ -224,6 +224,16 @@ Expected<Project> withImportedSites(const Project& project, std::vector<model::S
     return withSites(project, std::move(sites), map);
 }
 
+Expected<Project> withHosts(const Project& project, std::vector<model::Site> sites)
+{
+    if (static_cast<int>(sites.size()) != project.topology.siteCount())
+        return invalid("expected " + std::to_string(project.topology.siteCount()) + " sites, got " + std::to_string(sites.size()));
+    for (int s = 0; s < project.topology.siteCount(); ++s)
+        if (sites[s].name != project.topology.site(s).name)
+            return invalid("site " + std::to_string(s) + " is '" + sites[s].name + "', expected '" + project.topology.site(s).name + "'");
+    return withSites(project, std::move(sites), identity(project.topology.siteCount()));
+}
+
 Expected<Project> withHostField(const Project& project, int host, int field, const std::string& text)
 {
     if (host < 0 || host >= project.topology.hostCount())

@@ -30,6 +30,10 @@ Expected<Project> withAddedSite(const Project& project, const std::string& name,
 Expected<Project> withoutSite(const Project& project, int site);
 /// Replaces all sites by imported ones (positions matched by name keep their network entries).
 Expected<Project> withImportedSites(const Project& project, std::vector<model::Site> sites);
+/// Replaces the hosts of every site by those of `sites` (the same sites in the same order, as
+/// io::readHostsCsv returns them). Network entries and host links between hosts still present are kept;
+/// pins must still fit the new capacities.
+Expected<Project> withHosts(const Project& project, std::vector<model::Site> sites);
 /// Renames a host or changes its slot count (`field` 0 = name, 1 = slots).
 Expected<Project> withHostField(const Project& project, int host, int field, const std::string& text);
 /// Sets one network entry as edited; an empty text clears it (it is then estimated). With `bothDirections`

@@ -86,6 +86,8 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
     const auto has = [&](const char* column) { return std::find(first.begin(), first.end(), column) != first.end(); };
     if (has("name") && has("lat") && has("lon"))
         return say(why, FileKind::Sites, "a sites CSV (its header names name, lat and lon)");
+    if (first.front() == "host" && first.size() >= 2 && first[1] == "site")
+        return say(why, FileKind::Hosts, "a hosts CSV (its header is host,site[,slots])");
     // process,site[,host,slot]: a process id then a site name (a number there makes it a matrix row).
     const bool processThenSite = first.front() == "process"
                                  || (io::parseInteger(first.front()).has_value() && first.size() >= 2 && !io::parseNumber(first[1]).has_value());

@@ -37,7 +37,8 @@ enum class FileKind {
     NetworkMatrix,  ///< a square CSV matrix whose names are the project's sites (latency or bandwidth: ask)
     Application,    ///< Matrix Market, or a square CSV matrix of processes (p0, rank0 names, or none)
     ProcessSites,   ///< `process,site` lines: pins or a site-level mapping (ask)
-    Mapping         ///< `process,site,host,slot` lines
+    Mapping,        ///< `process,site,host,slot` lines
+    Hosts           ///< a `host,site[,slots]` header: the hosts of the sites
 };
 
 /// Returns the kind of a file and, in `why`, one sentence saying what gave it away or why none fits.

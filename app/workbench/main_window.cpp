@@ -164,6 +164,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     auto* importMenu = file->addMenu(tr("&Import"));
     named(importMenu->addAction(tr("&Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog), "actionImportSites");
+    named(importMenu->addAction(tr("&Hosts (host,site,slots)\u2026"), this, &MainWindow::importHostsWithDialog), "actionImportHosts");
     named(importMenu->addAction(tr("&Latency Matrix\u2026"), this, [this] { importNetworkWithDialog(model::NetworkQuantity::Latency); }),
           "actionImportLatency");
     named(importMenu->addAction(tr("&Bandwidth Matrix\u2026"), this, [this] { importNetworkWithDialog(model::NetworkQuantity::Bandwidth); }),
@@ -300,6 +301,8 @@ bool MainWindow::openOrImport(const QString& path)
     }
     case document::FileKind::Mapping:
         return importMapping(path);
+    case document::FileKind::Hosts:
+        return imported(actions::importHosts(*m_document, path), tr("the hosts"));
     case document::FileKind::Unknown:
         break;
     }
@@ -445,6 +448,15 @@ void MainWindow::importSitesWithDialog()
         return;
     if (auto s = actions::importSites(*m_document, path); !s)
         showError(tr("Cannot import the sites"), QString::fromStdString(s.error().toString()));
+}
+
+void MainWindow::importHostsWithDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Hosts"), QString(), tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (auto s = actions::importHosts(*m_document, path); !s)
+        showError(tr("Cannot import the hosts"), QString::fromStdString(s.error().toString()));
 }
 
 bool MainWindow::importNetwork(model::NetworkQuantity quantity, const QString& path)

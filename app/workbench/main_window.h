@@ -97,6 +97,7 @@ private:
     void openWithDialog();
     bool saveWithDialog();
     void importSitesWithDialog();
+    void importHostsWithDialog();
     void importNetworkWithDialog(model::NetworkQuantity quantity);
     void importApplicationWithDialog();
     void importPinsWithDialog();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <cmath>
 #include <regex>
 #include <set>
@@ -287,6 +288,58 @@ Status writeSitesCsv(const std::string& path, const model::Topology& topology)
             << (s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots) << ',' << optionalNumber(s.uplinkMBps) << ','
             << optionalNumber(s.downlinkMBps) << ',' << optionalNumber(s.egressUsdPerGB) << '\n';
     return writeTextFileAtomically(path, out.str());
+}
+
+Expected<std::vector<model::Site>> readHostsCsv(const std::string& path, const model::Topology& topology)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    std::vector<std::vector<model::Host>> listed(topology.siteCount());
+    std::map<std::string, int> lineOfHost;
+    CsvRecords records(*text, path);
+    while (records.next()) {
+        const auto& f = records.fields();
+        const int line = records.line();
+        if (records.isFirst() && toLower(f[0].text) == "host")
+            continue;
+        if (f.size() != 2 && f.size() != 3)
+            return parseError(path, line, 1, "expected 'host,site' or 'host,site,slots', found " + std::to_string(f.size()) + " fields");
+        if (f[0].text.empty())
+            return parseError(path, line, f[0].column, "expected a host name");
+        const auto site = topology.siteIndex(f[1].text);
+        if (!site)
+            return parseError(path, line, f[1].column, "unknown site '" + f[1].text + "'; expected one of the project's sites");
+        int slots = 1;
+        if (f.size() == 3) {
+            const auto v = parseInteger(f[2].text);
+            if (!v || *v < 1 || *v > 1000000)
+                return parseError(path, line, f[2].column, "expected slots as a whole number from 1 to 1000000, found '" + f[2].text + "'");
+            slots = static_cast<int>(*v);
+        }
+        if (auto [it, inserted] = lineOfHost.emplace(f[0].text, line); !inserted)
+            return parseError(path, line, f[0].column, "host '" + f[0].text + "' is already listed on line " + std::to_string(it->second));
+        listed[*site].push_back({f[0].text, slots});
+    }
+    if (records.error())
+        return *records.error();
+    if (lineOfHost.empty())
+        return parseError(path, records.line(), 1, "the file lists no host");
+    std::vector<model::Site> sites = topology.sites();
+    for (int s = 0; s < topology.siteCount(); ++s) {
+        if (!listed[s].empty()) {
+            sites[s].hosts = std::move(listed[s]);
+            continue;
+        }
+        sites[s].hosts.clear();
+        for (int h = topology.firstHost(s); h < topology.firstHost(s) + topology.hostCountOf(s); ++h)
+            sites[s].hosts.push_back(topology.host(h));
+    }
+    for (auto& site : sites) {
+        site.nodes = static_cast<int>(site.hosts.size());
+        site.slotsPerNode = site.hosts.front().slots;
+    }
+    return sites;
 }
 
 } // namespace meridian::io

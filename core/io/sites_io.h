@@ -23,6 +23,13 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path);
 /// Reads sites from a `.geojson`/`.json` file or else a CSV file, then builds the topology.
 Expected<model::Topology> loadTopology(const std::string& path);
 
+/// Reads a hosts CSV: lines `host,site[,slots]` (slots per host, default 1), an optional header line
+/// `host,site[,slots]`, `#` comments. Returns the topology's sites in order, where every site the file
+/// names gets exactly the hosts the file lists for it, in file order; the other sites keep theirs. Use it
+/// to give a cluster's real host names (the ones a rankfile must name). An unknown site, a host named
+/// twice, or slots that are not a whole number >= 1 are errors naming the file, line and column.
+Expected<std::vector<model::Site>> readHostsCsv(const std::string& path, const model::Topology& topology);
+
 /// Writes sites as a GeoJSON FeatureCollection of Points ([longitude, latitude]) with the CSV's keys as
 /// properties (unknown quantities left out; hosts as nodes x slots of the first host).
 Status writeSitesGeoJson(const std::string& path, const model::Topology& topology);

@@ -132,6 +132,10 @@ private Q_SLOTS:
         write(path("pins-process.csv"), "process,site\n0,virginia\n7,oregon\n");
         write(path("pins-over.csv"), "0,virginia\n1,virginia\n2,virginia\n3,virginia\n");
         write(path("pins-over-8.csv"), "0,dublin\n1,dublin\n2,dublin\n3,dublin\n4,dublin\n");
+        write(path("hosts-unknown.csv"), "host,site,slots\nnode01,tokyo,4\n");
+        write(path("hosts-twice.csv"), "host,site,slots\nnode01,virginia,4\nnode01,oregon,4\n");
+        write(path("hosts-slots.csv"), "node01,virginia,0\n");
+        write(path("hosts-small.csv"), "node01,virginia,1\n");
         write(path("messages-3.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1\n");
         const QList<Case> cases{
             {{"set-network", p, "--latency", path("ragged.csv")}, "ragged.csv:3:1", "expected 4 fields"},
@@ -151,6 +155,9 @@ private Q_SLOTS:
              "pins-over-8.csv:5:3", "site 'dublin' has 4 slots"},
             {{"set-pins", p, "--application", "Nope", "--pins", path("pins.csv")}, "bad.meridian", "no application named 'Nope'"},
             {{"set-network", p}, "", "give --latency, --bandwidth or both"},
+            {{"set-hosts", p, "--hosts", path("hosts-unknown.csv")}, "hosts-unknown.csv:2:8", "unknown site 'tokyo'"},
+            {{"set-hosts", p, "--hosts", path("hosts-twice.csv")}, "hosts-twice.csv:3:1", "host 'node01' is already listed on line 2"},
+            {{"set-hosts", p, "--hosts", path("hosts-slots.csv")}, "hosts-slots.csv:1:17", "expected slots as a whole number"},
         };
         for (const auto& c : cases) {
             QStringList args{"project"};
@@ -162,6 +169,16 @@ private Q_SLOTS:
         }
         // Four pins to virginia's 4 slots fit; the CLI accepts exactly that many.
         QCOMPARE(cli({"project", "set-pins", p, "--application", "A", "--pins", path("pins-over.csv")}).code, 0);
+        // Hosts that would leave virginia one slot are refused: its four pins no longer fit.
+        const QByteArray pinned = readAll(p);
+        const auto small = cli({"project", "set-hosts", p, "--hosts", path("hosts-small.csv")});
+        QCOMPARE(small.code, 2);
+        QVERIFY2(small.err.contains("hosts-small.csv") && small.err.contains("virginia"), small.err.constData());
+        QVERIFY(readAll(p) == pinned);
+        write(path("hosts-real.csv"), "host,site,slots\nnode01,virginia,2\nnode02,virginia,2\n");
+        const auto real = cli({"project", "set-hosts", p, "--hosts", path("hosts-real.csv")});
+        QVERIFY2(real.code == 0, real.err.constData());
+        QVERIFY(readAll(p).contains("node02"));
     }
 };
 

@@ -50,6 +50,7 @@ private Q_SLOTS:
                                        << int(FileKind::Application) << "Matrix Market";
         QTest::newRow("pins") << "p.csv" << QByteArray("process,site\n0,alpha\n") << int(FileKind::ProcessSites) << "pins";
         QTest::newRow("pins without header") << "p.csv" << QByteArray("0,alpha\n1,gamma\n") << int(FileKind::ProcessSites) << "process,site";
+        QTest::newRow("hosts") << "h.csv" << QByteArray("host,site,slots\nnode01,alpha,4\n") << int(FileKind::Hosts) << "hosts CSV";
         QTest::newRow("mapping") << "m.csv" << QByteArray("0,alpha,alpha-00,0\n") << int(FileKind::Mapping) << "mapping";
         QTest::newRow("text") << "n.txt" << QByteArray("these are notes\nnot data\n") << int(FileKind::Unknown) << "not a sites";
         QTest::newRow("empty") << "e.csv" << QByteArray("\n# nothing\n") << int(FileKind::Unknown) << "no CSV record";

@@ -3,6 +3,7 @@
 #include "core/model/network_estimator.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -82,6 +83,61 @@ private Q_SLOTS:
             if (cpus[r].size() == 1)
                 QCOMPARE(cpus[r].front().toInt(), placement.slot[r]);
         }
+    }
+
+    // A user's own files, through meridian-cli only: sites, the cluster's real host names, an application;
+    // the rankfile that `map` writes launches with mpirun and every rank runs on the host it names.
+    void ownFilesToALaunchedRankfile()
+    {
+        const QString mpirun = QStandardPaths::findExecutable("mpirun");
+        QVERIFY2(!mpirun.isEmpty(), "mpirun not found: install openmpi-bin (scripts/dev does)");
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        // Open MPI refuses a slot beyond the machine's cores: one slot per core, a second host name for
+        // this machine (127.0.0.1) when it has a single core.
+        const int slots = std::clamp(QThread::idealThreadCount(), 1, 4);
+        QByteArray hosts = "host,site,slots\nlocalhost,lab," + QByteArray::number(slots) + "\n";
+        if (slots < 2)
+            hosts += "127.0.0.1,lab,1\n";
+        const int ranks = std::max(2, slots);
+        write("sites.csv", "name,lat,lon,nodes\nlab,48.1,11.6,1\n");
+        write("hosts.csv", hosts);
+        QByteArray ring = "%%MatrixMarket matrix coordinate real general\n" + QByteArray::number(ranks) + " " + QByteArray::number(ranks) + " "
+                          + QByteArray::number(ranks) + "\n";
+        for (int r = 0; r < ranks; ++r)
+            ring += QByteArray::number(r + 1) + " " + QByteArray::number((r + 1) % ranks + 1) + " 1e6\n";
+        write("halo.mtx", ring);
+        auto run = [](const QStringList& args) {
+            QProcess p;
+            p.start(MERIDIAN_CLI, args);
+            p.waitForFinished(60000);
+            return std::make_pair(p.exitCode(), p.readAllStandardError());
+        };
+        const QString project = dir.filePath("lab.meridian");
+        auto created = run({"project", "create", project, "--name", "Lab", "--sites", dir.filePath("sites.csv"), "--hosts", dir.filePath("hosts.csv")});
+        QVERIFY2(created.first == 0, created.second.constData());
+        auto added = run({"project", "add-application", project, "--name", "Halo", "--volume", dir.filePath("halo.mtx")});
+        QVERIFY2(added.first == 0, added.second.constData());
+        const QString rankfile = dir.filePath("rankfile");
+        auto mapped = run({"map", "--project", project, "--application", "Halo", "--algorithm", "greedy", "--rankfile", rankfile});
+        QVERIFY2(mapped.first == 0, mapped.second.constData());
+        QFile rf(rankfile);
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        QVERIFY(rf.readAll().contains("rank 0=localhost slot="));
+
+        QProcess p;
+        QStringList env = QProcess::systemEnvironment();
+        env << "OMPI_MCA_plm_rsh_agent=false";
+        p.setEnvironment(env);
+        p.start(mpirun, {"--allow-run-as-root", "--oversubscribe", "--rankfile", rankfile, "-np", QString::number(ranks), MERIDIAN_WHERE_AM_I});
+        QVERIFY(p.waitForFinished(120000));
+        const QString out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0, qPrintable("mpirun failed:\n" + p.readAllStandardError() + out));
+        QCOMPARE(out.count(QRegularExpression("^rank \\d+ host ", QRegularExpression::MultilineOption)), ranks);
     }
 };
 
