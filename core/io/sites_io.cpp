@@ -8,7 +8,6 @@
 #include <array>
 #include <map>
 #include <cmath>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -141,24 +140,62 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
 namespace {
 
 // Returns the line of every `"type": "Feature"` in the text, in order: nlohmann::json keeps no positions,
-// so a semantic error in feature k is reported at the k-th such line.
+// so a semantic error in feature k is reported at the k-th such line. A plain scan, linear in the text and
+// with constant stack (std::regex recursed per character and overflowed the stack on long blank runs).
 std::vector<int> featureLines(const std::string& text)
 {
-    static const std::regex kFeature(R"("type"\s*:\s*"Feature")");
+    static constexpr std::string_view kKey = "\"type\"";
+    static constexpr std::string_view kValue = "\"Feature\"";
+    const auto skipBlanks = [&](std::size_t at) {
+        while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n'))
+            ++at;
+        return at;
+    };
     std::vector<int> lines;
     int line = 1;
-    std::ptrdiff_t counted = 0;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kFeature); it != std::sregex_iterator(); ++it) {
-        line += static_cast<int>(std::count(text.begin() + counted, text.begin() + it->position(), '\n'));
-        counted = it->position();
+    std::size_t counted = 0;
+    for (std::size_t at = text.find(kKey); at != std::string::npos; at = text.find(kKey, at + 1)) {
+        std::size_t next = skipBlanks(at + kKey.size());
+        if (next >= text.size() || text[next] != ':')
+            continue;
+        next = skipBlanks(next + 1);
+        if (text.compare(next, kValue.size(), kValue) != 0)
+            continue;
+        line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        counted = at;
         lines.push_back(line);
     }
     return lines;
 }
 
+// Returns a member's string value, or "" when it is absent or not a string (never throws).
+std::string stringMember(const nlohmann::json& object, const char* key)
+{
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
+namespace {
+Expected<std::vector<model::Site>> readSitesGeoJsonUnguarded(const std::string& path);
 } // namespace
 
 Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
+{
+    // The reader checks every type before use; this guard turns a check it missed into an error, not a crash.
+    try {
+        return readSitesGeoJsonUnguarded(path);
+    } catch (const nlohmann::json::exception& e) {
+        return parseError(path, 0, 0, std::string("unexpected GeoJSON content: ") + e.what());
+    }
+}
+
+namespace {
+
+Expected<std::vector<model::Site>> readSitesGeoJsonUnguarded(const std::string& path)
 {
     auto text = readTextFile(path);
     if (!text)
@@ -166,6 +203,8 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::out_of_range& e) {
+        return parseError(path, 0, 0, "not valid JSON: a number is out of range (" + std::string(e.what()) + ")");
     } catch (const nlohmann::json::parse_error& e) {
         const auto byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text->size());
         const auto begin = text->begin();
@@ -174,7 +213,7 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
         const int column = static_cast<int>(byte - (lastNewline == std::string::npos || lastNewline >= byte ? 0 : lastNewline + 1)) + 1;
         return parseError(path, line, column, "not valid JSON");
     }
-    if (!doc.is_object() || doc.value("type", "") != "FeatureCollection" || !doc.contains("features")
+    if (!doc.is_object() || stringMember(doc, "type") != "FeatureCollection" || !doc.contains("features")
         || !doc["features"].is_array())
         return parseError(path, 1, 1, "expected a GeoJSON FeatureCollection with a 'features' array");
     std::vector<model::Site> sites;
@@ -187,10 +226,10 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
         auto fail = [&](const std::string& what) {
             return parseError(path, line, 0, "feature " + std::to_string(k + 1) + ": " + what);
         };
-        if (!f.is_object() || f.value("type", "") != "Feature")
+        if (!f.is_object() || stringMember(f, "type") != "Feature")
             return fail("expected an object with \"type\": \"Feature\"");
         const auto geometry = f.find("geometry");
-        if (geometry == f.end() || !geometry->is_object() || geometry->value("type", "") != "Point")
+        if (geometry == f.end() || !geometry->is_object() || stringMember(*geometry, "type") != "Point")
             return fail("expected a Point geometry (sites are points)");
         const auto coords = geometry->find("coordinates");
         if (coords == geometry->end() || !coords->is_array() || coords->size() < 2 || !(*coords)[0].is_number()
@@ -232,6 +271,8 @@ Expected<std::vector<model::Site>> readSitesGeoJson(const std::string& path)
         return parseError(path, 1, 1, "the FeatureCollection has no site");
     return sites;
 }
+
+} // namespace
 
 Expected<model::Topology> loadTopology(const std::string& path)
 {

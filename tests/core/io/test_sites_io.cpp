@@ -69,6 +69,24 @@ private Q_SLOTS:
         MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites.csv")), "sites.csv", 1, -1, "not valid JSON");
     }
 
+    // Regressions: inputs that crashed or threw before.
+    void readsGeoJsonWithLongBlankRunsInConstantStack()
+    {
+        auto sites = io::readSitesGeoJson(data("regressions/geojson_long_whitespace.geojson"));
+        QVERIFY2(sites, sites ? "" : sites.error().toString().c_str());
+        QCOMPARE(sites->size(), std::size_t(2));
+    }
+
+    void refusesGeoJsonOfTheWrongTypesWithoutThrowing()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_type_not_string.geojson")), "geojson_type_not_string.geojson", 0, -1,
+                              "feature 1: expected an object with \"type\": \"Feature\"");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_number_overflow.geojson")), "geojson_number_overflow.geojson", 0, 0,
+                              "number is out of range");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_collection_type_array.geojson")),
+                              "geojson_collection_type_array.geojson", 1, 1, "expected a GeoJSON FeatureCollection");
+    }
+
     void roundTripsThroughCsv()
     {
         auto topo = io::loadTopology(data("sites.csv"));
