@@ -3,6 +3,7 @@
 #include "core/io/edge_list_parsing.h"
 #include "core/io/text_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -10,7 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -36,17 +39,91 @@ Error emptyGraph(const std::string& path)
     return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)", SourceLocation{path, 0, 0});
 }
 
+// The cache file: this header, then originalId (8 bytes per vertex), src and dst (4 bytes per edge each).
+// The source is identified by size, inode, and modification and change times in nanoseconds (a file
+// rewritten within the same second is told apart); the arrays carry a checksum. Version 2.
 struct CacheHeader {
     char magic[8];
     std::uint64_t version;
     std::uint64_t sourceSize;
-    std::int64_t sourceMtime;
+    std::int64_t sourceMtimeNs;
+    std::int64_t sourceCtimeNs;
+    std::uint64_t sourceInode;
     std::uint64_t vertexCount;
     std::uint64_t edgeCount;
     std::uint64_t selfLoops;
+    std::uint64_t checksum;
 };
 
-constexpr char kCacheMagic[8] = {'M', 'R', 'D', 'N', 'G', 'R', 'F', '1'};
+constexpr char kCacheMagic[8] = {'M', 'R', 'D', 'N', 'G', 'R', 'F', '2'};
+constexpr std::uint64_t kCacheVersion = 2;
+
+std::int64_t nanoseconds(const struct timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec; }
+
+// A word-wise multiplicative hash of a byte range (about 1 GB/s): detects a cache damaged on disk.
+std::uint64_t checksum(const void* data, std::size_t bytes, std::uint64_t h)
+{
+    const auto* p = static_cast<const unsigned char*>(data);
+    std::size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    for (; i < bytes; ++i)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+std::uint64_t graphChecksum(const model::Graph& g)
+{
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    h = checksum(g.originalId.data(), g.originalId.size() * 8, h);
+    h = checksum(g.src.data(), g.src.size() * 4, h);
+    return checksum(g.dst.data(), g.dst.size() * 4, h);
+}
+
+bool sameSource(const CacheHeader& h, const struct stat& st)
+{
+    return h.sourceSize == static_cast<std::uint64_t>(st.st_size) && h.sourceMtimeNs == nanoseconds(st.st_mtim)
+        && h.sourceCtimeNs == nanoseconds(st.st_ctim) && h.sourceInode == static_cast<std::uint64_t>(st.st_ino);
+}
+
+// Reads a cache entry and checks every field against the file's size and the arrays against the vertex
+// count and the checksum; returns nothing for a missing, stale or corrupt entry (then it is rewritten).
+std::optional<model::Graph> readCacheEntry(const std::string& cachePath, const struct stat& source)
+{
+    File f{std::fopen(cachePath.c_str(), "rb")};
+    if (!f)
+        return std::nullopt;
+    struct stat cache {};
+    CacheHeader h{};
+    if (::fstat(::fileno(f.get()), &cache) != 0 || std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, kCacheMagic, 8) != 0
+        || h.version != kCacheVersion || !sameSource(h, source))
+        return std::nullopt;
+    // Sizes must fit the id types and add up to the cache file's size exactly, before anything is allocated.
+    if (h.vertexCount > std::numeric_limits<std::uint32_t>::max() || h.edgeCount > (std::uint64_t{1} << 40))
+        return std::nullopt;
+    if (static_cast<std::uint64_t>(cache.st_size) != sizeof h + 8 * h.vertexCount + 8 * h.edgeCount)
+        return std::nullopt;
+    model::Graph g;
+    g.vertexCount = static_cast<std::uint32_t>(h.vertexCount);
+    g.selfLoopsDropped = h.selfLoops;
+    g.originalId.resize(h.vertexCount);
+    g.src.resize(h.edgeCount);
+    g.dst.resize(h.edgeCount);
+    if (std::fread(g.originalId.data(), 8, h.vertexCount, f.get()) != h.vertexCount
+        || std::fread(g.src.data(), 4, h.edgeCount, f.get()) != h.edgeCount
+        || std::fread(g.dst.data(), 4, h.edgeCount, f.get()) != h.edgeCount || graphChecksum(g) != h.checksum)
+        return std::nullopt;
+    std::uint32_t largest = 0;
+    for (std::size_t e = 0; e < g.src.size(); ++e)
+        largest = std::max({largest, g.src[e], g.dst[e]});
+    if (!g.src.empty() && largest >= g.vertexCount)
+        return std::nullopt;
+    return g;
+}
 
 } // namespace
 
@@ -285,25 +362,11 @@ Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, co
     std::snprintf(name, sizeof name, "%016zx.edges", key);
     const std::string cachePath = cacheDir + "/" + name;
 
-    // Try the cache: header, then the arrays straight into place.
-    if (File f{std::fopen(cachePath.c_str(), "rb")}) {
-        CacheHeader h{};
-        if (std::fread(&h, sizeof h, 1, f.get()) == 1 && std::memcmp(h.magic, kCacheMagic, 8) == 0 && h.version == 1
-            && h.sourceSize == static_cast<std::uint64_t>(st.st_size) && h.sourceMtime == static_cast<std::int64_t>(st.st_mtime)) {
-            model::Graph g;
-            g.vertexCount = static_cast<std::uint32_t>(h.vertexCount);
-            g.selfLoopsDropped = h.selfLoops;
-            g.originalId.resize(h.vertexCount);
-            g.src.resize(h.edgeCount);
-            g.dst.resize(h.edgeCount);
-            if (std::fread(g.originalId.data(), 8, h.vertexCount, f.get()) == h.vertexCount
-                && std::fread(g.src.data(), 4, h.edgeCount, f.get()) == h.edgeCount
-                && std::fread(g.dst.data(), 4, h.edgeCount, f.get()) == h.edgeCount) {
-                if (fromCache)
-                    *fromCache = true;
-                return g;
-            }
-        }
+    // Try the cache: header, then the arrays straight into place, every field checked.
+    if (auto cached = readCacheEntry(cachePath, st)) {
+        if (fromCache)
+            *fromCache = true;
+        return std::move(*cached);
     }
     auto g = read();
     if (!g)
@@ -313,12 +376,15 @@ Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, co
     if (File f{std::fopen(temp.c_str(), "wb")}) {
         CacheHeader h{};
         std::memcpy(h.magic, kCacheMagic, 8);
-        h.version = 1;
+        h.version = kCacheVersion;
         h.sourceSize = static_cast<std::uint64_t>(st.st_size);
-        h.sourceMtime = static_cast<std::int64_t>(st.st_mtime);
+        h.sourceMtimeNs = nanoseconds(st.st_mtim);
+        h.sourceCtimeNs = nanoseconds(st.st_ctim);
+        h.sourceInode = static_cast<std::uint64_t>(st.st_ino);
         h.vertexCount = g->vertexCount;
         h.edgeCount = g->edgeCount();
         h.selfLoops = g->selfLoopsDropped;
+        h.checksum = graphChecksum(*g);
         bool written = std::fwrite(&h, sizeof h, 1, f.get()) == 1
             && std::fwrite(g->originalId.data(), 8, g->vertexCount, f.get()) == g->vertexCount
             && std::fwrite(g->src.data(), 4, g->edgeCount(), f.get()) == g->edgeCount()

@@ -34,9 +34,12 @@ Expected<model::Graph> readMetisGraph(const std::string& path);
 Expected<model::Graph> readMatrixMarketGraph(const std::string& path);
 
 /// Reads a graph in any format through a binary edge cache kept in `cacheDir` (created when missing;
-/// empty = no cache). The cache is keyed by the file's absolute path, size and modification time and holds
-/// the dense edge arrays, so a second load is a few large reads. A cache that cannot be written is skipped
-/// silently (the graph itself is still returned); a corrupt cache is ignored and rewritten.
+/// empty = no cache). The cache is named by the file's absolute path and format, and an entry is used only
+/// when the file's size, inode and modification and change times (nanoseconds) are the ones it was made
+/// from; it holds the dense edge arrays, so a second load is a few large reads. Every field of an entry is
+/// checked on load (sizes against the entry's file size before allocating, ids against the vertex count, a
+/// checksum of the arrays): a stale or corrupt entry is ignored and rewritten. A cache that cannot be
+/// written is skipped silently (the graph itself is still returned).
 /// `fromCache` tells which path was taken.
 Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir,
                                  bool* fromCache = nullptr);

@@ -4,7 +4,12 @@
 #include "test_support.h"
 
 #include <QTemporaryDir>
+#include <QDir>
+#include <QFile>
 #include <QtTest>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 using namespace meridian;
 
@@ -81,6 +86,72 @@ private Q_SLOTS:
         // A bad file is never cached: the error comes back every time.
         MERIDIAN_VERIFY_ERROR(io::loadGraph(test::data("graphs/snap_negative.txt"), io::GraphFormat::Snap, dir.path().toStdString()),
                               "snap_negative.txt", 2, 3, "negative");
+    }
+
+    // Regression: a damaged cache entry was loaded unchecked (out-of-range ids crashed partitioning).
+    void ignoresAndRewritesACorruptCacheEntry()
+    {
+        QTemporaryDir dir;
+        const std::string cacheDir = dir.path().toStdString();
+        auto truth = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, cacheDir);
+        QVERIFY(truth);
+        const QStringList entries = QDir(dir.path()).entryList({"*.edges"});
+        QCOMPARE(entries.size(), 1);
+        const QString entry = dir.filePath(entries.front());
+        QFile f(entry);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray good = f.readAll();
+        f.close();
+        auto damage = [&](QByteArray bytes) {
+            QFile out(entry);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(bytes);
+        };
+        QByteArray ids = good;      // the last dst id far out of range
+        ids[ids.size() - 1] = char(0x7f);
+        QByteArray bit = good;      // one bit of originalId flipped: only the checksum sees it
+        bit[int(bit.size() - 8 * truth->edgeCount() - 3)] ^= 1;
+        QByteArray huge = good;     // a header claiming 2^40 edges: refused before allocating
+        huge[8 * 7 + 5] = 1;
+        for (const QByteArray& bad : {ids, bit, huge, good.left(good.size() / 2), QByteArray("MRDNGRF2")}) {
+            damage(bad);
+            bool fromCache = true;
+            auto g = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, cacheDir, &fromCache);
+            QVERIFY(g);
+            QVERIFY(!fromCache);
+            QCOMPARE(g->src, truth->src);
+            QCOMPARE(g->dst, truth->dst);
+            QCOMPARE(g->originalId, truth->originalId);
+            // Rewritten: the next load is served from the cache again.
+            QVERIFY(io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, cacheDir, &fromCache));
+            QVERIFY(fromCache);
+        }
+    }
+
+    // Regression: the cache was keyed by size and mtime in seconds, so a file rewritten within the same
+    // second (same size) was served from the stale entry.
+    void aRewrittenFileIsNeverServedFromTheStaleCache()
+    {
+        QTemporaryDir dir;
+        const QString graph = dir.filePath("g.txt");
+        auto write = [&](const QByteArray& text) {
+            QFile out(graph);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(text);
+        };
+        write("1 2\n2 3\n");
+        const std::string cacheDir = dir.filePath("cache").toStdString();
+        QVERIFY(io::loadGraph(graph.toStdString(), io::GraphFormat::Snap, cacheDir));
+        struct stat before {};
+        QCOMPARE(::stat(graph.toLocal8Bit().constData(), &before), 0);
+        write("3 1\n1 2\n"); // same size
+        const struct timespec times[2] = {before.st_atim, before.st_mtim};
+        QCOMPARE(::utimensat(AT_FDCWD, graph.toLocal8Bit().constData(), times, 0), 0); // even the same mtime
+        bool fromCache = true;
+        auto g = io::loadGraph(graph.toStdString(), io::GraphFormat::Snap, cacheDir, &fromCache);
+        QVERIFY(g);
+        QVERIFY(!fromCache);
+        QCOMPARE(g->originalId[g->src[0]], std::uint64_t(3));
     }
 
     void readsHomesAndRejectsUnknownSitesAndVertices()
