@@ -109,7 +109,8 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
         s.egressUsdPerGB = optionalNumber(o, "egress_usd_per_GB", bad).value_or(model::Site::kUnknown);
         if (bad)
             return r.fail(where, "nodes, slots, up_MBps, down_MBps and egress_usd_per_GB must be numbers or null");
-        const auto wholeNumber = [](const std::optional<double>& v) { return v && *v >= 1 && *v == std::floor(*v) && *v < 1e9; };
+        const auto wholeNumber = [](const std::optional<double>& v, double most) { return v && *v >= 1 && *v == std::floor(*v) && *v <= most; };
+        const double maxHosts = model::Topology::kMaxHosts, maxSlots = static_cast<double>(model::Topology::kMaxSlots);
         if (o.contains("hosts")) {
             if (!o.value("hosts").isArray())
                 return r.fail(where + ".hosts", "expected an array of {name, slots}");
@@ -120,15 +121,16 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
                     return k.error();
                 bool hostBad = false;
                 const auto hostSlots = optionalNumber(ho, "slots", hostBad);
-                if (!ho.value("name").isString() || hostBad || !wholeNumber(hostSlots))
-                    return r.fail(where + QString(".hosts[%1]").arg(h), "expected {\"name\": string, \"slots\": whole number >= 1}");
+                if (!ho.value("name").isString() || hostBad || !wholeNumber(hostSlots, maxSlots))
+                    return r.fail(where + QString(".hosts[%1]").arg(h),
+                                  QString("expected {\"name\": string, \"slots\": a whole number from 1 to %1}").arg(model::Topology::kMaxSlots));
                 s.hosts.push_back({ho.value("name").toString().toStdString(), static_cast<int>(*hostSlots)});
             }
         } else {
-            if (!wholeNumber(nodes))
-                return r.fail(where + ".nodes", "expected a whole number >= 1");
-            if (slots && !wholeNumber(slots))
-                return r.fail(where + ".slots", "expected a whole number >= 1");
+            if (!wholeNumber(nodes, maxHosts))
+                return r.fail(where + ".nodes", QString("expected a whole number from 1 to %1").arg(model::Topology::kMaxHosts));
+            if (slots && !wholeNumber(slots, maxSlots))
+                return r.fail(where + ".slots", QString("expected a whole number from 1 to %1").arg(model::Topology::kMaxSlots));
             s.nodes = static_cast<int>(*nodes);
             s.slotsPerNode = slots ? static_cast<int>(*slots) : 1;
         }

@@ -34,7 +34,13 @@ std::string checkValue(int column, double v)
     case kLat: return v >= -90 && v <= 90 ? "" : "a latitude between -90 and 90 degrees";
     case kLon: return v >= -180 && v <= 180 ? "" : "a longitude between -180 and 180 degrees";
     case kNodes:
-    case kSlots: return v >= 1 && v == std::floor(v) && v < 1e9 ? "" : "a whole number >= 1";
+        return v >= 1 && v == std::floor(v) && v <= model::Topology::kMaxHosts
+                   ? ""
+                   : "a whole number of nodes from 1 to " + std::to_string(model::Topology::kMaxHosts);
+    case kSlots:
+        return v >= 1 && v == std::floor(v) && v <= static_cast<double>(model::Topology::kMaxSlots)
+                   ? ""
+                   : "a whole number of slots from 1 to " + std::to_string(model::Topology::kMaxSlots);
     case kUp:
     case kDown: return v > 0 ? "" : "a bandwidth > 0 MB/s";
     case kPrice: return v >= 0 ? "" : "a price >= 0 USD/GB";

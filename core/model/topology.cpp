@@ -60,13 +60,18 @@ Expected<Topology> Topology::create(std::vector<Site> sites)
                 return siteError(site, "needs at least one node");
             if (site.slotsPerNode < 1)
                 return siteError(site, "needs at least one slot per node");
+            if (site.nodes > kMaxHosts - topo.hostCount())
+                return siteError(site, std::to_string(site.nodes) + " nodes would make more than " + std::to_string(kMaxHosts)
+                                           + " hosts in the project");
             for (int k = 0; k < site.nodes; ++k)
                 site.hosts.push_back(Host{defaultHostName(site.name, k, site.nodes), site.slotsPerNode});
         } else {
             site.nodes = static_cast<int>(site.hosts.size());
         }
+        if (static_cast<std::int64_t>(site.hosts.size()) > kMaxHosts - topo.hostCount())
+            return siteError(site, "its hosts would make more than " + std::to_string(kMaxHosts) + " hosts in the project");
         const int siteIndex = static_cast<int>(topo.m_sites.size());
-        int capacity = 0;
+        std::int64_t capacity = 0;
         for (const auto& host : site.hosts) {
             if (host.name.empty())
                 return siteError(site, "a host has an empty name");
@@ -77,7 +82,11 @@ Expected<Topology> Topology::create(std::vector<Site> sites)
             topo.m_hostSite.push_back(siteIndex);
             capacity += host.slots;
         }
-        topo.m_capacity.push_back(capacity);
+        if (capacity > kMaxSlots || topo.m_totalCapacity + capacity > kMaxSlots)
+            return siteError(site, "its " + std::to_string(capacity) + " slots would make " + std::to_string(topo.m_totalCapacity + capacity)
+                                       + " slots in the project; at most " + std::to_string(kMaxSlots) + " are supported");
+        topo.m_capacity.push_back(static_cast<int>(capacity));
+        topo.m_totalCapacity += static_cast<int>(capacity);
         topo.m_firstHost.push_back(topo.hostCount());
         topo.m_siteByName.emplace(site.name, siteIndex);
         topo.m_sites.push_back(std::move(site));
@@ -105,14 +114,6 @@ std::optional<int> Topology::hostIndex(std::string_view name) const
     if (it == m_hostByName.end())
         return std::nullopt;
     return it->second;
-}
-
-int Topology::totalCapacity() const
-{
-    int total = 0;
-    for (int c : m_capacity)
-        total += c;
-    return total;
 }
 
 double Topology::distanceKm(int a, int b) const

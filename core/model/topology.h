@@ -3,6 +3,7 @@
 #include "core/common/expected.h"
 #include "core/model/site.h"
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -14,11 +15,17 @@ namespace meridian::model {
 /// sites 0..siteCount()-1 in input order, hosts numbered globally site by site.
 class Topology {
 public:
+    /// Limits checked before anything is allocated: hosts and slots in all, so that every count fits an
+    /// int and a process index, and a tiny file cannot claim a billion machines.
+    static constexpr int kMaxHosts = 1'000'000;
+    static constexpr std::int64_t kMaxSlots = std::int64_t{1} << 30;
+
     Topology() = default;
 
     /// Validates the sites (unique non-empty names, latitude in [-90, 90], longitude in [-180, 180],
     /// at least one node and slot, positive bandwidths and non-negative prices where given, unique
-    /// host names across all sites) and fills in default hosts. Returns an error naming the site.
+    /// host names across all sites, at most kMaxHosts hosts and kMaxSlots slots in all, summed in 64 bits)
+    /// and fills in default hosts. Returns an error naming the site.
     static Expected<Topology> create(std::vector<Site> sites);
 
     /// Returns the name given to host k (0-based) of a site with `nodes` hosts when none are listed:
@@ -42,7 +49,7 @@ public:
 
     /// Returns the number of slots of a site (sum over its hosts).
     int capacity(int site) const { return m_capacity[site]; }
-    int totalCapacity() const;
+    int totalCapacity() const { return m_totalCapacity; }
     /// Returns the great-circle distance between two sites in km.
     double distanceKm(int a, int b) const;
 
@@ -51,6 +58,7 @@ private:
     std::vector<int> m_firstHost;
     std::vector<int> m_hostSite;
     std::vector<int> m_capacity;
+    int m_totalCapacity = 0;
     std::unordered_map<std::string, int> m_siteByName;
     std::unordered_map<std::string, int> m_hostByName;
 };

@@ -87,6 +87,18 @@ private Q_SLOTS:
                               "geojson_collection_type_array.geojson", 1, 1, "expected a GeoJSON FeatureCollection");
     }
 
+    // Regressions: slot counts were int sums (negative or wrapped totals), and node counts had no bound
+    // below what allocating the hosts can bear.
+    void refusesCapacitiesBeyondTheLimits()
+    {
+        MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_capacity_overflow.csv")), "sites_capacity_overflow.csv", 0, -1,
+                              "site 'b': its 999999999 slots would make 1999999998 slots in the project; at most 1073741824");
+        MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_huge_site.csv")), "sites_huge_site.csv", 0, -1,
+                              "its 10000000000 slots");
+        MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_nodes_beyond_limit.csv")), "sites_nodes_beyond_limit.csv", 2, -1,
+                              "expected a whole number of nodes from 1 to 1000000 for 'nodes', found '2000000000'");
+    }
+
     void roundTripsThroughCsv()
     {
         auto topo = io::loadTopology(data("sites.csv"));
