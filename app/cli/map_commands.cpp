@@ -5,6 +5,7 @@
 #include "core/cost/instance_metrics.h"
 #include "core/io/launcher_files.h"
 #include "core/io/placement_io.h"
+#include "core/io/text_file.h"
 #include "core/mapping/builtin_mappers.h"
 
 #include <QCommandLineParser>
@@ -198,19 +199,30 @@ int runMap(const QStringList& arguments)
     const Output launchers[] = {{"rankfile", io::LauncherFormat::OpenMpiRankfile},
                                 {"hostfile", io::LauncherFormat::MpichMachinefile},
                                 {"slurm-hostfile", io::LauncherFormat::SlurmHostfile}};
+    // The outputs belong together: all are written and synced before any replaces an older file.
     QJsonObject written;
+    std::vector<std::string> texts;
+    std::vector<std::string> paths;
     if (parser.isSet("out")) {
-        if (auto ok = io::writeMappingCsv(parser.value("out").toStdString(), placement, project.topology); !ok)
-            return report(ok.error());
+        texts.push_back(io::mappingCsvText(placement, project.topology));
+        paths.push_back(parser.value("out").toStdString());
         written["mapping"] = parser.value("out");
     }
     for (const auto& o : launchers) {
         if (!parser.isSet(o.option))
             continue;
-        if (auto ok = io::writeLauncherFile(parser.value(o.option).toStdString(), o.format, placement, project.topology); !ok)
-            return report(ok.error());
+        auto text = io::launcherFileText(o.format, placement, project.topology);
+        if (!text)
+            return report(inFile(text.error(), parser.value(o.option).toStdString()));
+        texts.push_back(std::move(*text));
+        paths.push_back(parser.value(o.option).toStdString());
         written[o.option] = parser.value(o.option);
     }
+    std::vector<io::PendingFile> files;
+    for (std::size_t k = 0; k < texts.size(); ++k)
+        files.push_back({paths[k], [&texts, k](std::ostream& s) { s.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size())); }});
+    if (auto ok = io::writeFilesTogether(files); !ok)
+        return report(ok.error());
 
     const auto b = problem->cost().breakdown(placement.site);
     QJsonObject out;

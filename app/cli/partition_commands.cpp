@@ -202,11 +202,11 @@ int runPartition(const QStringList& arguments)
         return report(result.error());
     const auto metrics = cost::evaluateGas(*graph, result->partition, problem->sizes, problem->network);
 
-    if (auto ok = io::writeEdgePartition(parser.value("out").toStdString(), *graph, result->partition, *topology); !ok)
-        return report(ok.error());
+    std::vector<io::PendingFile> outputs{io::edgePartitionFile(parser.value("out").toStdString(), *graph, result->partition, *topology)};
     if (parser.isSet("masters"))
-        if (auto ok = io::writeMasters(parser.value("masters").toStdString(), *graph, result->partition, *topology); !ok)
-            return report(ok.error());
+        outputs.push_back(io::mastersFile(parser.value("masters").toStdString(), *graph, result->partition, *topology));
+    if (auto ok = io::writeFilesTogether(outputs); !ok)
+        return report(ok.error());
 
     QJsonObject out = metricsJson(metrics, *topology, *problem);
     out["algorithm"] = QString::fromStdString(id);
@@ -359,11 +359,11 @@ int runUpdate(const QStringList& arguments)
         f["runtime_s"] = seconds;
         out["from_scratch"] = f;
     }
-    if (auto st = io::writeEdgePartition(parser.value("out").toStdString(), graph, part, *topology); !st)
-        return report(st.error());
+    std::vector<io::PendingFile> outputs{io::edgePartitionFile(parser.value("out").toStdString(), graph, part, *topology)};
     if (parser.isSet("masters-out"))
-        if (auto st = io::writeMasters(parser.value("masters-out").toStdString(), graph, part, *topology); !st)
-            return report(st.error());
+        outputs.push_back(io::mastersFile(parser.value("masters-out").toStdString(), graph, part, *topology));
+    if (auto st = io::writeFilesTogether(outputs); !st)
+        return report(st.error());
     out["inserted"] = static_cast<double>(stats->inserted);
     out["deleted"] = static_cast<double>(stats->deleted);
     out["new_vertices"] = static_cast<double>(stats->newVertices);

@@ -73,7 +73,19 @@ Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph
 Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                           const model::Topology& topology)
 {
-    return writeFileAtomically(path, [&](std::ostream& out) {
+    return writeFilesTogether({edgePartitionFile(path, graph, partition, topology)});
+}
+
+Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                    const model::Topology& topology)
+{
+    return writeFilesTogether({mastersFile(path, graph, partition, topology)});
+}
+
+PendingFile edgePartitionFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                              const model::Topology& topology)
+{
+    return {path, [&graph, &partition, &topology](std::ostream& out) {
         std::string chunk;
         char buffer[64];
         for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
@@ -90,13 +102,13 @@ Status writeEdgePartition(const std::string& path, const model::Graph& graph, co
             }
         }
         out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    });
+    }};
 }
 
-Status writeMasters(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
-                    const model::Topology& topology)
+PendingFile mastersFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                        const model::Topology& topology)
 {
-    return writeFileAtomically(path, [&](std::ostream& out) {
+    return {path, [&graph, &partition, &topology](std::ostream& out) {
         std::string chunk;
         for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
             chunk += std::to_string(graph.originalId[v]);
@@ -109,7 +121,7 @@ Status writeMasters(const std::string& path, const model::Graph& graph, const mo
             }
         }
         out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    });
+    }};
 }
 
 Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path, const model::Topology& topology)

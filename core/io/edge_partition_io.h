@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/expected.h"
+#include "core/io/text_file.h"
 #include "core/model/graph.h"
 #include "core/model/topology.h"
 
@@ -17,6 +18,11 @@ namespace meridian::io {
 Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology);
 
 /// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
+/// The writers below as files still to be written, for writeFilesTogether (a partition and its masters).
+PendingFile edgePartitionFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                              const model::Topology& topology);
+PendingFile mastersFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
+                        const model::Topology& topology);
 Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                           const model::Topology& topology);
 /// Writes `vertex site` per vertex (original ids, master site names), tab-separated.

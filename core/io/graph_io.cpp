@@ -164,7 +164,7 @@ Expected<model::Graph> readSnapGraph(const std::string& path)
 
 Expected<model::Graph> readMetisGraph(const std::string& path)
 {
-    auto text = readTextFile(path);
+    auto text = readTextFile(path, kMaxGraphFileBytes);
     if (!text)
         return text.error();
     LineReader lines(*text);
@@ -209,6 +209,16 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
                 ncon = static_cast<int>(fields[3].first);
             if (n == 0 || n > kMaxId)
                 return parseError(path, lines.number(), fields[0].second, "the vertex count must be from 1 to 2^32 - 1");
+            // Claims are checked against what the file can hold before anything is allocated: one
+            // adjacency line per vertex, and at least a byte per edge.
+            if (n > lines.remaining() + 1)
+                return parseError(path, lines.number(), fields[0].second,
+                                  "the header claims " + std::to_string(n) + " vertices but the rest of the file (" + std::to_string(lines.remaining())
+                                      + " bytes) can hold at most " + std::to_string(lines.remaining() + 1) + " adjacency lines");
+            if (m > lines.remaining() + 1)
+                return parseError(path, lines.number(), fields[1].second,
+                                  "the header claims " + std::to_string(m) + " edges but the rest of the file (" + std::to_string(lines.remaining())
+                                      + " bytes) cannot hold that many");
             g.vertexCount = static_cast<std::uint32_t>(n);
             g.originalId.resize(n);
             for (std::uint64_t i = 0; i < n; ++i)
@@ -258,6 +268,11 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
 
 Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
 {
+    constexpr std::uint64_t kIsolatedAllowance = 1 << 16;
+    std::error_code sizeError;
+    const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
+    if (sizeError)
+        return makeError(ErrorCode::Io, "cannot read the file: " + sizeError.message(), {path});
     model::Graph g;
     bool banner = false, sizeLine = false;
     std::uint64_t rows = 0, nnz = 0, seen = 0;
@@ -294,6 +309,17 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
                 return c.error();
             if (*a != *b || *a == 0)
                 return parseError(path, static_cast<int>(number), 1, "a graph's matrix must be square and non-empty");
+            // Claims are checked before anything is allocated: an entry takes at least 4 bytes ("1 2\n"),
+            // and vertices beyond two per entry would be isolated: a few are fine, billions are a bad header.
+            if (*c > fileBytes / 4)
+                return parseError(path, static_cast<int>(number), 1,
+                                  "the size line claims " + std::to_string(*c) + " entries but the file (" + std::to_string(fileBytes)
+                                      + " bytes) can hold at most " + std::to_string(fileBytes / 4));
+            if (*a > kMaxId || *a > 2 * *c + kIsolatedAllowance)
+                return parseError(path, static_cast<int>(number), 1,
+                                  "the size line claims " + std::to_string(*a) + " vertices for " + std::to_string(*c)
+                                      + " entries; at most 2 x entries + " + std::to_string(kIsolatedAllowance)
+                                      + " (isolated vertices included) and 2^32 - 1 are accepted");
             rows = *a;
             nnz = *c;
             g.vertexCount = static_cast<std::uint32_t>(rows);

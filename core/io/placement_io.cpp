@@ -163,6 +163,11 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
 
 Status writeMappingCsv(const std::string& path, const model::Placement& placement, const model::Topology& topology)
 {
+    return writeTextFileAtomically(path, mappingCsvText(placement, topology));
+}
+
+std::string mappingCsvText(const model::Placement& placement, const model::Topology& topology)
+{
     std::string out = "process,site,host,slot\n";
     for (int p = 0; p < placement.processCount(); ++p) {
         out += std::to_string(p) + ',' + quoteCsvField(topology.site(placement.site[p]).name) + ',';
@@ -172,7 +177,7 @@ Status writeMappingCsv(const std::string& path, const model::Placement& placemen
             out += ',';
         out += '\n';
     }
-    return writeTextFileAtomically(path, out);
+    return out;
 }
 
 } // namespace meridian::io

@@ -24,5 +24,7 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
                                           int expectedProcesses = -1);
 /// Writes a mapping CSV with a header, one line per process in process order.
 Status writeMappingCsv(const std::string& path, const model::Placement& placement, const model::Topology& topology);
+/// Returns the text writeMappingCsv writes.
+std::string mappingCsvText(const model::Placement& placement, const model::Topology& topology);
 
 } // namespace meridian::io

@@ -6,50 +6,180 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <random>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace meridian::io {
 
-Expected<std::string> readTextFile(const std::string& path)
+namespace {
+
+Error ioError(const std::string& path, const std::string& what, int error)
 {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        return makeError(ErrorCode::Io, std::string("cannot open the file: ") + std::strerror(errno), {path});
+    return makeError(ErrorCode::Io, what + (error ? std::string(": ") + std::strerror(error) : std::string()), {path});
+}
+
+std::string byteCount(std::uint64_t bytes)
+{
+    char text[64];
+    if (bytes >= (std::uint64_t{1} << 30))
+        std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+    else if (bytes >= (1 << 20))
+        std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    else
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    return text;
+}
+
+} // namespace
+
+Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ioError(path, "cannot open the file", errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return ioError(path, "cannot read the file", error);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return ioError(path, S_ISDIR(st.st_mode) ? "this is a folder, not a file" : "this is not a regular file (a device or a pipe)", 0);
+    }
+    if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
+        ::close(fd);
+        return ioError(path, "the file is " + byteCount(static_cast<std::uint64_t>(st.st_size)) + "; at most " + byteCount(maxBytes)
+                                 + " are read for this kind of input", 0);
+    }
     std::string data;
+    data.reserve(static_cast<std::size_t>(st.st_size));
     char buffer[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-        data.append(buffer, n);
-    const bool failed = std::ferror(f);
-    std::fclose(f);
-    if (failed)
-        return makeError(ErrorCode::Io, "cannot read the file", {path});
+    while (true) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int error = errno;
+            ::close(fd);
+            return ioError(path, "cannot read the file", error);
+        }
+        if (n == 0)
+            break;
+        if (data.size() + static_cast<std::size_t>(n) > maxBytes) {
+            ::close(fd);
+            return ioError(path, "the file grew past " + byteCount(maxBytes) + " while it was read", 0);
+        }
+        data.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
     return data;
+}
+
+std::string uniqueTemporaryName(const std::string& path)
+{
+    static std::atomic<unsigned> counter{0};
+    static const unsigned salt = std::random_device{}();
+    char suffix[64];
+    std::snprintf(suffix, sizeof suffix, ".part-%ld-%u-%08x", static_cast<long>(::getpid()), counter.fetch_add(1), salt ^ static_cast<unsigned>(
+        std::chrono::steady_clock::now().time_since_epoch().count()));
+    return path + suffix;
+}
+
+bool syncFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsync(fd) == 0;
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+    return ok;
+}
+
+void syncParentFolder(const std::string& path)
+{
+    const auto parent = std::filesystem::path(path).parent_path();
+    const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)::fsync(fd);
+        ::close(fd);
+    }
+}
+
+namespace {
+
+// Writes one file's content to a fresh temporary and syncs it; returns the temporary's name.
+Expected<std::string> writeTemporary(const PendingFile& file)
+{
+    const std::string temp = uniqueTemporaryName(file.path);
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return ioError(file.path, "cannot create the file", errno);
+        file.produce(out);
+        out.flush();
+        if (!out) {
+            const int error = errno;
+            out.close();
+            std::error_code ignored;
+            std::filesystem::remove(temp, ignored);
+            return ioError(file.path, "cannot write the file", error);
+        }
+    }
+    if (!syncFile(temp)) {
+        const int error = errno;
+        std::error_code ignored;
+        std::filesystem::remove(temp, ignored);
+        return ioError(file.path, "cannot flush the file to disk", error);
+    }
+    return temp;
+}
+
+} // namespace
+
+Status writeFilesTogether(const std::vector<PendingFile>& files)
+{
+    std::vector<std::string> temps;
+    const auto discard = [&] {
+        std::error_code ignored;
+        for (const auto& t : temps)
+            std::filesystem::remove(t, ignored);
+    };
+    for (const auto& file : files) {
+        auto temp = writeTemporary(file);
+        if (!temp) {
+            discard();
+            return temp.error();
+        }
+        temps.push_back(std::move(*temp));
+    }
+    for (std::size_t k = 0; k < files.size(); ++k) {
+        std::error_code ec;
+        std::filesystem::rename(temps[k], files[k].path, ec);
+        if (ec) {
+            // Renames before this one stand (each file is whole); the rest are discarded.
+            std::error_code ignored;
+            for (std::size_t j = k; j < files.size(); ++j)
+                std::filesystem::remove(temps[j], ignored);
+            return makeError(ErrorCode::Io, "cannot replace the file: " + ec.message(), {files[k].path});
+        }
+    }
+    for (const auto& file : files)
+        syncParentFolder(file.path);
+    return {};
 }
 
 Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce)
 {
-    const std::string temp = path + ".part";
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return makeError(ErrorCode::Io, "cannot create the file", {path});
-        produce(out);
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ignored;
-            std::filesystem::remove(temp, ignored);
-            return makeError(ErrorCode::Io, "cannot write the file", {path});
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        std::filesystem::remove(temp, ec);
-        return makeError(ErrorCode::Io, "cannot replace the file", {path});
-    }
-    return {};
+    return writeFilesTogether({PendingFile{path, produce}});
 }
 
 Status writeTextFileAtomically(const std::string& path, std::string_view content)

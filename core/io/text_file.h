@@ -2,6 +2,7 @@
 
 #include "core/common/expected.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -11,17 +12,43 @@
 
 namespace meridian::io {
 
-/// Reads a whole file into memory. Returns an Io error naming the file when it cannot be read.
-Expected<std::string> readTextFile(const std::string& path);
+/// The most a whole-file read takes by default (1 GiB): sites, matrices, pins, mappings, projects.
+inline constexpr std::uint64_t kMaxTextFileBytes = std::uint64_t{1} << 30;
+/// The most a graph file read whole may be (64 GiB: graphs are big, and memory bounds them anyway).
+inline constexpr std::uint64_t kMaxGraphFileBytes = std::uint64_t{1} << 36;
+
+/// Reads a whole file into memory. Only regular files are read (a device such as /dev/zero, a directory or
+/// a pipe is refused before reading), and one larger than `maxBytes` is refused from its size alone. Errors
+/// are Io errors naming the file and the reason.
+Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes = kMaxTextFileBytes);
 
 /// Writes `content` to `path` through a temporary file in the same folder renamed over the target, so
 /// that a failure never leaves a half-written file behind.
 Status writeTextFileAtomically(const std::string& path, std::string_view content);
 
-/// Writes what `produce` streams into a temporary file beside `path`, then renames it over `path`; on a
-/// write error the temporary file is removed and `path` is left as it was. For outputs too large to build
-/// in memory first.
+/// Writes what `produce` streams into a temporary file beside `path` (a unique name, so concurrent writers
+/// of one path never collide), flushes it to disk (fsync), then renames it over `path` and syncs the
+/// folder; on any error the temporary file is removed, `path` is left as it was, and the error says why.
+/// For outputs too large to build in memory first.
 Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce);
+
+/// Writes several files that belong together (a partition and its masters, a mapping and its launcher
+/// files): every file is written and synced to a unique temporary first, and only then are all renamed,
+/// back to back. If any write fails nothing is renamed and every temporary is removed, so the old files
+/// stay as they were. A kill can mix old and new files only in the microseconds between the renames, not
+/// while the (possibly large) files are written. ProjectFile adds a journal on top for projects.
+struct PendingFile {
+    std::string path;
+    std::function<void(std::ostream&)> produce;
+};
+Status writeFilesTogether(const std::vector<PendingFile>& files);
+
+/// Returns a temporary name beside `path` that no other writer uses: "<path>.part-<pid>-<counter>-<random>".
+std::string uniqueTemporaryName(const std::string& path);
+/// Flushes a written file's data to disk (fsync); returns false with errno set on failure.
+bool syncFile(const std::string& path);
+/// Syncs the folder holding `path`, so that a rename into it survives a power cut (best effort).
+void syncParentFolder(const std::string& path);
 
 /// Iterates over the lines of a text, numbering them from 1 and dropping the line ending (LF or CRLF).
 class LineReader {

@@ -154,6 +154,15 @@ private Q_SLOTS:
         QCOMPARE(g->originalId[g->src[0]], std::uint64_t(3));
     }
 
+    // Regression: tiny files whose headers claimed 2 x 10^9 vertices allocated 16 GB before reading on.
+    void refusesHeaderClaimsTheFileCannotHold()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readMetisGraph(test::data("regressions/metis_claims_huge.graph")), "metis_claims_huge.graph", 1, 1,
+                              "the header claims 2000000000 vertices but the rest of the file (2 bytes) can hold at most 3 adjacency lines");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarketGraph(test::data("regressions/mm_graph_claims_huge.mtx")), "mm_graph_claims_huge.mtx", 2, 1,
+                              "claims 2000000000 vertices for 3 entries");
+    }
+
     void readsHomesAndRejectsUnknownSitesAndVertices()
     {
         const auto topo = sites();

@@ -1,6 +1,7 @@
 #include "core/io/sites_io.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -97,6 +98,22 @@ private Q_SLOTS:
                               "its 10000000000 slots");
         MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_nodes_beyond_limit.csv")), "sites_nodes_beyond_limit.csv", 2, -1,
                               "expected a whole number of nodes from 1 to 1000000 for 'nodes', found '2000000000'");
+    }
+
+    // Regressions: /dev/zero as a sites file ate all memory; a 2 GB sparse file took 6 GB and 27 s to refuse.
+    void refusesDevicesAndOversizedFilesBeforeReading()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv("/dev/zero"), "/dev/zero", 0, 0, "not a regular file");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv("/tmp"), "/tmp", 0, 0, "this is a folder");
+        QTemporaryDir dir;
+        const QString sparse = dir.filePath("huge.csv");
+        {
+            QFile f(sparse);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(2) << 30)); // a sparse 2 GiB file: nothing is written to disk
+        }
+        // Refused from its size, before reading a byte of it.
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(sparse.toStdString()), "huge.csv", 0, 0, "the file is 2.0 GiB; at most 1.0 GiB are read");
     }
 
     void roundTripsThroughCsv()

@@ -1,0 +1,80 @@
+// Whole-file reads and atomic writes: the guards every reader and writer goes through.
+#include "core/io/text_file.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <thread>
+
+using namespace meridian;
+
+namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestTextFile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void readsWithinTheCapAndRefusesBeyondIt()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("small.txt");
+        QVERIFY(io::writeTextFileAtomically(path.toStdString(), "0123456789"));
+        auto text = io::readTextFile(path.toStdString(), 10);
+        QVERIFY(text);
+        QCOMPARE(*text, std::string("0123456789"));
+        MERIDIAN_VERIFY_ERROR(io::readTextFile(path.toStdString(), 9), "small.txt", 0, 0, "the file is 10 bytes; at most 9 bytes are read");
+        MERIDIAN_VERIFY_ERROR(io::readTextFile(dir.filePath("absent").toStdString()), "absent", 0, 0, "cannot open the file: No such file or directory");
+    }
+
+    // Regression: the temporary was a fixed "<path>.part", so two writers of one file collided.
+    void concurrentWritersOfOneFileNeverCollide()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("shared.csv").toStdString();
+        std::vector<std::thread> writers;
+        std::atomic<int> failures{0};
+        for (int w = 0; w < 8; ++w)
+            writers.emplace_back([&, w] {
+                const std::string content(100000, static_cast<char>('a' + w));
+                for (int k = 0; k < 20; ++k)
+                    if (!io::writeTextFileAtomically(path, content))
+                        ++failures;
+            });
+        for (auto& t : writers)
+            t.join();
+        QCOMPARE(failures.load(), 0);
+        const QByteArray final = readAll(QString::fromStdString(path));
+        QCOMPARE(final.size(), 100000);
+        QCOMPARE(final.count(final.front()), 100000); // one writer's whole content, never a mix
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left behind
+    }
+
+    void filesWrittenTogetherReplaceNothingWhenOneFails()
+    {
+        QTemporaryDir dir;
+        const QString first = dir.filePath("partition.tsv");
+        QVERIFY(io::writeTextFileAtomically(first.toStdString(), "old"));
+        auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
+        const auto s = io::writeFilesTogether({{first.toStdString(), text("new")}, {dir.filePath("missing/masters.tsv").toStdString(), text("new")}});
+        QVERIFY(!s);
+        QVERIFY2(s.error().message.find("No such file or directory") != std::string::npos, s.error().message.c_str());
+        QCOMPARE(readAll(first), QByteArray("old"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+        QVERIFY(io::writeFilesTogether({{first.toStdString(), text("new")}, {dir.filePath("masters.tsv").toStdString(), text("new too")}}));
+        QCOMPARE(readAll(first), QByteArray("new"));
+        QCOMPARE(readAll(dir.filePath("masters.tsv")), QByteArray("new too"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTextFile)
+#include "test_text_file.moc"
