@@ -115,6 +115,8 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
             if (!o.value("hosts").isArray())
                 return r.fail(where + ".hosts", "expected an array of {name, slots}");
             const auto hosts = o.value("hosts").toArray();
+            if (hosts.isEmpty())
+                return r.fail(where + ".hosts", "expected at least one host {\"name\", \"slots\"} (a site without hosts cannot run anything)");
             for (qsizetype h = 0; h < hosts.size(); ++h) {
                 const auto ho = hosts[h].toObject();
                 if (auto k = r.checkKeys(ho, where + QString(".hosts[%1]").arg(h), {"name", "slots"}); !k)
@@ -266,12 +268,18 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
             return constraints.error();
     } else {
         std::vector<model::Pin> pins;
-        for (const auto& p : o.value("pins").toArray()) {
-            const auto pair = p.toArray();
+        const auto inline_ = o.value("pins").toArray();
+        for (qsizetype k = 0; k < inline_.size(); ++k) {
+            const auto pair = inline_[k].toArray();
             const auto site = topo.siteIndex(pair.at(1).toString().toStdString());
-            if (pair.size() != 2 || !pair.at(0).isDouble() || pair.at(0).toDouble() < 0 || !site)
-                return r.fail(where + ".pins", "expected a pins CSV path or [process, \"site name\"] pairs naming sites of the project");
-            pins.push_back({pair.at(0).toInt(), *site});
+            const double process = pair.at(0).toDouble(-1);
+            // A process id is a whole number below the process count (toInt() would read 1.5 or 1e12 as 0).
+            if (pair.size() != 2 || !pair.at(0).isDouble() || !pair.at(1).isString() || process < 0 || process != std::floor(process)
+                || process >= app.comm.processCount() || !site)
+                return r.fail(where + QString(".pins[%1]").arg(k),
+                              QString("expected [process, \"site\"]: a whole process id from 0 to %1 and a site of the project")
+                                  .arg(app.comm.processCount() - 1));
+            pins.push_back({static_cast<int>(process), *site});
         }
         constraints = model::Constraints::fromPins(std::move(pins));
         if (!constraints)

@@ -235,6 +235,33 @@ private Q_SLOTS:
         QCOMPARE(back->applications.back().volumeFile, std::string("kmeans-2.volume.mtx"));
     }
 
+    // Regressions: inline pins [1.5, "a"] and [1e12, "a"] pinned process 0; "hosts": [] dropped a site's nodes.
+    void refusesInlinePinsThatAreNotProcessIdsAndSitesWithoutHosts()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("v.mtx"), "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 2 5\n");
+        const QString path = dir.filePath("p.meridian");
+        const QByteArray head = R"({"format": "meridian-project", "version": 1,
+            "sites": [{"name": "a", "lat": 0, "lon": 0, "nodes": 4}],
+            "applications": [{"name": "x", "volume": "v.mtx", "pins": )";
+        for (const QByteArray& pins : {QByteArray(R"([[1.5, "a"]])"), QByteArray(R"([[1e12, "a"]])"), QByteArray(R"([[4, "a"]])"),
+                                      QByteArray(R"([[1, 2]])"), QByteArray(R"([[-1, "a"]])")}) {
+            writeFile(path, head + pins + "}]}");
+            auto p = document::ProjectFile::load(path);
+            QVERIFY2(!p, pins.constData());
+            QVERIFY2(p.error().message.find("applications[0].pins[0]: expected [process, \"site\"]: a whole process id from 0 to 3") != std::string::npos,
+                     p.error().message.c_str());
+        }
+        writeFile(path, head + R"([[3, "a"]])" + "}]}");
+        auto good = document::ProjectFile::load(path);
+        QVERIFY2(good, good ? "" : good.error().toString().c_str());
+        QCOMPARE(good->applications[0].pins.pins()[0].process, 3);
+        writeFile(path, R"({"format": "meridian-project", "version": 1, "sites": [{"name": "a", "lat": 0, "lon": 0, "hosts": []}]})");
+        auto empty = document::ProjectFile::load(path);
+        QVERIFY(!empty);
+        QVERIFY(empty.error().message.find("sites[0].hosts: expected at least one host") != std::string::npos);
+    }
+
     void leavesNoPartialFileWhenSavingFails()
     {
         auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
