@@ -28,7 +28,7 @@ Expected<std::vector<int>> processIds(const std::vector<std::string>& names, con
         const auto digits = name.find_last_not_of("0123456789");
         const auto id = parseInteger(digits == std::string::npos ? name : name.substr(digits + 1));
         if (!id || *id < 0 || *id >= static_cast<long long>(names.size()))
-            return parseError(path, line, 0, "expected process ids 0.." + std::to_string(names.size() - 1) + " as names (12, p12 or rank12), found '" + name + "'");
+            return parseError(path, line, 0, "expected process ids 0.." + std::to_string(names.size() - 1) + " as names (12, p12 or rank12), found " + shown(name));
         if (!seen.insert(static_cast<int>(*id)).second)
             return parseError(path, line, 0, "process id " + name + " appears twice");
         ids.push_back(static_cast<int>(*id));

@@ -96,7 +96,7 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
             const auto v = parseNumber(field.text);
             if (!v || !satisfies(rule, *v))
                 return parseError(path, line, field.column,
-                                  "expected " + describeRule(rule) + ", found '" + field.text + "'");
+                                  "expected " + describeRule(rule) + ", found " + shown(field.text) + "");
             m.values.push_back(*v);
         }
         m.rowLines.push_back(line);

@@ -21,7 +21,7 @@ std::string quotedList(const std::vector<std::string>& names)
 {
     std::string out;
     for (std::size_t k = 0; k < names.size(); ++k)
-        out += (k ? ", '" : "'") + names[k] + "'";
+        out += (k ? ", " : "") + shown(names[k]);
     return out;
 }
 
@@ -45,7 +45,7 @@ Expected<std::vector<int>> matchSites(const std::vector<std::string>& names, con
             continue;
         }
         if (!seen.insert(*site).second)
-            return parseError(path, line, 0, axis + " names site '" + name + "' twice");
+            return parseError(path, line, 0, axis + " names site " + shown(name) + " twice");
         index.push_back(*site);
     }
     if (!extra.empty()) {

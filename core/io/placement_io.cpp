@@ -16,7 +16,7 @@ Expected<int> parseProcess(const Field& field, const std::string& path, int line
 {
     const auto id = parseInteger(field.text);
     if (!id || *id < 0 || *id >= std::numeric_limits<int>::max())
-        return parseError(path, line, field.column, "expected a process id (a whole number >= 0), found '" + field.text + "'");
+        return parseError(path, line, field.column, "expected a process id (a whole number >= 0), found " + shown(field.text) + "");
     return static_cast<int>(*id);
 }
 
@@ -24,7 +24,7 @@ Expected<int> parseSite(const Field& field, const model::Topology& topology, con
 {
     const auto site = topology.siteIndex(field.text);
     if (!site)
-        return parseError(path, line, field.column, "unknown site '" + field.text + "'; expected one of the project's sites");
+        return parseError(path, line, field.column, "unknown site " + shown(field.text) + "; expected one of the project's sites");
     return *site;
 }
 
@@ -117,17 +117,17 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
         if (!f[2].text.empty()) {
             const auto host = topology.hostIndex(f[2].text);
             if (!host)
-                return parseError(path, line, f[2].column, "unknown host '" + f[2].text + "'");
+                return parseError(path, line, f[2].column, "unknown host " + shown(f[2].text) + "");
             if (topology.siteOfHost(*host) != *site)
                 return parseError(path, line, f[2].column,
-                                  "host '" + f[2].text + "' is in site '" + topology.site(topology.siteOfHost(*host)).name
-                                      + "', not in '" + f[1].text + "'");
+                                  "host " + shown(f[2].text) + " is in site '" + topology.site(topology.siteOfHost(*host)).name
+                                      + "', not in " + shown(f[1].text) + "");
             const auto slot = parseInteger(f[3].text);
             const int slots = topology.host(*host).slots;
             if (!slot || *slot < 0 || *slot >= slots)
                 return parseError(path, line, f[3].column,
                                   "expected a slot between 0 and " + std::to_string(slots - 1) + " for host '" + f[2].text
-                                      + "', found '" + f[3].text + "'");
+                                      + "', found " + shown(f[3].text) + "");
             row.host = *host;
             row.slot = static_cast<int>(*slot);
         }

@@ -90,9 +90,9 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
                         found = c;
                 if (found < 0)
                     return parseError(path, line, field.column,
-                                      "unknown column '" + field.text + "'; expected the columns " + acceptedColumns());
+                                      "unknown column " + shown(field.text) + "; expected the columns " + acceptedColumns());
                 if (columnOf[found] >= 0)
-                    return parseError(path, line, field.column, "column '" + field.text + "' appears twice");
+                    return parseError(path, line, field.column, "column " + shown(field.text) + " appears twice");
                 columnOf[found] = static_cast<int>(f);
             }
             for (int c : {kName, kLat, kLon, kNodes})
@@ -111,7 +111,7 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
         if (nameField.text.empty())
             return parseError(path, line, nameField.column, "expected a site name");
         if (!names.insert(nameField.text).second)
-            return parseError(path, line, nameField.column, "site '" + nameField.text + "' is listed twice");
+            return parseError(path, line, nameField.column, "site " + shown(nameField.text) + " is listed twice");
         site.name = nameField.text;
         for (int c = kLat; c < kColumnCount; ++c) {
             if (columnOf[c] < 0)
@@ -128,8 +128,8 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
             const std::string problem = value ? checkValue(c, *value) : "a number";
             if (!problem.empty())
                 return parseError(path, line, field.column,
-                                  std::string("expected ") + problem + " for '" + kColumnNames[c] + "', found '"
-                                      + field.text + "'");
+                                  std::string("expected ") + problem + " for '" + kColumnNames[c] + "', found "
+                                      + shown(field.text) + "");
             assign(site, c, *value);
         }
         sites.push_back(std::move(site));
@@ -249,7 +249,7 @@ Expected<std::vector<model::Site>> readSitesGeoJsonUnguarded(const std::string& 
             return fail("expected a non-empty string property 'name'");
         site.name = (*props)["name"].get<std::string>();
         if (!names.insert(site.name).second)
-            return fail("site '" + site.name + "' is listed twice");
+            return fail("site " + shown(site.name) + " is listed twice");
         const double lon = (*coords)[0].get<double>();
         const double lat = (*coords)[1].get<double>();
         if (std::string p = checkValue(kLon, lon); !p.empty())
@@ -356,16 +356,16 @@ Expected<std::vector<model::Site>> readHostsCsv(const std::string& path, const m
             return parseError(path, line, f[0].column, "expected a host name");
         const auto site = topology.siteIndex(f[1].text);
         if (!site)
-            return parseError(path, line, f[1].column, "unknown site '" + f[1].text + "'; expected one of the project's sites");
+            return parseError(path, line, f[1].column, "unknown site " + shown(f[1].text) + "; expected one of the project's sites");
         int slots = 1;
         if (f.size() == 3) {
             const auto v = parseInteger(f[2].text);
             if (!v || *v < 1 || *v > 1000000)
-                return parseError(path, line, f[2].column, "expected slots as a whole number from 1 to 1000000, found '" + f[2].text + "'");
+                return parseError(path, line, f[2].column, "expected slots as a whole number from 1 to 1000000, found " + shown(f[2].text) + "");
             slots = static_cast<int>(*v);
         }
         if (auto [it, inserted] = lineOfHost.emplace(f[0].text, line); !inserted)
-            return parseError(path, line, f[0].column, "host '" + f[0].text + "' is already listed on line " + std::to_string(it->second));
+            return parseError(path, line, f[0].column, "host " + shown(f[0].text) + " is already listed on line " + std::to_string(it->second));
         listed[*site].push_back({f[0].text, slots});
     }
     if (records.error())

@@ -217,6 +217,40 @@ bool isBlankOrComment(std::string_view line, char comment)
     return t.empty() || t.front() == comment;
 }
 
+std::string shown(std::string_view text)
+{
+    constexpr std::size_t kMaxCharacters = 60;
+    std::string out = "'";
+    std::size_t characters = 0, i = 0;
+    const auto hex = [&](unsigned char c) {
+        char code[8];
+        std::snprintf(code, sizeof code, "\\x%02X", c);
+        out += code;
+    };
+    while (i < text.size() && characters < kMaxCharacters) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        // The length of a well-formed UTF-8 sequence starting here, 0 if it is not one.
+        std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        for (std::size_t k = 1; k < length; ++k)
+            if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) >> 6) != 0x2)
+                length = 0;
+        if (length == 1 && (c < 0x20 || c == 0x7F))
+            length = 0;
+        if (length == 0) {
+            hex(c);
+            ++i;
+        } else {
+            out.append(text.substr(i, length));
+            i += length;
+        }
+        ++characters;
+    }
+    out += "'";
+    if (i < text.size())
+        out += "... (" + std::to_string(text.size()) + " bytes)";
+    return out;
+}
+
 Error parseError(const std::string& path, int line, int column, std::string message)
 {
     return makeError(ErrorCode::Parse, std::move(message), {path, line, column});

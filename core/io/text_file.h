@@ -124,6 +124,11 @@ std::optional<long long> parseInteger(std::string_view text);
 /// Returns text with leading and trailing blanks (space, tab, CR) removed.
 std::string_view trim(std::string_view text);
 
+/// Returns text from a file quoted for an error message: in single quotes, bytes that are not printable
+/// UTF-8 written as \xNN, and cut after 60 characters with the full length given, so binary garbage never
+/// reaches a terminal or a dialog raw or at length.
+std::string shown(std::string_view text);
+
 /// Builds a Parse error at a file position.
 Error parseError(const std::string& path, int line, int column, std::string message);
 

@@ -116,6 +116,19 @@ private Q_SLOTS:
         MERIDIAN_VERIFY_ERROR(io::readSitesCsv(sparse.toStdString()), "huge.csv", 0, 0, "the file is 2.0 GiB; at most 1.0 GiB are read");
     }
 
+    // Regression: binary garbage was echoed raw and at full length in "unknown column" errors.
+    void quotesBinaryGarbageEscapedAndShort()
+    {
+        auto sites = io::readSitesCsv(data("regressions/sites_binary_column.csv"));
+        QVERIFY(!sites);
+        const std::string& m = sites.error().message;
+        QVERIFY2(m.find("unknown column '\\x01\\x02\\xFF\\xFE\\x80") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("... (260 bytes)") != std::string::npos, m.c_str());
+        QVERIFY(m.size() < 500);
+        for (unsigned char c : m)
+            QVERIFY(c >= 0x20 && c < 0x7F);
+    }
+
     void roundTripsThroughCsv()
     {
         auto topo = io::loadTopology(data("sites.csv"));

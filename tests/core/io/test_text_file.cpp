@@ -36,6 +36,14 @@ private Q_SLOTS:
         MERIDIAN_VERIFY_ERROR(io::readTextFile(dir.filePath("absent").toStdString()), "absent", 0, 0, "cannot open the file: No such file or directory");
     }
 
+    void showsUserTextSafely()
+    {
+        QCOMPARE(io::shown("plain"), std::string("'plain'"));
+        QCOMPARE(io::shown("caf\xC3\xA9 \xE2\x86\x92"), std::string("'caf\xC3\xA9 \xE2\x86\x92'")); // UTF-8 kept
+        QCOMPARE(io::shown(std::string("a\tb\0c\x80", 6)), std::string("'a\\x09b\\x00c\\x80'"));
+        QCOMPARE(io::shown(std::string(100, 'x')), "'" + std::string(60, 'x') + "'... (100 bytes)");
+    }
+
     // Regression: the temporary was a fixed "<path>.part", so two writers of one file collided.
     void concurrentWritersOfOneFileNeverCollide()
     {
