@@ -48,8 +48,11 @@ QChartView* makeChartView(QWidget* parent, const QString& title)
 void clearChart(QChart* chart)
 {
     chart->removeAllSeries();
-    for (auto* axis : chart->axes())
+    // removeAxis hands the axis back to the caller: delete it, or every refresh leaks its axes.
+    for (auto* axis : chart->axes()) {
         chart->removeAxis(axis);
+        delete axis;
+    }
 }
 
 QString metricTitle(const document::RunMetric& m)

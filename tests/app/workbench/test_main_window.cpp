@@ -27,6 +27,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -102,6 +103,15 @@ private Q_SLOTS:
         const auto front = compare->skylineFront();
         QVERIFY(std::find(front.begin(), front.end(), cheapest->id) != front.end());
         QVERIFY(std::find(front.begin(), front.end(), random->id) == front.end());
+
+        // Regression: each refresh leaked the chart's axes (removeAxis hands them back, nothing deleted them).
+        QList<QPointer<QAbstractAxis>> before;
+        for (auto* axis : compare->chart(workbench::ComparePanel::SkylineTab)->chart()->axes())
+            before << axis;
+        QVERIFY(!before.isEmpty());
+        QVERIFY(compare->setSkylineAxes("cost_s", "wan_bytes"));
+        for (const auto& axis : before)
+            QVERIFY(axis.isNull());
     }
     void opensEverySampleProject_data()
     {
