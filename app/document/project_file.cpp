@@ -3,6 +3,7 @@
 #include "core/io/comm_io.h"
 #include "core/io/network_io.h"
 #include "core/io/placement_io.h"
+#include "core/io/text_file.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,7 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -344,6 +344,9 @@ Project ProjectFile::withSidecarNames(const Project& project)
 
 Expected<Project> ProjectFile::load(const QString& path)
 {
+    // A save that a kill interrupted after all its files were written is finished first.
+    if (auto s = io::completeJournal(journalPath(path).toStdString()); !s)
+        return s.error();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(ErrorCode::Io, "cannot open the project: " + file.errorString().toStdString(), {path.toStdString()});
@@ -470,39 +473,42 @@ Status ProjectFile::save(const Project& project, const QString& path)
         network["host_links"] = links;
     root["network"] = network;
 
+    // The sidecars and the project are one transaction (io::writeFilesWithJournal): a kill at any moment
+    // leaves the old set or the new set, never applications of both.
     QJsonArray apps;
     const Project named = withSidecarNames(project);
+    std::vector<std::pair<std::string, std::string>> outputs; // path, content; the project last
     for (const auto& app : named.applications) {
         const QString volume = QString::fromStdString(app.volumeFile);
         QJsonObject o{{"name", QString::fromStdString(app.name)}, {"volume", volume}};
         if (!app.description.empty())
             o["description"] = QString::fromStdString(app.description);
         const std::string comment = app.name + ", " + std::to_string(app.comm.processCount()) + " processes";
-        if (auto s = io::writeCommMatrix(dir.filePath(volume).toStdString(), app.comm, false, comment + ", bytes"); !s)
-            return s;
+        outputs.emplace_back(dir.filePath(volume).toStdString(), io::commMatrixText(app.comm, false, comment + ", bytes"));
         if (app.comm.hasMessages()) {
             const QString messages = QString::fromStdString(app.messagesFile);
-            if (auto s = io::writeCommMatrix(dir.filePath(messages).toStdString(), app.comm, true, comment + ", messages"); !s)
-                return s;
+            outputs.emplace_back(dir.filePath(messages).toStdString(), io::commMatrixText(app.comm, true, comment + ", messages"));
             o["messages"] = messages;
         }
         if (!app.pins.empty()) {
             const QString pins = QString::fromStdString(app.pinsFile);
-            if (auto s = io::writePinsCsv(dir.filePath(pins).toStdString(), app.pins, named.topology); !s)
-                return s;
+            outputs.emplace_back(dir.filePath(pins).toStdString(), io::pinsCsvText(app.pins, named.topology));
             o["pins"] = pins;
         }
         apps.append(o);
     }
     root["applications"] = apps;
+    const QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    outputs.emplace_back(QFileInfo(path).absoluteFilePath().toStdString(), json.toStdString());
+    std::vector<io::PendingFile> files;
+    for (const auto& [file, content] : outputs)
+        files.push_back({file, [&content](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); }});
+    return io::writeFilesWithJournal(files, journalPath(path).toStdString());
+}
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(ErrorCode::Io, "cannot write the project: " + file.errorString().toStdString(), {path.toStdString()});
-    file.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return makeError(ErrorCode::Io, "cannot write the project: " + file.errorString().toStdString(), {path.toStdString()});
-    return {};
+QString ProjectFile::journalPath(const QString& projectPath)
+{
+    return QFileInfo(projectPath).absoluteFilePath() + ".saving";
 }
 
 } // namespace meridian::document

@@ -15,14 +15,17 @@ class ProjectFile {
 public:
     static constexpr int kVersion = 1;
 
-    /// Loads a project. Errors name the file (the project or the sidecar) and, for JSON syntax errors,
+    /// Loads a project, first finishing a save that a kill interrupted (its journal). Errors name the file (the project or the sidecar) and, for JSON syntax errors,
     /// the line and column; a newer version or a missing sidecar is a clear error.
     static Expected<Project> load(const QString& path);
 
-    /// Saves a project: sidecars first (each written atomically, under the names withSidecarNames gives),
-    /// then the project file through QSaveFile, so an interrupted save never leaves a truncated project
-    /// behind.
+    /// Saves a project and its sidecars (under the names withSidecarNames gives) as one transaction: all
+    /// are written and synced to temporaries, a journal (journalPath) records them, then they are renamed
+    /// into place, the project last. A kill before the journal leaves the old files; after it, the next load
+    /// finishes the save. Either way the project and its sidecars are never a mix of two saves.
     static Status save(const Project& project, const QString& path);
+    /// Returns the journal of an unfinished save of a project: "<project>.saving" beside it.
+    static QString journalPath(const QString& projectPath);
 
     enum class SidecarKind { Volume, Messages, Pins };
     /// Returns the project with every application's sidecar file names set: names it already has are kept

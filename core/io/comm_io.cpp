@@ -122,13 +122,18 @@ Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const 
 
 Status writeCommMatrix(const std::string& path, const model::CommMatrix& comm, bool messages, const std::string& comment)
 {
+    return writeTextFileAtomically(path, commMatrixText(comm, messages, comment));
+}
+
+std::string commMatrixText(const model::CommMatrix& comm, bool messages, const std::string& comment)
+{
     std::vector<MarketEntry> entries;
     for (const auto& e : comm.entries()) {
         const double v = messages ? e.messages : e.bytes;
         if (v != 0.0)
             entries.push_back({e.from, e.to, v, 0});
     }
-    return writeMatrixMarket(path, comm.processCount(), comm.processCount(), entries, comment);
+    return matrixMarketText(comm.processCount(), comm.processCount(), entries, comment);
 }
 
 } // namespace meridian::io

@@ -16,6 +16,8 @@ namespace meridian::io {
 Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const std::string& messagesPath = {});
 
 /// Writes the volume (or the message counts) as Matrix Market coordinate real general.
+/// Returns the text writeCommMatrix writes.
+std::string commMatrixText(const model::CommMatrix& comm, bool messages, const std::string& comment = {});
 Status writeCommMatrix(const std::string& path, const model::CommMatrix& comm, bool messages,
                        const std::string& comment = {});
 

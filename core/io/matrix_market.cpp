@@ -165,6 +165,11 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
 Status writeMatrixMarket(const std::string& path, int rows, int columns, const std::vector<MarketEntry>& entries,
                          const std::string& comment)
 {
+    return writeTextFileAtomically(path, matrixMarketText(rows, columns, entries, comment));
+}
+
+std::string matrixMarketText(int rows, int columns, const std::vector<MarketEntry>& entries, const std::string& comment)
+{
     std::string out = "%%MatrixMarket matrix coordinate real general\n";
     if (!comment.empty())
         out += "% " + comment + "\n";
@@ -179,7 +184,7 @@ Status writeMatrixMarket(const std::string& path, int rows, int columns, const s
         out.append(buffer, ptr);
         out += '\n';
     }
-    return writeTextFileAtomically(path, out);
+    return out;
 }
 
 } // namespace meridian::io

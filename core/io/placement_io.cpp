@@ -76,10 +76,15 @@ Expected<model::Constraints> readPinsCsv(const std::string& path, const model::T
 
 Status writePinsCsv(const std::string& path, const model::Constraints& constraints, const model::Topology& topology)
 {
+    return writeTextFileAtomically(path, pinsCsvText(constraints, topology));
+}
+
+std::string pinsCsvText(const model::Constraints& constraints, const model::Topology& topology)
+{
     std::string out = "process,site\n";
     for (const auto& pin : constraints.pins())
         out += std::to_string(pin.process) + ',' + quoteCsvField(topology.site(pin.site).name) + '\n';
-    return writeTextFileAtomically(path, out);
+    return out;
 }
 
 Expected<model::Placement> readMappingCsv(const std::string& path, const model::Topology& topology, int expectedProcesses)

@@ -15,6 +15,8 @@ namespace meridian::io {
 /// errors naming the file, line and column.
 Expected<model::Constraints> readPinsCsv(const std::string& path, const model::Topology& topology, int processCount = -1);
 Status writePinsCsv(const std::string& path, const model::Constraints& constraints, const model::Topology& topology);
+/// Returns the text writePinsCsv writes.
+std::string pinsCsvText(const model::Constraints& constraints, const model::Topology& topology);
 
 /// Reads a mapping CSV: lines `process,site,host,slot` (process ids 0-based, site and host by name,
 /// slot 0-based inside the host), an optional header line, `#` comments. A site-level mapping leaves host

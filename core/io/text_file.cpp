@@ -177,6 +177,69 @@ Status writeFilesTogether(const std::vector<PendingFile>& files)
     return {};
 }
 
+namespace {
+constexpr std::string_view kJournalHeader = "meridian-journal 1\n";
+} // namespace
+
+Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::string& journalPath)
+{
+    std::vector<std::string> temps;
+    const auto discard = [&] {
+        std::error_code ignored;
+        for (const auto& t : temps)
+            std::filesystem::remove(t, ignored);
+    };
+    std::string journal(kJournalHeader);
+    for (const auto& file : files) {
+        if (file.path.find_first_of("\t\n") != std::string::npos) {
+            discard();
+            return makeError(ErrorCode::InvalidInput, "a file name with a tab or a line break cannot be saved", {file.path});
+        }
+        auto temp = writeTemporary(file);
+        if (!temp) {
+            discard();
+            return temp.error();
+        }
+        temps.push_back(*temp);
+        journal += *temp + '\t' + file.path + '\n';
+    }
+    if (auto s = writeTextFileAtomically(journalPath, journal); !s) {
+        discard();
+        return s;
+    }
+    // From here on the new set wins: a kill is finished by completeJournal().
+    return completeJournal(journalPath);
+}
+
+Status completeJournal(const std::string& journalPath)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(journalPath, ec))
+        return {};
+    auto text = readTextFile(journalPath);
+    if (!text)
+        return text.error();
+    if (text->rfind(kJournalHeader, 0) != 0)
+        return makeError(ErrorCode::Io, "not a Meridian save journal; move it away to open the files as they are", {journalPath});
+    LineReader lines(std::string_view(*text).substr(kJournalHeader.size()));
+    while (lines.next()) {
+        const auto line = lines.line();
+        const auto tab = line.find('\t');
+        if (tab == std::string_view::npos)
+            return makeError(ErrorCode::Io, "a damaged save journal; move it away to open the files as they are", {journalPath, lines.number() + 1, 0});
+        const std::string temp(line.substr(0, tab)), final(line.substr(tab + 1));
+        if (!std::filesystem::exists(temp, ec))
+            continue; // renamed before the interruption
+        std::filesystem::rename(temp, final, ec);
+        if (ec)
+            return makeError(ErrorCode::Io, "cannot finish an interrupted save: " + ec.message(), {final});
+        syncParentFolder(final);
+    }
+    std::filesystem::remove(journalPath, ec);
+    syncParentFolder(journalPath);
+    return {};
+}
+
 Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce)
 {
     return writeFilesTogether({PendingFile{path, produce}});

@@ -43,6 +43,17 @@ struct PendingFile {
 };
 Status writeFilesTogether(const std::vector<PendingFile>& files);
 
+/// Writes files as one transaction recorded in a journal: every file is written and synced to a unique
+/// temporary, then the journal (temporary -> final, one pair a line) is written atomically, then every
+/// temporary is renamed over its final name in order and the journal is removed. A kill before the journal
+/// exists leaves the old files untouched; a kill after it leaves a journal that completeJournal() finishes.
+/// A reader that calls completeJournal() first therefore sees the old set or the new set, never a mix.
+Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::string& journalPath);
+/// Finishes a transaction that a kill interrupted: renames the temporaries its journal lists that are still
+/// there, then removes the journal. Does nothing when there is no journal. An unreadable journal or a
+/// failed rename is an error naming the journal.
+Status completeJournal(const std::string& journalPath);
+
 /// Returns a temporary name beside `path` that no other writer uses: "<path>.part-<pid>-<counter>-<random>".
 std::string uniqueTemporaryName(const std::string& path);
 /// Flushes a written file's data to disk (fsync); returns false with errno set on failure.
