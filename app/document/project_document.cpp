@@ -137,7 +137,13 @@ void ProjectDocument::reset(Project project, const QString& path)
 
 Status ProjectDocument::edit(const QString& text, const std::function<Expected<Project>(const Project&)>& change)
 {
-    auto edited = change(*m_project);
+    // Edits return errors as values; an exception is a defect, reported as one and never half-applied.
+    Expected<Project> edited = makeError(ErrorCode::Internal, "the edit did not run");
+    try {
+        edited = change(*m_project);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("internal error while editing: ") + e.what());
+    }
     if (!edited)
         return edited.error();
     m_undoStack->push(new ReplaceProjectCommand(this, m_project, std::make_shared<const Project>(std::move(*edited)), text));

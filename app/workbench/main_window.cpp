@@ -248,6 +248,17 @@ bool MainWindow::openProject(const QString& path)
 
 bool MainWindow::openOrImport(const QString& path)
 {
+    // Readers return errors as values; an exception here is a defect, shown as one rather than a crash.
+    try {
+        return openOrImportUnguarded(path);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot import %1").arg(QFileInfo(path).fileName()), tr("Internal error: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+bool MainWindow::openOrImportUnguarded(const QString& path)
+{
     std::string why;
     const auto kind = document::detectFileKind(path.toStdString(), m_document->project()->topology, &why);
     const QString name = QFileInfo(path).fileName();

@@ -88,6 +88,7 @@ protected:
 
 private:
     void buildMenus();
+    bool openOrImportUnguarded(const QString& path);
     void showError(const QString& title, const QString& message);
     void updateTitle();
     void addRecentFile(const QString& path);
