@@ -9,7 +9,7 @@
 
 namespace meridian::widgets {
 
-/// Draws a matrix as a heatmap, as communication-matrix viewers do (ECOSYSTEM.md): viridis (perceptually
+/// Draws a matrix as a heatmap, as communication-matrix viewers do: viridis (perceptually
 /// uniform, colour-blind safe) on a linear or log scale, or a blue-orange diverging palette when values
 /// are signed; a colour legend; row sums to the right and column sums below.
 ///

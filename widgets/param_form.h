@@ -10,7 +10,7 @@ class QFormLayout;
 
 namespace meridian::widgets {
 
-/// A form generated from an algorithm's parameter specs (STYLE.md): a spin box for an integer or a
+/// A form generated from an algorithm's parameter specs: a spin box for an integer or a
 /// real with the spec's range and default, a check box for a flag, a combo box for a choice; the help
 /// text is each field's tooltip. values() returns what the form holds, always within the specs.
 class ParamForm : public QWidget {

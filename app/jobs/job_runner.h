@@ -23,7 +23,7 @@ using JobOutput = Expected<std::any>;
 /// How a job ended.
 enum class JobEnd { Finished, Failed, Canceled };
 
-/// The one place in the application that starts threads (STYLE.md). A job is a function of a Feedback
+/// The one place in the application that starts threads. A job is a function of a Feedback
 /// that runs on the runner's thread pool through QtConcurrent::run in promise mode: the Feedback's
 /// progress goes to the QPromise and its cancel predicate polls QPromise::isCanceled(), and a
 /// QFutureWatcher brings progress and the outcome back to the main thread. The completion callback runs

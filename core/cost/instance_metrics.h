@@ -8,7 +8,7 @@
 
 namespace meridian::cost {
 
-/// CloudMap's instance-level quality metrics of a host-level placement (eq. 1-4 of cloudmap-task-mapping):
+/// CloudMap's instance-level quality metrics of a host-level placement (CloudMap's eq. 1-4):
 ///   DiffInst(i,j) = 1 if Instance(i) != Instance(j), else 0                                   (eq. 1)
 ///   Inter = sum over i < j of DiffInst(i,j) Comm(i,j)                                        (eq. 2)
 ///   Intra = sum over i < j of Comm(i,j) - Inter                                              (eq. 3)

@@ -8,7 +8,7 @@
 
 namespace meridian::io {
 
-/// The launcher formats Meridian exports (ECOSYSTEM.md, "Launchers").
+/// The launcher formats Meridian exports: Open MPI rankfiles, MPICH/Intel machinefiles, Slurm hostfiles.
 enum class LauncherFormat {
     OpenMpiRankfile,     ///< `rank N=host slot=S`, sorted by rank, every rank listed (mpirun --rankfile).
     MpichMachinefile,    ///< One `host:1` line per rank in rank order (Hydra and Intel MPI -machinefile).

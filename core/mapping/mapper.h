@@ -26,7 +26,7 @@ struct MappingResult {
     std::vector<std::string> notes;
 };
 
-/// A process mapper: the interface every algorithm implements (STYLE.md).
+/// A process mapper: the interface every algorithm implements.
 ///
 /// map() validates the parameters, runs mapImpl(), completes a site-level result to host and slot, and
 /// checks the result: a placement that breaks a capacity or pin is reported as an internal error, never

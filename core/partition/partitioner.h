@@ -58,7 +58,7 @@ BudgetStatus budgetStatus(const PartitionProblem& problem, double wanUsd);
 /// never flags an exact fit.
 inline bool withinBudget(double usd, double budget) { return usd <= budget * (1 + 1e-9) + 1e-15; }
 
-/// A vertex-cut graph partitioner (STYLE.md's algorithm interface). run() validates the parameters, calls
+/// A vertex-cut graph partitioner (the same algorithm interface as the mappers). run() validates the parameters, calls
 /// runImpl(), and checks that every edge has a site and every master is one of its vertex's replicas.
 /// Deterministic for a seed. A canceled run returns ErrorCode::Canceled.
 class Partitioner {

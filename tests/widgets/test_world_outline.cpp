@@ -15,7 +15,7 @@ private Q_SLOTS:
         QCOMPARE(world.arcCount, 130);
         QCOMPARE(world.polygonCount, 125);
         QCOMPARE(world.pointCount, 5129);
-        // Rings drop the endpoint each arc shares with the previous one: 5,123 points (ECOSYSTEM.md).
+        // Rings drop the endpoint each arc shares with the previous one: 5,123 points.
         int ringPoints = 0;
         for (const auto& ring : world.rings)
             ringPoints += static_cast<int>(ring.size());
