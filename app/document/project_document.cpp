@@ -119,6 +119,13 @@ Status ProjectDocument::save(const QString& path)
     return {};
 }
 
+void ProjectDocument::adoptRecovered(const QString& originalPath)
+{
+    m_path = originalPath;
+    m_undoStack->resetClean();
+    Q_EMIT titleChanged();
+}
+
 void ProjectDocument::reset(Project project, const QString& path)
 {
     m_undoStack->clear();

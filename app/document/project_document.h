@@ -47,6 +47,9 @@ public:
     /// Saves the project and its runs (RunFile, beside it) to `path` (empty: the current path) and
     /// marks the undo stack clean.
     Status save(const QString& path = {});
+    /// After loading recovered work: takes `originalPath` as the document's file (empty for a project never
+    /// saved) and marks the document unsaved, so Save writes the recovered work where it belongs.
+    void adoptRecovered(const QString& originalPath);
     /// Replaces the document by `project` with no file and no runs (undo history cleared).
     void reset(Project project, const QString& path = {});
 

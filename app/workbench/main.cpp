@@ -18,7 +18,9 @@ int main(int argc, char** argv)
 
     meridian::workbench::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty())
+    // Work a crash left unsaved comes first; a project named on the command line opens otherwise.
+    const bool recovered = window.offerRecovery();
+    if (!recovered && !parser.positionalArguments().isEmpty())
         window.openProject(parser.positionalArguments().front());
     return app.exec();
 }

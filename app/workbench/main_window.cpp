@@ -29,6 +29,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLocale>
+#include <QPushButton>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -51,6 +53,9 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName("MeridianMainWindow");
     mapping::registerBuiltinMappers(m_mappers);
     m_document = new document::ProjectDocument(this);
+    m_autosave = new document::Autosave(m_document, this);
+    if (const int ms = qEnvironmentVariableIntValue("MERIDIAN_AUTOSAVE_MS"); ms > 0)
+        m_autosave->setInterval(ms);
     m_runner = new jobs::JobRunner(this);
     m_controller = new actions::RunController(m_document, m_runner, &m_mappers, this);
 
@@ -321,6 +326,45 @@ bool MainWindow::openOrImportUnguarded(const QString& path)
     return false;
 }
 
+bool MainWindow::offerRecovery()
+{
+    for (const auto& entry : document::Autosave::orphans()) {
+        const QString name = entry.projectName.isEmpty() ? tr("an untitled project") : entry.projectName;
+        const QString where = entry.originalPath.isEmpty() ? tr("never saved") : entry.originalPath;
+        if (!m_interactive)
+            return false;
+        QMessageBox box(QMessageBox::Question, tr("Recover Unsaved Work"),
+                        tr("Meridian did not close properly. Unsaved work on %1 (%2) was autosaved at %3.\n\nRecover it?")
+                            .arg(name, where, QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                        QMessageBox::NoButton, this);
+        QAbstractButton* recoverButton = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
+        QAbstractButton* discardButton = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("Later"), QMessageBox::RejectRole);
+        box.exec();
+        if (box.clickedButton() == discardButton) {
+            document::Autosave::remove(entry);
+            continue;
+        }
+        if (box.clickedButton() != recoverButton)
+            continue;
+        if (auto s = recover(entry); !s) {
+            showError(tr("Cannot recover the work"), QString::fromStdString(s.error().toString()));
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+Status MainWindow::recover(const document::Autosave::Entry& entry)
+{
+    m_runner->cancelAll();
+    if (auto s = document::Autosave::recover(entry, *m_document); !s)
+        return s;
+    statusBar()->showMessage(tr("Recovered the unsaved work on %1; save it to keep it.").arg(entry.projectName), 10000);
+    return {};
+}
+
 Status MainWindow::saveProject(const QString& path)
 {
     if (path.isEmpty()) {
@@ -410,6 +454,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
     m_runner->cancelAll();
+    m_autosave->discard(); // saved, or the user chose to discard: nothing to recover
     event->accept();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/actions/run_controller.h"
+#include "app/document/autosave.h"
 #include "app/document/project_document.h"
 #include "app/jobs/job_runner.h"
 #include "app/report/report_writer.h"
@@ -62,6 +63,12 @@ public:
     report::ReportImages reportImages();
 
     document::ProjectDocument* document() const { return m_document; }
+    document::Autosave* autosave() const { return m_autosave; }
+    /// Offers the work a crash left unsaved (document::Autosave::orphans), newest first: recover, discard,
+    /// or keep it for later. Returns true when work was recovered into the window.
+    bool offerRecovery();
+    /// Recovers one entry into the window (what the Recover button does).
+    Status recover(const document::Autosave::Entry& entry);
     jobs::JobRunner* jobRunner() const { return m_runner; }
     actions::RunController* runController() const { return m_controller; }
     QTabWidget* centralTabs() const { return m_tabs; }
@@ -112,6 +119,7 @@ private:
     void reportWithDialog();
 
     document::ProjectDocument* m_document = nullptr;
+    document::Autosave* m_autosave = nullptr;
     Registry<mapping::Mapper> m_mappers;
     jobs::JobRunner* m_runner = nullptr;
     actions::RunController* m_controller = nullptr;
