@@ -501,8 +501,10 @@ Status ProjectFile::save(const Project& project, const QString& path)
     const QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
     outputs.emplace_back(QFileInfo(path).absoluteFilePath().toStdString(), json.toStdString());
     std::vector<io::PendingFile> files;
-    for (const auto& [file, content] : outputs)
-        files.push_back({file, [&content](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); }});
+    for (const auto& output : outputs) {
+        const std::string& content = output.second;
+        files.push_back({output.first, [&content](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); }});
+    }
     return io::writeFilesWithJournal(files, journalPath(path).toStdString());
 }
 

@@ -1,5 +1,7 @@
 #include "core/io/edge_list_parsing.h"
 
+#include <algorithm>
+
 #include "core/io/text_file.h"
 
 #include <cerrno>
@@ -21,11 +23,12 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
     File f(std::fopen(path.c_str(), "rb"));
     if (!f)
         return ioError(path, "cannot open");
-    if (fileSize) {
-        struct stat st {};
-        *fileSize = ::fstat(fileno(f.get()), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
-    }
-    std::vector<char> buffer(kBlock);
+    struct stat st {};
+    const std::uint64_t size = ::fstat(fileno(f.get()), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    if (fileSize)
+        *fileSize = size;
+    // A block, or the whole file when it is smaller (a longer line grows the buffer below).
+    std::vector<char> buffer(static_cast<std::size_t>(std::clamp<std::uint64_t>(size + 1, 4096, kBlock)));
     std::size_t carried = 0;
     std::int64_t line = 0;
     while (true) {

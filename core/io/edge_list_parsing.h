@@ -5,6 +5,7 @@
 #include "core/model/graph.h"
 #include "core/model/topology.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -29,10 +30,14 @@ constexpr std::size_t kBlock = 8u << 20;
 
 /// Maps sparse original ids to dense ids in order of first appearance. A flat array indexed by the id while
 /// ids stay small relative to the edge count (the common case, and the fast one); an open-addressing hash
-/// table once an id would make the array too large.
+/// table once an id would make the array too large. The array starts allowed up to 2^24 ids, or 64 per
+/// byte of input when the input is smaller, so a tiny file never makes a large table.
 class DenseIdMap {
 public:
-    explicit DenseIdMap(model::Graph& graph) : m_graph(graph) {}
+    explicit DenseIdMap(model::Graph& graph, std::uint64_t inputBytes = ~0ull)
+        : m_graph(graph), m_floor(std::min<std::uint64_t>(1u << 24, std::max<std::uint64_t>(4096, inputBytes / 4 < (1u << 24) ? 64 * inputBytes : 1u << 24)))
+    {
+    }
 
     std::uint32_t get(std::uint64_t id)
     {
@@ -51,7 +56,7 @@ private:
     std::uint32_t getSlow(std::uint64_t id)
     {
         if (!m_hashed) {
-            const std::uint64_t limit = std::max<std::uint64_t>(1u << 24, 8 * m_graph.src.size() + 1024);
+            const std::uint64_t limit = std::max<std::uint64_t>(m_floor, 8 * m_graph.src.size() + 1024);
             if (id < limit) {
                 m_direct.resize(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(id + 1, 2 * m_direct.size())), kNone);
                 return get(id);
@@ -114,6 +119,7 @@ private:
     }
 
     model::Graph& m_graph;
+    std::uint64_t m_floor;
     bool m_hashed = false;
     std::vector<std::uint32_t> m_direct;
     std::vector<std::uint64_t> m_keys;

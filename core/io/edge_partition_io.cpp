@@ -1,5 +1,7 @@
 #include "core/io/edge_partition_io.h"
 
+#include <filesystem>
+
 #include "core/io/edge_list_parsing.h"
 #include "core/io/text_file.h"
 
@@ -128,7 +130,8 @@ Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const 
 {
     model::Graph g;
     model::EdgePartition p;
-    DenseIdMap ids(g);
+    std::error_code sizeError;
+    DenseIdMap ids(g, std::filesystem::file_size(path, sizeError));
     auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view line, std::size_t pos, std::int64_t number) -> Status {
         auto site = parseSiteName(path, number, line, pos, topology);
         if (!site)

@@ -142,7 +142,8 @@ Expected<model::Graph> readSnapGraph(const std::string& path)
 {
     model::Graph g;
     reserveFor(g, path);
-    DenseIdMap ids(g);
+    std::error_code sizeError;
+    DenseIdMap ids(g, std::filesystem::file_size(path, sizeError));
     auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t, std::int64_t) -> Status {
         if (a == b) {
             ++g.selfLoopsDropped;

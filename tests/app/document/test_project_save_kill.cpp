@@ -29,6 +29,8 @@ private Q_SLOTS:
         big.name = "LU 8192";
         big.comm = *synth::generatePattern(synth::Pattern::LU, {.processes = 8192});
         project->applications.push_back(std::move(big));
+        // The file starts as version A, so a kill before the loop's first save still leaves A.
+        project->description = "A";
         QDir().mkpath(dir.filePath("base"));
         const QString base = dir.filePath("base/base.meridian");
         QVERIFY(document::ProjectFile::save(*project, base));
@@ -53,7 +55,7 @@ private Q_SLOTS:
             QVERIFY2(loaded, loaded ? "" : loaded.error().toString().c_str());
             QVERIFY(!QFile::exists(document::ProjectFile::journalPath(path)));
             const bool b = loaded->description == "B";
-            QVERIFY(b || loaded->description == "A" || (k == 0 && loaded->description == project->description));
+            QVERIFY(b || loaded->description == "A");
             ++versions[b ? 1 : 0];
             QCOMPARE(loaded->applications.size(), totals.size());
             for (std::size_t a = 0; a < totals.size(); ++a)
