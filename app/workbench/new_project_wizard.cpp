@@ -433,7 +433,18 @@ void NewProjectWizard::showApplications()
                                     .arg(app.comm.processCount())
                                     .arg(app.comm.totalBytes(), 0, 'g', 4)
                                     .arg(app.comm.hasMessages() ? tr(", message counts given") : tr(", no message counts")));
-        auto* item = new QListWidgetItem(tr("%1: %2 of %3 processes pinned").arg(name).arg(app.pins.size()).arg(app.comm.processCount()), m_pins);
+        // What was read, per site: "Solver: 3 of 32 processes pinned (us-east-1 1, eu-west-1 2)".
+        std::vector<int> perSite(m_project.topology.siteCount(), 0);
+        for (const auto& pin : app.pins.pins())
+            ++perSite[pin.site];
+        QStringList where;
+        for (int s = 0; s < m_project.topology.siteCount(); ++s)
+            if (perSite[s] > 0)
+                where << QString("%1 %2").arg(QString::fromStdString(m_project.topology.site(s).name)).arg(perSite[s]);
+        QString text = tr("%1: %2 of %3 processes pinned").arg(name).arg(app.pins.size()).arg(app.comm.processCount());
+        if (!where.isEmpty())
+            text += " (" + where.join(", ") + ")";
+        auto* item = new QListWidgetItem(text, m_pins);
         item->setData(Qt::UserRole, name);
         if (name == selected)
             m_pins->setCurrentItem(item);
