@@ -123,7 +123,9 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
                 return base.error();
             const double baseCost = problem->cost().evaluate(base->placement.site);
             for (std::size_t k = 0; k < m; ++k) {
-                const auto& [id, params] = request.mappers[k];
+                // Named members, not a structured binding: clang 14 cannot capture a binding in a lambda.
+                const auto& id = request.mappers[k].first;
+                const auto& params = request.mappers[k].second;
                 Feedback inner(
                     [&](double f, std::string_view) {
                         feedback.setProgress((step + f) / steps, pointText(request.kind, x) + ": " + id);
