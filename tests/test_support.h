@@ -23,7 +23,8 @@ inline QString sampleProject(const QString& name)
 namespace meridian::test {
 
 /// Returns a site with unknown bandwidths and price (NaN), as a reader would build it.
-inline model::Site site(std::string name, double lat, double lon, int nodes, int slots, std::vector<model::Host> hosts = {})
+inline model::Site site(std::string name, double lat, double lon, int nodes, int slots,
+                        std::vector<model::Host> hosts = {})
 {
     model::Site s;
     s.name = std::move(name);
@@ -37,28 +38,33 @@ inline model::Site site(std::string name, double lat, double lon, int nodes, int
 
 /// Returns an empty string when `error` is a located error at `line` (and `column` unless it is -1)
 /// in a file whose path ends with `file` and whose message contains `fragment`; otherwise what differs.
-inline QString errorMismatch(const Error& error, const std::string& file, int line, int column, const std::string& fragment)
+inline QString errorMismatch(const Error& error, const std::string& file, int line, int column,
+                             const std::string& fragment)
 {
     const auto& w = error.where;
     if (w.file.size() < file.size() || w.file.compare(w.file.size() - file.size(), file.size(), file) != 0)
-        return QString("file '%1' does not end with '%2' (%3)").arg(QString::fromStdString(w.file), QString::fromStdString(file),
-                                                                   QString::fromStdString(error.toString()));
+        return QString("file '%1' does not end with '%2' (%3)")
+            .arg(QString::fromStdString(w.file), QString::fromStdString(file), QString::fromStdString(error.toString()));
     if (w.line != line)
         return QString("line %1, expected %2 (%3)").arg(w.line).arg(line).arg(QString::fromStdString(error.toString()));
     if (column >= 0 && w.column != column)
-        return QString("column %1, expected %2 (%3)").arg(w.column).arg(column).arg(QString::fromStdString(error.toString()));
+        return QString("column %1, expected %2 (%3)")
+            .arg(w.column)
+            .arg(column)
+            .arg(QString::fromStdString(error.toString()));
     if (error.message.find(fragment) == std::string::npos)
-        return QString("message lacks '%1': %2").arg(QString::fromStdString(fragment), QString::fromStdString(error.toString()));
+        return QString("message lacks '%1': %2")
+            .arg(QString::fromStdString(fragment), QString::fromStdString(error.toString()));
     return {};
 }
 
 } // namespace meridian::test
 
 /// Checks that an Expected failed with a located error (see errorMismatch).
-#define MERIDIAN_VERIFY_ERROR(result, file, line, column, fragment)                                                    \
-    do {                                                                                                               \
-        const auto& r_ = (result);                                                                                     \
-        QVERIFY2(!r_, "expected an error, got a value");                                                               \
-        const QString m_ = meridian::test::errorMismatch(r_.error(), file, line, column, fragment);                   \
-        QVERIFY2(m_.isEmpty(), qPrintable(m_));                                                                        \
+#define MERIDIAN_VERIFY_ERROR(result, file, line, column, fragment) \
+    do { \
+        const auto& r_ = (result); \
+        QVERIFY2(!r_, "expected an error, got a value"); \
+        const QString m_ = meridian::test::errorMismatch(r_.error(), file, line, column, fragment); \
+        QVERIFY2(m_.isEmpty(), qPrintable(m_)); \
     } while (false)

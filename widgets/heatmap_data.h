@@ -24,15 +24,15 @@ struct HeatmapData {
     Eigen::MatrixXd dense;
     Sparse sparse;
     bool isSparse = false;
-    QStringList rowLabels;    ///< optional; shown as ticks when few rows are visible, and in tooltips
+    QStringList rowLabels; ///< optional; shown as ticks when few rows are visible, and in tooltips
     QStringList columnLabels;
-    QString rowAxis = "row";  ///< what a row is ("sender", "site")
+    QString rowAxis = "row"; ///< what a row is ("sender", "site")
     QString columnAxis = "column";
     /// Optional: indices where a group of rows and columns starts (processes ordered by site); drawn as lines.
     std::vector<int> groupStarts;
     /// Optional: rows (and the columns of the same index) to mark on both axes, e.g. pinned processes.
     std::vector<int> markedRows;
-    QString markLegend;       ///< what a mark means ("pinned"), shown in the title line
+    QString markLegend; ///< what a mark means ("pinned"), shown in the title line
     /// Optional note for a cell's tooltip, e.g. its provenance ("measured", "estimated", "edited").
     std::function<QString(int, int)> cellNote;
 

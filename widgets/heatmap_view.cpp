@@ -24,32 +24,32 @@ constexpr int kMarginBottom = 22;
 constexpr int kSumStrip = 36;
 constexpr int kGap = 6;
 constexpr int kLegendWidth = 104;
-constexpr long long kCoarseThreshold = 1 << 20;  // dense cells above which the block level is kept
-constexpr int kCoarseTarget = 1024;              // block level size (blocks per side)
+constexpr long long kCoarseThreshold = 1 << 20; // dense cells above which the block level is kept
+constexpr int kCoarseTarget = 1024;             // block level size (blocks per side)
 const QColor kBackground(244, 244, 244);
 const QColor kMissing(205, 205, 205);
 const QColor kSumBar(96, 96, 96);
 
 // Viridis at nine evenly spaced stops (matplotlib's table), linearly interpolated in between.
 constexpr std::array<std::array<int, 3>, 9> kViridis = {{{68, 1, 84},
-                                                          {71, 45, 123},
-                                                          {59, 82, 139},
-                                                          {44, 114, 142},
-                                                          {33, 145, 140},
-                                                          {40, 174, 128},
-                                                          {94, 201, 98},
-                                                          {173, 220, 48},
-                                                          {253, 231, 37}}};
+                                                         {71, 45, 123},
+                                                         {59, 82, 139},
+                                                         {44, 114, 142},
+                                                         {33, 145, 140},
+                                                         {40, 174, 128},
+                                                         {94, 201, 98},
+                                                         {173, 220, 48},
+                                                         {253, 231, 37}}};
 // ColorBrewer PuOr reversed (blue/purple for negative, orange for positive): colour-blind safe.
 constexpr std::array<std::array<int, 3>, 9> kDiverging = {{{45, 0, 75},
-                                                            {84, 39, 136},
-                                                            {128, 115, 172},
-                                                            {178, 171, 210},
-                                                            {247, 247, 247},
-                                                            {253, 184, 99},
-                                                            {224, 130, 20},
-                                                            {179, 88, 6},
-                                                            {127, 59, 8}}};
+                                                           {84, 39, 136},
+                                                           {128, 115, 172},
+                                                           {178, 171, 210},
+                                                           {247, 247, 247},
+                                                           {253, 184, 99},
+                                                           {224, 130, 20},
+                                                           {179, 88, 6},
+                                                           {127, 59, 8}}};
 
 QColor interpolate(const std::array<std::array<int, 3>, 9>& table, double t)
 {
@@ -100,15 +100,9 @@ void HeatmapView::setBinning(Binning binning)
     update();
 }
 
-QColor HeatmapView::paletteColor(double t)
-{
-    return interpolate(kViridis, t);
-}
+QColor HeatmapView::paletteColor(double t) { return interpolate(kViridis, t); }
 
-QColor HeatmapView::divergingColor(double t)
-{
-    return interpolate(kDiverging, (std::clamp(t, -1.0, 1.0) + 1.0) / 2.0);
-}
+QColor HeatmapView::divergingColor(double t) { return interpolate(kDiverging, (std::clamp(t, -1.0, 1.0) + 1.0) / 2.0); }
 
 void HeatmapView::updateStatistics()
 {
@@ -212,11 +206,12 @@ HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
     const std::size_t n = static_cast<std::size_t>(imageW) * imageH;
     std::vector<double> maxOf(n, -std::numeric_limits<double>::infinity());
     std::vector<double> sumOf(n, 0.0);
-    std::vector<std::uint8_t> state(n, 0);  // bit 0: a value seen, bit 1: a missing cell seen
+    std::vector<std::uint8_t> state(n, 0); // bit 0: a value seen, bit 1: a missing cell seen
     // Bin of every visible row and column, computed once (no division per cell).
     std::vector<std::uint32_t> rowBin(h), columnBin(w);
     for (int r = 0; r < h; ++r)
-        rowBin[r] = static_cast<std::uint32_t>(static_cast<long long>(r) * imageH / h) * static_cast<std::uint32_t>(imageW);
+        rowBin[r] = static_cast<std::uint32_t>(static_cast<long long>(r) * imageH / h)
+            * static_cast<std::uint32_t>(imageW);
     for (int c = 0; c < w; ++c)
         columnBin[c] = static_cast<std::uint32_t>(static_cast<long long>(c) * imageW / w);
     auto binIndex = [&](int r, int c) { return static_cast<std::size_t>(rowBin[r - r0]) + columnBin[c - c0]; };
@@ -345,15 +340,9 @@ void HeatmapView::setView(QRect view)
     Q_EMIT viewChanged();
 }
 
-void HeatmapView::zoomTo(const QRect& cells)
-{
-    setView(cells);
-}
+void HeatmapView::zoomTo(const QRect& cells) { setView(cells); }
 
-void HeatmapView::resetZoom()
-{
-    setView(QRect(0, 0, m_data.columns(), m_data.rows()));
-}
+void HeatmapView::resetZoom() { setView(QRect(0, 0, m_data.columns(), m_data.rows())); }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)
 {
@@ -366,8 +355,10 @@ QPoint HeatmapView::cellAt(const QPoint& pos) const
     const QRect plot = layoutFor(size()).plot;
     if (plot.isEmpty() || !plot.contains(pos))
         return {-1, -1};
-    const int c = m_view.left() + static_cast<int>(static_cast<long long>(pos.x() - plot.left()) * m_view.width() / plot.width());
-    const int r = m_view.top() + static_cast<int>(static_cast<long long>(pos.y() - plot.top()) * m_view.height() / plot.height());
+    const int c = m_view.left()
+        + static_cast<int>(static_cast<long long>(pos.x() - plot.left()) * m_view.width() / plot.width());
+    const int r = m_view.top()
+        + static_cast<int>(static_cast<long long>(pos.y() - plot.top()) * m_view.height() / plot.height());
     return {std::clamp(c, m_view.left(), m_view.right()), std::clamp(r, m_view.top(), m_view.bottom())};
 }
 
@@ -388,14 +379,17 @@ bool HeatmapView::event(QEvent* event)
         bool present = true;
         const double v = m_data.value(r, c, &present);
         QString text = QString("%1 %2 \u2192 %3 %4\n%5")
-                           .arg(m_data.rowAxis, label(m_data.rowLabels, r), m_data.columnAxis, label(m_data.columnLabels, c),
+                           .arg(m_data.rowAxis, label(m_data.rowLabels, r), m_data.columnAxis,
+                                label(m_data.columnLabels, c),
                                 present ? formatValue(v, m_data.unit) : QStringLiteral("no value"));
         if (m_data.cellNote)
             text += "  [" + m_data.cellNote(r, c) + "]";
-        text += tr("\nrow sum %1, column sum %2").arg(formatValue(m_rowSums[r], m_data.unit), formatValue(m_columnSums[c], m_data.unit));
+        text += tr("\nrow sum %1, column sum %2")
+                    .arg(formatValue(m_rowSums[r], m_data.unit), formatValue(m_columnSums[c], m_data.unit));
         const QRect plot = layoutFor(size()).plot;
         if (m_view.width() > plot.width() || m_view.height() > plot.height())
-            text += tr("\n(one pixel shows several cells: %1 of them)").arg(m_binning == Binning::Max ? tr("the maximum") : tr("the sum"));
+            text += tr("\n(one pixel shows several cells: %1 of them)")
+                        .arg(m_binning == Binning::Max ? tr("the maximum") : tr("the sum"));
         QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
@@ -447,8 +441,13 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     if (!m_data.markedRows.empty() && !m_data.markLegend.isEmpty())
         title += tr("  (orange ticks: %1)").arg(m_data.markLegend);
     if (m_view != QRect(0, 0, m_data.columns(), m_data.rows()))
-        title += tr("  (rows %1\u2013%2, columns %3\u2013%4)").arg(m_view.top()).arg(m_view.bottom()).arg(m_view.left()).arg(m_view.right());
-    p.drawText(QRect(kMarginLeft, 4, size.width() - kMarginLeft - 8, kMarginTop - 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+        title += tr("  (rows %1\u2013%2, columns %3\u2013%4)")
+                     .arg(m_view.top())
+                     .arg(m_view.bottom())
+                     .arg(m_view.left())
+                     .arg(m_view.right());
+    p.drawText(QRect(kMarginLeft, 4, size.width() - kMarginLeft - 8, kMarginTop - 18), Qt::AlignLeft | Qt::AlignVCenter,
+               title);
     QFont plain = titleFont;
     plain.setBold(false);
     p.setFont(plain);
@@ -462,11 +461,13 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     p.setPen(QPen(QColor(0, 0, 0, 110), 1));
     for (int b : m_data.groupStarts) {
         if (b > m_view.left() && b <= m_view.right()) {
-            const int x = l.plot.left() + static_cast<int>(static_cast<long long>(b - m_view.left()) * l.plot.width() / m_view.width());
+            const int x = l.plot.left()
+                + static_cast<int>(static_cast<long long>(b - m_view.left()) * l.plot.width() / m_view.width());
             p.drawLine(x, l.plot.top(), x, l.plot.bottom());
         }
         if (b > m_view.top() && b <= m_view.bottom()) {
-            const int y = l.plot.top() + static_cast<int>(static_cast<long long>(b - m_view.top()) * l.plot.height() / m_view.height());
+            const int y = l.plot.top()
+                + static_cast<int>(static_cast<long long>(b - m_view.top()) * l.plot.height() / m_view.height());
             p.drawLine(l.plot.left(), y, l.plot.right(), y);
         }
     }
@@ -476,13 +477,17 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     for (int m : m_data.markedRows) {
         const QColor mark(213, 94, 0);
         if (m >= m_view.top() && m <= m_view.bottom()) {
-            const int y0 = l.plot.top() + static_cast<int>(static_cast<long long>(m - m_view.top()) * l.plot.height() / m_view.height());
-            const int y1 = l.plot.top() + static_cast<int>(static_cast<long long>(m + 1 - m_view.top()) * l.plot.height() / m_view.height());
+            const int y0 = l.plot.top()
+                + static_cast<int>(static_cast<long long>(m - m_view.top()) * l.plot.height() / m_view.height());
+            const int y1 = l.plot.top()
+                + static_cast<int>(static_cast<long long>(m + 1 - m_view.top()) * l.plot.height() / m_view.height());
             p.fillRect(QRect(l.plot.left() - 5, y0, 4, std::max(1, y1 - y0)), mark);
         }
         if (m >= m_view.left() && m <= m_view.right()) {
-            const int x0 = l.plot.left() + static_cast<int>(static_cast<long long>(m - m_view.left()) * l.plot.width() / m_view.width());
-            const int x1 = l.plot.left() + static_cast<int>(static_cast<long long>(m + 1 - m_view.left()) * l.plot.width() / m_view.width());
+            const int x0 = l.plot.left()
+                + static_cast<int>(static_cast<long long>(m - m_view.left()) * l.plot.width() / m_view.width());
+            const int x1 = l.plot.left()
+                + static_cast<int>(static_cast<long long>(m + 1 - m_view.left()) * l.plot.width() / m_view.width());
             p.fillRect(QRect(x0, l.plot.bottom() + 2, std::max(1, x1 - x0), 4), mark);
         }
     }
@@ -507,7 +512,8 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
         const int x = l.plot.left() + static_cast<int>((c - m_view.left() + 0.5) * l.plot.width() / cols);
         const QString t = cols <= 16 && c < m_data.columnLabels.size() ? m_data.columnLabels[c] : QString::number(c);
         const int w = std::max(24, l.plot.width() / std::max(1, std::min(cols, 16)));
-        p.drawText(QRect(x - w / 2, l.plot.top() - fm.height() - 2, w, fm.height()), Qt::AlignCenter, fm.elidedText(t, Qt::ElideRight, w));
+        p.drawText(QRect(x - w / 2, l.plot.top() - fm.height() - 2, w, fm.height()), Qt::AlignCenter,
+                   fm.elidedText(t, Qt::ElideRight, w));
     }
 
     // Row sums (right) and column sums (below) of the visible cells' rows and columns, as bars.
@@ -521,16 +527,22 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     if (maxRow > 0)
         for (int y = 0; y < l.rowSums.height(); ++y) {
             const int r0 = m_view.top() + static_cast<int>(static_cast<long long>(y) * rows / l.plot.height());
-            const int r1 = std::max(r0 + 1, m_view.top() + static_cast<int>(static_cast<long long>(y + 1) * rows / l.plot.height()));
+            const int r1 = std::max(r0 + 1,
+                                    m_view.top()
+                                        + static_cast<int>(static_cast<long long>(y + 1) * rows / l.plot.height()));
             double s = 0;
             for (int r = r0; r < std::min(r1, m_view.top() + rows); ++r)
                 s = std::max(s, std::abs(m_rowSums[r]));
-            p.fillRect(QRect(l.rowSums.left(), l.rowSums.top() + y, static_cast<int>(std::lround(s / maxRow * l.rowSums.width())), 1), kSumBar);
+            p.fillRect(QRect(l.rowSums.left(), l.rowSums.top() + y,
+                             static_cast<int>(std::lround(s / maxRow * l.rowSums.width())), 1),
+                       kSumBar);
         }
     if (maxColumn > 0)
         for (int x = 0; x < l.columnSums.width(); ++x) {
             const int c0 = m_view.left() + static_cast<int>(static_cast<long long>(x) * cols / l.plot.width());
-            const int c1 = std::max(c0 + 1, m_view.left() + static_cast<int>(static_cast<long long>(x + 1) * cols / l.plot.width()));
+            const int c1 = std::max(c0 + 1,
+                                    m_view.left()
+                                        + static_cast<int>(static_cast<long long>(x + 1) * cols / l.plot.width()));
             double s = 0;
             for (int c = c0; c < std::min(c1, m_view.left() + cols); ++c)
                 s = std::max(s, std::abs(m_columnSums[c]));
@@ -565,11 +577,12 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     const bool log = m_log && !m_signed && lo > 0 && hi > 0;
     for (int k = 0; k <= 4; ++k) {
         const double t = k / 4.0;
-        const double v = log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo))) : lo + t * (hi - lo);
+        const double v = log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo)))
+                             : lo + t * (hi - lo);
         const int y = bar.bottom() - static_cast<int>(t * (bar.height() - 1));
         p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
-        p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 24, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatValue(v, m_data.unit));
+        p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 24, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, formatValue(v, m_data.unit));
     }
     const QString scale = m_signed ? tr("difference") : log ? tr("log scale") : tr("linear scale");
     p.drawText(QRect(bar.left() - 4, bar.bottom() + 4, kLegendWidth, fm.height()), Qt::AlignLeft, scale);
@@ -581,14 +594,14 @@ void HeatmapView::mousePressEvent(QMouseEvent* event)
 {
     setFocus();
     m_pressPos = m_dragPos = event->position().toPoint();
-    const bool pan = event->button() == Qt::RightButton || event->button() == Qt::MiddleButton ||
-                     (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    const bool pan = event->button() == Qt::RightButton || event->button() == Qt::MiddleButton
+        || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
     if (pan && event->button() != Qt::RightButton) {
         m_drag = Drag::Pan;
         m_panStart = m_view;
         setCursor(Qt::ClosedHandCursor);
     } else if (event->button() == Qt::RightButton) {
-        m_drag = Drag::Pan;  // becomes a context menu if the mouse does not move
+        m_drag = Drag::Pan; // becomes a context menu if the mouse does not move
         m_panStart = m_view;
     } else if (event->button() == Qt::LeftButton && cellAt(m_pressPos).x() >= 0) {
         m_drag = Drag::Zoom;
@@ -621,7 +634,8 @@ void HeatmapView::mouseReleaseEvent(QMouseEvent* event)
         if (band.width() > 4 && band.height() > 4) {
             const QRect plot = layoutFor(size()).plot;
             const QPoint a = cellAt(band.topLeft().x() < plot.left() ? QPoint(plot.left(), band.top()) : band.topLeft());
-            const QPoint b = cellAt(QPoint(std::min(band.right(), plot.right()), std::min(band.bottom(), plot.bottom())));
+            const QPoint b = cellAt(
+                QPoint(std::min(band.right(), plot.right()), std::min(band.bottom(), plot.bottom())));
             if (a.x() >= 0 && b.x() >= 0)
                 setView(QRect(a, b));
         }
@@ -629,7 +643,8 @@ void HeatmapView::mouseReleaseEvent(QMouseEvent* event)
     }
     if (m_drag == Drag::Pan && event->button() == Qt::RightButton && (m_dragPos - m_pressPos).manhattanLength() < 4) {
         m_drag = Drag::None;
-        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, event->position().toPoint(), event->globalPosition().toPoint());
+        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, event->position().toPoint(),
+                                    event->globalPosition().toPoint());
         contextMenuEvent(&menuEvent);
     }
     m_drag = Drag::None;

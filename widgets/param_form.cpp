@@ -33,11 +33,16 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs)
         case ParamType::Int: {
             auto* box = new QSpinBox(this);
             const auto clampInt = [](double v) {
-                return static_cast<int>(std::clamp(v, double(std::numeric_limits<int>::min()), double(std::numeric_limits<int>::max())));
+                return static_cast<int>(
+                    std::clamp(v, double(std::numeric_limits<int>::min()), double(std::numeric_limits<int>::max())));
             };
             box->setRange(clampInt(spec.minimum), clampInt(spec.maximum));
             box->setValue(clampInt(double(std::get<std::int64_t>(spec.defaultValue))));
-            box->setToolTip(help + tr("\nRange %1 to %2; default %3.").arg(spec.minimum).arg(spec.maximum).arg(std::get<std::int64_t>(spec.defaultValue)));
+            box->setToolTip(help
+                            + tr("\nRange %1 to %2; default %3.")
+                                  .arg(spec.minimum)
+                                  .arg(spec.maximum)
+                                  .arg(std::get<std::int64_t>(spec.defaultValue)));
             connect(box, &QSpinBox::valueChanged, this, &ParamForm::valuesChanged);
             editor = box;
             break;
@@ -49,7 +54,11 @@ void ParamForm::setSpecs(std::vector<ParamSpec> specs)
             const double span = spec.maximum - spec.minimum;
             box->setSingleStep(std::isfinite(span) && span > 0 && span <= 2 ? 0.05 : 1.0);
             box->setValue(std::get<double>(spec.defaultValue));
-            box->setToolTip(help + tr("\nRange %1 to %2; default %3.").arg(spec.minimum).arg(spec.maximum).arg(std::get<double>(spec.defaultValue)));
+            box->setToolTip(help
+                            + tr("\nRange %1 to %2; default %3.")
+                                  .arg(spec.minimum)
+                                  .arg(spec.maximum)
+                                  .arg(std::get<double>(spec.defaultValue)));
             connect(box, &QDoubleSpinBox::valueChanged, this, &ParamForm::valuesChanged);
             editor = box;
             break;

@@ -17,8 +17,7 @@ QString editText(const QVariant& value)
 
 TopologyTableModel::TopologyTableModel(QObject* parent)
     : QAbstractTableModel(parent)
-{
-}
+{}
 
 void TopologyTableModel::setTopology(const model::Topology& topology)
 {
@@ -61,8 +60,7 @@ bool TopologyTableModel::setData(const QModelIndex& index, const QVariant& value
 
 SiteTableModel::SiteTableModel(QObject* parent)
     : TopologyTableModel(parent)
-{
-}
+{}
 
 QVariant SiteTableModel::data(const QModelIndex& index, int role) const
 {
@@ -76,22 +74,35 @@ QVariant SiteTableModel::data(const QModelIndex& index, int role) const
         return std::isnan(v) ? QStringLiteral("\u2014") : QString("%1 %2").arg(v, 0, 'f', decimals).arg(unit);
     };
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole && role != Qt::ToolTipRole)
         return {};
     const int hosts = topo.hostCountOf(index.row());
     const int firstSlots = hosts > 0 ? topo.host(topo.firstHost(index.row())).slots : 0;
     switch (index.column()) {
-    case Name: return QString::fromStdString(site.name);
-    case Latitude: return role == Qt::EditRole ? QVariant(site.latitude) : QVariant(QString::number(site.latitude, 'f', 3) + "\u00b0");
-    case Longitude: return role == Qt::EditRole ? QVariant(site.longitude) : QVariant(QString::number(site.longitude, 'f', 3) + "\u00b0");
-    case Nodes: return hosts;
-    case SlotsPerNode: return firstSlots;
-    case Slots: return topo.capacity(index.row());
-    case Uplink: return number(site.uplinkMBps, "MB/s", 0);
-    case Downlink: return number(site.downlinkMBps, "MB/s", 0);
-    case Egress: return number(site.egressUsdPerGB, "USD/GB", 3);
-    default: return {};
+    case Name:
+        return QString::fromStdString(site.name);
+    case Latitude:
+        return role == Qt::EditRole ? QVariant(site.latitude)
+                                    : QVariant(QString::number(site.latitude, 'f', 3) + "\u00b0");
+    case Longitude:
+        return role == Qt::EditRole ? QVariant(site.longitude)
+                                    : QVariant(QString::number(site.longitude, 'f', 3) + "\u00b0");
+    case Nodes:
+        return hosts;
+    case SlotsPerNode:
+        return firstSlots;
+    case Slots:
+        return topo.capacity(index.row());
+    case Uplink:
+        return number(site.uplinkMBps, "MB/s", 0);
+    case Downlink:
+        return number(site.downlinkMBps, "MB/s", 0);
+    case Egress:
+        return number(site.egressUsdPerGB, "USD/GB", 3);
+    default:
+        return {};
     }
 }
 
@@ -99,7 +110,8 @@ QVariant SiteTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation == Qt::Vertical)
         return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
-    static const char* names[] = {"Site", "Latitude", "Longitude", "Nodes", "Slots/node", "Slots", "Uplink", "Downlink", "Egress"};
+    static const char* names[] = {"Site",  "Latitude", "Longitude", "Nodes", "Slots/node",
+                                  "Slots", "Uplink",   "Downlink",  "Egress"};
     static const char* tips[] = {"Site name (unique)",
                                  "Latitude in degrees (WGS84)",
                                  "Longitude in degrees (WGS84)",
@@ -120,8 +132,7 @@ QVariant SiteTableModel::headerData(int section, Qt::Orientation orientation, in
 
 HostTableModel::HostTableModel(QObject* parent)
     : TopologyTableModel(parent)
-{
-}
+{}
 
 QVariant HostTableModel::data(const QModelIndex& index, int role) const
 {
@@ -129,15 +140,20 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= topo.hostCount() || index.column() >= ColumnCount)
         return {};
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Slots ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return index.column() == Slots ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     const auto& host = topo.host(index.row());
     switch (index.column()) {
-    case Name: return QString::fromStdString(host.name);
-    case Site: return QString::fromStdString(topo.site(topo.siteOfHost(index.row())).name);
-    case Slots: return host.slots;
-    default: return {};
+    case Name:
+        return QString::fromStdString(host.name);
+    case Site:
+        return QString::fromStdString(topo.site(topo.siteOfHost(index.row())).name);
+    case Slots:
+        return host.slots;
+    default:
+        return {};
     }
 }
 

@@ -87,10 +87,7 @@ void WorldMapView::setSelectedSite(int index)
     update();
 }
 
-double WorldMapView::minimumZoom() const
-{
-    return std::max(0.5, std::min(width() / 360.0, height() / 180.0));
-}
+double WorldMapView::minimumZoom() const { return std::max(0.5, std::min(width() / 360.0, height() / 180.0)); }
 
 void WorldMapView::clampView()
 {
@@ -113,7 +110,7 @@ void WorldMapView::resetView()
 void WorldMapView::fitToSites()
 {
     if (!isVisible() || width() < 100) {
-        m_fitPending = true;  // framed on the first real resize
+        m_fitPending = true; // framed on the first real resize
         return;
     }
     m_fitPending = false;
@@ -158,7 +155,8 @@ QPointF WorldMapView::project(const View& v, double latitude, double longitude)
         lon -= 360.0;
     while (lon - v.center.x() < -180.0)
         lon += 360.0;
-    return {(lon - v.center.x()) * v.zoom + v.size.width() / 2.0, (v.center.y() - latitude) * v.zoom + v.size.height() / 2.0};
+    return {(lon - v.center.x()) * v.zoom + v.size.width() / 2.0,
+            (v.center.y() - latitude) * v.zoom + v.size.height() / 2.0};
 }
 
 QPointF WorldMapView::toWidget(double latitude, double longitude) const
@@ -301,7 +299,8 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
     // Legend.
     if (!m_links.isEmpty() && m_max > 0) {
         const QString title = m_quantity + (m_logScale ? tr(" (log)") : QString());
-        const QRectF box(10, v.size.height() - 62, std::max(250, painter.fontMetrics().horizontalAdvance(title) + 24), 52);
+        const QRectF box(10, v.size.height() - 62, std::max(250, painter.fontMetrics().horizontalAdvance(title) + 24),
+                         52);
         painter.setPen(QColor(160, 160, 160));
         painter.setBrush(QColor(255, 255, 255, 225));
         painter.drawRoundedRect(box, 4, 4);
@@ -314,8 +313,10 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
         painter.drawRect(bar);
         painter.setPen(QColor(30, 30, 30));
         painter.drawText(QRectF(box.left() + 10, box.top() + 3, box.width() - 20, 16), Qt::AlignLeft, title);
-        painter.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), 14), Qt::AlignLeft, formatValue(m_min, m_unit));
-        painter.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), 14), Qt::AlignRight, formatValue(m_max, m_unit));
+        painter.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), 14), Qt::AlignLeft,
+                         formatValue(m_min, m_unit));
+        painter.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), 14), Qt::AlignRight,
+                         formatValue(m_max, m_unit));
     }
     if (m_sites.isEmpty()) {
         painter.setPen(QColor(90, 90, 90));
@@ -349,7 +350,8 @@ void WorldMapView::renderTo(QPainter& painter, const QRect& target) const
 {
     // Fit the current view's centre, and at least the whole visible area, into the target.
     View v = currentView();
-    const double scale = std::min(target.width() / std::max(1.0, v.size.width()), target.height() / std::max(1.0, v.size.height()));
+    const double scale = std::min(target.width() / std::max(1.0, v.size.width()),
+                                  target.height() / std::max(1.0, v.size.height()));
     v.zoom = std::max(m_zoom * scale, std::min(target.width() / 360.0, target.height() / 180.0));
     v.size = QSizeF(target.size());
     painter.save();
@@ -451,8 +453,10 @@ void WorldMapView::contextMenuEvent(QContextMenuEvent* event)
     if (site >= 0) {
         setSelectedSite(site);
         Q_EMIT siteSelected(site);
-        menu.addAction(tr("Rename %1\u2026").arg(m_sites[site].name), this, [this, site] { Q_EMIT siteRenameRequested(site); });
-        menu.addAction(tr("Delete %1").arg(m_sites[site].name), this, [this, site] { Q_EMIT siteDeleteRequested(site); });
+        menu.addAction(tr("Rename %1\u2026").arg(m_sites[site].name), this,
+                       [this, site] { Q_EMIT siteRenameRequested(site); });
+        menu.addAction(tr("Delete %1").arg(m_sites[site].name), this,
+                       [this, site] { Q_EMIT siteDeleteRequested(site); });
         menu.addSeparator();
     } else {
         const QPointF geo = toGeo(event->pos());
@@ -481,20 +485,24 @@ bool WorldMapView::event(QEvent* event)
         auto* help = static_cast<QHelpEvent*>(event);
         const int site = siteAt(help->pos());
         if (site >= 0) {
-            QToolTip::showText(help->globalPos(), QString("<b>%1</b><br>%2").arg(m_sites[site].name.toHtmlEscaped(), m_sites[site].detail), this);
+            QToolTip::showText(help->globalPos(),
+                               QString("<b>%1</b><br>%2").arg(m_sites[site].name.toHtmlEscaped(), m_sites[site].detail),
+                               this);
             return true;
         }
         const int link = linkAt(help->pos());
         if (link >= 0) {
             const auto& l = m_links[link];
             QToolTip::showText(help->globalPos(),
-                               QString("<b>%1 \u2194 %2</b><br>%3").arg(m_sites[l.from].name.toHtmlEscaped(),
-                                                                       m_sites[l.to].name.toHtmlEscaped(), l.detail),
+                               QString("<b>%1 \u2194 %2</b><br>%3")
+                                   .arg(m_sites[l.from].name.toHtmlEscaped(), m_sites[l.to].name.toHtmlEscaped(),
+                                        l.detail),
                                this);
             return true;
         }
         const QPointF geo = toGeo(help->pos());
-        QToolTip::showText(help->globalPos(), tr("%1\u00b0, %2\u00b0").arg(geo.x(), 0, 'f', 2).arg(geo.y(), 0, 'f', 2), this);
+        QToolTip::showText(help->globalPos(), tr("%1\u00b0, %2\u00b0").arg(geo.x(), 0, 'f', 2).arg(geo.y(), 0, 'f', 2),
+                           this);
         return true;
     }
     return QWidget::event(event);

@@ -15,8 +15,8 @@ struct MapSite {
     QString name;
     double latitude = 0.0;
     double longitude = 0.0;
-    QString detail;   ///< tooltip text (slots, bandwidths, price)
-    QString badge;    ///< short text drawn after the name (e.g. "3 pinned"); empty for none
+    QString detail; ///< tooltip text (slots, bandwidths, price)
+    QString badge;  ///< short text drawn after the name (e.g. "3 pinned"); empty for none
 };
 
 /// A link between two sites with the value that sets its colour and width.
@@ -24,7 +24,7 @@ struct MapLink {
     int from = 0;
     int to = 0;
     double value = 0.0;
-    QString detail;   ///< tooltip text
+    QString detail; ///< tooltip text
 };
 
 /// A world map in the equirectangular projection with the land outline (WorldOutline), the sites as
@@ -94,8 +94,8 @@ protected:
 
 private:
     struct View {
-        QPointF center;   // (longitude, latitude)
-        double zoom;      // pixels per degree
+        QPointF center; // (longitude, latitude)
+        double zoom;    // pixels per degree
         QSizeF size;
     };
     static QPointF project(const View& v, double latitude, double longitude);

@@ -13,7 +13,8 @@ namespace {
 
 Error badTopology(const QString& source, const QString& what)
 {
-    return makeError(ErrorCode::Parse, ("not a TopoJSON land outline: " + what).toStdString(), {source.toStdString(), 0, 0});
+    return makeError(ErrorCode::Parse, ("not a TopoJSON land outline: " + what).toStdString(),
+                     {source.toStdString(), 0, 0});
 }
 
 } // namespace
@@ -63,8 +64,8 @@ Expected<WorldOutline> WorldOutline::fromTopoJson(const QByteArray& json, const 
         return badTopology(source, "no objects");
     const auto object = objects.begin().value().toObject();
     QJsonArray geometries = object.value("type").toString() == "GeometryCollection"
-                                ? object.value("geometries").toArray()
-                                : QJsonArray{object};
+        ? object.value("geometries").toArray()
+        : QJsonArray{object};
 
     auto buildRing = [&](const QJsonArray& arcIndices) -> Expected<QPolygonF> {
         QPolygonF ring;

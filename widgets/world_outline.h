@@ -20,12 +20,12 @@ namespace meridian::widgets {
 /// Antarctica) is closed through that pole. Drawing the path at -360, 0 and +360 degrees clipped to the
 /// map therefore covers every piece of land exactly once, with no horizontal bands.
 struct WorldOutline {
-    std::vector<QPolygonF> rings;  ///< outer rings and holes, unwrapped
+    std::vector<QPolygonF> rings; ///< outer rings and holes, unwrapped
     int polygonCount = 0;
     int arcCount = 0;
-    int pointCount = 0;            ///< decoded arc points (before rings share endpoints)
-    int unwrappedRings = 0;        ///< rings that crossed the antimeridian
-    int poleClosedRings = 0;       ///< rings closed through a pole
+    int pointCount = 0;      ///< decoded arc points (before rings share endpoints)
+    int unwrappedRings = 0;  ///< rings that crossed the antimeridian
+    int poleClosedRings = 0; ///< rings closed through a pole
 
     /// Decodes TopoJSON text; errors name `source`. Uses the first object of the topology.
     static Expected<WorldOutline> fromTopoJson(const QByteArray& json, const QString& source);

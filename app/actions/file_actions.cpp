@@ -3,9 +3,9 @@
 #include "app/document/project_edits.h"
 #include "app/jobs/mapping_job.h"
 #include "core/io/placement_io.h"
+#include "core/io/sites_io.h"
 #include "core/mapping/host_assignment.h"
 #include "core/mapping/mapping_problem.h"
-#include "core/io/sites_io.h"
 
 #include <QFileInfo>
 #include <QImageWriter>
@@ -28,7 +28,8 @@ Error ioError(const QString& path, const QString& what)
 Status importSites(document::ProjectDocument& document, const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    auto sites = suffix == "geojson" || suffix == "json" ? io::readSitesGeoJson(path.toStdString()) : io::readSitesCsv(path.toStdString());
+    auto sites = suffix == "geojson" || suffix == "json" ? io::readSitesGeoJson(path.toStdString())
+                                                         : io::readSitesCsv(path.toStdString());
     if (!sites)
         return sites.error();
     auto imported = std::move(*sites);
@@ -46,7 +47,8 @@ Status importNetworkMatrix(document::ProjectDocument& document, model::NetworkQu
     auto network = document::readNetworkQuantity(path.toStdString(), quantity, document.project()->topology);
     if (!network)
         return network.error();
-    const QString what = quantity == model::NetworkQuantity::Latency ? QObject::tr("latency") : QObject::tr("bandwidth");
+    const QString what = quantity == model::NetworkQuantity::Latency ? QObject::tr("latency")
+                                                                     : QObject::tr("bandwidth");
     return document.edit(QObject::tr("Import %1 from %2").arg(what, QFileInfo(path).fileName()),
                          [&](const document::Project& p) -> Expected<document::Project> {
                              auto out = document::withNetworkQuantity(p, quantity, *network);
@@ -56,7 +58,8 @@ Status importNetworkMatrix(document::ProjectDocument& document, model::NetworkQu
                          });
 }
 
-Status importApplication(document::ProjectDocument& document, const std::string& name, const document::ApplicationFiles& files)
+Status importApplication(document::ProjectDocument& document, const std::string& name,
+                         const document::ApplicationFiles& files)
 {
     auto app = document::readApplication(name, files, document.project()->topology);
     if (!app)
@@ -89,7 +92,8 @@ Status importPins(document::ProjectDocument& document, const std::string& applic
     auto pins = io::readPinsCsv(path.toStdString(), project->topology, project->applications[a].comm.processCount());
     if (!pins)
         return pins.error();
-    return document.edit(QObject::tr("Import pins of %1 from %2").arg(QString::fromStdString(application), QFileInfo(path).fileName()),
+    return document.edit(QObject::tr("Import pins of %1 from %2")
+                             .arg(QString::fromStdString(application), QFileInfo(path).fileName()),
                          [&](const document::Project& p) -> Expected<document::Project> {
                              auto out = document::withPins(p, a, *pins);
                              if (!out)
@@ -104,7 +108,8 @@ Status importMapping(document::ProjectDocument& document, const std::string& app
     const int a = project->applicationIndex(application);
     if (a < 0)
         return makeError(ErrorCode::InvalidInput, "the project has no application '" + application + "'");
-    auto placement = io::readMappingCsv(path.toStdString(), project->topology, project->applications[a].comm.processCount());
+    auto placement = io::readMappingCsv(path.toStdString(), project->topology,
+                                        project->applications[a].comm.processCount());
     if (!placement)
         return placement.error();
     document::Run run;
@@ -118,8 +123,8 @@ Status importMapping(document::ProjectDocument& document, const std::string& app
         run.notes.push_back("violation: " + v.message);
     if (!run.placement.hasHosts() && violations.empty()) {
         // A site-level mapping: split each site's processes over its hosts as the mappers do.
-        auto problem = mapping::MappingProblem::create(project->topology, document.completeNetwork(), project->applications[a].comm,
-                                                       project->applications[a].pins);
+        auto problem = mapping::MappingProblem::create(project->topology, document.completeNetwork(),
+                                                       project->applications[a].comm, project->applications[a].pins);
         if (!problem)
             return inFile(problem.error(), path.toStdString());
         const Feedback quiet;
@@ -135,7 +140,8 @@ Status importMapping(document::ProjectDocument& document, const std::string& app
     return {};
 }
 
-Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format, const QString& path)
+Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format,
+                      const QString& path)
 {
     return io::writeLauncherFile(path.toStdString(), format, run.placement, project.topology);
 }
@@ -152,7 +158,9 @@ Status saveImage(const QImage& image, const QString& path)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return ioError(path, "cannot write: " + file.errorString());
-    QImageWriter writer(&file, QFileInfo(path).suffix().isEmpty() ? QByteArray("png") : QFileInfo(path).suffix().toLower().toLatin1());
+    QImageWriter writer(&file,
+                        QFileInfo(path).suffix().isEmpty() ? QByteArray("png")
+                                                           : QFileInfo(path).suffix().toLower().toLatin1());
     if (!writer.write(image)) {
         file.cancelWriting();
         return ioError(path, "cannot write the image: " + writer.errorString());

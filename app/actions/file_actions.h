@@ -26,7 +26,8 @@ Status importSites(document::ProjectDocument& document, const QString& path);
 /// as one undoable edit that replaces that quantity: the file's entries become measured, the rest estimated.
 Status importNetworkMatrix(document::ProjectDocument& document, model::NetworkQuantity quantity, const QString& path);
 /// Imports an application from its files (volume, optional message counts and pins) as one undoable edit.
-Status importApplication(document::ProjectDocument& document, const std::string& name, const document::ApplicationFiles& files);
+Status importApplication(document::ProjectDocument& document, const std::string& name,
+                         const document::ApplicationFiles& files);
 /// Replaces the hosts of the sites a hosts CSV (host,site[,slots]) names, as one undoable edit: the host
 /// names a rankfile will carry. Pins must still fit.
 Status importHosts(document::ProjectDocument& document, const QString& path);

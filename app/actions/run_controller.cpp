@@ -8,7 +8,10 @@ namespace meridian::actions {
 
 RunController::RunController(document::ProjectDocument* document, jobs::JobRunner* runner,
                              const Registry<mapping::Mapper>* mappers, QObject* parent)
-    : QObject(parent), m_document(document), m_runner(runner), m_mappers(mappers)
+    : QObject(parent)
+    , m_document(document)
+    , m_runner(runner)
+    , m_mappers(mappers)
 {
     qRegisterMetaType<jobs::SweepResult>();
 }
@@ -32,7 +35,9 @@ int RunController::submitOne(const RunRequest& r, int replaces)
     request.seed = r.seed;
     request.start = r.start;
     request.fingerprint = m_document->fingerprint(r.application);
-    const QString title = tr("%1 on %2, seed %3").arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application)).arg(r.seed);
+    const QString title = tr("%1 on %2, seed %3")
+                              .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
+                              .arg(r.seed);
     const Registry<mapping::Mapper>* mappers = m_mappers;
     return m_runner->start(
         title,
@@ -99,8 +104,8 @@ jobs::SweepRequest RunController::sweepRequest() const
 int RunController::startSweep(jobs::SweepRequest request)
 {
     const QString title = request.kind == jobs::SweepKind::ConstraintRatio
-                              ? tr("Sweep of the constraint ratio on %1").arg(QString::fromStdString(request.application))
-                              : tr("Sweep of the process count (%1)").arg(QString::fromStdString(request.pattern));
+        ? tr("Sweep of the constraint ratio on %1").arg(QString::fromStdString(request.application))
+        : tr("Sweep of the process count (%1)").arg(QString::fromStdString(request.pattern));
     const Registry<mapping::Mapper>* mappers = m_mappers;
     return m_runner->start(
         title,

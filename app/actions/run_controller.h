@@ -19,7 +19,7 @@ struct RunRequest {
     std::string algorithm;
     ParamValues params;
     std::uint64_t seed = 1;
-    std::optional<model::Placement> start;  ///< for refine with start=input
+    std::optional<model::Placement> start; ///< for refine with start=input
 };
 
 /// Submits mapping runs and sweeps to the JobRunner and lands their results in the document.
@@ -31,8 +31,8 @@ struct RunRequest {
 class RunController : public QObject {
     Q_OBJECT
 public:
-    RunController(document::ProjectDocument* document, jobs::JobRunner* runner, const Registry<mapping::Mapper>* mappers,
-                  QObject* parent = nullptr);
+    RunController(document::ProjectDocument* document, jobs::JobRunner* runner,
+                  const Registry<mapping::Mapper>* mappers, QObject* parent = nullptr);
 
     const Registry<mapping::Mapper>& mappers() const { return *m_mappers; }
     /// Starts one job per request; returns the job ids.

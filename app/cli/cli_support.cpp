@@ -14,10 +14,7 @@ int report(const Error& error)
     return error.code == ErrorCode::Internal ? kExitInternal : kExitBadInput;
 }
 
-int usageError(const QString& message)
-{
-    return report(makeError(ErrorCode::InvalidInput, message.toStdString()));
-}
+int usageError(const QString& message) { return report(makeError(ErrorCode::InvalidInput, message.toStdString())); }
 
 // Parses the arguments; returns -1 to go on, or an exit code (help printed, or a usage error).
 int parseArguments(QCommandLineParser& parser, const QStringList& arguments)
@@ -41,8 +38,9 @@ QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Networ
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
         QJsonObject counts;
         for (auto p : {Provenance::Measured, Provenance::Edited, Provenance::Missing})
-            counts[QString::fromStdString(std::string(model::provenanceId(p == Provenance::Missing ? Provenance::Estimated : p)))] =
-                input.count(q, p);
+            counts[QString::fromStdString(
+                std::string(model::provenanceId(p == Provenance::Missing ? Provenance::Estimated : p)))]
+                = input.count(q, p);
         o[q == NetworkQuantity::Latency ? "latency_entries" : "bandwidth_entries"] = counts;
     }
     return o;

@@ -1,15 +1,15 @@
 #pragma once
 
 #include "app/cli/commands.h"
+#include "app/document/project.h"
 #include "core/common/error.h"
+#include "core/common/expected.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/instance_metrics.h"
-#include "core/model/topology.h"
 #include "core/model/network.h"
 #include "core/model/network_estimator.h"
+#include "core/model/topology.h"
 #include "core/synth/patterns.h"
-#include "app/document/project.h"
-#include "core/common/expected.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>

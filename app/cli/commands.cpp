@@ -9,10 +9,10 @@
 #include "core/io/comm_io.h"
 #include "core/io/placement_io.h"
 #include "core/io/sites_io.h"
+#include "core/io/text_file.h"
 #include "core/synth/constraint_generator.h"
 #include "core/synth/patterns.h"
 #include "core/synth/power_law_graph.h"
-#include "core/io/text_file.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -68,8 +68,9 @@ Expected<synth::PatternOptions> patternOptions(const QCommandLineParser& parser)
     bytesOption("message-bytes", o.messageBytes);
     bytesOption("secondary-bytes", o.secondaryBytes);
     if (!ok)
-        return makeError(ErrorCode::InvalidInput, "--processes, --iterations, --clusters, --dimensions and --levels take whole numbers; "
-                                                  "message sizes take numbers of bytes >= 0");
+        return makeError(ErrorCode::InvalidInput,
+                         "--processes, --iterations, --clusters, --dimensions and --levels take whole numbers; "
+                         "message sizes take numbers of bytes >= 0");
     if (parser.value("dnn-exchange") == "ring")
         o.dnnExchange = synth::DnnExchange::RingAllreduce;
     else if (parser.value("dnn-exchange") != "ps")
@@ -109,13 +110,14 @@ QJsonObject projectInfoJson(const document::Project& project)
     out["host_links"] = static_cast<int>(project.network.hostLinks().size());
     QJsonArray apps;
     for (const auto& app : project.applications)
-        apps.append(QJsonObject{{"name", QString::fromStdString(app.name)},
-                                {"description", QString::fromStdString(app.description)},
-                                {"processes", app.comm.processCount()},
-                                {"nonzeros", app.comm.nonZeros()},
-                                {"bytes", app.comm.totalBytes()},
-                                {"messages", app.comm.hasMessages() ? QJsonValue(app.comm.totalMessages()) : QJsonValue()},
-                                {"pins", app.pins.size()}});
+        apps.append(
+            QJsonObject{{"name", QString::fromStdString(app.name)},
+                        {"description", QString::fromStdString(app.description)},
+                        {"processes", app.comm.processCount()},
+                        {"nonzeros", app.comm.nonZeros()},
+                        {"bytes", app.comm.totalBytes()},
+                        {"messages", app.comm.hasMessages() ? QJsonValue(app.comm.totalMessages()) : QJsonValue()},
+                        {"pins", app.pins.size()}});
     out["applications"] = apps;
     return out;
 }
@@ -172,8 +174,11 @@ int generateConstraints(QCommandLineParser& parser)
         return report(pins.error());
     if (auto s = io::writePinsCsv(parser.value("out").toStdString(), *pins, topology); !s)
         return report(s.error());
-    printJson(QJsonObject{{"pins", pins->size()}, {"processes", processes}, {"ratio", ratio},
-                          {"seed", QString::number(seed)}, {"out", parser.value("out")}});
+    printJson(QJsonObject{{"pins", pins->size()},
+                          {"processes", processes},
+                          {"ratio", ratio},
+                          {"seed", QString::number(seed)},
+                          {"out", parser.value("out")}});
     return kExitOk;
 }
 
@@ -197,7 +202,8 @@ int generateGraph(const QCommandLineParser& parser)
     if (!g)
         return report(g.error());
     std::string text = "# Power-law graph (PowerGraph-style, alpha " + parser.value("alpha").toStdString() + ", seed "
-        + std::to_string(seed) + ")\n# Nodes: " + std::to_string(g->vertexCount) + " Edges: " + std::to_string(g->edgeCount()) + "\n";
+        + std::to_string(seed) + ")\n# Nodes: " + std::to_string(g->vertexCount)
+        + " Edges: " + std::to_string(g->edgeCount()) + "\n";
     text.reserve(text.size() + g->edgeCount() * 16);
     for (std::size_t e = 0; e < g->edgeCount(); ++e) {
         text += std::to_string(g->src[e]);
@@ -207,7 +213,9 @@ int generateGraph(const QCommandLineParser& parser)
     }
     if (auto st = io::writeTextFileAtomically(parser.value("out").toStdString(), text); !st)
         return report(st.error());
-    printJson(QJsonObject{{"vertices", static_cast<double>(g->vertexCount)}, {"edges", static_cast<double>(g->edgeCount())}, {"alpha", alpha}});
+    printJson(QJsonObject{{"vertices", static_cast<double>(g->vertexCount)},
+                          {"edges", static_cast<double>(g->edgeCount())},
+                          {"alpha", alpha}});
     return kExitOk;
 }
 
@@ -218,8 +226,9 @@ int runGenerate(const QStringList& arguments)
                           "--messages-out) as Matrix Market, or with PATTERN 'constraints' a pins CSV at a given "
                           "ratio.\n\nPatterns:\n";
     for (auto p : synth::allPatterns())
-        description += "  " + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size()))
-            + ": " + QString::fromStdString(synth::describePattern(p)) + "\n";
+        description += "  "
+            + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size())) + ": "
+            + QString::fromStdString(synth::describePattern(p)) + "\n";
     parser.setApplicationDescription(description);
     parser.addPositionalArgument("pattern", "lu, bt, sp, cg, ft, mg, kmeans, dnn, constraints, or graph.");
     addPatternOptions(parser);
@@ -230,7 +239,8 @@ int runGenerate(const QStringList& arguments)
         {"seed", "constraints: random seed.", "s", "1"},
         {"sites", "constraints: the sites (CSV or GeoJSON).", "file"},
         {"project", "constraints: take the sites from a project.", "file"},
-        {"edges", "graph: number of edges of a PowerGraph-style power-law graph (written as a SNAP edge list).", "E", "1000000"},
+        {"edges", "graph: number of edges of a PowerGraph-style power-law graph (written as a SNAP edge list).", "E",
+         "1000000"},
         {"alpha", "graph: power-law exponent of the in-degrees (> 1).", "a", "2.1"},
     });
     if (int code = parseArguments(parser, arguments); code >= 0)
@@ -254,11 +264,14 @@ int runGenerate(const QStringList& arguments)
     auto comm = synth::generatePattern(*pattern, o);
     if (!comm)
         return report(comm.error());
-    const std::string comment = "meridian-cli generate " + name.toStdString() + " --processes " + std::to_string(o.processes);
+    const std::string comment = "meridian-cli generate " + name.toStdString() + " --processes "
+        + std::to_string(o.processes);
     if (auto s = io::writeCommMatrix(parser.value("out").toStdString(), *comm, false, comment + " (bytes)"); !s)
         return report(s.error());
     if (parser.isSet("messages-out"))
-        if (auto s = io::writeCommMatrix(parser.value("messages-out").toStdString(), *comm, true, comment + " (messages)"); !s)
+        if (auto s = io::writeCommMatrix(parser.value("messages-out").toStdString(), *comm, true,
+                                         comment + " (messages)");
+            !s)
             return report(s.error());
     printJson(QJsonObject{{"pattern", name},
                           {"processes", comm->processCount()},
@@ -289,7 +302,8 @@ int runEvaluate(const QStringList& arguments)
         return report(problem.error());
     const auto& project = problem->project;
     const auto& app = project.applications[problem->application];
-    auto placement = io::readMappingCsv(parser.value("mapping").toStdString(), project.topology, app.comm.processCount());
+    auto placement = io::readMappingCsv(parser.value("mapping").toStdString(), project.topology,
+                                        app.comm.processCount());
     if (!placement)
         return report(placement.error());
 
@@ -307,7 +321,8 @@ int runEvaluate(const QStringList& arguments)
     QJsonArray violations;
     static const char* kinds[] = {"capacity", "slot", "pin"};
     for (const auto& v : model::checkPlacement(*placement, project.topology, app.pins))
-        violations.append(QJsonObject{{"kind", kinds[static_cast<int>(v.kind)]}, {"message", QString::fromStdString(v.message)}});
+        violations.append(
+            QJsonObject{{"kind", kinds[static_cast<int>(v.kind)]}, {"message", QString::fromStdString(v.message)}});
     out["violations"] = violations;
     out["valid"] = violations.isEmpty();
     if (placement->hasHosts()) {

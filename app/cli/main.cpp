@@ -7,24 +7,24 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "Usage: meridian-cli COMMAND [options]\n"
-    "\n"
-    "Plans where parallel work runs across geo-distributed sites.\n"
-    "\n"
-    "Commands:\n"
-    "  project SUBCOMMAND  create a project from your files; add applications, set the network or pins\n"
-    "  info PROJECT        summary of a project as JSON\n"
-    "  generate PATTERN    generate a communication pattern or a constraint vector\n"
-    "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
-    "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
-    "  compare             run several mappers over several seeds, normalised to random\n"
-    "  list-algorithms     the mappers, their parameters and defaults\n"
-    "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
-    "  update              apply edge insertions and deletions to a partition\n"
-    "\n"
-    "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
-    "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
+constexpr const char* kUsage
+    = "Usage: meridian-cli COMMAND [options]\n"
+      "\n"
+      "Plans where parallel work runs across geo-distributed sites.\n"
+      "\n"
+      "Commands:\n"
+      "  project SUBCOMMAND  create a project from your files; add applications, set the network or pins\n"
+      "  info PROJECT        summary of a project as JSON\n"
+      "  generate PATTERN    generate a communication pattern or a constraint vector\n"
+      "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
+      "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
+      "  compare             run several mappers over several seeds, normalised to random\n"
+      "  list-algorithms     the mappers, their parameters and defaults\n"
+      "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
+      "  update              apply edge insertions and deletions to a partition\n"
+      "\n"
+      "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
+      "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
 
 } // namespace
 

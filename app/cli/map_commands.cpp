@@ -67,7 +67,8 @@ struct Run {
     double seconds = 0.0;
 };
 
-Expected<Run> runMapper(const Mapper& mapper, const MappingProblem& problem, const ParamValues& values, std::uint64_t seed)
+Expected<Run> runMapper(const Mapper& mapper, const MappingProblem& problem, const ParamValues& values,
+                        std::uint64_t seed)
 {
     const Feedback feedback;
     const auto begin = std::chrono::steady_clock::now();
@@ -220,7 +221,9 @@ int runMap(const QStringList& arguments)
     }
     std::vector<io::PendingFile> files;
     for (std::size_t k = 0; k < texts.size(); ++k)
-        files.push_back({paths[k], [&texts, k](std::ostream& s) { s.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size())); }});
+        files.push_back({paths[k], [&texts, k](std::ostream& s) {
+                             s.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size()));
+                         }});
     if (auto ok = io::writeFilesTogether(files); !ok)
         return report(ok.error());
 
@@ -314,7 +317,8 @@ int runCompare(const QStringList& arguments)
     }
     for (const auto& [id, list] : assignments)
         if (std::find(ids.begin(), ids.end(), id) == ids.end())
-            return usageError(QString::fromStdString("--param names '" + id + "', which is not among the algorithms compared"));
+            return usageError(
+                QString::fromStdString("--param names '" + id + "', which is not among the algorithms compared"));
 
     auto loaded = loadProblem(parser);
     if (!loaded)
@@ -334,13 +338,16 @@ int runCompare(const QStringList& arguments)
         for (int s = 1; s <= seeds; ++s) {
             auto run = runMapper(*registry.find(id), *problem, values[id], static_cast<std::uint64_t>(s));
             if (!run)
-                return report(makeError(run.error().code, id + " (seed " + std::to_string(s) + "): " + run.error().message));
+                return report(
+                    makeError(run.error().code, id + " (seed " + std::to_string(s) + "): " + run.error().message));
             row.costs.push_back(problem->cost().evaluate(run->result.placement.site));
             row.runtimes.push_back(run->seconds);
         }
         rows.push_back(std::move(row));
     }
-    const auto mean = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); };
+    const auto mean = [](const std::vector<double>& v) {
+        return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    };
     double baseline = 0.0;
     for (const auto& r : rows)
         if (r.id == "random")
@@ -351,19 +358,21 @@ int runCompare(const QStringList& arguments)
         std::printf("algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\n");
         for (const auto& r : rows)
             std::printf("%s,%d,%.9g,%.9g,%.9g,%.6f,%.6g\n", r.id.c_str(), seeds, mean(r.costs),
-                        *std::min_element(r.costs.begin(), r.costs.end()), *std::max_element(r.costs.begin(), r.costs.end()),
+                        *std::min_element(r.costs.begin(), r.costs.end()),
+                        *std::max_element(r.costs.begin(), r.costs.end()),
                         baseline > 0.0 ? mean(r.costs) / baseline : std::nan(""), mean(r.runtimes));
         return kExitOk;
     }
     QJsonArray table;
     for (const auto& r : rows)
-        table.append(QJsonObject{{"algorithm", QString::fromStdString(r.id)},
-                                 {"parameters", paramsJson(values[r.id])},
-                                 {"mean_cost_s", mean(r.costs)},
-                                 {"min_cost_s", *std::min_element(r.costs.begin(), r.costs.end())},
-                                 {"max_cost_s", *std::max_element(r.costs.begin(), r.costs.end())},
-                                 {"normalized_to_random", baseline > 0.0 ? QJsonValue(mean(r.costs) / baseline) : QJsonValue()},
-                                 {"mean_runtime_s", mean(r.runtimes)}});
+        table.append(
+            QJsonObject{{"algorithm", QString::fromStdString(r.id)},
+                        {"parameters", paramsJson(values[r.id])},
+                        {"mean_cost_s", mean(r.costs)},
+                        {"min_cost_s", *std::min_element(r.costs.begin(), r.costs.end())},
+                        {"max_cost_s", *std::max_element(r.costs.begin(), r.costs.end())},
+                        {"normalized_to_random", baseline > 0.0 ? QJsonValue(mean(r.costs) / baseline) : QJsonValue()},
+                        {"mean_runtime_s", mean(r.runtimes)}});
     printJson(QJsonObject{{"application", QString::fromStdString(app.name)},
                           {"processes", problem->processCount()},
                           {"seeds", seeds},

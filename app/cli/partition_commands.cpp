@@ -76,11 +76,14 @@ Expected<std::optional<double>> parseBudget(const QCommandLineParser& parser)
     bool ok = false;
     const double b = parser.value("budget").toDouble(&ok);
     if (!ok || !(b >= 0.0))
-        return makeError(ErrorCode::InvalidInput, "--budget must be a non-negative number of USD, not '" + parser.value("budget").toStdString() + "'");
+        return makeError(ErrorCode::InvalidInput,
+                         "--budget must be a non-negative number of USD, not '" + parser.value("budget").toStdString()
+                             + "'");
     return std::optional<double>(b);
 }
 
-QJsonObject metricsJson(const cost::GasMetrics& m, const model::Topology& topology, const partition::PartitionProblem& problem)
+QJsonObject metricsJson(const cost::GasMetrics& m, const model::Topology& topology,
+                        const partition::PartitionProblem& problem)
 {
     QJsonArray sites;
     for (int r = 0; r < topology.siteCount(); ++r)
@@ -102,8 +105,13 @@ QJsonObject metricsJson(const cost::GasMetrics& m, const model::Topology& topolo
                        {"wan_cost_usd", m.wanUsd},
                        {"wan_bytes", m.wanBytes},
                        {"sites", sites},
-                       {"bottleneck", QJsonObject{{"gather", QString::fromStdString(cost::GasMetrics::linkName(topology, m.gatherBottleneck, m.gatherBottleneckUplink))},
-                                                  {"apply", QString::fromStdString(cost::GasMetrics::linkName(topology, m.applyBottleneck, m.applyBottleneckUplink))}}},
+                       {"bottleneck",
+                        QJsonObject{{"gather",
+                                     QString::fromStdString(cost::GasMetrics::linkName(topology, m.gatherBottleneck,
+                                                                                       m.gatherBottleneckUplink))},
+                                    {"apply",
+                                     QString::fromStdString(cost::GasMetrics::linkName(topology, m.applyBottleneck,
+                                                                                       m.applyBottleneckUplink))}}},
                        {"budget", b}};
 }
 
@@ -122,14 +130,17 @@ int runPartition(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         "Partitions a graph's edges across geo-distributed sites (vertex-cut) and prints JSON: replication factor, "
-        "inter-DC transfer time per GAS iteration (s), WAN cost (USD) and bytes, per-site upload, the bottleneck links, "
+        "inter-DC transfer time per GAS iteration (s), WAN cost (USD) and bytes, per-site upload, the bottleneck "
+        "links, "
         "budget status, runtime, edges per second and peak memory. Writes one 'src dst site' line per input edge "
         "(--out) and one 'vertex site' line per master (--masters), only on success. A binary edge cache makes a "
         "second load of the same file fast.");
     parser.addOption({"graph", "The graph file.", "file"});
     parser.addOption({"format", "snap (default), metis or mtx.", "format", "snap"});
-    parser.addOption({"algorithm", "Partitioner: hash, greedy, hdrf, graph-h, g-cut, geo-cut (default).", "id", "geo-cut"});
-    parser.addOption({"homes", "Home site of each vertex: 'vertex site' lines; vertices not listed get a random home.", "file"});
+    parser.addOption(
+        {"algorithm", "Partitioner: hash, greedy, hdrf, graph-h, g-cut, geo-cut (default).", "id", "geo-cut"});
+    parser.addOption(
+        {"homes", "Home site of each vertex: 'vertex site' lines; vertices not listed get a random home.", "file"});
     parser.addOption({"out", "Write the edge partition (src dst site per line).", "file"});
     parser.addOption({"masters", "Write the master site of every vertex.", "file"});
     parser.addOption({"no-cache", "Do not read or write the binary edge cache."});
@@ -202,7 +213,8 @@ int runPartition(const QStringList& arguments)
         return report(result.error());
     const auto metrics = cost::evaluateGas(*graph, result->partition, problem->sizes, problem->network);
 
-    std::vector<io::PendingFile> outputs{io::edgePartitionFile(parser.value("out").toStdString(), *graph, result->partition, *topology)};
+    std::vector<io::PendingFile> outputs{
+        io::edgePartitionFile(parser.value("out").toStdString(), *graph, result->partition, *topology)};
     if (parser.isSet("masters"))
         outputs.push_back(io::mastersFile(parser.value("masters").toStdString(), *graph, result->partition, *topology));
     if (auto ok = io::writeFilesTogether(outputs); !ok)
@@ -221,11 +233,14 @@ int runPartition(const QStringList& arguments)
                                {"self_loops_dropped", static_cast<double>(graph->selfLoopsDropped)},
                                {"loaded_from_cache", fromCache},
                                {"load_s", loadSeconds}};
-    out["homes"] = QJsonObject{{"from_file", static_cast<double>(graph->vertexCount - random)}, {"random", static_cast<double>(random)}};
+    out["homes"] = QJsonObject{{"from_file", static_cast<double>(graph->vertexCount - random)},
+                               {"random", static_cast<double>(random)}};
     out["runtime_s"] = runSeconds;
     out["edges_per_second"] = runSeconds > 0.0 ? static_cast<double>(graph->edgeCount()) / runSeconds : 0.0;
     out["streaming_s"] = result->streamingSeconds;
-    out["streaming_edges_per_second"] = result->streamingSeconds > 0.0 ? static_cast<double>(graph->edgeCount()) / result->streamingSeconds : 0.0;
+    out["streaming_edges_per_second"] = result->streamingSeconds > 0.0
+        ? static_cast<double>(graph->edgeCount()) / result->streamingSeconds
+        : 0.0;
     out["peak_memory_bytes"] = peakMemoryBytes();
     out["notes"] = notesJson(result->notes);
     printJson(out);
@@ -250,7 +265,8 @@ int runUpdate(const QStringList& arguments)
     parser.addOption({"homes", "Home sites, used as masters when --masters is not given.", "file"});
     parser.addOption({"insert", "Edges to insert (src dst lines).", "file"});
     parser.addOption({"delete", "Edges to delete (src dst lines).", "file"});
-    parser.addOption({"threshold", "Traffic change that triggers refinement, as a share (default 0.1).", "share", "0.1"});
+    parser.addOption(
+        {"threshold", "Traffic change that triggers refinement, as a share (default 0.1).", "share", "0.1"});
     parser.addOption({"from-scratch", "Also repartition the updated graph from scratch, for comparison."});
     parser.addOption({"algorithm", "Partitioner for --from-scratch (default geo-cut).", "id", "geo-cut"});
     parser.addOption({"out", "Write the updated edge partition.", "file"});
@@ -301,8 +317,9 @@ int runUpdate(const QStringList& arguments)
             return report(st.error());
         for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
             if (part.masterSite[v] == 0xFF)
-                return report(makeError(ErrorCode::InvalidInput, "vertex " + std::to_string(graph.originalId[v]) + " has no master in "
-                                                                     + parser.value("masters").toStdString()));
+                return report(makeError(ErrorCode::InvalidInput,
+                                        "vertex " + std::to_string(graph.originalId[v]) + " has no master in "
+                                            + parser.value("masters").toStdString()));
             home[v] = part.masterSite[v];
         }
     } else {
@@ -312,8 +329,9 @@ int runUpdate(const QStringList& arguments)
         home = std::move(*h);
         for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
             if (home[v] < 0)
-                return report(makeError(ErrorCode::InvalidInput, "vertex " + std::to_string(graph.originalId[v]) + " has no home in "
-                                                                     + parser.value("homes").toStdString()));
+                return report(makeError(ErrorCode::InvalidInput,
+                                        "vertex " + std::to_string(graph.originalId[v]) + " has no home in "
+                                            + parser.value("homes").toStdString()));
             part.masterSite[v] = static_cast<std::uint8_t>(home[v]);
         }
     }
@@ -336,7 +354,8 @@ int runUpdate(const QStringList& arguments)
 
     const Feedback feedback;
     const auto start = Clock::now();
-    auto stats = partition::applyUpdates(*problem, graph, part, home, deletes, inserts, *values, threshold, seed, feedback);
+    auto stats = partition::applyUpdates(*problem, graph, part, home, deletes, inserts, *values, threshold, seed,
+                                         feedback);
     const double updateSeconds = since(start);
     if (!stats)
         return report(stats.error());
@@ -354,12 +373,14 @@ int runUpdate(const QStringList& arguments)
         if (!fresh)
             return report(fresh.error());
         const double seconds = since(t0);
-        QJsonObject f = metricsJson(cost::evaluateGas(graph, fresh->partition, updated->sizes, updated->network), *topology, *updated);
+        QJsonObject f = metricsJson(cost::evaluateGas(graph, fresh->partition, updated->sizes, updated->network),
+                                    *topology, *updated);
         f["algorithm"] = QString::fromStdString(std::string(scratch->id()));
         f["runtime_s"] = seconds;
         out["from_scratch"] = f;
     }
-    std::vector<io::PendingFile> outputs{io::edgePartitionFile(parser.value("out").toStdString(), graph, part, *topology)};
+    std::vector<io::PendingFile> outputs{
+        io::edgePartitionFile(parser.value("out").toStdString(), graph, part, *topology)};
     if (parser.isSet("masters-out"))
         outputs.push_back(io::mastersFile(parser.value("masters-out").toStdString(), graph, part, *topology));
     if (auto st = io::writeFilesTogether(outputs); !st)
@@ -369,7 +390,8 @@ int runUpdate(const QStringList& arguments)
     out["new_vertices"] = static_cast<double>(stats->newVertices);
     out["refinements"] = stats->refinements;
     out["runtime_s"] = updateSeconds;
-    out["graph"] = QJsonObject{{"vertices", static_cast<double>(graph.vertexCount)}, {"edges", static_cast<double>(graph.edgeCount())}};
+    out["graph"] = QJsonObject{{"vertices", static_cast<double>(graph.vertexCount)},
+                               {"edges", static_cast<double>(graph.edgeCount())}};
     out["notes"] = notesJson(stats->notes);
     printJson(out);
     return kExitOk;

@@ -28,7 +28,8 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
     if (parser.isSet("project")) {
         for (const char* raw : {"sites", "latency", "bandwidth", "volume", "messages"})
             if (parser.isSet(raw))
-                return makeError(ErrorCode::InvalidInput, std::string("--") + raw + " cannot be combined with --project");
+                return makeError(ErrorCode::InvalidInput,
+                                 std::string("--") + raw + " cannot be combined with --project");
         auto project = document::ProjectFile::load(parser.value("project"));
         if (!project)
             return project.error();
@@ -42,22 +43,25 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
                 std::string names;
                 for (const auto& a : problem.project.applications)
                     names += (names.empty() ? "" : ", ") + a.name;
-                return makeError(ErrorCode::InvalidInput, "no application named '" + parser.value("application").toStdString()
-                                                              + "'; the project has " + names);
+                return makeError(ErrorCode::InvalidInput,
+                                 "no application named '" + parser.value("application").toStdString()
+                                     + "'; the project has " + names);
             }
         }
         if (parser.isSet("pins")) {
             auto& target = problem.project.applications[problem.application];
-            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology, target.comm.processCount());
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology,
+                                        target.comm.processCount());
             if (!pins)
                 return pins.error();
             target.pins = std::move(*pins);
         }
     } else {
         if (!parser.isSet("sites") || !parser.isSet("volume"))
-            return makeError(ErrorCode::InvalidInput,
-                             "name the problem with --project, or with --sites and --volume (plus --latency, --bandwidth, "
-                             "--messages and --pins as available)");
+            return makeError(
+                ErrorCode::InvalidInput,
+                "name the problem with --project, or with --sites and --volume (plus --latency, --bandwidth, "
+                "--messages and --pins as available)");
         auto topology = io::loadTopology(parser.value("sites").toStdString());
         if (!topology)
             return topology.error();
@@ -70,8 +74,9 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
                 !s)
                 return s.error();
         if (parser.isSet("bandwidth"))
-            if (auto s = io::readNetworkMatrix(parser.value("bandwidth").toStdString(), model::NetworkQuantity::Bandwidth,
-                                               problem.project.topology, problem.project.network);
+            if (auto s = io::readNetworkMatrix(parser.value("bandwidth").toStdString(),
+                                               model::NetworkQuantity::Bandwidth, problem.project.topology,
+                                               problem.project.network);
                 !s)
                 return s.error();
         document::Application app;
@@ -81,7 +86,8 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
             return comm.error();
         app.comm = std::move(*comm);
         if (parser.isSet("pins")) {
-            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology, app.comm.processCount());
+            auto pins = io::readPinsCsv(parser.value("pins").toStdString(), problem.project.topology,
+                                        app.comm.processCount());
             if (!pins)
                 return pins.error();
             app.pins = std::move(*pins);

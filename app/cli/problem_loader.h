@@ -11,8 +11,8 @@ namespace meridian::cli {
 /// The inputs of one mapping problem as the CLI collects them: from a project and one of its
 /// applications, or from raw files.
 struct LoadedProblem {
-    document::Project project;  ///< for raw files, a project holding the one application
-    int application = 0;        ///< index into project.applications
+    document::Project project; ///< for raw files, a project holding the one application
+    int application = 0;       ///< index into project.applications
 };
 
 /// Adds the options that name a problem: --project/--application or --sites/--latency/--bandwidth/

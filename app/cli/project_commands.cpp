@@ -17,26 +17,26 @@ namespace meridian::cli {
 
 namespace {
 
-constexpr const char* kProjectUsage =
-    "Usage: meridian-cli project SUBCOMMAND [options]\n"
-    "\n"
-    "Builds a project from your own files. Each subcommand writes the project atomically (sidecar files\n"
-    "first, then the project file) and prints the 'info' JSON of the result; on any error nothing is written.\n"
-    "\n"
-    "Subcommands:\n"
-    "  create OUT.meridian --name N [--description D] --sites S [--hosts H] [--latency L] [--bandwidth B] [--force]\n"
-    "  add-application P --name A (--volume V [--messages M] | --pattern PATTERN --processes N [pattern options])\n"
-    "                  [--pins PINS]\n"
-    "  set-network P [--latency L] [--bandwidth B]\n"
-    "  set-pins P --application A --pins PINS\n"
-    "  set-hosts P --hosts H\n"
-    "\n"
-    "Sites are CSV (name,lat,lon,nodes[,slots,up_MBps,down_MBps,egress_usd_per_GB]) or GeoJSON; latency (ms)\n"
-    "and bandwidth (MB/s) are CSV matrices with site names, or Matrix Market in site order; missing entries\n"
-    "are estimated from distance. Volumes and message counts are Matrix Market or CSV; pins are\n"
-    "process,site lines. Hosts are host,site[,slots] lines: the real host names a rankfile must carry\n"
-    "(without them a site's hosts are named <site>-00, <site>-01, ...).\n"
-    "Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
+constexpr const char* kProjectUsage
+    = "Usage: meridian-cli project SUBCOMMAND [options]\n"
+      "\n"
+      "Builds a project from your own files. Each subcommand writes the project atomically (sidecar files\n"
+      "first, then the project file) and prints the 'info' JSON of the result; on any error nothing is written.\n"
+      "\n"
+      "Subcommands:\n"
+      "  create OUT.meridian --name N [--description D] --sites S [--hosts H] [--latency L] [--bandwidth B] [--force]\n"
+      "  add-application P --name A (--volume V [--messages M] | --pattern PATTERN --processes N [pattern options])\n"
+      "                  [--pins PINS]\n"
+      "  set-network P [--latency L] [--bandwidth B]\n"
+      "  set-pins P --application A --pins PINS\n"
+      "  set-hosts P --hosts H\n"
+      "\n"
+      "Sites are CSV (name,lat,lon,nodes[,slots,up_MBps,down_MBps,egress_usd_per_GB]) or GeoJSON; latency (ms)\n"
+      "and bandwidth (MB/s) are CSV matrices with site names, or Matrix Market in site order; missing entries\n"
+      "are estimated from distance. Volumes and message counts are Matrix Market or CSV; pins are\n"
+      "process,site lines. Hosts are host,site[,slots] lines: the real host names a rankfile must carry\n"
+      "(without them a site's hosts are named <site>-00, <site>-01, ...).\n"
+      "Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
 
 using document::Project;
 
@@ -72,20 +72,23 @@ Expected<Project> withNetworkFiles(Project project, const QCommandLineParser& pa
 
 void addNetworkOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({{"latency", "Latency between sites in ms: CSV with site names, or Matrix Market in site order.", "file"},
-                       {"bandwidth", "Bandwidth between sites in MB/s: CSV with site names, or Matrix Market.", "file"}});
+    parser.addOptions(
+        {{"latency", "Latency between sites in ms: CSV with site names, or Matrix Market in site order.", "file"},
+         {"bandwidth", "Bandwidth between sites in MB/s: CSV with site names, or Matrix Market.", "file"}});
 }
 
 int runCreate(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Creates a project from a sites file and, optionally, latency and bandwidth matrices.");
+    parser.setApplicationDescription(
+        "Creates a project from a sites file and, optionally, latency and bandwidth matrices.");
     parser.addPositionalArgument("out", "The project file to write (OUT.meridian).");
-    parser.addOptions({{"name", "The project's name.", "N"},
-                       {"description", "What the project is about.", "D"},
-                       {"sites", "The sites: CSV or GeoJSON.", "file"},
-                       {"hosts", "The hosts of the sites: host,site[,slots] lines (real host names for the rankfile).", "file"},
-                       {"force", "Overwrite OUT if it exists."}});
+    parser.addOptions(
+        {{"name", "The project's name.", "N"},
+         {"description", "What the project is about.", "D"},
+         {"sites", "The sites: CSV or GeoJSON.", "file"},
+         {"hosts", "The hosts of the sites: host,site[,slots] lines (real host names for the rankfile).", "file"},
+         {"force", "Overwrite OUT if it exists."}});
     addNetworkOptions(parser);
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
@@ -97,7 +100,8 @@ int runCreate(const QStringList& arguments)
         return usageError("--sites is required");
     const QString out = parser.positionalArguments().front();
     if (QFileInfo::exists(out) && !parser.isSet("force"))
-        return report(makeError(ErrorCode::InvalidInput, "the file exists already; pass --force to overwrite it", {out.toStdString()}));
+        return report(makeError(ErrorCode::InvalidInput, "the file exists already; pass --force to overwrite it",
+                                {out.toStdString()}));
     auto topology = io::loadTopology(parser.value("sites").toStdString());
     if (!topology)
         return report(topology.error());
@@ -119,7 +123,8 @@ int runCreate(const QStringList& arguments)
     }
     for (const char* option : {"latency", "bandwidth"})
         if (parser.isSet(option))
-            project.sources.push_back(std::string(option) + ": " + QFileInfo(parser.value(option)).fileName().toStdString());
+            project.sources.push_back(std::string(option) + ": "
+                                      + QFileInfo(parser.value(option)).fileName().toStdString());
     auto withNetwork = withNetworkFiles(std::move(project), parser);
     if (!withNetwork)
         return report(withNetwork.error());
@@ -136,11 +141,13 @@ Expected<Project> loadOne(const QCommandLineParser& parser, const char* example)
 int runAddApplication(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    QString description = "Adds an application to a project: from its volume matrix (bytes) and optional message counts, "
-                          "or generated from a pattern; optionally with pins.\n\nPatterns:\n";
+    QString description
+        = "Adds an application to a project: from its volume matrix (bytes) and optional message counts, "
+          "or generated from a pattern; optionally with pins.\n\nPatterns:\n";
     for (auto p : synth::allPatterns())
-        description += "  " + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size())) + ": "
-                       + QString::fromStdString(synth::describePattern(p)) + "\n";
+        description += "  "
+            + QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size())) + ": "
+            + QString::fromStdString(synth::describePattern(p)) + "\n";
     parser.setApplicationDescription(description);
     parser.addPositionalArgument("project", "The project file; it is rewritten.");
     parser.addOptions({{"name", "The application's name (new in the project).", "A"},
@@ -163,8 +170,10 @@ int runAddApplication(const QStringList& arguments)
     const std::string name = parser.value("name").trimmed().toStdString();
     document::Application app;
     if (parser.isSet("volume")) {
-        auto read = document::readApplication(name, {parser.value("volume").toStdString(), parser.value("messages").toStdString(),
-                                                     parser.value("pins").toStdString()},
+        auto read = document::readApplication(name,
+                                              {parser.value("volume").toStdString(),
+                                               parser.value("messages").toStdString(),
+                                               parser.value("pins").toStdString()},
                                               project->topology);
         if (!read)
             return report(read.error());
@@ -173,7 +182,8 @@ int runAddApplication(const QStringList& arguments)
     } else {
         const auto pattern = synth::patternFromId(parser.value("pattern").toStdString());
         if (!pattern)
-            return usageError("unknown pattern '" + parser.value("pattern") + "'; expected lu, bt, sp, cg, ft, mg, kmeans or dnn");
+            return usageError("unknown pattern '" + parser.value("pattern")
+                              + "'; expected lu, bt, sp, cg, ft, mg, kmeans or dnn");
         auto options = patternOptions(parser);
         if (!options)
             return report(options.error());
@@ -182,7 +192,8 @@ int runAddApplication(const QStringList& arguments)
             return report(comm.error());
         app.name = name;
         app.comm = std::move(*comm);
-        app.description = "generated: " + parser.value("pattern").toStdString() + ", " + std::to_string(options->processes) + " processes";
+        app.description = "generated: " + parser.value("pattern").toStdString() + ", "
+            + std::to_string(options->processes) + " processes";
         if (parser.isSet("pins")) {
             auto pins = io::readPinsCsv(parser.value("pins").toStdString(), project->topology, app.comm.processCount());
             if (!pins)
@@ -199,7 +210,8 @@ int runAddApplication(const QStringList& arguments)
 int runSetNetwork(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Replaces a project's latency and/or bandwidth matrix; entries a file leaves out are estimated.");
+    parser.setApplicationDescription(
+        "Replaces a project's latency and/or bandwidth matrix; entries a file leaves out are estimated.");
     parser.addPositionalArgument("project", "The project file; it is rewritten.");
     addNetworkOptions(parser);
     if (int code = parseArguments(parser, arguments); code >= 0)
@@ -218,7 +230,8 @@ int runSetNetwork(const QStringList& arguments)
 int runSetPins(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Replaces the pins of one application (process,site lines; an empty file unpins all).");
+    parser.setApplicationDescription(
+        "Replaces the pins of one application (process,site lines; an empty file unpins all).");
     parser.addPositionalArgument("project", "The project file; it is rewritten.");
     parser.addOptions({{"application", "The application's name.", "A"}, {"pins", "Pins: process,site lines.", "file"}});
     if (int code = parseArguments(parser, arguments); code >= 0)
@@ -230,9 +243,12 @@ int runSetPins(const QStringList& arguments)
         return usageError("--application and --pins are required");
     const int a = project->applicationIndex(parser.value("application").toStdString());
     if (a < 0)
-        return report(makeError(ErrorCode::InvalidInput, "the project has no application named '" + parser.value("application").toStdString() + "'",
-                                {parser.positionalArguments().front().toStdString()}));
-    auto pins = io::readPinsCsv(parser.value("pins").toStdString(), project->topology, project->applications[a].comm.processCount());
+        return report(
+            makeError(ErrorCode::InvalidInput,
+                      "the project has no application named '" + parser.value("application").toStdString() + "'",
+                      {parser.positionalArguments().front().toStdString()}));
+    auto pins = io::readPinsCsv(parser.value("pins").toStdString(), project->topology,
+                                project->applications[a].comm.processCount());
     if (!pins)
         return report(pins.error());
     auto edited = document::withPins(*project, a, std::move(*pins));
@@ -244,7 +260,8 @@ int runSetPins(const QStringList& arguments)
 int runSetHosts(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Replaces the hosts of the sites a hosts file names (host,site[,slots] lines); pins must still fit.");
+    parser.setApplicationDescription(
+        "Replaces the hosts of the sites a hosts file names (host,site[,slots] lines); pins must still fit.");
     parser.addPositionalArgument("project", "The project file; it is rewritten.");
     parser.addOption({"hosts", "Hosts: host,site[,slots] lines.", "file"});
     if (int code = parseArguments(parser, arguments); code >= 0)
@@ -283,7 +300,8 @@ int runProject(const QStringList& arguments)
         return runSetPins(rest);
     if (sub == "set-hosts")
         return runSetHosts(rest);
-    std::fprintf(stderr, "meridian-cli: error: unknown project subcommand '%s'\n\n%s", sub.toLocal8Bit().constData(), kProjectUsage);
+    std::fprintf(stderr, "meridian-cli: error: unknown project subcommand '%s'\n\n%s", sub.toLocal8Bit().constData(),
+                 kProjectUsage);
     return kExitBadInput;
 }
 

@@ -26,15 +26,14 @@ namespace {
 constexpr const char* kProjectName = "recovered.meridian";
 constexpr const char* kNoteName = "recovery.json";
 
-bool processAlive(qint64 pid)
-{
-    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
-}
+bool processAlive(qint64 pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
 } // namespace
 
 Autosave::Autosave(ProjectDocument* document, QObject* parent)
-    : QObject(parent), m_document(document), m_timer(new QTimer(this))
+    : QObject(parent)
+    , m_document(document)
+    , m_timer(new QTimer(this))
 {
     static std::atomic<int> sessions{0};
     m_folder = QDir(recoveryRoot()).filePath(QString("%1-%2").arg(QCoreApplication::applicationPid()).arg(sessions++));
@@ -62,10 +61,7 @@ QString Autosave::recoveryRoot()
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath("recovery");
 }
 
-void Autosave::setInterval(int milliseconds)
-{
-    m_timer->setInterval(milliseconds);
-}
+void Autosave::setInterval(int milliseconds) { m_timer->setInterval(milliseconds); }
 
 Status Autosave::autosaveNow()
 {
@@ -81,14 +77,16 @@ Status Autosave::autosaveNow()
     // The note last: a folder without it is an autosave that did not finish, and is not offered.
     QSaveFile note(QDir(m_folder).filePath(kNoteName));
     if (!note.open(QIODevice::WriteOnly))
-        return makeError(ErrorCode::Io, "cannot write the recovery note: " + note.errorString().toStdString(), {m_folder.toStdString()});
+        return makeError(ErrorCode::Io, "cannot write the recovery note: " + note.errorString().toStdString(),
+                         {m_folder.toStdString()});
     note.write(QJsonDocument(QJsonObject{{"original", m_document->path()},
                                          {"name", QString::fromStdString(m_document->project()->name)},
                                          {"pid", QCoreApplication::applicationPid()},
                                          {"saved", QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}})
                    .toJson());
     if (!note.commit())
-        return makeError(ErrorCode::Io, "cannot write the recovery note: " + note.errorString().toStdString(), {m_folder.toStdString()});
+        return makeError(ErrorCode::Io, "cannot write the recovery note: " + note.errorString().toStdString(),
+                         {m_folder.toStdString()});
     m_savedIndex = m_document->undoStack()->index();
     return {};
 }
@@ -128,9 +126,6 @@ Status Autosave::recover(const Entry& entry, ProjectDocument& document)
     return {};
 }
 
-void Autosave::remove(const Entry& entry)
-{
-    QDir(entry.folder).removeRecursively();
-}
+void Autosave::remove(const Entry& entry) { QDir(entry.folder).removeRecursively(); }
 
 } // namespace meridian::document

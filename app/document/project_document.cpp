@@ -20,9 +20,11 @@ class ReplaceProjectCommand : public QUndoCommand {
 public:
     ReplaceProjectCommand(ProjectDocument* document, std::shared_ptr<const Project> before,
                           std::shared_ptr<const Project> after, const QString& text)
-        : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after))
-    {
-    }
+        : QUndoCommand(text)
+        , m_document(document)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+    {}
     void undo() override { m_document->setProjectSnapshot(m_before); }
     void redo() override { m_document->setProjectSnapshot(m_after); }
 
@@ -35,8 +37,12 @@ private:
 // Adds runs on redo and takes them out on undo (or the reverse, for a deletion).
 class RunListCommand : public QUndoCommand {
 public:
-    RunListCommand(ProjectDocument* document, std::vector<std::shared_ptr<const Run>> runs, bool add, const QString& text)
-        : QUndoCommand(text), m_document(document), m_runs(std::move(runs)), m_add(add)
+    RunListCommand(ProjectDocument* document, std::vector<std::shared_ptr<const Run>> runs, bool add,
+                   const QString& text)
+        : QUndoCommand(text)
+        , m_document(document)
+        , m_runs(std::move(runs))
+        , m_add(add)
     {
         for (const auto& r : m_runs)
             m_ids.push_back(r->id);
@@ -72,10 +78,7 @@ ProjectDocument::ProjectDocument(QObject* parent)
 
 ProjectDocument::~ProjectDocument() = default;
 
-bool ProjectDocument::isModified() const
-{
-    return !m_undoStack->isClean();
-}
+bool ProjectDocument::isModified() const { return !m_undoStack->isClean(); }
 
 Status ProjectDocument::load(const QString& path)
 {
@@ -153,7 +156,8 @@ Status ProjectDocument::edit(const QString& text, const std::function<Expected<P
     }
     if (!edited)
         return edited.error();
-    m_undoStack->push(new ReplaceProjectCommand(this, m_project, std::make_shared<const Project>(std::move(*edited)), text));
+    m_undoStack->push(
+        new ReplaceProjectCommand(this, m_project, std::make_shared<const Project>(std::move(*edited)), text));
     return {};
 }
 
@@ -227,10 +231,7 @@ void ProjectDocument::eraseRuns(const std::vector<int>& ids)
     Q_EMIT runsChanged();
 }
 
-bool ProjectDocument::isStale(const Run& run) const
-{
-    return fingerprint(run.application) != run.inputFingerprint;
-}
+bool ProjectDocument::isStale(const Run& run) const { return fingerprint(run.application) != run.inputFingerprint; }
 
 std::vector<int> ProjectDocument::staleRuns() const
 {

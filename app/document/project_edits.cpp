@@ -9,10 +9,7 @@ namespace meridian::document {
 
 namespace {
 
-Error invalid(std::string message)
-{
-    return makeError(ErrorCode::InvalidInput, std::move(message));
-}
+Error invalid(std::string message) { return makeError(ErrorCode::InvalidInput, std::move(message)); }
 
 // Parses a whole string as a finite double (leading/trailing blanks allowed).
 std::optional<double> parseNumber(const std::string& text)
@@ -30,10 +27,7 @@ std::optional<double> parseNumber(const std::string& text)
     return v;
 }
 
-bool isBlank(const std::string& text)
-{
-    return text.find_first_not_of(" \t") == std::string::npos;
-}
+bool isBlank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
 
 std::vector<model::Site> sitesWithHosts(const model::Topology& topology)
 {
@@ -227,10 +221,12 @@ Expected<Project> withImportedSites(const Project& project, std::vector<model::S
 Expected<Project> withHosts(const Project& project, std::vector<model::Site> sites)
 {
     if (static_cast<int>(sites.size()) != project.topology.siteCount())
-        return invalid("expected " + std::to_string(project.topology.siteCount()) + " sites, got " + std::to_string(sites.size()));
+        return invalid("expected " + std::to_string(project.topology.siteCount()) + " sites, got "
+                       + std::to_string(sites.size()));
     for (int s = 0; s < project.topology.siteCount(); ++s)
         if (sites[s].name != project.topology.site(s).name)
-            return invalid("site " + std::to_string(s) + " is '" + sites[s].name + "', expected '" + project.topology.site(s).name + "'");
+            return invalid("site " + std::to_string(s) + " is '" + sites[s].name + "', expected '"
+                           + project.topology.site(s).name + "'");
     return withSites(project, std::move(sites), identity(project.topology.siteCount()));
 }
 
@@ -294,23 +290,26 @@ Expected<Project> withNetworkBlock(const Project& project, model::NetworkQuantit
         for (std::size_t c = 0; c < cells[r].size(); ++c) {
             const int from = row + static_cast<int>(r), to = column + static_cast<int>(c);
             if (from >= n || to >= n)
-                return invalid("the pasted block is " + std::to_string(cells.size()) + " rows by " + std::to_string(cells[r].size())
-                               + " columns and runs past the last site (" + std::to_string(n) + " sites)");
+                return invalid("the pasted block is " + std::to_string(cells.size()) + " rows by "
+                               + std::to_string(cells[r].size()) + " columns and runs past the last site ("
+                               + std::to_string(n) + " sites)");
             auto edited = withNetworkEntry(out, quantity, from, to, cells[r][c]);
             if (!edited)
                 return invalid("pasted row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " ("
-                               + project.topology.site(from).name + " -> " + project.topology.site(to).name + "): "
-                               + edited.error().message);
+                               + project.topology.site(from).name + " -> " + project.topology.site(to).name
+                               + "): " + edited.error().message);
             out = std::move(*edited);
         }
     return out;
 }
 
-Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuantity quantity, const model::Network& source)
+Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuantity quantity,
+                                      const model::Network& source)
 {
     const int n = project.topology.siteCount();
     if (source.siteCount() != n)
-        return invalid("the matrix has " + std::to_string(source.siteCount()) + " sites but the project has " + std::to_string(n));
+        return invalid("the matrix has " + std::to_string(source.siteCount()) + " sites but the project has "
+                       + std::to_string(n));
     Project out = project;
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
@@ -457,7 +456,11 @@ public:
             m_hash *= 1099511628211ull;
         }
     }
-    template <typename T> void value(const T& v) { bytes(&v, sizeof v); }
+    template <typename T>
+    void value(const T& v)
+    {
+        bytes(&v, sizeof v);
+    }
     void text(const std::string& s)
     {
         value(s.size());

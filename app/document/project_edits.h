@@ -47,7 +47,8 @@ Expected<Project> withNetworkBlock(const Project& project, model::NetworkQuantit
                                    const std::vector<std::vector<std::string>>& cells);
 /// Replaces one quantity of the network by the entries of `source` (a network over the same sites): entries
 /// it has become measured, the others missing (estimated). The other quantity and host links are kept.
-Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuantity quantity, const model::Network& source);
+Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuantity quantity,
+                                      const model::Network& source);
 /// Adds an application; its name must be non-empty and new, and its pins must fit its processes and the sites.
 Expected<Project> withApplication(const Project& project, Application application);
 /// Renames an application; the new name must be non-empty and not used by another. Its sidecar files keep

@@ -41,7 +41,8 @@ struct Reader {
                 ++after;
             if (after < text.size() && text[after] == ':') {
                 const auto before = text.left(at);
-                return {static_cast<int>(before.count('\n')) + 1, static_cast<int>(at - (before.lastIndexOf('\n') + 1)) + 1};
+                return {static_cast<int>(before.count('\n')) + 1,
+                        static_cast<int>(at - (before.lastIndexOf('\n') + 1)) + 1};
             }
         }
         return {0, 0};
@@ -58,7 +59,9 @@ struct Reader {
                 names << a;
             const auto [line, column] = positionOfKey(key);
             return makeError(ErrorCode::Parse,
-                             QString("%1: unknown key '%2'; expected one of %3").arg(where.isEmpty() ? "project" : where, key, names.join(", ")).toStdString(),
+                             QString("%1: unknown key '%2'; expected one of %3")
+                                 .arg(where.isEmpty() ? "project" : where, key, names.join(", "))
+                                 .toStdString(),
                              {path.toStdString(), line, column});
         }
         return {};
@@ -90,7 +93,10 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
         if (!array[i].isObject())
             return r.fail(where, "expected an object");
         const auto o = array[i].toObject();
-        if (auto k = r.checkKeys(o, where, {"name", "lat", "lon", "nodes", "slots", "hosts", "up_MBps", "down_MBps", "egress_usd_per_GB"}); !k)
+        if (auto k = r.checkKeys(o, where,
+                                 {"name", "lat", "lon", "nodes", "slots", "hosts", "up_MBps", "down_MBps",
+                                  "egress_usd_per_GB"});
+            !k)
             return k.error();
         model::Site s;
         if (!o.value("name").isString())
@@ -109,14 +115,18 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
         s.egressUsdPerGB = optionalNumber(o, "egress_usd_per_GB", bad).value_or(model::Site::kUnknown);
         if (bad)
             return r.fail(where, "nodes, slots, up_MBps, down_MBps and egress_usd_per_GB must be numbers or null");
-        const auto wholeNumber = [](const std::optional<double>& v, double most) { return v && *v >= 1 && *v == std::floor(*v) && *v <= most; };
+        const auto wholeNumber = [](const std::optional<double>& v, double most) {
+            return v && *v >= 1 && *v == std::floor(*v) && *v <= most;
+        };
         const double maxHosts = model::Topology::kMaxHosts, maxSlots = static_cast<double>(model::Topology::kMaxSlots);
         if (o.contains("hosts")) {
             if (!o.value("hosts").isArray())
                 return r.fail(where + ".hosts", "expected an array of {name, slots}");
             const auto hosts = o.value("hosts").toArray();
             if (hosts.isEmpty())
-                return r.fail(where + ".hosts", "expected at least one host {\"name\", \"slots\"} (a site without hosts cannot run anything)");
+                return r.fail(
+                    where + ".hosts",
+                    "expected at least one host {\"name\", \"slots\"} (a site without hosts cannot run anything)");
             for (qsizetype h = 0; h < hosts.size(); ++h) {
                 const auto ho = hosts[h].toObject();
                 if (auto k = r.checkKeys(ho, where + QString(".hosts[%1]").arg(h), {"name", "slots"}); !k)
@@ -125,14 +135,17 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
                 const auto hostSlots = optionalNumber(ho, "slots", hostBad);
                 if (!ho.value("name").isString() || hostBad || !wholeNumber(hostSlots, maxSlots))
                     return r.fail(where + QString(".hosts[%1]").arg(h),
-                                  QString("expected {\"name\": string, \"slots\": a whole number from 1 to %1}").arg(model::Topology::kMaxSlots));
+                                  QString("expected {\"name\": string, \"slots\": a whole number from 1 to %1}")
+                                      .arg(model::Topology::kMaxSlots));
                 s.hosts.push_back({ho.value("name").toString().toStdString(), static_cast<int>(*hostSlots)});
             }
         } else {
             if (!wholeNumber(nodes, maxHosts))
-                return r.fail(where + ".nodes", QString("expected a whole number from 1 to %1").arg(model::Topology::kMaxHosts));
+                return r.fail(where + ".nodes",
+                              QString("expected a whole number from 1 to %1").arg(model::Topology::kMaxHosts));
             if (slots && !wholeNumber(slots, maxSlots))
-                return r.fail(where + ".slots", QString("expected a whole number from 1 to %1").arg(model::Topology::kMaxSlots));
+                return r.fail(where + ".slots",
+                              QString("expected a whole number from 1 to %1").arg(model::Topology::kMaxSlots));
             s.nodes = static_cast<int>(*nodes);
             s.slotsPerNode = slots ? static_cast<int>(*slots) : 1;
         }
@@ -173,7 +186,8 @@ Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity
                 continue;
             if (!row[j].isDouble() || !model::isValidNetworkValue(q, row[j].toDouble()))
                 return r.fail(where + QString("[%1][%2]").arg(i).arg(j),
-                              q == NetworkQuantity::Latency ? "expected a latency >= 0 ms or null" : "expected a bandwidth > 0 MB/s or null");
+                              q == NetworkQuantity::Latency ? "expected a latency >= 0 ms or null"
+                                                            : "expected a bandwidth > 0 MB/s or null");
             out.set(q, i, j, row[j].toDouble(), model::Provenance::Measured);
         }
     }
@@ -202,7 +216,8 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
             const int i = pair.at(0).toInt(-1), j = pair.at(1).toInt(-1);
             if (pair.size() != 2 || i < 0 || j < 0 || i >= topo.siteCount() || j >= topo.siteCount()
                 || out.provenance(q, i, j) == model::Provenance::Missing)
-                return r.fail(QString("network.edited.") + quantityKey(q), "expected [row, column] pairs of entries that have a value");
+                return r.fail(QString("network.edited.") + quantityKey(q),
+                              "expected [row, column] pairs of entries that have a value");
             out.set(q, i, j, out.value(q, i, j), model::Provenance::Edited);
         }
     }
@@ -223,7 +238,8 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
         if (!model::isValidNetworkValue(NetworkQuantity::Latency, h.latencyMs)
             || !model::isValidNetworkValue(NetworkQuantity::Bandwidth, h.bandwidthMBps) || !provenance
             || *provenance == model::Provenance::Missing)
-            return r.fail(where, "expected latency_ms >= 0, bandwidth_MBps > 0 and provenance measured, estimated or edited");
+            return r.fail(where,
+                          "expected latency_ms >= 0, bandwidth_MBps > 0 and provenance measured, estimated or edited");
         h.provenance = *provenance;
         out.setHostLink(*from, *to, h);
     }
@@ -245,8 +261,8 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
     const QString messages = o.value("messages").isString() ? dir.filePath(o.value("messages").toString()) : QString();
     for (const QString& file : {volume, messages})
         if (!file.isEmpty() && !QFileInfo::exists(file))
-            return makeError(ErrorCode::Io,
-                             (where + ": the sidecar file '" + file + "' is missing").toStdString(), {r.path.toStdString()});
+            return makeError(ErrorCode::Io, (where + ": the sidecar file '" + file + "' is missing").toStdString(),
+                             {r.path.toStdString()});
     Application app;
     app.name = o.value("name").toString().toStdString();
     app.description = o.value("description").toString().toStdString();
@@ -274,11 +290,13 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
             const auto site = topo.siteIndex(pair.at(1).toString().toStdString());
             const double process = pair.at(0).toDouble(-1);
             // A process id is a whole number below the process count (toInt() would read 1.5 or 1e12 as 0).
-            if (pair.size() != 2 || !pair.at(0).isDouble() || !pair.at(1).isString() || process < 0 || process != std::floor(process)
-                || process >= app.comm.processCount() || !site)
-                return r.fail(where + QString(".pins[%1]").arg(k),
-                              QString("expected [process, \"site\"]: a whole process id from 0 to %1 and a site of the project")
-                                  .arg(app.comm.processCount() - 1));
+            if (pair.size() != 2 || !pair.at(0).isDouble() || !pair.at(1).isString() || process < 0
+                || process != std::floor(process) || process >= app.comm.processCount() || !site)
+                return r
+                    .fail(where + QString(".pins[%1]").arg(k),
+                          QString(
+                              "expected [process, \"site\"]: a whole process id from 0 to %1 and a site of the project")
+                              .arg(app.comm.processCount() - 1));
             pins.push_back({static_cast<int>(process), *site});
         }
         constraints = model::Constraints::fromPins(std::move(pins));
@@ -301,9 +319,12 @@ QString ProjectFile::sidecarName(const std::string& applicationName, SidecarKind
     for (QChar c : QString::fromStdString(applicationName).toLower())
         slug += c.isLetterOrNumber() ? c : QChar('-');
     switch (kind) {
-    case SidecarKind::Volume: return slug + ".volume.mtx";
-    case SidecarKind::Messages: return slug + ".messages.mtx";
-    case SidecarKind::Pins: return slug + ".pins.csv";
+    case SidecarKind::Volume:
+        return slug + ".volume.mtx";
+    case SidecarKind::Messages:
+        return slug + ".messages.mtx";
+    case SidecarKind::Pins:
+        return slug + ".pins.csv";
     }
     return slug;
 }
@@ -349,7 +370,8 @@ Expected<Project> ProjectFile::load(const QString& path)
         return s.error();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::Io, "cannot open the project: " + file.errorString().toStdString(), {path.toStdString()});
+        return makeError(ErrorCode::Io, "cannot open the project: " + file.errorString().toStdString(),
+                         {path.toStdString()});
     const QByteArray data = file.readAll();
     QJsonParseError parseError;
     const auto doc = QJsonDocument::fromJson(data, &parseError);
@@ -364,17 +386,22 @@ Expected<Project> ProjectFile::load(const QString& path)
     const auto root = doc.object();
     if (root.value("format").toString() != "meridian-project")
         return r.fail("format", "expected \"meridian-project\"; this is not a Meridian project file");
-    if (!root.value("version").isDouble() || root.value("version").toDouble() != std::floor(root.value("version").toDouble())
+    if (!root.value("version").isDouble()
+        || root.value("version").toDouble() != std::floor(root.value("version").toDouble())
         || root.value("version").toInt() < 1)
         return r.fail("version", "expected a whole number >= 1");
     if (root.value("version").toInt() > kVersion)
-        return makeError(ErrorCode::InvalidInput,
-                         QString("the project was written by a newer Meridian (format version %1); this build reads version %2")
-                             .arg(root.value("version").toInt())
-                             .arg(kVersion)
-                             .toStdString(),
-                         {path.toStdString()});
-    if (auto k = r.checkKeys(root, {}, {"format", "version", "name", "description", "sources", "sites", "network", "applications"}); !k)
+        return makeError(
+            ErrorCode::InvalidInput,
+            QString("the project was written by a newer Meridian (format version %1); this build reads version %2")
+                .arg(root.value("version").toInt())
+                .arg(kVersion)
+                .toStdString(),
+            {path.toStdString()});
+    if (auto k = r.checkKeys(root, {},
+                             {"format", "version", "name", "description", "sources", "sites", "network",
+                              "applications"});
+        !k)
         return k.error();
     Project project;
     project.name = root.value("name").toString(QFileInfo(path).completeBaseName()).toStdString();
@@ -464,11 +491,12 @@ Status ProjectFile::save(const Project& project, const QString& path)
         network["edited"] = edited;
     QJsonArray links;
     for (const auto& [key, link] : project.network.hostLinks())
-        links.append(QJsonObject{{"from", QString::fromStdString(project.topology.host(key.first).name)},
-                                 {"to", QString::fromStdString(project.topology.host(key.second).name)},
-                                 {"latency_ms", link.latencyMs},
-                                 {"bandwidth_MBps", link.bandwidthMBps},
-                                 {"provenance", QString::fromStdString(std::string(model::provenanceId(link.provenance)))}});
+        links.append(
+            QJsonObject{{"from", QString::fromStdString(project.topology.host(key.first).name)},
+                        {"to", QString::fromStdString(project.topology.host(key.second).name)},
+                        {"latency_ms", link.latencyMs},
+                        {"bandwidth_MBps", link.bandwidthMBps},
+                        {"provenance", QString::fromStdString(std::string(model::provenanceId(link.provenance)))}});
     if (!links.isEmpty())
         network["host_links"] = links;
     root["network"] = network;
@@ -484,10 +512,12 @@ Status ProjectFile::save(const Project& project, const QString& path)
         if (!app.description.empty())
             o["description"] = QString::fromStdString(app.description);
         const std::string comment = app.name + ", " + std::to_string(app.comm.processCount()) + " processes";
-        outputs.emplace_back(dir.filePath(volume).toStdString(), io::commMatrixText(app.comm, false, comment + ", bytes"));
+        outputs.emplace_back(dir.filePath(volume).toStdString(),
+                             io::commMatrixText(app.comm, false, comment + ", bytes"));
         if (app.comm.hasMessages()) {
             const QString messages = QString::fromStdString(app.messagesFile);
-            outputs.emplace_back(dir.filePath(messages).toStdString(), io::commMatrixText(app.comm, true, comment + ", messages"));
+            outputs.emplace_back(dir.filePath(messages).toStdString(),
+                                 io::commMatrixText(app.comm, true, comment + ", messages"));
             o["messages"] = messages;
         }
         if (!app.pins.empty()) {
@@ -503,7 +533,9 @@ Status ProjectFile::save(const Project& project, const QString& path)
     std::vector<io::PendingFile> files;
     for (const auto& output : outputs) {
         const std::string& content = output.second;
-        files.push_back({output.first, [&content](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); }});
+        files.push_back({output.first, [&content](std::ostream& out) {
+                             out.write(content.data(), static_cast<std::streamsize>(content.size()));
+                         }});
     }
     return io::writeFilesWithJournal(files, journalPath(path).toStdString());
 }

@@ -19,7 +19,8 @@ Expected<model::Network> readNetworkQuantity(const std::string& path, model::Net
     return network;
 }
 
-Expected<Application> readApplication(const std::string& name, const ApplicationFiles& files, const model::Topology& topology)
+Expected<Application> readApplication(const std::string& name, const ApplicationFiles& files,
+                                      const model::Topology& topology)
 {
     if (files.volume.empty())
         return makeError(ErrorCode::InvalidInput, "application '" + name + "' needs a volume matrix (bytes)");
@@ -40,10 +41,7 @@ Expected<Application> readApplication(const std::string& name, const Application
 
 namespace {
 
-bool startsWith(std::string_view text, std::string_view prefix)
-{
-    return text.substr(0, prefix.size()) == prefix;
-}
+bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 // True for "12", "p12", "rank12": a process id written as a matrix name.
 bool isProcessName(const std::string& name)
@@ -66,13 +64,15 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
     auto text = io::readTextFile(path);
     if (!text)
         return say(why, FileKind::Unknown, text.error().toString());
-    const std::string_view body = io::trim(std::string_view(*text).substr(0, std::min<std::size_t>(text->size(), 1 << 16)));
+    const std::string_view body = io::trim(
+        std::string_view(*text).substr(0, std::min<std::size_t>(text->size(), 1 << 16)));
     if (startsWith(body, "{")) {
         if (body.find("\"meridian-project\"") != std::string_view::npos)
             return say(why, FileKind::Project, "a Meridian project (\"format\": \"meridian-project\")");
         if (body.find("FeatureCollection") != std::string_view::npos)
             return say(why, FileKind::Sites, "a GeoJSON FeatureCollection of sites");
-        return say(why, FileKind::Unknown, "a JSON file that is neither a Meridian project nor a GeoJSON FeatureCollection");
+        return say(why, FileKind::Unknown,
+                   "a JSON file that is neither a Meridian project nor a GeoJSON FeatureCollection");
     }
     if (startsWith(body, "%%MatrixMarket"))
         return say(why, FileKind::Application, "a Matrix Market matrix: an application's volume or message counts");
@@ -90,7 +90,7 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
         return say(why, FileKind::Hosts, "a hosts CSV (its header is host,site[,slots])");
     // process,site[,host,slot]: a process id then a site name (a number there makes it a matrix row).
     const bool processThenSite = first.front() == "process"
-                                 || (io::parseInteger(first.front()).has_value() && first.size() >= 2 && !io::parseNumber(first[1]).has_value());
+        || (io::parseInteger(first.front()).has_value() && first.size() >= 2 && !io::parseNumber(first[1]).has_value());
     if (first.size() == 4 && processThenSite)
         return say(why, FileKind::Mapping, "a mapping: process,site,host,slot lines");
     if (first.size() == 2 && processThenSite)
@@ -100,18 +100,24 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
         return say(why, FileKind::Unknown, "not a sites, pins, mapping or matrix file: " + matrix.error().toString());
     const auto& names = !matrix->rowNames.empty() ? matrix->rowNames : matrix->columnNames;
     if (!names.empty()) {
-        const bool sites = std::all_of(names.begin(), names.end(), [&](const std::string& n) { return topology.siteIndex(n).has_value(); });
+        const bool sites = std::all_of(names.begin(), names.end(),
+                                       [&](const std::string& n) { return topology.siteIndex(n).has_value(); });
         if (sites)
-            return say(why, FileKind::NetworkMatrix, "a square matrix whose names are the project's sites: latency or bandwidth");
+            return say(why, FileKind::NetworkMatrix,
+                       "a square matrix whose names are the project's sites: latency or bandwidth");
         if (std::all_of(names.begin(), names.end(), isProcessName))
-            return say(why, FileKind::Application, "a square matrix of processes: an application's volume or message counts");
+            return say(why, FileKind::Application,
+                       "a square matrix of processes: an application's volume or message counts");
         return say(why, FileKind::Unknown,
-                   "a square matrix whose names ('" + names.front() + "', ...) are neither the project's sites nor process ids");
+                   "a square matrix whose names ('" + names.front()
+                       + "', ...) are neither the project's sites nor process ids");
     }
     if (matrix->size == topology.siteCount())
-        return say(why, FileKind::NetworkMatrix,
-                   "a square matrix with one row per site of the project and no names: latency or bandwidth in site order");
-    return say(why, FileKind::Application, "a square matrix without names and not one row per site: an application's volume");
+        return say(
+            why, FileKind::NetworkMatrix,
+            "a square matrix with one row per site of the project and no names: latency or bandwidth in site order");
+    return say(why, FileKind::Application,
+               "a square matrix without names and not one row per site: an application's volume");
 }
 
 } // namespace meridian::document

@@ -27,18 +27,19 @@ struct ApplicationFiles {
 /// Reads an application: the volume and message matrices (Matrix Market or CSV; their sizes must agree)
 /// and the pins (`process,site`; every process must exist in the application and no site may get more
 /// pins than slots). Errors name the file and line.
-Expected<Application> readApplication(const std::string& name, const ApplicationFiles& files, const model::Topology& topology);
+Expected<Application> readApplication(const std::string& name, const ApplicationFiles& files,
+                                      const model::Topology& topology);
 
 /// What a dropped or chosen file holds, told from its content (never from its name alone).
 enum class FileKind {
     Unknown,
-    Project,        ///< JSON with "format": "meridian-project"
-    Sites,          ///< a sites CSV (name, lat, lon, nodes columns) or GeoJSON FeatureCollection
-    NetworkMatrix,  ///< a square CSV matrix whose names are the project's sites (latency or bandwidth: ask)
-    Application,    ///< Matrix Market, or a square CSV matrix of processes (p0, rank0 names, or none)
-    ProcessSites,   ///< `process,site` lines: pins or a site-level mapping (ask)
-    Mapping,        ///< `process,site,host,slot` lines
-    Hosts           ///< a `host,site[,slots]` header: the hosts of the sites
+    Project,       ///< JSON with "format": "meridian-project"
+    Sites,         ///< a sites CSV (name, lat, lon, nodes columns) or GeoJSON FeatureCollection
+    NetworkMatrix, ///< a square CSV matrix whose names are the project's sites (latency or bandwidth: ask)
+    Application,   ///< Matrix Market, or a square CSV matrix of processes (p0, rank0 names, or none)
+    ProcessSites,  ///< `process,site` lines: pins or a site-level mapping (ask)
+    Mapping,       ///< `process,site,host,slot` lines
+    Hosts          ///< a `host,site[,slots]` header: the hosts of the sites
 };
 
 /// Returns the kind of a file and, in `why`, one sentence saying what gave it away or why none fits.

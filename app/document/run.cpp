@@ -10,9 +10,6 @@ std::optional<double> Run::metric(const std::string& id) const
     return std::nullopt;
 }
 
-std::string Run::label() const
-{
-    return "#" + std::to_string(id) + " " + algorithm + " on " + application;
-}
+std::string Run::label() const { return "#" + std::to_string(id) + " " + algorithm + " on " + application; }
 
 } // namespace meridian::document

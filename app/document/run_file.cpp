@@ -3,8 +3,8 @@
 #include "app/cli/json_util.h"
 #include "app/document/project_edits.h"
 
-#include <QFile>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -43,17 +43,19 @@ QJsonObject runToJson(const Run& run)
     QJsonObject params;
     for (const auto& [name, value] : run.params.values()) {
         QJsonObject v;
-        std::visit([&](const auto& x) {
-            using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, std::int64_t>)
-                v["int"] = QString::number(x);
-            else if constexpr (std::is_same_v<T, double>)
-                v["real"] = x;
-            else if constexpr (std::is_same_v<T, bool>)
-                v["flag"] = x;
-            else
-                v["choice"] = QString::fromStdString(x);
-        }, value);
+        std::visit(
+            [&](const auto& x) {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, std::int64_t>)
+                    v["int"] = QString::number(x);
+                else if constexpr (std::is_same_v<T, double>)
+                    v["real"] = x;
+                else if constexpr (std::is_same_v<T, bool>)
+                    v["flag"] = x;
+                else
+                    v["choice"] = QString::fromStdString(x);
+            },
+            value);
         params[QString::fromStdString(name)] = v;
     }
     o["params"] = params;
@@ -156,7 +158,9 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
     if (root.value("format").toString() != "meridian-runs")
         return fileError(path, "not a Meridian runs file (\"format\" is not \"meridian-runs\")");
     if (root.value("version").toInt() > kVersion)
-        return fileError(path, "written by a newer Meridian (runs file version " + std::to_string(root.value("version").toInt()) + ")");
+        return fileError(path,
+                         "written by a newer Meridian (runs file version "
+                             + std::to_string(root.value("version").toInt()) + ")");
     LoadedRuns loaded;
     auto& runs = loaded.runs;
     const auto& topology = project.topology;
@@ -212,9 +216,10 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
             continue;
         }
         const int n = project.applications[a].comm.processCount();
-        if (!readInts(o.value("site"), run.placement.site) || !readInts(o.value("host"), run.placement.host) ||
-            !readInts(o.value("slot"), run.placement.slot) || static_cast<int>(run.placement.site.size()) != n ||
-            run.placement.host.size() != run.placement.site.size() || run.placement.slot.size() != run.placement.site.size()) {
+        if (!readInts(o.value("site"), run.placement.site) || !readInts(o.value("host"), run.placement.host)
+            || !readInts(o.value("slot"), run.placement.slot) || static_cast<int>(run.placement.site.size()) != n
+            || run.placement.host.size() != run.placement.site.size()
+            || run.placement.slot.size() != run.placement.site.size()) {
             if (auto e = misfit("the placement does not list " + std::to_string(n) + " processes"))
                 return *e;
             continue;
@@ -222,12 +227,15 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
         int badProcess = -1;
         for (int i = 0; i < n && badProcess < 0; ++i) {
             const int s = run.placement.site[i], h = run.placement.host[i], k = run.placement.slot[i];
-            if (s < 0 || s >= topology.siteCount() || (h >= 0 && (h >= topology.hostCount() || topology.siteOfHost(h) != s ||
-                                                                  k < 0 || k >= topology.host(h).slots)))
+            if (s < 0 || s >= topology.siteCount()
+                || (h >= 0
+                    && (h >= topology.hostCount() || topology.siteOfHost(h) != s || k < 0
+                        || k >= topology.host(h).slots)))
                 badProcess = i;
         }
         if (badProcess >= 0) {
-            if (auto e = misfit("process " + std::to_string(badProcess) + " is placed on a site, host or slot the project does not have"))
+            if (auto e = misfit("process " + std::to_string(badProcess)
+                                + " is placed on a site, host or slot the project does not have"))
                 return *e;
             continue;
         }
@@ -236,9 +244,10 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
             run.metrics.push_back({mo.value("id").toString().toStdString(), mo.value("label").toString().toStdString(),
                                    mo.value("unit").toString().toStdString(), mo.value("value").toDouble()});
         }
-        if (!readMatrix(o.value("traffic_bytes"), topology.siteCount(), run.trafficBytes) ||
-            !readMatrix(o.value("time_s"), topology.siteCount(), run.timeSeconds)) {
-            if (auto e = misfit("the site matrices do not match the project's " + std::to_string(topology.siteCount()) + " sites"))
+        if (!readMatrix(o.value("traffic_bytes"), topology.siteCount(), run.trafficBytes)
+            || !readMatrix(o.value("time_s"), topology.siteCount(), run.timeSeconds)) {
+            if (auto e = misfit("the site matrices do not match the project's " + std::to_string(topology.siteCount())
+                                + " sites"))
                 return *e;
             continue;
         }

@@ -57,9 +57,11 @@ int JobRunner::start(const QString& title, Work work, Completion done)
         try {
             output = std::make_shared<JobOutput>(work(feedback));
         } catch (const std::exception& e) {
-            output = std::make_shared<JobOutput>(makeError(ErrorCode::Internal, std::string("the job failed: ") + e.what()));
+            output = std::make_shared<JobOutput>(
+                makeError(ErrorCode::Internal, std::string("the job failed: ") + e.what()));
         } catch (...) {
-            output = std::make_shared<JobOutput>(makeError(ErrorCode::Internal, "the job failed with an unknown exception"));
+            output = std::make_shared<JobOutput>(
+                makeError(ErrorCode::Internal, "the job failed with an unknown exception"));
         }
         promise.addResult(std::move(output));
     });

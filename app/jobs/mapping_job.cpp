@@ -16,9 +16,10 @@ Status measurePlacement(document::Run& run, const document::Project& project, co
         return makeError(ErrorCode::InvalidInput, "the project has no application '" + run.application + "'");
     const auto& app = project.applications[a];
     if (run.placement.processCount() != app.comm.processCount())
-        return makeError(ErrorCode::InvalidInput, "the placement has " + std::to_string(run.placement.processCount()) +
-                                                      " processes, application '" + app.name + "' has " +
-                                                      std::to_string(app.comm.processCount()));
+        return makeError(ErrorCode::InvalidInput,
+                         "the placement has " + std::to_string(run.placement.processCount())
+                             + " processes, application '" + app.name + "' has "
+                             + std::to_string(app.comm.processCount()));
     const auto& topology = project.topology;
     const cost::AlphaBetaCost evaluator(network, app.comm);
     const auto b = evaluator.breakdown(run.placement.site);

@@ -20,8 +20,8 @@ Expected<model::Topology> scaledTopology(const model::Topology& base, int proces
     int assigned = 0;
     for (int s = 0; s < base.siteCount(); ++s) {
         const int share = s + 1 == base.siteCount()
-                              ? processes - assigned
-                              : static_cast<int>(std::floor(processes * base.capacity(s) / total));
+            ? processes - assigned
+            : static_cast<int>(std::floor(processes * base.capacity(s) / total));
         sites[s].nodes = std::max(1, share);
         sites[s].slotsPerNode = 1;
         sites[s].hosts.clear();
@@ -88,7 +88,8 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
         if (request.kind == SweepKind::ConstraintRatio) {
             const int a = project.applicationIndex(request.application);
             if (a < 0)
-                return makeError(ErrorCode::InvalidInput, "the project has no application '" + request.application + "'");
+                return makeError(ErrorCode::InvalidInput,
+                                 "the project has no application '" + request.application + "'");
             comm = project.applications[a].comm;
             ratio = x;
         } else {
@@ -107,7 +108,8 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
             topology = std::move(*scaled);
         }
         for (int seed = 1; seed <= request.seeds; ++seed) {
-            auto pins = synth::generateConstraints(comm.processCount(), ratio, topology, static_cast<std::uint64_t>(seed));
+            auto pins = synth::generateConstraints(comm.processCount(), ratio, topology,
+                                                   static_cast<std::uint64_t>(seed));
             if (!pins)
                 return Error{pins.error().code, pointText(request.kind, x) + ": " + pins.error().message, {}};
             const auto& network = request.kind == SweepKind::ProcessCount ? scaledNetwork : request.completeNetwork;
@@ -115,7 +117,9 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
             if (!problem)
                 return Error{problem.error().code, pointText(request.kind, x) + ": " + problem.error().message, {}};
             Feedback baselineFeedback(
-                [&](double f, std::string_view) { feedback.setProgress((step + f) / steps, pointText(request.kind, x) + ": random"); },
+                [&](double f, std::string_view) {
+                    feedback.setProgress((step + f) / steps, pointText(request.kind, x) + ": random");
+                },
                 [&] { return feedback.isCanceled(); });
             auto base = random->map(*problem, static_cast<std::uint64_t>(seed), baselineFeedback);
             ++step;
@@ -135,7 +139,9 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
                 auto mapped = mappers.find(id)->map(*problem, params, static_cast<std::uint64_t>(seed), inner);
                 ++step;
                 if (!mapped)
-                    return Error{mapped.error().code, pointText(request.kind, x) + ", " + id + ": " + mapped.error().message, {}};
+                    return Error{mapped.error().code,
+                                 pointText(request.kind, x) + ", " + id + ": " + mapped.error().message,
+                                 {}};
                 const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
                 const double c = problem->cost().evaluate(mapped->placement.site);
                 result.normalisedCost[k][p] += (baseCost > 0 ? c / baseCost : 1.0) / request.seeds;

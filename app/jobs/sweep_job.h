@@ -23,10 +23,10 @@ struct SweepRequest {
     SweepKind kind = SweepKind::ConstraintRatio;
     std::shared_ptr<const document::Project> project;
     model::Network completeNetwork;
-    std::string application;         ///< ConstraintRatio: the application whose pins are redrawn
-    std::string pattern = "lu";      ///< ProcessCount: the synth pattern id
-    double constraintRatio = 0.2;    ///< ProcessCount: the pin ratio at every count
-    std::vector<double> points;      ///< ratios in [0, 1], or process counts
+    std::string application;      ///< ConstraintRatio: the application whose pins are redrawn
+    std::string pattern = "lu";   ///< ProcessCount: the synth pattern id
+    double constraintRatio = 0.2; ///< ProcessCount: the pin ratio at every count
+    std::vector<double> points;   ///< ratios in [0, 1], or process counts
     /// The mappers and their parameters; `random` is always run too, as the baseline.
     std::vector<std::pair<std::string, ParamValues>> mappers;
     int seeds = 5;
@@ -35,7 +35,7 @@ struct SweepRequest {
 /// The mean over seeds, at each point, of every mapper's cost normalised to random's and its runtime.
 struct SweepResult {
     SweepKind kind = SweepKind::ConstraintRatio;
-    std::string subject;             ///< the application or pattern swept
+    std::string subject; ///< the application or pattern swept
     std::vector<double> points;
     std::vector<std::string> mappers;
     std::vector<std::vector<double>> normalisedCost; ///< [mapper][point], mean cost / random's cost

@@ -17,10 +17,7 @@ namespace meridian::report {
 
 namespace {
 
-QString esc(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 Error ioError(const QString& path, const QString& what)
 {
@@ -29,7 +26,10 @@ Error ioError(const QString& path, const QString& what)
 
 QString figure(const QString& src, const QString& caption, int width)
 {
-    return QString("<p align='center'><img src='%1' width='%2'><br><i>%3</i></p>").arg(src).arg(width).arg(caption.toHtmlEscaped());
+    return QString("<p align='center'><img src='%1' width='%2'><br><i>%3</i></p>")
+        .arg(src)
+        .arg(width)
+        .arg(caption.toHtmlEscaped());
 }
 
 } // namespace
@@ -41,7 +41,8 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
     const auto& topology = project->topology;
     QString h;
     h += "<html><head><meta charset='utf-8'><title>" + esc(project->name) + " \u2014 Meridian report</title>";
-    h += "<style>body{font-family:sans-serif;} table{border-collapse:collapse;} th,td{border:1px solid #bbb;padding:3px 6px;}"
+    h += "<style>body{font-family:sans-serif;} table{border-collapse:collapse;} th,td{border:1px solid "
+         "#bbb;padding:3px 6px;}"
          " th{background:#eee;} td.n{text-align:right;} .stale{background:#ffe2be;}</style></head><body>";
     h += "<h1>" + esc(project->name.empty() ? std::string("Untitled project") : project->name) + "</h1>";
     h += "<p>Meridian report, " + QDateTime::currentDateTime().toString(Qt::ISODate).toHtmlEscaped();
@@ -52,9 +53,13 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
         h += "<p>" + esc(project->description) + "</p>";
 
     h += "<h2>Summary</h2><ul>";
-    h += QString("<li>%1 sites, %2 hosts, %3 slots</li>").arg(topology.siteCount()).arg(topology.hostCount()).arg(topology.siteCount() ? topology.totalCapacity() : 0);
+    h += QString("<li>%1 sites, %2 hosts, %3 slots</li>")
+             .arg(topology.siteCount())
+             .arg(topology.hostCount())
+             .arg(topology.siteCount() ? topology.totalCapacity() : 0);
     for (const auto& app : project->applications)
-        h += QString("<li>Application <b>%1</b>: %2 processes, %3 communicating pairs, %4 in total, %5 pinned processes</li>")
+        h += QString("<li>Application <b>%1</b>: %2 processes, %3 communicating pairs, %4 in total, %5 pinned "
+                     "processes</li>")
                  .arg(esc(app.name))
                  .arg(app.comm.processCount())
                  .arg(app.comm.nonZeros())
@@ -72,10 +77,13 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
 
     h += "<h2>Sites</h2><table><tr><th>Site</th><th>Latitude</th><th>Longitude</th><th>Hosts</th><th>Slots</th>"
          "<th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th></tr>";
-    auto num = [](double v, int decimals) { return std::isnan(v) ? QString("\u2014") : QString::number(v, 'f', decimals); };
+    auto num = [](double v, int decimals) {
+        return std::isnan(v) ? QString("\u2014") : QString::number(v, 'f', decimals);
+    };
     for (int s = 0; s < topology.siteCount(); ++s) {
         const auto& site = topology.site(s);
-        h += QString("<tr><td>%1</td><td class=n>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td class=n>%7</td><td class=n>%8</td></tr>")
+        h += QString("<tr><td>%1</td><td class=n>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td "
+                     "class=n>%6</td><td class=n>%7</td><td class=n>%8</td></tr>")
                  .arg(esc(site.name), num(site.latitude, 3), num(site.longitude, 3))
                  .arg(topology.hostCountOf(s))
                  .arg(topology.capacity(s))
@@ -88,7 +96,8 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
     if (!images.heatmaps.empty()) {
         h += "<h2>Input matrices</h2>";
         for (std::size_t i = 0; i < images.heatmaps.size(); ++i)
-            h += figure(imageSource(QString("heatmap%1").arg(i), images.heatmaps[i].second), images.heatmaps[i].first, 520);
+            h += figure(imageSource(QString("heatmap%1").arg(i), images.heatmaps[i].second), images.heatmaps[i].first,
+                        520);
     }
 
     h += "<h2>Comparison</h2>";
@@ -109,10 +118,12 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
             const double cost = r->metric("cost_s").value_or(NAN);
             const auto rnd = random.find(r->application);
             const QString normalised = rnd != random.end() && rnd->second.first > 0
-                                           ? QString::number(cost / (rnd->second.first / rnd->second.second), 'f', 3)
-                                           : QString("\u2014");
-            h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
-                     .arg(stale ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)), esc(r->application))
+                ? QString::number(cost / (rnd->second.first / rnd->second.second), 'f', 3)
+                : QString("\u2014");
+            h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td "
+                         "class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
+                     .arg(stale ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)),
+                          esc(r->application))
                      .arg(r->seed)
                      .arg(QString::number(cost, 'g', 6), normalised,
                           widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
@@ -131,14 +142,19 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
         h += "<h2>Runs</h2>";
         for (const auto& r : runs) {
             h += "<h3>" + esc(r->label()) + (document.isStale(*r) ? QString(" (stale)") : QString()) + "</h3><ul>";
-            h += "<li>Parameters: " + (r->params.values().empty() ? QString("defaults") : esc(r->params.toString())) + "</li>";
+            h += "<li>Parameters: " + (r->params.values().empty() ? QString("defaults") : esc(r->params.toString()))
+                + "</li>";
             h += QString("<li>Seed %1, runtime %2 s</li>").arg(r->seed).arg(r->runtimeSeconds, 0, 'g', 4);
             for (const auto& m : r->metrics)
-                h += "<li>" + esc(m.label) + ": " + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
+                h += "<li>" + esc(m.label) + ": "
+                    + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
             const auto load = r->placement.siteLoad(topology.siteCount());
             QString loads;
             for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
-                loads += QString("%1%2 %3/%4").arg(loads.isEmpty() ? "" : ", ", esc(topology.site(s).name)).arg(load[s]).arg(topology.capacity(s));
+                loads += QString("%1%2 %3/%4")
+                             .arg(loads.isEmpty() ? "" : ", ", esc(topology.site(s).name))
+                             .arg(load[s])
+                             .arg(topology.capacity(s));
             h += "<li>Processes per site: " + loads + "</li>";
             for (const auto& n : r->notes)
                 h += "<li>Note: " + esc(n) + "</li>";

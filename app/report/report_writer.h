@@ -15,7 +15,7 @@ namespace meridian::report {
 /// The pictures a report shows, rendered by the views beforehand (the writer draws nothing itself).
 struct ReportImages {
     QImage map;
-    std::vector<std::pair<QString, QImage>> heatmaps;  ///< caption, image
+    std::vector<std::pair<QString, QImage>> heatmaps; ///< caption, image
     QImage skyline;
     QImage bars;
 };

@@ -32,7 +32,10 @@ enum ProcessColumn { ProcessId, Sends, Receives, PinnedSite };
 // Edits a pin cell with a list of the project's sites (and "" to unpin).
 class SiteDelegate : public QStyledItemDelegate {
 public:
-    SiteDelegate(document::ProjectDocument* document, QObject* parent) : QStyledItemDelegate(parent), m_document(document) {}
+    SiteDelegate(document::ProjectDocument* document, QObject* parent)
+        : QStyledItemDelegate(parent)
+        , m_document(document)
+    {}
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override
     {
         auto* box = new QComboBox(parent);
@@ -80,15 +83,17 @@ QString describeApplication(const document::Application& app)
         .arg(app.comm.processCount())
         .arg(widgets::formatValue(app.comm.totalBytes(), "bytes"))
         .arg(app.comm.nonZeros())
-        .arg(app.comm.hasMessages() ? QObject::tr(", %1").arg(widgets::formatValue(app.comm.totalMessages(), "messages"))
-                                    : QObject::tr(", no message counts"))
+        .arg(app.comm.hasMessages()
+                 ? QObject::tr(", %1").arg(widgets::formatValue(app.comm.totalMessages(), "messages"))
+                 : QObject::tr(", no message counts"))
         .arg(app.pins.size());
 }
 
 } // namespace
 
 ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent)
+    , m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -114,17 +119,16 @@ ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidge
               &ApplicationsPanel::generateWithDialog);
     addButton(tr("Rename\u2026"), tr("Rename the selected application (its files keep their names)"), true,
               &ApplicationsPanel::renameWithDialog);
-    addButton(tr("Duplicate"), tr("Copy the selected application, its matrices and pins"), true, [this] {
-        report(tr("The application was not duplicated"), duplicateApplication(currentApplication()));
-    });
-    addButton(tr("Delete"), tr("Delete the selected application (Edit > Undo brings it back)"), true, [this] {
-        report(tr("The application was not deleted"), deleteApplication(currentApplication()));
-    });
+    addButton(tr("Duplicate"), tr("Copy the selected application, its matrices and pins"), true,
+              [this] { report(tr("The application was not duplicated"), duplicateApplication(currentApplication())); });
+    addButton(tr("Delete"), tr("Delete the selected application (Edit > Undo brings it back)"), true,
+              [this] { report(tr("The application was not deleted"), deleteApplication(currentApplication())); });
     buttons->addStretch(1);
     topLayout->addLayout(buttons);
     m_applications = new QTableWidget(0, 5, top);
     m_applications->setObjectName("applicationTable");
-    m_applications->setHorizontalHeaderLabels({tr("Application"), tr("Processes"), tr("Volume"), tr("Messages"), tr("Pins")});
+    m_applications->setHorizontalHeaderLabels(
+        {tr("Application"), tr("Processes"), tr("Volume"), tr("Messages"), tr("Pins")});
     m_applications->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_applications->setSelectionMode(QAbstractItemView::SingleSelection);
     m_applications->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -141,7 +145,8 @@ ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidge
     auto* importPinsButton = new QPushButton(tr("Import pins\u2026"), bottom);
     importPinsButton->setToolTip(tr("Replace the pins by a CSV of process,site lines"));
     auto* redrawPinsButton = new QPushButton(tr("Redraw at ratio\u2026"), bottom);
-    redrawPinsButton->setToolTip(tr("Replace the pins by random ones: a share of the processes pinned to random sites"));
+    redrawPinsButton->setToolTip(
+        tr("Replace the pins by random ones: a share of the processes pinned to random sites"));
     auto* clearPinsButton = new QPushButton(tr("Clear pins"), bottom);
     m_needSelection << importPinsButton << redrawPinsButton << clearPinsButton;
     pinBar->addWidget(importPinsButton);
@@ -149,16 +154,19 @@ ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidge
     pinBar->addWidget(clearPinsButton);
     connect(redrawPinsButton, &QPushButton::clicked, this, [this] {
         bool ok = false;
-        const double ratio = QInputDialog::getDouble(this, tr("Redraw Pins"), tr("Share of processes to pin (0 to 1):"), 0.2, 0.0, 1.0, 2, &ok);
+        const double ratio = QInputDialog::getDouble(this, tr("Redraw Pins"), tr("Share of processes to pin (0 to 1):"),
+                                                     0.2, 0.0, 1.0, 2, &ok);
         if (!ok)
             return;
-        const int seed = QInputDialog::getInt(this, tr("Redraw Pins"), tr("Seed (the same seed draws the same pins):"), 1, 1, 1000000, 1, &ok);
+        const int seed = QInputDialog::getInt(this, tr("Redraw Pins"), tr("Seed (the same seed draws the same pins):"),
+                                              1, 1, 1000000, 1, &ok);
         if (ok)
             report(tr("The pins were not redrawn"), redrawPins(ratio, static_cast<std::uint64_t>(seed)));
     });
     bottomLayout->addLayout(pinBar);
     connect(importPinsButton, &QPushButton::clicked, this, &ApplicationsPanel::importPinsWithDialog);
-    connect(clearPinsButton, &QPushButton::clicked, this, [this] { report(tr("The pins were not cleared"), clearPins()); });
+    connect(clearPinsButton, &QPushButton::clicked, this,
+            [this] { report(tr("The pins were not cleared"), clearPins()); });
     m_processes = new QTableWidget(0, 4, bottom);
     m_processes->setObjectName("processTable");
     m_processes->setHorizontalHeaderLabels({tr("Process"), tr("Sends"), tr("Receives"), tr("Pinned to site")});
@@ -215,14 +223,16 @@ void ApplicationsPanel::rebuild()
 {
     const auto project = m_document->project();
     const int keep = currentApplication();
-    const QString keepName = keep >= 0 && m_applications->item(keep, 0) ? m_applications->item(keep, 0)->text() : QString();
+    const QString keepName = keep >= 0 && m_applications->item(keep, 0) ? m_applications->item(keep, 0)->text()
+                                                                        : QString();
     m_rebuilding = true;
     m_applications->setRowCount(static_cast<int>(project->applications.size()));
     for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
         const auto& app = project->applications[a];
         const QStringList cells{QString::fromStdString(app.name), QString::number(app.comm.processCount()),
                                 widgets::formatValue(app.comm.totalBytes(), "bytes"),
-                                app.comm.hasMessages() ? widgets::formatValue(app.comm.totalMessages(), "messages") : tr("not given"),
+                                app.comm.hasMessages() ? widgets::formatValue(app.comm.totalMessages(), "messages")
+                                                       : tr("not given"),
                                 QString::number(app.pins.size())};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
@@ -252,7 +262,8 @@ void ApplicationsPanel::rebuildProcesses()
     m_rebuilding = true;
     if (a < 0) {
         m_processes->setRowCount(0);
-        m_processTitle->setText(project->applications.empty() ? tr("No application yet: import or generate one.") : QString());
+        m_processTitle->setText(project->applications.empty() ? tr("No application yet: import or generate one.")
+                                                              : QString());
         m_rebuilding = false;
         return;
     }
@@ -277,7 +288,8 @@ void ApplicationsPanel::rebuildProcesses()
         s->setFlags(s->flags() & ~Qt::ItemIsEditable);
         auto* r = new QTableWidgetItem(widgets::formatValue(receives[p], "bytes"));
         r->setFlags(r->flags() & ~Qt::ItemIsEditable);
-        auto* pin = new QTableWidgetItem(pinned[p] >= 0 ? QString::fromStdString(project->topology.site(pinned[p]).name) : QString());
+        auto* pin = new QTableWidgetItem(pinned[p] >= 0 ? QString::fromStdString(project->topology.site(pinned[p]).name)
+                                                        : QString());
         m_processes->setItem(p, ProcessId, id);
         m_processes->setItem(p, Sends, s);
         m_processes->setItem(p, Receives, r);
@@ -296,7 +308,8 @@ QString ApplicationsPanel::importApplication(const QString& name, const document
     return {};
 }
 
-QString ApplicationsPanel::generateApplication(const QString& name, synth::Pattern pattern, const synth::PatternOptions& options)
+QString ApplicationsPanel::generateApplication(const QString& name, synth::Pattern pattern,
+                                               const synth::PatternOptions& options)
 {
     auto comm = synth::generatePattern(pattern, options);
     if (!comm)
@@ -304,7 +317,8 @@ QString ApplicationsPanel::generateApplication(const QString& name, synth::Patte
     document::Application app;
     app.name = name.trimmed().toStdString();
     app.comm = std::move(*comm);
-    app.description = "generated: " + std::string(synth::patternId(pattern)) + ", " + std::to_string(options.processes) + " processes";
+    app.description = "generated: " + std::string(synth::patternId(pattern)) + ", " + std::to_string(options.processes)
+        + " processes";
     const auto s = m_document->edit(tr("Generate application %1").arg(name),
                                     [&](const document::Project& p) { return document::withApplication(p, app); });
     if (!s)
@@ -327,8 +341,11 @@ QString ApplicationsPanel::duplicateApplication(int index)
     if (index < 0 || index >= static_cast<int>(project->applications.size()))
         return tr("select an application first");
     const std::string name = document::unusedApplicationName(*project, project->applications[index].name + " copy");
-    const auto s = m_document->edit(tr("Duplicate application %1").arg(QString::fromStdString(project->applications[index].name)),
-                                    [&](const document::Project& p) { return document::withDuplicatedApplication(p, index, name); });
+    const auto s = m_document->edit(tr("Duplicate application %1")
+                                        .arg(QString::fromStdString(project->applications[index].name)),
+                                    [&](const document::Project& p) {
+                                        return document::withDuplicatedApplication(p, index, name);
+                                    });
     if (!s)
         return QString::fromStdString(s.error().toString());
     setCurrentApplication(m_document->project()->applicationIndex(name));
@@ -340,7 +357,8 @@ QString ApplicationsPanel::deleteApplication(int index)
     const auto project = m_document->project();
     if (index < 0 || index >= static_cast<int>(project->applications.size()))
         return tr("select an application first");
-    const auto s = m_document->edit(tr("Delete application %1").arg(QString::fromStdString(project->applications[index].name)),
+    const auto s = m_document->edit(tr("Delete application %1")
+                                        .arg(QString::fromStdString(project->applications[index].name)),
                                     [&](const document::Project& p) { return document::withoutApplication(p, index); });
     return s ? QString() : QString::fromStdString(s.error().toString());
 }
@@ -358,8 +376,11 @@ QString ApplicationsPanel::setPin(int process, const QString& site)
             return tr("'%1' is not a site of the project").arg(site);
         siteIndex = *s;
     }
-    const QString text = siteIndex >= 0 ? tr("Pin process %1 to %2").arg(process).arg(site) : tr("Unpin process %1").arg(process);
-    const auto s = m_document->edit(text, [&](const document::Project& p) { return document::withPin(p, a, process, siteIndex); });
+    const QString text = siteIndex >= 0 ? tr("Pin process %1 to %2").arg(process).arg(site)
+                                        : tr("Unpin process %1").arg(process);
+    const auto s = m_document->edit(text, [&](const document::Project& p) {
+        return document::withPin(p, a, process, siteIndex);
+    });
     return s ? QString() : QString::fromStdString(s.error().toString());
 }
 
@@ -377,7 +398,8 @@ QString ApplicationsPanel::clearPins()
     const int a = currentApplication();
     if (a < 0)
         return tr("select an application first");
-    const auto s = m_document->edit(tr("Clear the pins of %1").arg(QString::fromStdString(m_document->project()->applications[a].name)),
+    const auto s = m_document->edit(tr("Clear the pins of %1")
+                                        .arg(QString::fromStdString(m_document->project()->applications[a].name)),
                                     [&](const document::Project& p) { return document::withPins(p, a, {}); });
     return s ? QString() : QString::fromStdString(s.error().toString());
 }
@@ -387,9 +409,12 @@ QString ApplicationsPanel::redrawPins(double ratio, std::uint64_t seed)
     const int a = currentApplication();
     if (a < 0)
         return tr("select an application first");
-    const auto s = m_document->edit(tr("Redraw pins of %1 at ratio %2").arg(QString::fromStdString(m_document->project()->applications[a].name)).arg(ratio),
+    const auto s = m_document->edit(tr("Redraw pins of %1 at ratio %2")
+                                        .arg(QString::fromStdString(m_document->project()->applications[a].name))
+                                        .arg(ratio),
                                     [&](const document::Project& p) -> Expected<document::Project> {
-                                        auto pins = synth::generateConstraints(p.applications[a].comm.processCount(), ratio, p.topology, seed);
+                                        auto pins = synth::generateConstraints(p.applications[a].comm.processCount(),
+                                                                               ratio, p.topology, seed);
                                         if (!pins)
                                             return pins.error();
                                         return document::withPins(p, a, std::move(*pins));
@@ -415,7 +440,10 @@ void ApplicationsPanel::importWithDialog()
     form->addRow(box);
     connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    auto files = [&] { return document::ApplicationFiles{volume->text().toStdString(), messages->text().toStdString(), pins->text().toStdString()}; };
+    auto files = [&] {
+        return document::ApplicationFiles{volume->text().toStdString(), messages->text().toStdString(),
+                                          pins->text().toStdString()};
+    };
     auto update = [&] {
         if (name->text().isEmpty() && !volume->text().isEmpty())
             name->setText(QFileInfo(volume->text()).baseName());
@@ -426,7 +454,8 @@ void ApplicationsPanel::importWithDialog()
         }
         auto app = document::readApplication(name->text().toStdString(), files(), m_document->project()->topology);
         preview->setText(app ? tr("Read: %1").arg(describeApplication(*app))
-                             : tr("<span style='color:#b00'>%1</span>").arg(QString::fromStdString(app.error().toString()).toHtmlEscaped()));
+                             : tr("<span style='color:#b00'>%1</span>")
+                                   .arg(QString::fromStdString(app.error().toString()).toHtmlEscaped()));
         box->button(QDialogButtonBox::Ok)->setEnabled(bool(app));
     };
     for (auto* edit : {volume, messages, pins})
@@ -445,7 +474,9 @@ void ApplicationsPanel::generateWithDialog()
     auto* form = new QFormLayout(&dialog);
     auto* pattern = new QComboBox(&dialog);
     for (auto p : synth::allPatterns()) {
-        pattern->addItem(QString::fromUtf8(synth::patternId(p).data(), static_cast<qsizetype>(synth::patternId(p).size())), int(p));
+        pattern->addItem(QString::fromUtf8(synth::patternId(p).data(),
+                                           static_cast<qsizetype>(synth::patternId(p).size())),
+                         int(p));
         pattern->setItemData(pattern->count() - 1, QString::fromStdString(synth::describePattern(p)), Qt::ToolTipRole);
     }
     auto* name = new QLineEdit(&dialog);
@@ -486,7 +517,8 @@ void ApplicationsPanel::generateWithDialog()
             name->setProperty("auto", true);
         }
         auto comm = synth::generatePattern(p, options());
-        preview->setText(comm ? tr("%1\n%2 processes, %3").arg(QString::fromStdString(synth::describePattern(p)))
+        preview->setText(comm ? tr("%1\n%2 processes, %3")
+                                    .arg(QString::fromStdString(synth::describePattern(p)))
                                     .arg(comm->processCount())
                                     .arg(widgets::formatValue(comm->totalBytes(), "bytes"))
                               : tr("Cannot generate: %1").arg(QString::fromStdString(comm.error().message)));
@@ -511,14 +543,16 @@ void ApplicationsPanel::renameWithDialog()
         return;
     bool ok = false;
     const QString current = QString::fromStdString(m_document->project()->applications[a].name);
-    const QString name = QInputDialog::getText(this, tr("Rename Application"), tr("New name:"), QLineEdit::Normal, current, &ok);
+    const QString name = QInputDialog::getText(this, tr("Rename Application"), tr("New name:"), QLineEdit::Normal,
+                                               current, &ok);
     if (ok && name != current)
         report(tr("The application was not renamed"), renameApplication(a, name));
 }
 
 void ApplicationsPanel::importPinsWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Pins"), QString(), tr("Pins CSV (*.csv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Pins"), QString(),
+                                                      tr("Pins CSV (*.csv);;All files (*)"));
     if (!path.isEmpty())
         report(tr("The pins were not imported"), importPins(path));
 }

@@ -3,8 +3,8 @@
 #include "widgets/heatmap_data.h"
 
 #include <QChart>
-#include <QCoreApplication>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -18,20 +18,14 @@ namespace meridian::workbench {
 namespace {
 
 // Okabe-Ito: distinguishable with every common colour-vision deficiency.
-const QColor kSeriesColors[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-                                QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(0, 0, 0)};
+const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(230, 159, 0), QColor(0, 158, 115),  QColor(204, 121, 167),
+                                QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66), QColor(0, 0, 0)};
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("meridian::workbench::ComparePanel", text);
-}
+QString tr(const char* text) { return QCoreApplication::translate("meridian::workbench::ComparePanel", text); }
 
 } // namespace
 
-QColor seriesColor(std::size_t i)
-{
-    return kSeriesColors[i % std::size(kSeriesColors)];
-}
+QColor seriesColor(std::size_t i) { return kSeriesColors[i % std::size(kSeriesColors)]; }
 
 QChartView* makeChartView(QWidget* parent, const QString& title)
 {
@@ -60,7 +54,6 @@ QString metricTitle(const document::RunMetric& m)
     return QString("%1 (%2)").arg(QString::fromStdString(m.label), QString::fromStdString(m.unit));
 }
 
-
 std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points)
 {
     std::vector<std::size_t> order;
@@ -86,7 +79,8 @@ std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>
     return front;
 }
 
-void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, const std::map<std::string, double>& others)
+void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
+                          const std::map<std::string, double>& others)
 {
     clearChart(cdf);
     clearChart(best);
@@ -148,7 +142,8 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, c
         m->attachAxis(x);
         m->attachAxis(y);
     }
-    cdf->setTitle(tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)").arg(n).arg(QString::fromStdString(run->label())));
+    cdf->setTitle(
+        tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)").arg(n).arg(QString::fromStdString(run->label())));
 
     auto* curveK = new QLineSeries;
     curveK->setName(tr("best of K"));
@@ -207,7 +202,8 @@ void fillSweepChart(QChart* chart, const jobs::SweepResult* sweep, bool runtime)
     } else {
         auto* axis = new QLogValueAxis;
         axis->setBase(2);
-        axis->setRange(*std::min_element(s.points.begin(), s.points.end()) / 1.5, *std::max_element(s.points.begin(), s.points.end()) * 1.5);
+        axis->setRange(*std::min_element(s.points.begin(), s.points.end()) / 1.5,
+                       *std::max_element(s.points.begin(), s.points.end()) * 1.5);
         axis->setLabelFormat("%.0f");
         axis->setTitleText(tr("processes"));
         x = axis;
@@ -246,8 +242,12 @@ void fillSweepChart(QChart* chart, const jobs::SweepResult* sweep, bool runtime)
         line->attachAxis(x);
         line->attachAxis(y);
     }
-    chart->setTitle(ratio ? tr("Constraint-ratio sweep on %1, mean of %2 seeds (SC17 Fig. 8)").arg(QString::fromStdString(s.subject)).arg(s.seeds)
-                          : tr("Process-count sweep of %1, mean of %2 seeds (SC17 Fig. 7)").arg(QString::fromStdString(s.subject)).arg(s.seeds));
+    chart->setTitle(ratio ? tr("Constraint-ratio sweep on %1, mean of %2 seeds (SC17 Fig. 8)")
+                                .arg(QString::fromStdString(s.subject))
+                                .arg(s.seeds)
+                          : tr("Process-count sweep of %1, mean of %2 seeds (SC17 Fig. 7)")
+                                .arg(QString::fromStdString(s.subject))
+                                .arg(s.seeds));
 }
 
 } // namespace meridian::workbench

@@ -34,7 +34,8 @@ std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>
 /// Fills SC17's Fig. 9 and 10 for a Monte Carlo run: the CDF of the sampled costs and the best-of-K
 /// curve, with `others` (mapper id -> its best cost on the same application) as markers. A null run or
 /// one without samples leaves both charts empty with a title that says how to fill them.
-void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run, const std::map<std::string, double>& others);
+void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
+                          const std::map<std::string, double>& others);
 /// Fills a sweep chart (Fig. 7 or 8): one line per mapper of its mean cost normalised to random, or of
 /// its runtime on a log axis. A null sweep leaves the chart empty with a hint.
 void fillSweepChart(QChart* chart, const jobs::SweepResult* sweep, bool runtime);

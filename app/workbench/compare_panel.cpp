@@ -28,8 +28,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -38,9 +38,12 @@
 
 namespace meridian::workbench {
 
-ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunController* controller, MapperProvider mappers,
-                           QWidget* parent)
-    : QWidget(parent), m_document(document), m_controller(controller), m_mapperProvider(std::move(mappers))
+ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunController* controller,
+                           MapperProvider mappers, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_controller(controller)
+    , m_mapperProvider(std::move(mappers))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -55,7 +58,8 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     m_baseline->setObjectName("baselineRun");
     baselineBar->addWidget(new QLabel(tr("Baseline run:"), tableTab));
     baselineBar->addWidget(m_baseline, 1);
-    baselineBar->addWidget(new QLabel(tr("<small>Each metric divided by the baseline's (same application only).</small>"), tableTab));
+    baselineBar->addWidget(
+        new QLabel(tr("<small>Each metric divided by the baseline's (same application only).</small>"), tableTab));
     tableLayout->addLayout(baselineBar);
     m_compareModel = new CompareTableModel(document, this);
     m_table = new QTableView(tableTab);
@@ -129,9 +133,10 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     m_sweepMetric->addItem(tr("Runtime (s)"));
     auto* runSweep = new QPushButton(tr("Run sweep"), sweepControls);
     runSweep->setToolTip(tr("Runs the mappers ticked in the run panel, plus random as the baseline"));
-    for (QWidget* w : std::initializer_list<QWidget*>{new QLabel(tr("Sweep:"), sweepControls), m_sweepKind, m_sweepPoints,
-                                                      m_sweepApplication, m_sweepPattern, new QLabel(tr("seeds"), sweepControls),
-                                                      m_sweepSeeds, m_sweepMetric, runSweep})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{new QLabel(tr("Sweep:"), sweepControls), m_sweepKind, m_sweepPoints,
+                                         m_sweepApplication, m_sweepPattern, new QLabel(tr("seeds"), sweepControls),
+                                         m_sweepSeeds, m_sweepMetric, runSweep})
         sweepLayout->addWidget(w);
     sweepLayout->setStretchFactor(m_sweepPoints, 1);
     m_sweepChart = makeChartView(this, tr("Sweep"));
@@ -141,10 +146,11 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
         if (m_baseline->currentIndex() >= 0)
             m_compareModel->setBaseline(m_baseline->currentData().toInt());
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid())
-            m_document->setCurrentRun(current.data(CompareTableModel::RunIdRole).toInt());
-    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    m_document->setCurrentRun(current.data(CompareTableModel::RunIdRole).toInt());
+            });
     for (auto* combo : {m_skyApplication, m_xMetric, m_yMetric})
         connect(combo, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSkyline);
     connect(m_mcRun, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshMonteCarlo);
@@ -203,11 +209,16 @@ QWidget* ComparePanel::chartTab(QChartView* view, QWidget* controls)
 QChartView* ComparePanel::chart(Tab tab) const
 {
     switch (tab) {
-    case BarsTab: return m_bars;
-    case SkylineTab: return m_skyline;
-    case MonteCarloTab: return m_cdf;
-    case SweepsTab: return m_sweepChart;
-    default: return nullptr;
+    case BarsTab:
+        return m_bars;
+    case SkylineTab:
+        return m_skyline;
+    case MonteCarloTab:
+        return m_cdf;
+    case SweepsTab:
+        return m_sweepChart;
+    default:
+        return nullptr;
     }
 }
 
@@ -217,7 +228,8 @@ QString ComparePanel::exportChart(Tab tab, const QString& path) const
     if (!view)
         return tr("that tab has no chart");
     const QSize size = view->size().isEmpty() || view->size().width() < 200 ? QSize(900, 600) : view->size();
-    const auto s = actions::saveDrawing(path, size, view->chart()->title(), [view](QPainter& p, const QRect& r) { view->render(&p, r); });
+    const auto s = actions::saveDrawing(path, size, view->chart()->title(),
+                                        [view](QPainter& p, const QRect& r) { view->render(&p, r); });
     return s ? QString() : QString::fromStdString(s.error().toString());
 }
 
@@ -339,7 +351,8 @@ void ComparePanel::refreshBars()
         x->append(QString::fromStdString(a));
     auto* y = new QValueAxis;
     y->setRange(0, std::max(1.05, top * 1.05));
-    y->setTitleText(allNormalised ? tr("cost / random") : tr("cost / worst mapper (no random run for some applications)"));
+    y->setTitleText(allNormalised ? tr("cost / random")
+                                  : tr("cost / worst mapper (no random run for some applications)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
@@ -512,7 +525,8 @@ void ComparePanel::refreshMonteCarlo()
     std::map<std::string, double> others;
     if (run)
         for (const auto& r : m_document->runs())
-            if (r->application == run->application && r->id != run->id && !m_document->isStale(*r) && r->metric("cost_s")) {
+            if (r->application == run->application && r->id != run->id && !m_document->isStale(*r)
+                && r->metric("cost_s")) {
                 auto [it, inserted] = others.emplace(r->algorithm, *r->metric("cost_s"));
                 if (!inserted)
                     it->second = std::min(it->second, *r->metric("cost_s"));
@@ -542,14 +556,18 @@ int ComparePanel::startSweep()
         const bool ratio = request.kind == jobs::SweepKind::ConstraintRatio;
         if (!ok || (ratio && (v < 0 || v > 1)) || (!ratio && (v < 2 || v != std::floor(v)))) {
             Q_EMIT errorOccurred(tr("The sweep was not started"),
-                                 tr("'%1' is not %2.").arg(part.trimmed(), ratio ? tr("a ratio between 0 and 1") : tr("a whole process count of at least 2")));
+                                 tr("'%1' is not %2.")
+                                     .arg(part.trimmed(),
+                                          ratio ? tr("a ratio between 0 and 1")
+                                                : tr("a whole process count of at least 2")));
             return -1;
         }
         request.points.push_back(v);
     }
     if (request.points.empty() || request.mappers.empty()) {
-        Q_EMIT errorOccurred(tr("The sweep was not started"),
-                             tr("Give at least one point and tick at least one mapper other than random in the run panel."));
+        Q_EMIT errorOccurred(
+            tr("The sweep was not started"),
+            tr("Give at least one point and tick at least one mapper other than random in the run panel."));
         return -1;
     }
     return m_controller->startSweep(std::move(request));

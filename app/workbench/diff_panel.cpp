@@ -13,7 +13,8 @@
 namespace meridian::workbench {
 
 DiffPanel::DiffPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent)
+    , m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -33,7 +34,8 @@ DiffPanel::DiffPanel(document::ProjectDocument* document, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     m_table = new QTableWidget(split);
     m_table->setColumnCount(5);
-    m_table->setHorizontalHeaderLabels({tr("Process"), tr("Site in A"), tr("Host in A"), tr("Site in B"), tr("Host in B")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Process"), tr("Site in A"), tr("Host in A"), tr("Site in B"), tr("Host in B")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -94,15 +96,23 @@ void DiffPanel::update()
         return;
     }
     if (a->application != b->application || a->placement.processCount() != b->placement.processCount()) {
-        m_summary->setText(tr("Run %1 maps %2 and run %3 maps %4: placements of different applications cannot be compared.")
-                               .arg(a->id).arg(QString::fromStdString(a->application)).arg(b->id).arg(QString::fromStdString(b->application)));
+        m_summary->setText(
+            tr("Run %1 maps %2 and run %3 maps %4: placements of different applications cannot be compared.")
+                .arg(a->id)
+                .arg(QString::fromStdString(a->application))
+                .arg(b->id)
+                .arg(QString::fromStdString(b->application)));
         m_heatmap->setData({});
         return;
     }
     const auto project = m_document->project();
     const auto& topology = project->topology;
-    auto siteName = [&](int s) { return s >= 0 && s < topology.siteCount() ? QString::fromStdString(topology.site(s).name) : QString("?"); };
-    auto hostName = [&](int h) { return h >= 0 && h < topology.hostCount() ? QString::fromStdString(topology.host(h).name) : QString("\u2014"); };
+    auto siteName = [&](int s) {
+        return s >= 0 && s < topology.siteCount() ? QString::fromStdString(topology.site(s).name) : QString("?");
+    };
+    auto hostName = [&](int h) {
+        return h >= 0 && h < topology.hostCount() ? QString::fromStdString(topology.host(h).name) : QString("\u2014");
+    };
     const auto& pa = a->placement;
     const auto& pb = b->placement;
     int sitesChanged = 0;
@@ -120,8 +130,9 @@ void DiffPanel::update()
     m_table->setRowCount(listed);
     for (int k = 0; k < listed; ++k) {
         const int i = moved[k];
-        const QStringList cells{QString::number(i), siteName(pa.site[i]), pa.hasHosts() ? hostName(pa.host[i]) : QString("\u2014"),
-                                siteName(pb.site[i]), pb.hasHosts() ? hostName(pb.host[i]) : QString("\u2014")};
+        const QStringList cells{QString::number(i), siteName(pa.site[i]),
+                                pa.hasHosts() ? hostName(pa.host[i]) : QString("\u2014"), siteName(pb.site[i]),
+                                pb.hasHosts() ? hostName(pb.host[i]) : QString("\u2014")};
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(k, c, new QTableWidgetItem(cells[c]));
     }

@@ -11,7 +11,8 @@
 namespace meridian::workbench {
 
 JobsPanel::JobsPanel(jobs::JobRunner* runner, QWidget* parent)
-    : QWidget(parent), m_runner(runner)
+    : QWidget(parent)
+    , m_runner(runner)
 {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);

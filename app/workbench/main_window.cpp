@@ -5,12 +5,12 @@
 #include "app/document/project_imports.h"
 #include "app/workbench/applications_panel.h"
 #include "app/workbench/compare_panel.h"
-#include "app/workbench/network_panel.h"
-#include "app/workbench/new_project_wizard.h"
 #include "app/workbench/diff_panel.h"
 #include "app/workbench/jobs_panel.h"
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
+#include "app/workbench/network_panel.h"
+#include "app/workbench/new_project_wizard.h"
 #include "app/workbench/run_panel.h"
 #include "app/workbench/runs_panel.h"
 #include "core/mapping/builtin_mappers.h"
@@ -30,10 +30,10 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLocale>
-#include <QPushButton>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -65,12 +65,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_networkPanel = new NetworkPanel(m_document, m_tabs);
     m_applicationsPanel = new ApplicationsPanel(m_document, m_tabs);
     m_runPanel = new RunPanel(m_document, m_controller, this);
-    m_comparePanel = new ComparePanel(m_document, m_controller, [this] {
-        std::vector<std::pair<std::string, ParamValues>> mappers;
-        for (const QString& id : m_runPanel->checkedMappers())
-            mappers.emplace_back(id.toStdString(), m_runPanel->form(id)->values());
-        return mappers;
-    }, m_tabs);
+    m_comparePanel = new ComparePanel(
+        m_document, m_controller,
+        [this] {
+            std::vector<std::pair<std::string, ParamValues>> mappers;
+            for (const QString& id : m_runPanel->checkedMappers())
+                mappers.emplace_back(id.toStdString(), m_runPanel->form(id)->values());
+            return mappers;
+        },
+        m_tabs);
     m_diffPanel = new DiffPanel(m_document, m_tabs);
     m_tabs->addTab(m_mapPanel, tr("Site map"));
     m_tabs->addTab(m_networkPanel, tr("Network"));
@@ -120,9 +123,11 @@ MainWindow::MainWindow(QWidget* parent)
         const auto run = m_document->run(id);
         if (!run)
             return;
-        statusBar()->showMessage(stale ? tr("%1 finished, but the inputs changed while it ran: it is marked stale.").arg(QString::fromStdString(run->label()))
-                                       : tr("%1 finished: cost %2").arg(QString::fromStdString(run->label()),
-                                                                          widgets::formatValue(run->metric("cost_s").value_or(0), "s")),
+        statusBar()->showMessage(stale ? tr("%1 finished, but the inputs changed while it ran: it is marked stale.")
+                                             .arg(QString::fromStdString(run->label()))
+                                       : tr("%1 finished: cost %2")
+                                             .arg(QString::fromStdString(run->label()),
+                                                  widgets::formatValue(run->metric("cost_s").value_or(0), "s")),
                                  8000);
     });
     connect(m_runsPanel, &RunsPanel::duplicateRequested, this, [this](int id) {
@@ -160,23 +165,31 @@ void MainWindow::buildMenus()
         action->setObjectName(name);
         return action;
     };
-    named(file->addAction(tr("&New Project…"), this, &MainWindow::newProject), "actionNewProject")->setShortcut(QKeySequence::New);
+    named(file->addAction(tr("&New Project…"), this, &MainWindow::newProject), "actionNewProject")
+        ->setShortcut(QKeySequence::New);
     file->addAction(tr("&Open Project\u2026"), this, &MainWindow::openWithDialog)->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
-    file->addAction(tr("&Save"), this, [this] { (void)saveProject(m_document->path()); })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("&Save"), this, [this] { (void)saveProject(m_document->path()); })
+        ->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save &As\u2026"), this, &MainWindow::saveWithDialog)->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     auto* importMenu = file->addMenu(tr("&Import"));
-    named(importMenu->addAction(tr("&Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog), "actionImportSites");
-    named(importMenu->addAction(tr("&Hosts (host,site,slots)\u2026"), this, &MainWindow::importHostsWithDialog), "actionImportHosts");
-    named(importMenu->addAction(tr("&Latency Matrix\u2026"), this, [this] { importNetworkWithDialog(model::NetworkQuantity::Latency); }),
+    named(importMenu->addAction(tr("&Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog),
+          "actionImportSites");
+    named(importMenu->addAction(tr("&Hosts (host,site,slots)\u2026"), this, &MainWindow::importHostsWithDialog),
+          "actionImportHosts");
+    named(importMenu->addAction(tr("&Latency Matrix\u2026"), this,
+                                [this] { importNetworkWithDialog(model::NetworkQuantity::Latency); }),
           "actionImportLatency");
-    named(importMenu->addAction(tr("&Bandwidth Matrix\u2026"), this, [this] { importNetworkWithDialog(model::NetworkQuantity::Bandwidth); }),
+    named(importMenu->addAction(tr("&Bandwidth Matrix\u2026"), this,
+                                [this] { importNetworkWithDialog(model::NetworkQuantity::Bandwidth); }),
           "actionImportBandwidth");
-    named(importMenu->addAction(tr("&Application\u2026"), this, &MainWindow::importApplicationWithDialog), "actionImportApplication");
+    named(importMenu->addAction(tr("&Application\u2026"), this, &MainWindow::importApplicationWithDialog),
+          "actionImportApplication");
     named(importMenu->addAction(tr("&Pins\u2026"), this, &MainWindow::importPinsWithDialog), "actionImportPins");
-    named(importMenu->addAction(tr("&Mapping as a Run\u2026"), this, &MainWindow::importMappingWithDialog), "actionImportMapping");
+    named(importMenu->addAction(tr("&Mapping as a Run\u2026"), this, &MainWindow::importMappingWithDialog),
+          "actionImportMapping");
     auto* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("Heatmap (PNG, SVG or CSV)\u2026"), this, &MainWindow::exportHeatmapWithDialog);
     exportMenu->addAction(tr("Site Map (PNG or SVG)\u2026"), this, &MainWindow::exportMapWithDialog);
@@ -193,7 +206,8 @@ void MainWindow::buildMenus()
     edit->addAction(redo);
 
     auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("Run &Ticked Mappers"), this, [this] { m_runPanel->runChecked(); })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    run->addAction(tr("Run &Ticked Mappers"), this, [this] { m_runPanel->runChecked(); })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     run->addAction(tr("Re-run &Stale Runs"), this, [this] { m_controller->rerunStale(); });
     run->addAction(tr("&Cancel All"), this, [this] { m_runner->cancelAll(); });
 
@@ -237,7 +251,8 @@ Status MainWindow::loadProject(const QString& path)
                           .arg(project->applications.size())
                           .arg(m_document->runs().size());
     if (m_document->skippedRuns() > 0)
-        message += tr("; %n stale run(s) no longer fit the project and were left out", nullptr, m_document->skippedRuns());
+        message += tr("; %n stale run(s) no longer fit the project and were left out", nullptr,
+                      m_document->skippedRuns());
     statusBar()->showMessage(message);
     return {};
 }
@@ -257,7 +272,8 @@ bool MainWindow::openOrImport(const QString& path)
     try {
         return openOrImportUnguarded(path);
     } catch (const std::exception& e) {
-        showError(tr("Cannot import %1").arg(QFileInfo(path).fileName()), tr("Internal error: %1").arg(QString::fromUtf8(e.what())));
+        showError(tr("Cannot import %1").arg(QFileInfo(path).fileName()),
+                  tr("Internal error: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
 }
@@ -297,7 +313,8 @@ bool MainWindow::openOrImportUnguarded(const QString& path)
         const QString choice = choose(tr("%1 is %2. Which is it?").arg(name, reason), {latency, bandwidth});
         if (choice.isEmpty())
             return false;
-        return importNetwork(choice == latency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth, path);
+        return importNetwork(choice == latency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth,
+                             path);
     }
     case document::FileKind::Application: {
         const auto project = m_document->project();
@@ -313,7 +330,8 @@ bool MainWindow::openOrImportUnguarded(const QString& path)
         if (choice == mapping)
             return importMapping(path);
         const std::string application = targetApplication();
-        return imported(actions::importPins(*m_document, application, path), tr("the pins of %1").arg(QString::fromStdString(application)));
+        return imported(actions::importPins(*m_document, application, path),
+                        tr("the pins of %1").arg(QString::fromStdString(application)));
     }
     case document::FileKind::Mapping:
         return importMapping(path);
@@ -333,10 +351,11 @@ bool MainWindow::offerRecovery()
         const QString where = entry.originalPath.isEmpty() ? tr("never saved") : entry.originalPath;
         if (!m_interactive)
             return false;
-        QMessageBox box(QMessageBox::Question, tr("Recover Unsaved Work"),
-                        tr("Meridian did not close properly. Unsaved work on %1 (%2) was autosaved at %3.\n\nRecover it?")
-                            .arg(name, where, QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
-                        QMessageBox::NoButton, this);
+        QMessageBox
+            box(QMessageBox::Question, tr("Recover Unsaved Work"),
+                tr("Meridian did not close properly. Unsaved work on %1 (%2) was autosaved at %3.\n\nRecover it?")
+                    .arg(name, where, QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                QMessageBox::NoButton, this);
         QAbstractButton* recoverButton = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
         QAbstractButton* discardButton = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
         box.addButton(tr("Later"), QMessageBox::RejectRole);
@@ -416,7 +435,8 @@ void MainWindow::openWithDialog()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QFileInfo(m_document->path()).absolutePath(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"),
+                                                      QFileInfo(m_document->path()).absolutePath(),
                                                       tr("Meridian projects (*.meridian *.json);;All files (*)"));
     if (!path.isEmpty())
         openProject(path);
@@ -424,7 +444,9 @@ void MainWindow::openWithDialog()
 
 bool MainWindow::saveWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), m_document->path().isEmpty() ? tr("untitled.meridian") : m_document->path(),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Project"),
+                                                      m_document->path().isEmpty() ? tr("untitled.meridian")
+                                                                                   : m_document->path(),
                                                       tr("Meridian projects (*.meridian)"));
     if (path.isEmpty())
         return false;
@@ -435,7 +457,8 @@ bool MainWindow::maybeSave()
 {
     if (!m_document->isModified() || !m_interactive)
         return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them?"),
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("The project has unsaved changes. Save them?"),
                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel)
         return false;
@@ -476,10 +499,13 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings().value("recentFiles").toStringList();
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (maybeSave())
-                openProject(path);
-        })->setToolTip(path);
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (maybeSave())
+                                openProject(path);
+                        })
+            ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -499,7 +525,8 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::importSitesWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Sites"), QString(), tr("Sites (*.csv *.geojson *.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Sites"), QString(),
+                                                      tr("Sites (*.csv *.geojson *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importSites(*m_document, path); !s)
@@ -508,7 +535,8 @@ void MainWindow::importSitesWithDialog()
 
 void MainWindow::importHostsWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Hosts"), QString(), tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Hosts"), QString(),
+                                                      tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importHosts(*m_document, path); !s)
@@ -523,7 +551,8 @@ bool MainWindow::importNetwork(model::NetworkQuantity quantity, const QString& p
     }
     m_networkPanel->setQuantity(quantity);
     statusBar()->showMessage(tr("Imported the %1 matrix of %2 (Edit > Undo takes it back)")
-                                 .arg(quantity == model::NetworkQuantity::Latency ? tr("latency") : tr("bandwidth"), QFileInfo(path).fileName()),
+                                 .arg(quantity == model::NetworkQuantity::Latency ? tr("latency") : tr("bandwidth"),
+                                      QFileInfo(path).fileName()),
                              8000);
     return true;
 }
@@ -531,10 +560,14 @@ bool MainWindow::importNetwork(model::NetworkQuantity quantity, const QString& p
 void MainWindow::importNetworkWithDialog(model::NetworkQuantity quantity)
 {
     if (m_document->project()->topology.siteCount() == 0) {
-        showError(tr("No sites"), tr("Import or add sites first: a network matrix is read against the project's sites."));
+        showError(tr("No sites"),
+                  tr("Import or add sites first: a network matrix is read against the project's sites."));
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(this, quantity == model::NetworkQuantity::Latency ? tr("Import Latency (ms)") : tr("Import Bandwidth (MB/s)"),
+    const QString path = QFileDialog::getOpenFileName(this,
+                                                      quantity == model::NetworkQuantity::Latency
+                                                          ? tr("Import Latency (ms)")
+                                                          : tr("Import Bandwidth (MB/s)"),
                                                       QString(), tr("Matrices (*.csv *.mtx);;All files (*)"));
     if (!path.isEmpty())
         importNetwork(quantity, path);
@@ -562,8 +595,9 @@ void MainWindow::importPinsWithDialog()
         return;
     }
     const std::string application = targetApplication();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import pins of %1").arg(QString::fromStdString(application)), QString(),
-                                                      tr("Pins CSV (*.csv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this,
+                                                      tr("Import pins of %1").arg(QString::fromStdString(application)),
+                                                      QString(), tr("Pins CSV (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importPins(*m_document, application, path); !s)
@@ -592,16 +626,13 @@ void MainWindow::importMappingWithDialog()
         showError(tr("No application"), tr("The project has no application to map."));
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import a mapping"), QString(),
-                                                      tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import a mapping"), QString(), tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
     if (!path.isEmpty())
         importMapping(path);
 }
 
-QAction* MainWindow::menuAction(const QString& objectName) const
-{
-    return findChild<QAction*>(objectName);
-}
+QAction* MainWindow::menuAction(const QString& objectName) const { return findChild<QAction*>(objectName); }
 
 void MainWindow::exportHeatmapWithDialog()
 {
@@ -612,19 +643,22 @@ void MainWindow::exportHeatmapWithDialog()
         return;
     auto* heatmap = m_matrixPanel->heatmap();
     const auto s = QFileInfo(path).suffix().toLower() == "csv"
-                       ? actions::saveHeatmapCsv(data, path)
-                       : actions::saveDrawing(path, heatmap->size(), data.title, [heatmap](QPainter& p, const QRect& r) { heatmap->renderTo(p, r); });
+        ? actions::saveHeatmapCsv(data, path)
+        : actions::saveDrawing(path, heatmap->size(), data.title,
+                               [heatmap](QPainter& p, const QRect& r) { heatmap->renderTo(p, r); });
     if (!s)
         showError(tr("The export failed"), QString::fromStdString(s.error().toString()));
 }
 
 void MainWindow::exportMapWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Site Map"), "site-map.png", tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Site Map"), "site-map.png",
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
     if (path.isEmpty())
         return;
     auto* map = m_mapPanel->map();
-    const auto s = actions::saveDrawing(path, map->size(), tr("Site map"), [map](QPainter& p, const QRect& r) { map->renderTo(p, r); });
+    const auto s = actions::saveDrawing(path, map->size(), tr("Site map"),
+                                        [map](QPainter& p, const QRect& r) { map->renderTo(p, r); });
     if (!s)
         showError(tr("The export failed"), QString::fromStdString(s.error().toString()));
 }
@@ -676,7 +710,8 @@ Status MainWindow::writeReport(const QString& path)
 
 void MainWindow::reportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Write Report"), "meridian-report.pdf", tr("PDF (*.pdf);;HTML (*.html)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Write Report"), "meridian-report.pdf",
+                                                      tr("PDF (*.pdf);;HTML (*.html)"));
     if (path.isEmpty())
         return;
     if (auto s = writeReport(path); !s)

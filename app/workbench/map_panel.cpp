@@ -23,10 +23,7 @@ namespace meridian::workbench {
 
 namespace {
 
-QString errorText(const Status& s)
-{
-    return s ? QString() : QString::fromStdString(s.error().toString());
-}
+QString errorText(const Status& s) { return s ? QString() : QString::fromStdString(s.error().toString()); }
 
 QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
 {
@@ -34,7 +31,8 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     table->setModel(model);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                           | QAbstractItemView::AnyKeyPressed);
     table->verticalHeader()->hide();
     table->horizontalHeader()->setStretchLastSection(true);
     return table;
@@ -43,7 +41,8 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
 } // namespace
 
 MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent)
+    , m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -59,7 +58,8 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     bar->addWidget(m_linkMode);
     bar->addWidget(m_logLinks);
     bar->addStretch(1);
-    bar->addWidget(new QLabel(tr("<small>Drag a site to move it, double-click to add one, right-click for more.</small>"), this));
+    bar->addWidget(
+        new QLabel(tr("<small>Drag a site to move it, double-click to add one, right-click for more.</small>"), this));
     layout->addLayout(bar);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -81,7 +81,8 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
 
     m_siteModel->setEditor([this](int row, int column, const QString& text) -> QString {
         using F = document::SiteField;
-        static const F fields[] = {F::Name, F::Latitude, F::Longitude, F::Nodes, F::SlotsPerNode, F::Name, F::Uplink, F::Downlink, F::Egress};
+        static const F fields[] = {F::Name, F::Latitude, F::Longitude, F::Nodes, F::SlotsPerNode,
+                                   F::Name, F::Uplink,   F::Downlink,  F::Egress};
         const F field = fields[column];
         const QString name = QString::fromStdString(m_document->project()->topology.site(row).name);
         const QString what = m_siteModel->headerData(column, Qt::Horizontal).toString().toLower();
@@ -91,10 +92,11 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     });
     m_hostModel->setEditor([this](int row, int column, const QString& text) -> QString {
         const QString name = QString::fromStdString(m_document->project()->topology.host(row).name);
-        return errorText(m_document->edit(column == 0 ? tr("Rename host %1").arg(name) : tr("Set slots of %1").arg(name),
-                                          [&](const document::Project& p) {
-                                              return document::withHostField(p, row, column == 0 ? 0 : 1, text.toStdString());
-                                          }));
+        return errorText(
+            m_document->edit(column == 0 ? tr("Rename host %1").arg(name) : tr("Set slots of %1").arg(name),
+                             [&](const document::Project& p) {
+                                 return document::withHostField(p, row, column == 0 ? 0 : 1, text.toStdString());
+                             }));
     });
     auto rejected = [this](const QString& message) { Q_EMIT errorOccurred(tr("The edit was not applied"), message); };
     connect(m_siteModel, &widgets::SiteTableModel::editRejected, this, rejected);
@@ -110,9 +112,7 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
         if (const QString e = deleteSite(site); !e.isEmpty())
             Q_EMIT errorOccurred(tr("The site was not deleted"), e);
     });
-    connect(m_map, &widgets::WorldMapView::siteSelected, this, [this](int site) {
-        m_siteTable->selectRow(site);
-    });
+    connect(m_map, &widgets::WorldMapView::siteSelected, this, [this](int site) { m_siteTable->selectRow(site); });
     connect(m_siteTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { m_map->setSelectedSite(current.isValid() ? current.row() : -1); });
 
@@ -125,15 +125,9 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     refreshSites();
 }
 
-void MapPanel::setLinkMode(LinkMode mode)
-{
-    m_linkMode->setCurrentIndex(m_linkMode->findData(int(mode)));
-}
+void MapPanel::setLinkMode(LinkMode mode) { m_linkMode->setCurrentIndex(m_linkMode->findData(int(mode))); }
 
-MapPanel::LinkMode MapPanel::linkMode() const
-{
-    return LinkMode(m_linkMode->currentData().toInt());
-}
+MapPanel::LinkMode MapPanel::linkMode() const { return LinkMode(m_linkMode->currentData().toInt()); }
 
 void MapPanel::setPinApplication(const QString& application)
 {
@@ -158,7 +152,9 @@ void MapPanel::refreshSites()
                              .arg(site.latitude, 0, 'f', 2)
                              .arg(site.longitude, 0, 'f', 2);
         if (std::isfinite(site.uplinkMBps) || std::isfinite(site.downlinkMBps))
-            detail += tr("<br>up %1, down %2").arg(widgets::formatValue(site.uplinkMBps, "MB/s"), widgets::formatValue(site.downlinkMBps, "MB/s"));
+            detail += tr("<br>up %1, down %2")
+                          .arg(widgets::formatValue(site.uplinkMBps, "MB/s"),
+                               widgets::formatValue(site.downlinkMBps, "MB/s"));
         if (std::isfinite(site.egressUsdPerGB))
             detail += tr("<br>egress %1 USD/GB").arg(site.egressUsdPerGB);
         sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude, detail, {}});
@@ -170,7 +166,9 @@ void MapPanel::refreshSites()
         for (int s = 0; s < topology.siteCount(); ++s)
             if (pinned[s] > 0) {
                 sites[s].badge = tr("%1 pinned").arg(pinned[s]);
-                sites[s].detail += tr("<br>%1 of %2's processes pinned here").arg(pinned[s]).arg(m_pinApplication.toHtmlEscaped());
+                sites[s].detail += tr("<br>%1 of %2's processes pinned here")
+                                       .arg(pinned[s])
+                                       .arg(m_pinApplication.toHtmlEscaped());
             }
     }
     m_map->setSites(std::move(sites));
@@ -189,16 +187,18 @@ void MapPanel::refreshLinks()
         return QString::fromStdString(std::string(model::provenanceId(network.provenance(q, i, j))));
     };
     if (n > 0 && network.siteCount() == n && (mode == LinkMode::Bandwidth || mode == LinkMode::Latency)) {
-        const auto q = mode == LinkMode::Bandwidth ? model::NetworkQuantity::Bandwidth : model::NetworkQuantity::Latency;
-        quantity = mode == LinkMode::Bandwidth ? tr("Bandwidth (mean of both directions)") : tr("Latency (mean of both directions)");
+        const auto q = mode == LinkMode::Bandwidth ? model::NetworkQuantity::Bandwidth
+                                                   : model::NetworkQuantity::Latency;
+        quantity = mode == LinkMode::Bandwidth ? tr("Bandwidth (mean of both directions)")
+                                               : tr("Latency (mean of both directions)");
         unit = mode == LinkMode::Bandwidth ? "MB/s" : "ms";
         for (int i = 0; i < n; ++i)
             for (int j = i + 1; j < n; ++j) {
                 const double a = network.value(q, i, j), b = network.value(q, j, i);
                 links.push_back({i, j, (a + b) / 2,
                                  tr("%1 \u2192: %2 (%3)<br>\u2190: %4 (%5)")
-                                     .arg(quantity.section(' ', 0, 0), widgets::formatValue(a, unit), provenance(q, i, j),
-                                          widgets::formatValue(b, unit), provenance(q, j, i))});
+                                     .arg(quantity.section(' ', 0, 0), widgets::formatValue(a, unit),
+                                          provenance(q, i, j), widgets::formatValue(b, unit), provenance(q, j, i))});
             }
     } else if (mode == LinkMode::MappedTraffic) {
         const auto run = m_document->run(m_document->currentRun());
@@ -210,8 +210,9 @@ void MapPanel::refreshLinks()
                     const double bytes = run->trafficBytes(i, j) + run->trafficBytes(j, i);
                     if (bytes > 0)
                         links.push_back({i, j, bytes,
-                                         tr("%1 sent, %2 received").arg(widgets::formatValue(run->trafficBytes(i, j), unit),
-                                                                        widgets::formatValue(run->trafficBytes(j, i), unit))});
+                                         tr("%1 sent, %2 received")
+                                             .arg(widgets::formatValue(run->trafficBytes(i, j), unit),
+                                                  widgets::formatValue(run->trafficBytes(j, i), unit))});
                 }
         }
     }
@@ -238,7 +239,8 @@ QString MapPanel::deleteSite(int site)
     if (site < 0 || site >= project->topology.siteCount())
         return tr("no such site");
     const QString name = QString::fromStdString(project->topology.site(site).name);
-    return errorText(m_document->edit(tr("Delete site %1").arg(name), [&](const document::Project& p) { return document::withoutSite(p, site); }));
+    return errorText(m_document->edit(tr("Delete site %1").arg(name),
+                                      [&](const document::Project& p) { return document::withoutSite(p, site); }));
 }
 
 QString MapPanel::moveSite(int site, double latitude, double longitude)
@@ -257,7 +259,9 @@ void MapPanel::askNewSite(double latitude, double longitude)
     const int n = m_document->project()->topology.siteCount();
     bool ok = false;
     const QString name = QInputDialog::getText(this, tr("New site"),
-                                               tr("Name of the site at %1\u00b0, %2\u00b0:").arg(latitude, 0, 'f', 2).arg(longitude, 0, 'f', 2),
+                                               tr("Name of the site at %1\u00b0, %2\u00b0:")
+                                                   .arg(latitude, 0, 'f', 2)
+                                                   .arg(longitude, 0, 'f', 2),
                                                QLineEdit::Normal, tr("site-%1").arg(n + 1), &ok);
     if (!ok)
         return;

@@ -13,7 +13,7 @@ namespace meridian::widgets {
 class WorldMapView;
 class SiteTableModel;
 class HostTableModel;
-}
+} // namespace meridian::widgets
 
 namespace meridian::workbench {
 

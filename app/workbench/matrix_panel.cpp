@@ -21,14 +21,15 @@ using Sparse = widgets::HeatmapData::Sparse;
 
 bool isInput(MatrixPanel::Source s)
 {
-    return s == MatrixPanel::Source::Latency || s == MatrixPanel::Source::Bandwidth || s == MatrixPanel::Source::Volume ||
-           s == MatrixPanel::Source::Messages;
+    return s == MatrixPanel::Source::Latency || s == MatrixPanel::Source::Bandwidth || s == MatrixPanel::Source::Volume
+        || s == MatrixPanel::Source::Messages;
 }
 
 } // namespace
 
 MatrixPanel::MatrixPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent)
+    , m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -144,7 +145,8 @@ widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arra
         if (!run)
             return data;
         const bool traffic = source == Source::RunTraffic;
-        data.title = (traffic ? tr("Traffic between sites, %1") : tr("Time between sites, %1")).arg(QString::fromStdString(run->label()));
+        data.title = (traffic ? tr("Traffic between sites, %1") : tr("Time between sites, %1"))
+                         .arg(QString::fromStdString(run->label()));
         data.unit = traffic ? "bytes" : "s";
         data.dense = traffic ? run->trafficBytes : run->timeSeconds;
         data.rowLabels = data.columnLabels = siteNames;
@@ -163,23 +165,27 @@ widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arra
             const double count = comm.messages().valuePtr()[k];
             matrix.valuePtr()[k] = count > 0 ? matrix.valuePtr()[k] / count : 0.0;
         }
-    const QString what = source == Source::Volume ? tr("volume") : source == Source::Messages ? tr("message count") : tr("average message size");
+    const QString what = source == Source::Volume ? tr("volume")
+        : source == Source::Messages              ? tr("message count")
+                                                  : tr("average message size");
     data.title = QString("%1: %2").arg(QString::fromStdString(app.name), what);
     data.rowAxis = tr("sender");
     data.columnAxis = tr("receiver");
     data.isSparse = true;
-    const bool usePlacement = arrangement != Arrangement::AsIs && run && run->application == app.name &&
-                              run->placement.processCount() == comm.processCount();
+    const bool usePlacement = arrangement != Arrangement::AsIs && run && run->application == app.name
+        && run->placement.processCount() == comm.processCount();
     if (!usePlacement) {
         data.sparse = std::move(matrix);
         const auto pinned = app.pins.siteVector(comm.processCount());
         for (const auto& pin : app.pins.pins())
             data.markedRows.push_back(pin.process);
-        data.markLegend = app.pins.size() == 1 ? tr("1 pinned process") : tr("%1 pinned processes").arg(app.pins.size());
+        data.markLegend = app.pins.size() == 1 ? tr("1 pinned process")
+                                               : tr("%1 pinned processes").arg(app.pins.size());
         if (!app.pins.empty()) {
             // Process labels say where a pinned process must run (tooltips, and ticks when zoomed in).
             for (int p = 0; p < comm.processCount(); ++p)
-                data.rowLabels << (pinned[p] >= 0 ? tr("p%1 (pinned to %2)").arg(p).arg(siteNames.value(pinned[p])) : QString("p%1").arg(p));
+                data.rowLabels << (pinned[p] >= 0 ? tr("p%1 (pinned to %2)").arg(p).arg(siteNames.value(pinned[p]))
+                                                  : QString("p%1").arg(p));
             data.columnLabels = data.rowLabels;
         }
         return data;
@@ -192,7 +198,8 @@ widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arra
         std::vector<int> order(n);
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            return std::tie(placement.site[a], placement.host[a], placement.slot[a]) < std::tie(placement.site[b], placement.host[b], placement.slot[b]);
+            return std::tie(placement.site[a], placement.host[a], placement.slot[a])
+                < std::tie(placement.site[b], placement.host[b], placement.slot[b]);
         });
         std::vector<int> position(n);
         for (int i = 0; i < n; ++i)
@@ -265,7 +272,8 @@ void MatrixPanel::showSelected()
     auto data = buildData(source, key.at(1).toInt(), arrangement);
     QString note;
     if (source == Source::Latency || source == Source::Bandwidth)
-        note = tr("Double-click a cell to edit it (clear it to have it estimated). %1").arg(m_document->networkModelText());
+        note = tr("Double-click a cell to edit it (clear it to have it estimated). %1")
+                   .arg(m_document->networkModelText());
     else if (source == Source::RunTraffic || source == Source::RunTime)
         note = m_document->currentRun() < 0 ? tr("Select a run in the run list to see its traffic.") : QString();
     else if (arrangement != Arrangement::AsIs && !data.title.contains(tr("run")))
@@ -283,25 +291,32 @@ QString MatrixPanel::editCell(int row, int column, const QString& text, bool bot
     const auto key = m_source->currentData().toList();
     const auto source = Source(key.at(0).toInt());
     const int application = key.at(1).toInt();
-    if (!isInput(source) || (source != Source::Latency && source != Source::Bandwidth &&
-                             Arrangement(m_arrangement->currentData().toInt()) != Arrangement::AsIs))
+    if (!isInput(source)
+        || (source != Source::Latency && source != Source::Bandwidth
+            && Arrangement(m_arrangement->currentData().toInt()) != Arrangement::AsIs))
         return tr("this matrix is computed, not an input: it cannot be edited");
     Status status;
     if (source == Source::Latency || source == Source::Bandwidth) {
         const auto q = source == Source::Latency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth;
         const auto& topology = m_document->project()->topology;
-        status = m_document->edit(tr("Set %1 %2 \u2192 %3").arg(source == Source::Latency ? tr("latency") : tr("bandwidth"),
-                                                               QString::fromStdString(topology.site(row).name),
-                                                               QString::fromStdString(topology.site(column).name)),
-                                  [&](const document::Project& p) { return document::withNetworkEntry(p, q, row, column, text.toStdString(), bothDirections); });
+        status = m_document->edit(tr("Set %1 %2 \u2192 %3")
+                                      .arg(source == Source::Latency ? tr("latency") : tr("bandwidth"),
+                                           QString::fromStdString(topology.site(row).name),
+                                           QString::fromStdString(topology.site(column).name)),
+                                  [&](const document::Project& p) {
+                                      return document::withNetworkEntry(p, q, row, column, text.toStdString(),
+                                                                        bothDirections);
+                                  });
     } else {
         bool ok = false;
         const double value = text.trimmed().toDouble(&ok);
         if (!ok)
             return tr("'%1' is not a number").arg(text);
-        status = m_document->edit(tr("Set communication %1 \u2192 %2").arg(row).arg(column), [&](const document::Project& p) {
-            return document::withCommEntry(p, application, source == Source::Messages, row, column, value);
-        });
+        status = m_document->edit(tr("Set communication %1 \u2192 %2").arg(row).arg(column),
+                                  [&](const document::Project& p) {
+                                      return document::withCommEntry(p, application, source == Source::Messages, row,
+                                                                     column, value);
+                                  });
     }
     return status ? QString() : QString::fromStdString(status.error().toString());
 }
@@ -322,13 +337,15 @@ void MatrixPanel::askEdit(int row, int column)
                                                    .arg(data.rowLabels.value(row, QString::number(row)))
                                                    .arg(data.columnLabels.value(column, QString::number(column)))
                                                    .arg(data.unit),
-                                               QLineEdit::Normal, present ? QString::number(current, 'g', 10) : QString(), &ok);
+                                               QLineEdit::Normal,
+                                               present ? QString::number(current, 'g', 10) : QString(), &ok);
     if (!ok)
         return;
     bool both = false;
     if ((source == Source::Latency || source == Source::Bandwidth) && row != column) {
         QMessageBox box(QMessageBox::Question, tr("Both directions?"),
-                        tr("Does the new value hold from %1 to %2 and back?").arg(data.rowLabels.value(row), data.columnLabels.value(column)),
+                        tr("Does the new value hold from %1 to %2 and back?")
+                            .arg(data.rowLabels.value(row), data.columnLabels.value(column)),
                         QMessageBox::NoButton, this);
         auto* bothButton = box.addButton(tr("Both directions"), QMessageBox::YesRole);
         auto* oneButton = box.addButton(tr("This direction only"), QMessageBox::NoRole);

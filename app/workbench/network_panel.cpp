@@ -19,7 +19,8 @@ namespace meridian::workbench {
 using model::NetworkQuantity;
 
 NetworkPanel::NetworkPanel(document::ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent)
+    , m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -40,7 +41,8 @@ NetworkPanel::NetworkPanel(document::ProjectDocument* document, QWidget* parent)
     layout->addLayout(bar);
     m_table = new QTableWidget(this);
     m_table->setObjectName("networkTable");
-    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                             | QAbstractItemView::AnyKeyPressed);
     layout->addWidget(m_table, 1);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -81,10 +83,7 @@ NetworkPanel::NetworkPanel(document::ProjectDocument* document, QWidget* parent)
     rebuild();
 }
 
-NetworkQuantity NetworkPanel::quantity() const
-{
-    return NetworkQuantity(m_quantity->currentData().toInt());
-}
+NetworkQuantity NetworkPanel::quantity() const { return NetworkQuantity(m_quantity->currentData().toInt()); }
 
 void NetworkPanel::setQuantity(NetworkQuantity quantity)
 {
@@ -119,18 +118,21 @@ void NetworkPanel::rebuild()
                 item->setFont(font);
                 if (!known)
                     item->setForeground(QColor(130, 130, 130));
-                item->setToolTip(tr("%1 \u2192 %2: %3").arg(names[i], names[j],
-                                                            known ? QString::fromStdString(std::string(model::provenanceId(provenance)))
-                                                                  : tr("estimated from distance")));
+                item->setToolTip(tr("%1 \u2192 %2: %3")
+                                     .arg(names[i], names[j],
+                                          known ? QString::fromStdString(std::string(model::provenanceId(provenance)))
+                                                : tr("estimated from distance")));
                 m_table->setItem(i, j, item);
             }
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    const int measured = project->network.count(q, model::Provenance::Measured) + project->network.count(q, model::Provenance::Edited);
-    m_note->setText(n == 0 ? tr("Add sites first (File > Import > Sites, or double-click the map).")
-                           : tr("%1 of %2 entries measured or edited (plain or bold); the rest are estimated (grey italics). %3")
-                                 .arg(measured)
-                                 .arg(n * n)
-                                 .arg(m_document->networkModelText()));
+    const int measured = project->network.count(q, model::Provenance::Measured)
+        + project->network.count(q, model::Provenance::Edited);
+    m_note->setText(
+        n == 0 ? tr("Add sites first (File > Import > Sites, or double-click the map).")
+               : tr("%1 of %2 entries measured or edited (plain or bold); the rest are estimated (grey italics). %3")
+                     .arg(measured)
+                     .arg(n * n)
+                     .arg(m_document->networkModelText()));
     m_rebuilding = false;
 }
 
@@ -150,7 +152,8 @@ QString NetworkPanel::editCell(int row, int column, const QString& text, std::op
     const bool both = row != column && bothDirections.value_or(false);
     const auto q = quantity();
     const QString what = q == NetworkQuantity::Latency ? tr("latency") : tr("bandwidth");
-    const auto s = m_document->edit(both ? tr("Set %1 %2 \u2194 %3").arg(what, from, to) : tr("Set %1 %2 \u2192 %3").arg(what, from, to),
+    const auto s = m_document->edit(both ? tr("Set %1 %2 \u2194 %3").arg(what, from, to)
+                                         : tr("Set %1 %2 \u2192 %3").arg(what, from, to),
                                     [&](const document::Project& p) {
                                         return document::withNetworkEntry(p, q, row, column, text.toStdString(), both);
                                     });
@@ -173,9 +176,13 @@ QString NetworkPanel::paste(int row, int column, const QString& text)
         cells.push_back(std::move(cellsOfRow));
     }
     const auto q = quantity();
-    const auto s = m_document->edit(tr("Paste %1 \u00d7 %2 %3 entries").arg(cells.size()).arg(cells.front().size())
+    const auto s = m_document->edit(tr("Paste %1 \u00d7 %2 %3 entries")
+                                        .arg(cells.size())
+                                        .arg(cells.front().size())
                                         .arg(q == NetworkQuantity::Latency ? tr("latency") : tr("bandwidth")),
-                                    [&](const document::Project& p) { return document::withNetworkBlock(p, q, row, column, cells); });
+                                    [&](const document::Project& p) {
+                                        return document::withNetworkBlock(p, q, row, column, cells);
+                                    });
     return s ? QString() : QString::fromStdString(s.error().toString());
 }
 

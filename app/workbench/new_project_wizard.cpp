@@ -12,13 +12,13 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -69,7 +69,8 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     m_description = new QPlainTextEdit(namePage);
     nameForm->addRow(tr("Name:"), m_name);
     nameForm->addRow(tr("Description:"), m_description);
-    connect(m_name, &QLineEdit::textChanged, this, [this](const QString& t) { m_project.name = t.trimmed().toStdString(); });
+    connect(m_name, &QLineEdit::textChanged, this,
+            [this](const QString& t) { m_project.name = t.trimmed().toStdString(); });
     connect(m_description, &QPlainTextEdit::textChanged, this,
             [this] { m_project.description = m_description->toPlainText().toStdString(); });
     setPage(NamePage, namePage);
@@ -98,12 +99,16 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     sitesSplitter->setStretchFactor(1, 2);
     sitesLayout->addWidget(sitesSplitter, 1);
     m_siteModel->setEditor([this](int row, int column, const QString& text) { return setSiteField(row, column, text); });
-    connect(m_siteModel, &widgets::SiteTableModel::editRejected, this, [this](const QString& e) { m_sitesNote->setText(red(e)); });
+    connect(m_siteModel, &widgets::SiteTableModel::editRejected, this,
+            [this](const QString& e) { m_sitesNote->setText(red(e)); });
     connect(m_map, &widgets::WorldMapView::siteAddRequested, this, [this](double latitude, double longitude) {
         bool ok = false;
         const QString name = QInputDialog::getText(this, tr("New site"),
-                                                   tr("Name of the site at %1\u00b0, %2\u00b0:").arg(latitude, 0, 'f', 2).arg(longitude, 0, 'f', 2),
-                                                   QLineEdit::Normal, tr("site-%1").arg(m_project.topology.siteCount() + 1), &ok);
+                                                   tr("Name of the site at %1\u00b0, %2\u00b0:")
+                                                       .arg(latitude, 0, 'f', 2)
+                                                       .arg(longitude, 0, 'f', 2),
+                                                   QLineEdit::Normal,
+                                                   tr("site-%1").arg(m_project.topology.siteCount() + 1), &ok);
         if (ok)
             addSite(name, latitude, longitude);
     });
@@ -120,8 +125,9 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     // 3. Network.
     auto* networkPage = new QWizardPage(this);
     networkPage->setTitle(tr("Network"));
-    networkPage->setSubTitle(tr("Latency (ms) and bandwidth (MB/s) between sites: CSV with site names in the header and first "
-                                "column, or Matrix Market in site order. Entries you do not give are estimated from distance."));
+    networkPage->setSubTitle(
+        tr("Latency (ms) and bandwidth (MB/s) between sites: CSV with site names in the header and first "
+           "column, or Matrix Market in site order. Entries you do not give are estimated from distance."));
     auto* networkLayout = new QVBoxLayout(networkPage);
     auto* networkBar = new QHBoxLayout;
     auto* importLatency = addButton(networkPage, networkBar, tr("Import latency\u2026"));
@@ -156,8 +162,9 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     // 4. Applications.
     auto* appsPage = new QWizardPage(this);
     appsPage->setTitle(tr("Applications"));
-    appsPage->setSubTitle(tr("What your application sends: a volume matrix in bytes (Matrix Market, or CSV with p0, p1, ... "
-                             "names) and, optionally, message counts of the same size; or a generated pattern."));
+    appsPage->setSubTitle(
+        tr("What your application sends: a volume matrix in bytes (Matrix Market, or CSV with p0, p1, ... "
+           "names) and, optionally, message counts of the same size; or a generated pattern."));
     auto* appsLayout = new QVBoxLayout(appsPage);
     auto* appsBar = new QHBoxLayout;
     auto* importApp = addButton(appsPage, appsBar, tr("Import application\u2026"));
@@ -193,15 +200,17 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
             return;
         synth::PatternOptions options;
         options.processes = processes;
-        addGeneratedApplication(QString("%1 %2").arg(id.toUpper()).arg(processes), *synth::patternFromId(id.toStdString()), options);
+        addGeneratedApplication(QString("%1 %2").arg(id.toUpper()).arg(processes),
+                                *synth::patternFromId(id.toStdString()), options);
     });
     setPage(ApplicationsPage, appsPage);
 
     // 5. Pins.
     auto* pinsPage = new QWizardPage(this);
     pinsPage->setTitle(tr("Pins"));
-    pinsPage->setSubTitle(tr("Processes that must run in a given site (their data stays there): a CSV of process,site lines "
-                             "per application. Pins can also be edited later in the Applications tab."));
+    pinsPage->setSubTitle(
+        tr("Processes that must run in a given site (their data stays there): a CSV of process,site lines "
+           "per application. Pins can also be edited later in the Applications tab."));
     auto* pinsLayout = new QVBoxLayout(pinsPage);
     auto* pinsBar = new QHBoxLayout;
     auto* importPins = addButton(pinsPage, pinsBar, tr("Import pins for the selected application\u2026"));
@@ -256,7 +265,9 @@ QString NewProjectWizard::setSitesFile(const QString& path)
     next.network = model::Network(next.topology.siteCount());
     for (auto& app : next.applications)
         app.pins = {};
-    std::erase_if(next.sources, [](const std::string& s) { return s.rfind("sites:", 0) == 0 || s.rfind("latency:", 0) == 0 || s.rfind("bandwidth:", 0) == 0; });
+    std::erase_if(next.sources, [](const std::string& s) {
+        return s.rfind("sites:", 0) == 0 || s.rfind("latency:", 0) == 0 || s.rfind("bandwidth:", 0) == 0;
+    });
     next.sources.push_back("sites: " + QFileInfo(path).fileName().toStdString());
     m_project = std::move(next);
     showSites();
@@ -282,9 +293,14 @@ QString NewProjectWizard::setSiteField(int site, int column, const QString& text
 {
     using F = document::SiteField;
     using C = widgets::SiteTableModel;
-    static const std::map<int, F> fields{{C::Name, F::Name},       {C::Latitude, F::Latitude},         {C::Longitude, F::Longitude},
-                                         {C::Nodes, F::Nodes},     {C::SlotsPerNode, F::SlotsPerNode}, {C::Uplink, F::Uplink},
-                                         {C::Downlink, F::Downlink}, {C::Egress, F::Egress}};
+    static const std::map<int, F> fields{{C::Name, F::Name},
+                                         {C::Latitude, F::Latitude},
+                                         {C::Longitude, F::Longitude},
+                                         {C::Nodes, F::Nodes},
+                                         {C::SlotsPerNode, F::SlotsPerNode},
+                                         {C::Uplink, F::Uplink},
+                                         {C::Downlink, F::Downlink},
+                                         {C::Egress, F::Egress}};
     const auto field = fields.find(column);
     if (field == fields.end())
         return tr("this column is computed and cannot be edited");
@@ -301,7 +317,8 @@ QString NewProjectWizard::setSiteField(int site, int column, const QString& text
 QString NewProjectWizard::setNetworkFile(NetworkQuantity quantity, const QString& path)
 {
     auto network = document::readNetworkQuantity(path.toStdString(), quantity, m_project.topology);
-    auto edited = network ? document::withNetworkQuantity(m_project, quantity, *network) : Expected<document::Project>(network.error());
+    auto edited = network ? document::withNetworkQuantity(m_project, quantity, *network)
+                          : Expected<document::Project>(network.error());
     if (!edited) {
         m_networkNote->setText(red(errorText(edited.error())));
         return errorText(edited.error());
@@ -319,7 +336,8 @@ QString NewProjectWizard::addApplication(const QString& name, const document::Ap
     auto app = document::readApplication(name.trimmed().toStdString(), files, m_project.topology);
     if (app)
         app->description = "imported from " + QFileInfo(QString::fromStdString(files.volume)).fileName().toStdString();
-    auto edited = app ? document::withApplication(m_project, std::move(*app)) : Expected<document::Project>(app.error());
+    auto edited = app ? document::withApplication(m_project, std::move(*app))
+                      : Expected<document::Project>(app.error());
     if (!edited) {
         m_applicationsNote->setText(red(errorText(edited.error())));
         return errorText(edited.error());
@@ -329,15 +347,18 @@ QString NewProjectWizard::addApplication(const QString& name, const document::Ap
     return {};
 }
 
-QString NewProjectWizard::addGeneratedApplication(const QString& name, synth::Pattern pattern, const synth::PatternOptions& options)
+QString NewProjectWizard::addGeneratedApplication(const QString& name, synth::Pattern pattern,
+                                                  const synth::PatternOptions& options)
 {
     auto comm = synth::generatePattern(pattern, options);
     document::Application app;
     app.name = name.trimmed().toStdString();
-    app.description = "generated: " + std::string(synth::patternId(pattern)) + ", " + std::to_string(options.processes) + " processes";
+    app.description = "generated: " + std::string(synth::patternId(pattern)) + ", " + std::to_string(options.processes)
+        + " processes";
     if (comm)
         app.comm = std::move(*comm);
-    auto edited = comm ? document::withApplication(m_project, std::move(app)) : Expected<document::Project>(comm.error());
+    auto edited = comm ? document::withApplication(m_project, std::move(app))
+                       : Expected<document::Project>(comm.error());
     if (!edited) {
         m_applicationsNote->setText(red(errorText(edited.error())));
         return errorText(edited.error());
@@ -369,8 +390,11 @@ void NewProjectWizard::showSites()
     const auto& topology = m_project.topology;
     for (int s = 0; s < topology.siteCount(); ++s) {
         const auto& site = topology.site(s);
-        sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude,
-                         tr("%1 hosts, %2 slots").arg(topology.hostCountOf(s)).arg(topology.capacity(s)), {}});
+        sites.push_back({QString::fromStdString(site.name),
+                         site.latitude,
+                         site.longitude,
+                         tr("%1 hosts, %2 slots").arg(topology.hostCountOf(s)).arg(topology.capacity(s)),
+                         {}});
     }
     m_map->setSites(std::move(sites));
     m_map->fitToSites();
@@ -428,11 +452,12 @@ void NewProjectWizard::showApplications()
     m_pins->clear();
     for (const auto& app : m_project.applications) {
         const QString name = QString::fromStdString(app.name);
-        m_applications->addItem(tr("%1: %2 processes, %3 bytes%4")
-                                    .arg(name)
-                                    .arg(app.comm.processCount())
-                                    .arg(app.comm.totalBytes(), 0, 'g', 4)
-                                    .arg(app.comm.hasMessages() ? tr(", message counts given") : tr(", no message counts")));
+        m_applications->addItem(
+            tr("%1: %2 processes, %3 bytes%4")
+                .arg(name)
+                .arg(app.comm.processCount())
+                .arg(app.comm.totalBytes(), 0, 'g', 4)
+                .arg(app.comm.hasMessages() ? tr(", message counts given") : tr(", no message counts")));
         // What was read, per site: "Solver: 3 of 32 processes pinned (us-east-1 1, eu-west-1 2)".
         std::vector<int> perSite(m_project.topology.siteCount(), 0);
         for (const auto& pin : app.pins.pins())
@@ -450,11 +475,13 @@ void NewProjectWizard::showApplications()
             m_pins->setCurrentItem(item);
     }
     if (!m_project.applications.empty()) {
-        m_applicationsNote->setText(m_project.applications.size() == 1 ? tr("1 application.")
-                                                                       : tr("%1 applications.").arg(m_project.applications.size()));
+        m_applicationsNote->setText(m_project.applications.size() == 1
+                                        ? tr("1 application.")
+                                        : tr("%1 applications.").arg(m_project.applications.size()));
         if (!m_pins->currentItem())
             m_pins->setCurrentRow(0);
-        m_pinsNote->setText(m_project.topology.siteCount() == 0 ? tr("Pins need sites: go back and import them.") : QString());
+        m_pinsNote->setText(m_project.topology.siteCount() == 0 ? tr("Pins need sites: go back and import them.")
+                                                                : QString());
     } else {
         m_pinsNote->setText(tr("No application to pin."));
     }

@@ -19,7 +19,9 @@
 namespace meridian::workbench {
 
 RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* controller, QWidget* parent)
-    : QWidget(parent), m_document(document), m_controller(controller)
+    : QWidget(parent)
+    , m_document(document)
+    , m_controller(controller)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -128,10 +130,7 @@ QStringList RunPanel::checkedMappers() const
     return ids;
 }
 
-widgets::ParamForm* RunPanel::form(const QString& id) const
-{
-    return m_formById.value(id, nullptr);
-}
+widgets::ParamForm* RunPanel::form(const QString& id) const { return m_formById.value(id, nullptr); }
 
 std::vector<actions::RunRequest> RunPanel::requests() const
 {
@@ -145,10 +144,7 @@ std::vector<actions::RunRequest> RunPanel::requests() const
     return out;
 }
 
-std::vector<int> RunPanel::runChecked()
-{
-    return m_controller->submit(requests());
-}
+std::vector<int> RunPanel::runChecked() { return m_controller->submit(requests()); }
 
 void RunPanel::loadRun(const document::Run& run)
 {
@@ -171,14 +167,15 @@ QString RunPanel::generatePins()
         return tr("choose an application first");
     const double ratio = m_ratio->value();
     const auto seed = static_cast<std::uint64_t>(m_pinSeed->value());
-    const auto status = m_document->edit(tr("Redraw pins of %1 at ratio %2").arg(m_application->currentText()).arg(ratio),
-                                         [&](const document::Project& p) -> Expected<document::Project> {
-                                             auto pins = synth::generateConstraints(p.applications[a].comm.processCount(), ratio,
-                                                                                    p.topology, seed);
-                                             if (!pins)
-                                                 return pins.error();
-                                             return document::withPins(p, a, std::move(*pins));
-                                         });
+    const auto status = m_document
+                            ->edit(tr("Redraw pins of %1 at ratio %2").arg(m_application->currentText()).arg(ratio),
+                                   [&](const document::Project& p) -> Expected<document::Project> {
+                                       auto pins = synth::generateConstraints(p.applications[a].comm.processCount(),
+                                                                              ratio, p.topology, seed);
+                                       if (!pins)
+                                           return pins.error();
+                                       return document::withPins(p, a, std::move(*pins));
+                                   });
     return status ? QString() : QString::fromStdString(status.error().toString());
 }
 

@@ -25,7 +25,8 @@ QVariant metricCell(const document::Run& run, const char* id, const char* unit, 
 } // namespace
 
 RunTableModel::RunTableModel(document::ProjectDocument* document, QObject* parent)
-    : QAbstractTableModel(parent), m_document(document)
+    : QAbstractTableModel(parent)
+    , m_document(document)
 {
     connect(document, &document::ProjectDocument::runsChanged, this, &RunTableModel::refresh);
     refresh();
@@ -49,7 +50,10 @@ int RunTableModel::rowOf(int runId) const
     return -1;
 }
 
-int RunTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_runs.size()); }
+int RunTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
 
 int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -72,23 +76,37 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         return tip;
     }
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Seed && index.column() <= Runtime ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() >= Seed && index.column() <= Runtime ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                                   : QVariant();
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     switch (index.column()) {
-    case Id: return run.id;
-    case Algorithm: return QString::fromStdString(run.algorithm);
-    case Application: return QString::fromStdString(run.application);
-    case Parameters: return QString::fromStdString(run.params.toString());
-    case Seed: return QVariant::fromValue<qulonglong>(run.seed);
-    case Cost: return metricCell(run, "cost_s", "s", role);
-    case Latency: return metricCell(run, "latency_s", "s", role);
-    case Bandwidth: return metricCell(run, "bandwidth_s", "s", role);
-    case WanUsd: return metricCell(run, "wan_usd", "USD", role);
-    case CommTime: return metricCell(run, "comm_time_s", "s", role);
-    case Runtime: return metricCell(run, "runtime_s", "s", role);
-    case Status: return stale ? tr("stale") : tr("current");
-    default: return {};
+    case Id:
+        return run.id;
+    case Algorithm:
+        return QString::fromStdString(run.algorithm);
+    case Application:
+        return QString::fromStdString(run.application);
+    case Parameters:
+        return QString::fromStdString(run.params.toString());
+    case Seed:
+        return QVariant::fromValue<qulonglong>(run.seed);
+    case Cost:
+        return metricCell(run, "cost_s", "s", role);
+    case Latency:
+        return metricCell(run, "latency_s", "s", role);
+    case Bandwidth:
+        return metricCell(run, "bandwidth_s", "s", role);
+    case WanUsd:
+        return metricCell(run, "wan_usd", "USD", role);
+    case CommTime:
+        return metricCell(run, "comm_time_s", "s", role);
+    case Runtime:
+        return metricCell(run, "runtime_s", "s", role);
+    case Status:
+        return stale ? tr("stale") : tr("current");
+    default:
+        return {};
     }
 }
 
@@ -96,13 +114,14 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
-    static const char* names[] = {"Run", "Algorithm", "Application", "Parameters", "Seed", "Cost", "Latency part",
-                                  "Bandwidth part", "WAN egress", "CommTime", "Runtime", "Status"};
+    static const char* names[] = {"Run",          "Algorithm",      "Application", "Parameters", "Seed",    "Cost",
+                                  "Latency part", "Bandwidth part", "WAN egress",  "CommTime",   "Runtime", "Status"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
 }
 
 CompareTableModel::CompareTableModel(document::ProjectDocument* document, QObject* parent)
-    : QAbstractTableModel(parent), m_document(document)
+    : QAbstractTableModel(parent)
+    , m_document(document)
 {
     connect(document, &document::ProjectDocument::runsChanged, this, &CompareTableModel::refresh);
     refresh();
@@ -131,7 +150,10 @@ void CompareTableModel::refresh()
     endResetModel();
 }
 
-int CompareTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_runs.size()); }
+int CompareTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
 
 int CompareTableModel::columnCount(const QModelIndex& parent) const
 {
@@ -140,7 +162,8 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const
 
 QVariant CompareTableModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= static_cast<int>(m_runs.size()) || index.column() > static_cast<int>(m_metrics.size()))
+    if (!index.isValid() || index.row() >= static_cast<int>(m_runs.size())
+        || index.column() > static_cast<int>(m_metrics.size()))
         return {};
     const auto& run = *m_runs[index.row()];
     if (role == RunIdRole)
@@ -151,7 +174,8 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
         return bold;
     }
     if (index.column() == 0)
-        return role == Qt::DisplayRole || role == Qt::EditRole ? QVariant(QString::fromStdString(run.label())) : QVariant();
+        return role == Qt::DisplayRole || role == Qt::EditRole ? QVariant(QString::fromStdString(run.label()))
+                                                               : QVariant();
     const auto base = m_document->run(m_baseline);
     const std::string& id = m_metrics[index.column() - 1];
     const auto v = run.metric(id);
@@ -164,7 +188,8 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
             comparable = true;
         }
     if (role == Qt::ToolTipRole && v)
-        return tr("%1: %2 (baseline %3)").arg(QString::fromStdString(m_labels[index.column() - 1]))
+        return tr("%1: %2 (baseline %3)")
+            .arg(QString::fromStdString(m_labels[index.column() - 1]))
             .arg(*v, 0, 'g', 6)
             .arg(comparable ? QString::number(baseValue, 'g', 6) : tr("not comparable: another application"));
     if (role == Qt::TextAlignmentRole)

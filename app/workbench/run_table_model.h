@@ -13,7 +13,21 @@ namespace meridian::workbench {
 class RunTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Algorithm, Application, Parameters, Seed, Cost, Latency, Bandwidth, WanUsd, CommTime, Runtime, Status, ColumnCount };
+    enum Column {
+        Id,
+        Algorithm,
+        Application,
+        Parameters,
+        Seed,
+        Cost,
+        Latency,
+        Bandwidth,
+        WanUsd,
+        CommTime,
+        Runtime,
+        Status,
+        ColumnCount
+    };
     static constexpr int RunIdRole = Qt::UserRole + 1;
 
     explicit RunTableModel(document::ProjectDocument* document, QObject* parent = nullptr);

@@ -17,7 +17,9 @@
 namespace meridian::workbench {
 
 RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController* controller, QWidget* parent)
-    : QWidget(parent), m_document(document), m_controller(controller)
+    : QWidget(parent)
+    , m_document(document)
+    , m_controller(controller)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -76,12 +78,14 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
         if (ids.size() == 2)
             Q_EMIT diffRequested(ids[0], ids[1]);
         else
-            Q_EMIT errorOccurred(tr("Select two runs"), tr("Select exactly two runs of the same application to compare their placements."));
+            Q_EMIT errorOccurred(tr("Select two runs"),
+                                 tr("Select exactly two runs of the same application to compare their placements."));
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid())
-            m_document->setCurrentRun(current.data(RunTableModel::RunIdRole).toInt());
-    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    m_document->setCurrentRun(current.data(RunTableModel::RunIdRole).toInt());
+            });
     connect(m_document, &document::ProjectDocument::currentRunChanged, this, [this](int id) {
         const int row = m_model->rowOf(id);
         if (row < 0)
@@ -97,9 +101,10 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
 void RunsPanel::updateStaleNote()
 {
     const auto stale = m_document->staleRuns();
-    m_staleNote->setText(stale.empty() ? QString()
-                                       : tr("<span style='color:#b35806'><b>%n stale run(s)</b>: inputs changed since they ran.</span>", nullptr,
-                                            static_cast<int>(stale.size())));
+    m_staleNote->setText(
+        stale.empty() ? QString()
+                      : tr("<span style='color:#b35806'><b>%n stale run(s)</b>: inputs changed since they ran.</span>",
+                           nullptr, static_cast<int>(stale.size())));
     const int row = m_model->rowOf(m_document->currentRun());
     if (row >= 0)
         m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
@@ -114,10 +119,7 @@ std::vector<int> RunsPanel::selectedRuns() const
     return ids;
 }
 
-void RunsPanel::deleteSelected()
-{
-    m_document->removeRuns(selectedRuns());
-}
+void RunsPanel::deleteSelected() { m_document->removeRuns(selectedRuns()); }
 
 QString RunsPanel::exportRun(int runId, io::LauncherFormat format, const QString& path)
 {
@@ -146,18 +148,24 @@ void RunsPanel::exportWithDialog(int kind)
     }
     const auto run = m_document->run(ids.front());
     if (m_document->isStale(*run))
-        Q_EMIT errorOccurred(tr("Exporting a stale run"), tr("The inputs changed since run %1; the file reflects the old inputs.").arg(run->id));
-    static const char* filters[] = {"Open MPI rankfile (*.rankfile *.txt);;All files (*)", "Machinefile (*.machinefile *.txt);;All files (*)",
-                                    "Slurm hostfile (*.hostfile *.txt);;All files (*)", "Mapping CSV (*.csv);;All files (*)"};
+        Q_EMIT errorOccurred(tr("Exporting a stale run"),
+                             tr("The inputs changed since run %1; the file reflects the old inputs.").arg(run->id));
+    static const char* filters[] = {"Open MPI rankfile (*.rankfile *.txt);;All files (*)",
+                                    "Machinefile (*.machinefile *.txt);;All files (*)",
+                                    "Slurm hostfile (*.hostfile *.txt);;All files (*)",
+                                    "Mapping CSV (*.csv);;All files (*)"};
     static const char* suffixes[] = {".rankfile", ".machinefile", ".hostfile", ".csv"};
-    const QString suggested = QString("%1-%2%3").arg(QString::fromStdString(run->application), QString::fromStdString(run->algorithm), suffixes[kind]);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export run %1").arg(run->id), suggested, tr(filters[kind]));
+    const QString suggested = QString("%1-%2%3").arg(QString::fromStdString(run->application),
+                                                     QString::fromStdString(run->algorithm), suffixes[kind]);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export run %1").arg(run->id), suggested,
+                                                      tr(filters[kind]));
     if (path.isEmpty())
         return;
     const QString error = kind == 3 ? exportRunCsv(run->id, path)
-                                    : exportRun(run->id, kind == 0 ? io::LauncherFormat::OpenMpiRankfile
-                                                         : kind == 1 ? io::LauncherFormat::MpichMachinefile
-                                                                     : io::LauncherFormat::SlurmHostfile,
+                                    : exportRun(run->id,
+                                                kind == 0       ? io::LauncherFormat::OpenMpiRankfile
+                                                    : kind == 1 ? io::LauncherFormat::MpichMachinefile
+                                                                : io::LauncherFormat::SlurmHostfile,
                                                 path);
     if (!error.isEmpty())
         Q_EMIT errorOccurred(tr("The export failed"), error);

@@ -9,9 +9,9 @@ namespace meridian::cluster {
 
 /// The outcome of a K-means run.
 struct KMeansResult {
-    std::vector<int> label;   ///< Cluster of each point, 0..k-1; every cluster is non-empty.
-    Eigen::MatrixXd centres;  ///< k x d.
-    double inertia = 0.0;     ///< Sum of squared distances of points to their centre.
+    std::vector<int> label;  ///< Cluster of each point, 0..k-1; every cluster is non-empty.
+    Eigen::MatrixXd centres; ///< k x d.
+    double inertia = 0.0;    ///< Sum of squared distances of points to their centre.
     int iterations = 0;
 };
 
@@ -22,6 +22,7 @@ struct KMeansResult {
 KMeansResult kMeans(const Eigen::MatrixXd& points, int k, std::uint64_t seed, int maxIterations = 100);
 
 /// Runs kMeans from `restarts` Forgy initialisations (seed, seed+1, ...) and keeps the lowest inertia.
-KMeansResult kMeansBestOf(const Eigen::MatrixXd& points, int k, std::uint64_t seed, int restarts, int maxIterations = 100);
+KMeansResult kMeansBestOf(const Eigen::MatrixXd& points, int k, std::uint64_t seed, int restarts,
+                          int maxIterations = 100);
 
 } // namespace meridian::cluster

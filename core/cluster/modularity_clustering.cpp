@@ -103,7 +103,8 @@ ModularityResult modularityClustering(const WeightedGraph& graph, const std::fun
                     edges.emplace_back(w / (deg[c] * deg[d]), c, d);
         std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
             return std::get<0>(a) > std::get<0>(b)
-                || (std::get<0>(a) == std::get<0>(b) && std::make_pair(std::get<1>(a), std::get<2>(a)) < std::make_pair(std::get<1>(b), std::get<2>(b)));
+                || (std::get<0>(a) == std::get<0>(b)
+                    && std::make_pair(std::get<1>(a), std::get<2>(a)) < std::make_pair(std::get<1>(b), std::get<2>(b)));
         });
         std::vector<int> merged(k, -1);
         bool any = false;
@@ -179,7 +180,8 @@ ModularityResult modularityClustering(const WeightedGraph& graph, const std::fun
                 for (const auto& [d, f] : toCluster) {
                     if (d == c)
                         continue;
-                    const double gain = 2.0 * (f - fOwn) / total - 2.0 * nodeDeg[x] * (clusterDeg[d] - degRest) / (total * total);
+                    const double gain = 2.0 * (f - fOwn) / total
+                        - 2.0 * nodeDeg[x] * (clusterDeg[d] - degRest) / (total * total);
                     if (gain > bestGain + 1e-15) {
                         bestGain = gain;
                         best = d;

@@ -12,9 +12,9 @@ using WeightedGraph = std::vector<std::vector<std::pair<int, double>>>;
 struct ModularityResult {
     std::vector<int> label; ///< Cluster of each node, 0..clusters-1, numbered by first appearance.
     int clusters = 0;
-    int levels = 0;         ///< Merge rounds (dendrogram height).
+    int levels = 0; ///< Merge rounds (dendrogram height).
     double modularity = 0.0;
-    bool canceled = false;  ///< The cancel predicate fired; the other fields are then meaningless.
+    bool canceled = false; ///< The cancel predicate fired; the other fields are then meaningless.
 };
 
 /// Fan et al.'s multi-scale graph clustering (their Algorithm 1), which discovers an application's

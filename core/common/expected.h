@@ -13,8 +13,12 @@ namespace meridian {
 template <typename T>
 class [[nodiscard]] Expected {
 public:
-    Expected(T value) : m_state(std::move(value)) {}
-    Expected(Error error) : m_state(std::move(error)) {}
+    Expected(T value)
+        : m_state(std::move(value))
+    {}
+    Expected(Error error)
+        : m_state(std::move(error))
+    {}
 
     bool hasValue() const { return std::holds_alternative<T>(m_state); }
     explicit operator bool() const { return hasValue(); }
@@ -54,7 +58,10 @@ template <>
 class [[nodiscard]] Expected<void> {
 public:
     Expected() = default;
-    Expected(Error error) : m_error(std::move(error)), m_failed(true) {}
+    Expected(Error error)
+        : m_error(std::move(error))
+        , m_failed(true)
+    {}
 
     bool hasValue() const { return !m_failed; }
     explicit operator bool() const { return hasValue(); }

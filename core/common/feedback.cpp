@@ -7,8 +7,7 @@ namespace meridian {
 Feedback::Feedback(ProgressCallback progress, CancelPredicate canceled)
     : m_progressCallback(std::move(progress))
     , m_cancelPredicate(std::move(canceled))
-{
-}
+{}
 
 bool Feedback::isCanceled() const
 {

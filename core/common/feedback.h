@@ -50,7 +50,11 @@ private:
 /// Cancellation is the parent's.
 class FeedbackRange {
 public:
-    FeedbackRange(const Feedback& parent, double from, double to) : m_parent(parent), m_from(from), m_to(to) {}
+    FeedbackRange(const Feedback& parent, double from, double to)
+        : m_parent(parent)
+        , m_from(from)
+        , m_to(to)
+    {}
     bool isCanceled() const { return m_parent.isCanceled(); }
     void setProgress(double fraction, std::string_view stage) const
     {

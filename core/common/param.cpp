@@ -86,8 +86,8 @@ ParamSpec ParamSpec::choice(std::string name, std::string value, std::vector<std
 Status ParamSpec::check(const ParamValue& value) const
 {
     const auto range = [&] {
-        return " (expected " + std::string(paramTypeId(type)) + " in [" + paramValueToString(ParamValue(minimum))
-            + ", " + paramValueToString(ParamValue(maximum)) + "])";
+        return " (expected " + std::string(paramTypeId(type)) + " in [" + paramValueToString(ParamValue(minimum)) + ", "
+            + paramValueToString(ParamValue(maximum)) + "])";
     };
     switch (type) {
     case ParamType::Int: {
@@ -178,7 +178,8 @@ ParamValues ParamValues::defaults(const std::vector<ParamSpec>& specs)
     return values;
 }
 
-Expected<ParamValues> ParamValues::parse(const std::vector<ParamSpec>& specs, const std::vector<std::string>& assignments)
+Expected<ParamValues> ParamValues::parse(const std::vector<ParamSpec>& specs,
+                                         const std::vector<std::string>& assignments)
 {
     ParamValues values = defaults(specs);
     std::map<std::string, bool> seen;
@@ -196,8 +197,10 @@ Expected<ParamValues> ParamValues::parse(const std::vector<ParamSpec>& specs, co
             std::string known;
             for (const auto& s : specs)
                 known += (known.empty() ? "" : ", ") + s.name;
-            return makeError(ErrorCode::InvalidInput, "unknown parameter '" + key + "'"
-                                 + (known.empty() ? std::string(" (this algorithm has none)") : " (known: " + known + ")"));
+            return makeError(ErrorCode::InvalidInput,
+                             "unknown parameter '" + key + "'"
+                                 + (known.empty() ? std::string(" (this algorithm has none)")
+                                                  : " (known: " + known + ")"));
         }
         if (seen[key])
             return makeError(ErrorCode::InvalidInput, "parameter '" + key + "' is given twice");
@@ -210,8 +213,8 @@ Expected<ParamValues> ParamValues::parse(const std::vector<ParamSpec>& specs, co
     return values;
 }
 
-Expected<ParamValues> ParamValues::with(const std::vector<ParamSpec>& specs, ParamValues values, const std::string& name,
-                                        const ParamValue& value)
+Expected<ParamValues> ParamValues::with(const std::vector<ParamSpec>& specs, ParamValues values,
+                                        const std::string& name, const ParamValue& value)
 {
     for (const auto& spec : specs) {
         if (spec.name != name)

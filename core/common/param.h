@@ -27,20 +27,19 @@ std::string paramValueToString(const ParamValue& value);
 /// The typed definition of one algorithm parameter. The GUI builds its form from these and the CLI
 /// parses `--param key=value` against them.
 struct ParamSpec {
-    std::string name;   ///< Stable id, lower-case with underscores.
+    std::string name; ///< Stable id, lower-case with underscores.
     ParamType type = ParamType::Int;
     ParamValue defaultValue;
     double minimum = 0.0; ///< Inclusive bounds for Int and Double.
     double maximum = 0.0;
     std::vector<std::string> choices; ///< Allowed values of a Choice.
-    std::string help;     ///< One sentence, shown as a tooltip and in `list-algorithms`.
+    std::string help;                 ///< One sentence, shown as a tooltip and in `list-algorithms`.
 
     static ParamSpec integer(std::string name, std::int64_t value, std::int64_t minimum, std::int64_t maximum,
                              std::string help);
     static ParamSpec real(std::string name, double value, double minimum, double maximum, std::string help);
     static ParamSpec flag(std::string name, bool value, std::string help);
-    static ParamSpec choice(std::string name, std::string value, std::vector<std::string> choices,
-                            std::string help);
+    static ParamSpec choice(std::string name, std::string value, std::vector<std::string> choices, std::string help);
 
     /// Checks a value against the type and range; the error names the parameter and the allowed range.
     Status check(const ParamValue& value) const;
@@ -57,11 +56,10 @@ public:
     static ParamValues defaults(const std::vector<ParamSpec>& specs);
     /// Parses `key=value` assignments against `specs`: unknown keys, bad values and repeated keys are
     /// errors naming the key. Unset keys take their defaults.
-    static Expected<ParamValues> parse(const std::vector<ParamSpec>& specs,
-                                       const std::vector<std::string>& assignments);
+    static Expected<ParamValues> parse(const std::vector<ParamSpec>& specs, const std::vector<std::string>& assignments);
     /// Sets one value after checking it against its spec.
-    static Expected<ParamValues> with(const std::vector<ParamSpec>& specs, ParamValues values,
-                                      const std::string& name, const ParamValue& value);
+    static Expected<ParamValues> with(const std::vector<ParamSpec>& specs, ParamValues values, const std::string& name,
+                                      const ParamValue& value);
 
     /// Returns values as stored elsewhere (a saved run), unchecked: callers validate() them against the
     /// specs before running anything with them.

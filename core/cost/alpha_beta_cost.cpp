@@ -19,10 +19,7 @@ void copyCsr(const model::CommMatrix& m, std::vector<int>& ptr, std::vector<int>
 
 namespace {
 
-Eigen::MatrixXd latencySecondsOf(const model::Network& network)
-{
-    return network.latencyMs() * 1e-3;
-}
+Eigen::MatrixXd latencySecondsOf(const model::Network& network) { return network.latencyMs() * 1e-3; }
 
 Eigen::MatrixXd secondsPerByteOf(const model::Network& network)
 {
@@ -33,8 +30,7 @@ Eigen::MatrixXd secondsPerByteOf(const model::Network& network)
 
 AlphaBetaCost::AlphaBetaCost(const model::Network& network, const model::CommMatrix& comm)
     : AlphaBetaCost(latencySecondsOf(network), secondsPerByteOf(network), comm)
-{
-}
+{}
 
 AlphaBetaCost::AlphaBetaCost(const Eigen::MatrixXd& latencySeconds, const Eigen::MatrixXd& secondsPerByte,
                              const model::CommMatrix& comm)

@@ -12,9 +12,9 @@ namespace meridian::cost {
 
 /// The parts of the alpha-beta cost of one placement, all in seconds except where stated.
 struct CostBreakdown {
-    double total = 0.0;     ///< latencyPart + bandwidthPart.
-    double latencyPart = 0.0;   ///< sum over i != j of A(i,j) L(P_i, P_j).
-    double bandwidthPart = 0.0; ///< sum over i != j of C(i,j) / B(P_i, P_j).
+    double total = 0.0;           ///< latencyPart + bandwidthPart.
+    double latencyPart = 0.0;     ///< sum over i != j of A(i,j) L(P_i, P_j).
+    double bandwidthPart = 0.0;   ///< sum over i != j of C(i,j) / B(P_i, P_j).
     Eigen::MatrixXd trafficBytes; ///< site x site bytes sent (row = sending site), self-traffic excluded.
     Eigen::MatrixXd messages;     ///< site x site message counts.
     Eigen::MatrixXd timeSeconds;  ///< site x site share of the total cost.

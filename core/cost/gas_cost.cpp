@@ -16,8 +16,9 @@ Expected<TrafficProfile> TrafficProfile::fromId(std::string_view id, double acti
     else if (id == "subgraph-isomorphism")
         p.kind = Kind::SubgraphIsomorphism;
     else
-        return makeError(ErrorCode::InvalidInput, "unknown traffic profile '" + std::string(id)
-                                                      + "' (known: pagerank, sssp, subgraph-isomorphism)");
+        return makeError(ErrorCode::InvalidInput,
+                         "unknown traffic profile '" + std::string(id)
+                             + "' (known: pagerank, sssp, subgraph-isomorphism)");
     if (p.kind == Kind::Sssp) {
         if (!(activeFraction > 0.0 && activeFraction <= 1.0))
             return makeError(ErrorCode::InvalidInput, "the sssp active fraction must be in (0, 1]");
@@ -43,11 +44,14 @@ std::string TrafficProfile::describe() const
 {
     switch (kind) {
     case Kind::PageRank:
-        return "pagerank: every vertex active; a_v = 8 bytes to each mirror; a mirror holding at least one in-edge of v sends g_v^r = 8 bytes (combined sums).";
+        return "pagerank: every vertex active; a_v = 8 bytes to each mirror; a mirror holding at least one in-edge of "
+               "v sends g_v^r = 8 bytes (combined sums).";
     case Kind::Sssp:
-        return "sssp: pagerank's sizes times the active fraction " + std::to_string(activeFraction) + " (expected traffic).";
+        return "sssp: pagerank's sizes times the active fraction " + std::to_string(activeFraction)
+            + " (expected traffic).";
     case Kind::SubgraphIsomorphism:
-        return "subgraph-isomorphism: a_v = 8 (1 + indeg v) bytes; a mirror sends the bound partial matches of its in-edges, g_v^r = sum of a_u over in-edges (u, v) in r.";
+        return "subgraph-isomorphism: a_v = 8 (1 + indeg v) bytes; a mirror sends the bound partial matches of its "
+               "in-edges, g_v^r = sum of a_u over in-edges (u, v) in r.";
     }
     return {};
 }
@@ -59,7 +63,8 @@ Expected<GasNetwork> GasNetwork::fromTopology(const model::Topology& topology)
         return makeError(ErrorCode::InvalidInput, "graph partitioning supports at most 64 sites");
     for (const auto& s : topology.sites()) {
         const auto missing = [&](const char* what) {
-            return makeError(ErrorCode::InvalidInput, "site '" + s.name + "' has no " + what + " (needed by the GAS cost model)");
+            return makeError(ErrorCode::InvalidInput,
+                             "site '" + s.name + "' has no " + what + " (needed by the GAS cost model)");
         };
         if (!(s.uplinkMBps > 0.0) || !std::isfinite(s.uplinkMBps))
             return missing("uplink bandwidth (up_MBps)");
@@ -103,12 +108,18 @@ namespace {
 /// Accumulates the per-site traffic of one vertex with sign (+1 add, -1 remove).
 struct Totals {
     std::vector<double> gUp, gDown, aUp, aDown;
-    explicit Totals(int m) : gUp(m, 0.0), gDown(m, 0.0), aUp(m, 0.0), aDown(m, 0.0) {}
+    explicit Totals(int m)
+        : gUp(m, 0.0)
+        , gDown(m, 0.0)
+        , aUp(m, 0.0)
+        , aDown(m, 0.0)
+    {}
 };
 
 template <typename GatherOf>
-void addVertexTraffic(std::vector<double>& gUp, std::vector<double>& gDown, std::vector<double>& aUp, std::vector<double>& aDown,
-                      std::uint64_t replicas, int master, double apply, const GatherOf& gatherOf, double sign)
+void addVertexTraffic(std::vector<double>& gUp, std::vector<double>& gDown, std::vector<double>& aUp,
+                      std::vector<double>& aDown, std::uint64_t replicas, int master, double apply,
+                      const GatherOf& gatherOf, double sign)
 {
     const int mirrors = std::popcount(replicas) - 1;
     if (mirrors <= 0)
@@ -199,12 +210,14 @@ GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& pa
                 return 0.0;
             return sizes.binds ? bound[static_cast<std::size_t>(v) * m + r] : sizes.gather;
         };
-        addVertexTraffic(t.gUp, t.gDown, t.aUp, t.aDown, replicas[v], partition.masterSite[v], sizes.apply[v], gatherOf, 1.0);
+        addVertexTraffic(t.gUp, t.gDown, t.aUp, t.aDown, replicas[v], partition.masterSite[v], sizes.apply[v], gatherOf,
+                         1.0);
     }
     return finish(t, network, replicaSum, n);
 }
 
-GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes, const GasNetwork& network)
+GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes,
+                   const GasNetwork& network)
     : m_graph(&graph)
     , m_partition(&partition)
     , m_network(network)
@@ -258,8 +271,9 @@ double GasState::gatherSize(std::uint32_t v, int r) const
 
 void GasState::contribute(std::uint32_t v, double sign)
 {
-    addVertexTraffic(m_gUp, m_gDown, m_aUp, m_aDown, replicaMask(v), m_partition->masterSite[v], m_apply[v],
-                     [&](int r) { return gatherSize(v, r); }, sign);
+    addVertexTraffic(
+        m_gUp, m_gDown, m_aUp, m_aDown, replicaMask(v), m_partition->masterSite[v], m_apply[v],
+        [&](int r) { return gatherSize(v, r); }, sign);
 }
 
 void GasState::moveEdge(std::size_t e, int site)

@@ -50,17 +50,17 @@ struct GasNetwork {
 
 /// The metrics of one GAS iteration under eq. 1-4.
 struct GasMetrics {
-    double transferSeconds = 0.0; ///< T = T_G + T_A (eq. 1)
-    double gatherSeconds = 0.0;   ///< max_r T_G^r (eq. 2)
-    double applySeconds = 0.0;    ///< max_r T_A^r (eq. 3)
-    double wanUsd = 0.0;          ///< eq. 4
-    double wanBytes = 0.0;        ///< bytes uploaded to the WAN, both stages
-    double replicationFactor = 0.0; ///< mean |R_v| over vertices
+    double transferSeconds = 0.0;                                 ///< T = T_G + T_A (eq. 1)
+    double gatherSeconds = 0.0;                                   ///< max_r T_G^r (eq. 2)
+    double applySeconds = 0.0;                                    ///< max_r T_A^r (eq. 3)
+    double wanUsd = 0.0;                                          ///< eq. 4
+    double wanBytes = 0.0;                                        ///< bytes uploaded to the WAN, both stages
+    double replicationFactor = 0.0;                               ///< mean |R_v| over vertices
     std::vector<double> gatherUp, gatherDown, applyUp, applyDown; ///< bytes per site
-    std::vector<double> uploadShare; ///< each site's share of wanBytes
-    int gatherBottleneck = -1;    ///< site that sets T_G
+    std::vector<double> uploadShare;                              ///< each site's share of wanBytes
+    int gatherBottleneck = -1;                                    ///< site that sets T_G
     bool gatherBottleneckUplink = false;
-    int applyBottleneck = -1;     ///< site that sets T_A
+    int applyBottleneck = -1; ///< site that sets T_A
     bool applyBottleneckUplink = false;
 
     /// Returns "SITE uplink" style text for a bottleneck.

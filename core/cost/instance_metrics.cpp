@@ -8,8 +8,9 @@ Expected<InstanceMetrics> instanceMetrics(const model::Placement& placement, con
     if (!placement.hasHosts())
         return makeError(ErrorCode::InvalidInput, "instance metrics need a placement with a host for every process");
     if (placement.processCount() != comm.processCount())
-        return makeError(ErrorCode::InvalidInput, "the placement has " + std::to_string(placement.processCount())
-                                                      + " processes but the matrix has " + std::to_string(comm.processCount()));
+        return makeError(ErrorCode::InvalidInput,
+                         "the placement has " + std::to_string(placement.processCount())
+                             + " processes but the matrix has " + std::to_string(comm.processCount()));
     InstanceMetrics m;
     const auto& v = comm.volume();
     const auto& a = comm.messages();

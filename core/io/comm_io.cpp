@@ -28,7 +28,9 @@ Expected<std::vector<int>> processIds(const std::vector<std::string>& names, con
         const auto digits = name.find_last_not_of("0123456789");
         const auto id = parseInteger(digits == std::string::npos ? name : name.substr(digits + 1));
         if (!id || *id < 0 || *id >= static_cast<long long>(names.size()))
-            return parseError(path, line, 0, "expected process ids 0.." + std::to_string(names.size() - 1) + " as names (12, p12 or rank12), found " + shown(name));
+            return parseError(path, line, 0,
+                              "expected process ids 0.." + std::to_string(names.size() - 1)
+                                  + " as names (12, p12 or rank12), found " + shown(name));
         if (!seen.insert(static_cast<int>(*id)).second)
             return parseError(path, line, 0, "process id " + name + " appears twice");
         ids.push_back(static_cast<int>(*id));
@@ -44,11 +46,13 @@ Expected<Cells> readCells(const std::string& path)
         if (!m)
             return m.error();
         if (m->rows != m->columns)
-            return parseError(path, 2, 1, "the matrix is " + std::to_string(m->rows) + " x " + std::to_string(m->columns)
-                                              + "; a communication matrix must be square (process x process)");
+            return parseError(path, 2, 1,
+                              "the matrix is " + std::to_string(m->rows) + " x " + std::to_string(m->columns)
+                                  + "; a communication matrix must be square (process x process)");
         if (m->rows > kMaxProcesses)
-            return parseError(path, 2, 1, "the matrix has " + std::to_string(m->rows) + " processes; Meridian handles at most "
-                                              + std::to_string(kMaxProcesses));
+            return parseError(path, 2, 1,
+                              "the matrix has " + std::to_string(m->rows) + " processes; Meridian handles at most "
+                                  + std::to_string(kMaxProcesses));
         cells.size = m->rows;
         for (const auto& e : m->entries)
             if (e.value != 0.0)
@@ -100,8 +104,9 @@ Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const 
             return messages.error();
         if (messages->size != volume->size)
             return makeError(ErrorCode::InvalidInput,
-                             "the message counts are " + std::to_string(messages->size) + " x " + std::to_string(messages->size)
-                                 + " but the volume is " + std::to_string(volume->size) + " x " + std::to_string(volume->size),
+                             "the message counts are " + std::to_string(messages->size) + " x "
+                                 + std::to_string(messages->size) + " but the volume is " + std::to_string(volume->size)
+                                 + " x " + std::to_string(volume->size),
                              {messagesPath});
         // Volume without messages or messages without volume is kept: each term uses what it has.
         for (auto& e : entries) {

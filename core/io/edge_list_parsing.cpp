@@ -60,10 +60,7 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
     }
 }
 
-
 /// Parses a non-negative id at line[pos]; on success advances pos past it.
-
-
 
 Expected<int> parseSiteName(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
                             const model::Topology& topology)
@@ -77,7 +74,8 @@ Expected<int> parseSiteName(const std::string& path, std::int64_t number, std::s
         return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "expected a site name");
     const auto site = topology.siteIndex(name);
     if (!site)
-        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, "unknown site '" + std::string(name) + "'");
+        return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1,
+                          "unknown site '" + std::string(name) + "'");
     pos = end;
     return *site;
 }

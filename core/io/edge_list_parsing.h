@@ -11,9 +11,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 /// Internal helpers shared by the edge-list readers (graph_io, edge_partition_io): block-wise line reading,
@@ -35,9 +35,12 @@ constexpr std::size_t kBlock = 8u << 20;
 class DenseIdMap {
 public:
     explicit DenseIdMap(model::Graph& graph, std::uint64_t inputBytes = ~0ull)
-        : m_graph(graph), m_floor(std::min<std::uint64_t>(1u << 24, std::max<std::uint64_t>(4096, inputBytes / 4 < (1u << 24) ? 64 * inputBytes : 1u << 24)))
-    {
-    }
+        : m_graph(graph)
+        , m_floor(std::min<std::uint64_t>(1u << 24,
+                                          std::max<std::uint64_t>(4096,
+                                                                  inputBytes / 4 < (1u << 24) ? 64 * inputBytes
+                                                                                              : 1u << 24)))
+    {}
 
     std::uint32_t get(std::uint64_t id)
     {
@@ -58,7 +61,8 @@ private:
         if (!m_hashed) {
             const std::uint64_t limit = std::max<std::uint64_t>(m_floor, 8 * m_graph.src.size() + 1024);
             if (id < limit) {
-                m_direct.resize(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(id + 1, 2 * m_direct.size())), kNone);
+                m_direct.resize(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(id + 1, 2 * m_direct.size())),
+                                kNone);
                 return get(id);
             }
             switchToHash();
@@ -134,10 +138,7 @@ Error ioError(const std::string& path, const std::string& what);
 Status forEachLine(const std::string& path, const std::function<Status(std::string_view, std::int64_t)>& onLine,
                    std::uint64_t* fileSize = nullptr);
 
-inline bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
+inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 inline void skipSpaces(std::string_view line, std::size_t& pos)
 {
@@ -145,10 +146,9 @@ inline void skipSpaces(std::string_view line, std::size_t& pos)
         ++pos;
 }
 
-
 /// Parses a non-negative id below 2^32 at line[pos]; on success advances pos past it. `what` names the field.
-inline Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,
-                                const char* what)
+inline Expected<std::uint64_t> parseId(const std::string& path, std::int64_t number, std::string_view line,
+                                       std::size_t& pos, const char* what)
 {
     const auto at = [&](const std::string& message) {
         return parseError(path, static_cast<int>(number), static_cast<int>(pos) + 1, message);
@@ -174,11 +174,12 @@ inline Expected<std::uint64_t> parseId(const std::string& path, std::int64_t num
     return value;
 }
 
-
 /// Parses `src dst` ids at the start of a line (after blanks); leaves `pos` after the second id. Returns no
 /// pair for blank and `#` comment lines.
-inline Expected<std::optional<std::pair<std::uint64_t, std::uint64_t>>> parseEdgeIds(const std::string& path, std::int64_t number,
-                                                                               std::string_view line, std::size_t& pos)
+inline Expected<std::optional<std::pair<std::uint64_t, std::uint64_t>>> parseEdgeIds(const std::string& path,
+                                                                                     std::int64_t number,
+                                                                                     std::string_view line,
+                                                                                     std::size_t& pos)
 {
     pos = 0;
     skipSpaces(line, pos);
@@ -193,7 +194,6 @@ inline Expected<std::optional<std::pair<std::uint64_t, std::uint64_t>>> parseEdg
         return b.error();
     return std::optional(std::make_pair(*a, *b));
 }
-
 
 /// Calls `onEdge(src, dst, line, pos, number)` for every `src dst` line of a file (blank and `#` lines
 /// skipped); `pos` points after the second id, for readers with more columns.

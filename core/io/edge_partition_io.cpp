@@ -16,7 +16,8 @@ namespace {
 
 Error emptyGraph(const std::string& path)
 {
-    return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)", SourceLocation{path, 0, 0});
+    return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)",
+                     SourceLocation{path, 0, 0});
 }
 
 } // namespace
@@ -61,7 +62,8 @@ Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph
     auto ok = forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
         const auto it = index.find(id);
         if (it == index.end())
-            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is not in the graph");
+            return parseError(path, static_cast<int>(number), 1,
+                              "vertex " + std::to_string(id) + " is not in the graph");
         if (home[it->second] >= 0)
             return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is listed twice");
         home[it->second] = site;
@@ -88,59 +90,62 @@ PendingFile edgePartitionFile(const std::string& path, const model::Graph& graph
                               const model::Topology& topology)
 {
     return {path, [&graph, &partition, &topology](std::ostream& out) {
-        std::string chunk;
-        char buffer[64];
-        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-            char* end = std::to_chars(buffer, buffer + 24, graph.originalId[graph.src[e]]).ptr;
-            *end++ = '\t';
-            end = std::to_chars(end, end + 24, graph.originalId[graph.dst[e]]).ptr;
-            *end++ = '\t';
-            chunk.append(buffer, static_cast<std::size_t>(end - buffer));
-            chunk += topology.site(partition.edgeSite[e]).name;
-            chunk += '\n';
-            if (chunk.size() > (1u << 20)) {
+                std::string chunk;
+                char buffer[64];
+                for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+                    char* end = std::to_chars(buffer, buffer + 24, graph.originalId[graph.src[e]]).ptr;
+                    *end++ = '\t';
+                    end = std::to_chars(end, end + 24, graph.originalId[graph.dst[e]]).ptr;
+                    *end++ = '\t';
+                    chunk.append(buffer, static_cast<std::size_t>(end - buffer));
+                    chunk += topology.site(partition.edgeSite[e]).name;
+                    chunk += '\n';
+                    if (chunk.size() > (1u << 20)) {
+                        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+                        chunk.clear();
+                    }
+                }
                 out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-                chunk.clear();
-            }
-        }
-        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    }};
+            }};
 }
 
 PendingFile mastersFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                         const model::Topology& topology)
 {
     return {path, [&graph, &partition, &topology](std::ostream& out) {
-        std::string chunk;
-        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
-            chunk += std::to_string(graph.originalId[v]);
-            chunk += '\t';
-            chunk += topology.site(partition.masterSite[v]).name;
-            chunk += '\n';
-            if (chunk.size() > (1u << 20)) {
+                std::string chunk;
+                for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+                    chunk += std::to_string(graph.originalId[v]);
+                    chunk += '\t';
+                    chunk += topology.site(partition.masterSite[v]).name;
+                    chunk += '\n';
+                    if (chunk.size() > (1u << 20)) {
+                        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+                        chunk.clear();
+                    }
+                }
                 out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-                chunk.clear();
-            }
-        }
-        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    }};
+            }};
 }
 
-Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path, const model::Topology& topology)
+Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path,
+                                                                          const model::Topology& topology)
 {
     model::Graph g;
     model::EdgePartition p;
     std::error_code sizeError;
     DenseIdMap ids(g, std::filesystem::file_size(path, sizeError));
-    auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view line, std::size_t pos, std::int64_t number) -> Status {
-        auto site = parseSiteName(path, number, line, pos, topology);
-        if (!site)
-            return site.error();
-        g.src.push_back(ids.get(a));
-        g.dst.push_back(ids.get(b));
-        p.edgeSite.push_back(static_cast<std::uint8_t>(*site));
-        return {};
-    });
+    auto ok = forEachEdgeLine(path,
+                              [&](std::uint64_t a, std::uint64_t b, std::string_view line, std::size_t pos,
+                                  std::int64_t number) -> Status {
+                                  auto site = parseSiteName(path, number, line, pos, topology);
+                                  if (!site)
+                                      return site.error();
+                                  g.src.push_back(ids.get(a));
+                                  g.dst.push_back(ids.get(b));
+                                  p.edgeSite.push_back(static_cast<std::uint8_t>(*site));
+                                  return {};
+                              });
     if (!ok)
         return ok.error();
     if (g.src.empty())
@@ -149,14 +154,16 @@ Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const 
     return std::make_pair(std::move(g), std::move(p));
 }
 
-Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology, model::EdgePartition& partition)
+Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology,
+                   model::EdgePartition& partition)
 {
     const auto index = idIndex(graph);
     partition.masterSite.assign(graph.vertexCount, 0xFF);
     return forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
         const auto it = index.find(id);
         if (it == index.end())
-            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is not in the partition");
+            return parseError(path, static_cast<int>(number), 1,
+                              "vertex " + std::to_string(id) + " is not in the partition");
         partition.masterSite[it->second] = static_cast<std::uint8_t>(site);
         return {};
     });
@@ -165,10 +172,12 @@ Status readMasters(const std::string& path, const model::Graph& graph, const mod
 Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path)
 {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
-    auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t, std::int64_t) -> Status {
-        edges.emplace_back(a, b);
-        return {};
-    });
+    auto ok = forEachEdgeLine(path,
+                              [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t,
+                                  std::int64_t) -> Status {
+                                  edges.emplace_back(a, b);
+                                  return {};
+                              });
     if (!ok)
         return ok.error();
     return edges;

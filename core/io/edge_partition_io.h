@@ -15,7 +15,8 @@ namespace meridian::io {
 /// Reads home sites: `vertex site` lines (original vertex ids, site names; tabs or spaces; `#` comments).
 /// Unknown sites or vertices, and a vertex listed twice, are errors with file and line. Returns one site
 /// per dense vertex, -1 where the file gives none.
-Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology);
+Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph,
+                                     const model::Topology& topology);
 
 /// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
 /// The writers below as files still to be written, for writeFilesTogether (a partition and its masters).

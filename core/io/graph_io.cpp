@@ -36,7 +36,8 @@ void reserveFor(model::Graph& g, const std::string& path)
 
 Error emptyGraph(const std::string& path)
 {
-    return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)", SourceLocation{path, 0, 0});
+    return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)",
+                     SourceLocation{path, 0, 0});
 }
 
 // The cache file: this header, then originalId (8 bytes per vertex), src and dst (4 bytes per edge each).
@@ -58,7 +59,10 @@ struct CacheHeader {
 constexpr char kCacheMagic[8] = {'M', 'R', 'D', 'N', 'G', 'R', 'F', '2'};
 constexpr std::uint64_t kCacheVersion = 2;
 
-std::int64_t nanoseconds(const struct timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec; }
+std::int64_t nanoseconds(const struct timespec& t)
+{
+    return static_cast<std::int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
 
 // A word-wise multiplicative hash of a byte range (about 1 GB/s): detects a cache damaged on disk.
 std::uint64_t checksum(const void* data, std::size_t bytes, std::uint64_t h)
@@ -99,8 +103,8 @@ std::optional<model::Graph> readCacheEntry(const std::string& cachePath, const s
         return std::nullopt;
     struct stat cache {};
     CacheHeader h{};
-    if (::fstat(::fileno(f.get()), &cache) != 0 || std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, kCacheMagic, 8) != 0
-        || h.version != kCacheVersion || !sameSource(h, source))
+    if (::fstat(::fileno(f.get()), &cache) != 0 || std::fread(&h, sizeof h, 1, f.get()) != 1
+        || std::memcmp(h.magic, kCacheMagic, 8) != 0 || h.version != kCacheVersion || !sameSource(h, source))
         return std::nullopt;
     // Sizes must fit the id types and add up to the cache file's size exactly, before anything is allocated.
     if (h.vertexCount > std::numeric_limits<std::uint32_t>::max() || h.edgeCount > (std::uint64_t{1} << 40))
@@ -135,7 +139,8 @@ Expected<GraphFormat> graphFormatFromId(std::string_view id)
         return GraphFormat::Metis;
     if (id == "mtx")
         return GraphFormat::MatrixMarket;
-    return makeError(ErrorCode::InvalidInput, "unknown graph format '" + std::string(id) + "' (known: snap, metis, mtx)");
+    return makeError(ErrorCode::InvalidInput,
+                     "unknown graph format '" + std::string(id) + "' (known: snap, metis, mtx)");
 }
 
 Expected<model::Graph> readSnapGraph(const std::string& path)
@@ -144,18 +149,20 @@ Expected<model::Graph> readSnapGraph(const std::string& path)
     reserveFor(g, path);
     std::error_code sizeError;
     DenseIdMap ids(g, std::filesystem::file_size(path, sizeError));
-    auto ok = forEachEdgeLine(path, [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t, std::int64_t) -> Status {
-        if (a == b) {
-            ++g.selfLoopsDropped;
-            ids.get(a);
-            return {};
-        }
-        const std::uint32_t u = ids.get(a);
-        const std::uint32_t v = ids.get(b);
-        g.src.push_back(u);
-        g.dst.push_back(v);
-        return {};
-    });
+    auto ok = forEachEdgeLine(path,
+                              [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t,
+                                  std::int64_t) -> Status {
+                                  if (a == b) {
+                                      ++g.selfLoopsDropped;
+                                      ids.get(a);
+                                      return {};
+                                  }
+                                  const std::uint32_t u = ids.get(a);
+                                  const std::uint32_t v = ids.get(b);
+                                  g.src.push_back(u);
+                                  g.dst.push_back(v);
+                                  return {};
+                              });
     if (!ok)
         return ok.error();
     if (g.src.empty())
@@ -202,7 +209,8 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
             if (fields.size() >= 3) {
                 const std::uint64_t fmt = fields[2].first;
                 if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
-                    return parseError(path, lines.number(), fields[2].second, "fmt must be 0, 1, 10, 11, 100, 101, 110 or 111");
+                    return parseError(path, lines.number(), fields[2].second,
+                                      "fmt must be 0, 1, 10, 11, 100, 101, 110 or 111");
                 edgeWeights = fmt % 10 == 1;
                 vertexWeights = (fmt / 10) % 10 == 1;
             }
@@ -214,12 +222,13 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
             // adjacency line per vertex, and at least a byte per edge.
             if (n > lines.remaining() + 1)
                 return parseError(path, lines.number(), fields[0].second,
-                                  "the header claims " + std::to_string(n) + " vertices but the rest of the file (" + std::to_string(lines.remaining())
-                                      + " bytes) can hold at most " + std::to_string(lines.remaining() + 1) + " adjacency lines");
+                                  "the header claims " + std::to_string(n) + " vertices but the rest of the file ("
+                                      + std::to_string(lines.remaining()) + " bytes) can hold at most "
+                                      + std::to_string(lines.remaining() + 1) + " adjacency lines");
             if (m > lines.remaining() + 1)
                 return parseError(path, lines.number(), fields[1].second,
-                                  "the header claims " + std::to_string(m) + " edges but the rest of the file (" + std::to_string(lines.remaining())
-                                      + " bytes) cannot hold that many");
+                                  "the header claims " + std::to_string(m) + " edges but the rest of the file ("
+                                      + std::to_string(lines.remaining()) + " bytes) cannot hold that many");
             g.vertexCount = static_cast<std::uint32_t>(n);
             g.originalId.resize(n);
             for (std::uint64_t i = 0; i < n; ++i)
@@ -232,7 +241,8 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
         if (vertex >= n) {
             if (fields.empty())
                 continue;
-            return parseError(path, lines.number(), 1, "more adjacency lines than the " + std::to_string(n) + " vertices the header declares");
+            return parseError(path, lines.number(), 1,
+                              "more adjacency lines than the " + std::to_string(n) + " vertices the header declares");
         }
         std::size_t i = vertexWeights ? static_cast<std::size_t>(ncon) : 0;
         if (fields.size() < i)
@@ -243,7 +253,8 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
         for (; i < fields.size(); i += step) {
             const std::uint64_t u = fields[i].first;
             if (u < 1 || u > n)
-                return parseError(path, lines.number(), fields[i].second, "neighbour " + std::to_string(u) + " is not a vertex (1.." + std::to_string(n) + ")");
+                return parseError(path, lines.number(), fields[i].second,
+                                  "neighbour " + std::to_string(u) + " is not a vertex (1.." + std::to_string(n) + ")");
             ++entries;
             if (u - 1 == vertex) {
                 ++g.selfLoopsDropped;
@@ -257,11 +268,13 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
     if (!header)
         return parseError(path, 1, 1, "expected the METIS header 'vertices edges [fmt [ncon]]'");
     if (vertex < n)
-        return parseError(path, lines.number(), 1, "the header declares " + std::to_string(n) + " vertices but the file has "
-                                                       + std::to_string(vertex) + " adjacency lines");
+        return parseError(path, lines.number(), 1,
+                          "the header declares " + std::to_string(n) + " vertices but the file has "
+                              + std::to_string(vertex) + " adjacency lines");
     if (entries != 2 * m)
-        return parseError(path, lines.number(), 1, "the header declares " + std::to_string(m) + " edges (" + std::to_string(2 * m)
-                                                       + " adjacency entries) but the lists hold " + std::to_string(entries));
+        return parseError(path, lines.number(), 1,
+                          "the header declares " + std::to_string(m) + " edges (" + std::to_string(2 * m)
+                              + " adjacency entries) but the lists hold " + std::to_string(entries));
     if (g.src.empty())
         return emptyGraph(path);
     return g;
@@ -280,7 +293,8 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
     auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
         if (!banner) {
             if (line.rfind("%%MatrixMarket", 0) != 0)
-                return parseError(path, static_cast<int>(number), 1, "expected the '%%MatrixMarket matrix coordinate ...' banner");
+                return parseError(path, static_cast<int>(number), 1,
+                                  "expected the '%%MatrixMarket matrix coordinate ...' banner");
             std::string lower(line);
             for (char& c : lower)
                 c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -288,7 +302,8 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
                 return parseError(path, static_cast<int>(number), 1, "a graph must be a 'coordinate' matrix");
             if (lower.find("complex") != std::string::npos || lower.find("hermitian") != std::string::npos
                 || lower.find("skew") != std::string::npos)
-                return parseError(path, static_cast<int>(number), 1, "expected a real, integer or pattern matrix, general or symmetric");
+                return parseError(path, static_cast<int>(number), 1,
+                                  "expected a real, integer or pattern matrix, general or symmetric");
             banner = true;
             return {};
         }
@@ -314,8 +329,9 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
             // and vertices beyond two per entry would be isolated: a few are fine, billions are a bad header.
             if (*c > fileBytes / 4)
                 return parseError(path, static_cast<int>(number), 1,
-                                  "the size line claims " + std::to_string(*c) + " entries but the file (" + std::to_string(fileBytes)
-                                      + " bytes) can hold at most " + std::to_string(fileBytes / 4));
+                                  "the size line claims " + std::to_string(*c) + " entries but the file ("
+                                      + std::to_string(fileBytes) + " bytes) can hold at most "
+                                      + std::to_string(fileBytes / 4));
             if (*a > kMaxId || *a > 2 * *c + kIsolatedAllowance)
                 return parseError(path, static_cast<int>(number), 1,
                                   "the size line claims " + std::to_string(*a) + " vertices for " + std::to_string(*c)
@@ -335,7 +351,8 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
         if (*a < 1 || *a > rows || *b < 1 || *b > rows)
             return parseError(path, static_cast<int>(number), 1, "index out of range 1.." + std::to_string(rows));
         if (++seen > nnz)
-            return parseError(path, static_cast<int>(number), 1, "more entries than the " + std::to_string(nnz) + " the size line declares");
+            return parseError(path, static_cast<int>(number), 1,
+                              "more entries than the " + std::to_string(nnz) + " the size line declares");
         if (*a == *b) {
             ++g.selfLoopsDropped;
             return {};
@@ -349,7 +366,9 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
     if (!sizeLine)
         return parseError(path, 1, 1, "expected the size line 'rows columns entries'");
     if (seen < nnz)
-        return parseError(path, 0, 0, "the size line declares " + std::to_string(nnz) + " entries but the file has " + std::to_string(seen));
+        return parseError(path, 0, 0,
+                          "the size line declares " + std::to_string(nnz) + " entries but the file has "
+                              + std::to_string(seen));
     if (g.src.empty())
         return emptyGraph(path);
     return g;
@@ -364,7 +383,8 @@ std::string defaultGraphCacheDir()
     return {};
 }
 
-Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir, bool* fromCache)
+Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir,
+                                 bool* fromCache)
 {
     if (fromCache)
         *fromCache = false;

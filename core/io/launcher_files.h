@@ -10,9 +10,9 @@ namespace meridian::io {
 
 /// The launcher formats Meridian exports: Open MPI rankfiles, MPICH/Intel machinefiles, Slurm hostfiles.
 enum class LauncherFormat {
-    OpenMpiRankfile,     ///< `rank N=host slot=S`, sorted by rank, every rank listed (mpirun --rankfile).
-    MpichMachinefile,    ///< One `host:1` line per rank in rank order (Hydra and Intel MPI -machinefile).
-    SlurmHostfile        ///< Line k is the host of task k (SLURM_HOSTFILE with srun --distribution=arbitrary).
+    OpenMpiRankfile,  ///< `rank N=host slot=S`, sorted by rank, every rank listed (mpirun --rankfile).
+    MpichMachinefile, ///< One `host:1` line per rank in rank order (Hydra and Intel MPI -machinefile).
+    SlurmHostfile     ///< Line k is the host of task k (SLURM_HOSTFILE with srun --distribution=arbitrary).
 };
 
 /// Returns the text of a launcher file for a complete placement (every process on a host and slot).

@@ -30,7 +30,6 @@ std::string formatNumber(double v)
     return std::string(buffer, ptr);
 }
 
-
 } // namespace
 
 Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bool allowMissing)
@@ -68,8 +67,8 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
                 if (m.columnNames.size() != width - (hasNames ? 1 : 0))
                     return parseError(path, m.headerLine, 1,
                                       "the header names " + std::to_string(m.columnNames.size())
-                                          + " columns but the first data row on line " + std::to_string(line)
-                                          + " has " + std::to_string(width - (hasNames ? 1 : 0)) + " values");
+                                          + " columns but the first data row on line " + std::to_string(line) + " has "
+                                          + std::to_string(width - (hasNames ? 1 : 0)) + " values");
             }
         }
         if (fields.size() != width)
@@ -89,7 +88,8 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
             const auto& field = fields[f];
             if (field.text.empty()) {
                 if (!allowMissing)
-                    return parseError(path, line, field.column, "expected " + describeRule(rule) + ", found an empty cell");
+                    return parseError(path, line, field.column,
+                                      "expected " + describeRule(rule) + ", found an empty cell");
                 m.values.push_back(std::nan(""));
                 continue;
             }

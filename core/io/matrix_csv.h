@@ -23,11 +23,11 @@ bool satisfies(CellRule rule, double value);
 /// A square matrix read from CSV, with the names of its rows and columns when the file gives them.
 struct LabeledMatrix {
     int size = 0;
-    std::vector<std::string> rowNames;   ///< empty when the file has no name column
+    std::vector<std::string> rowNames;    ///< empty when the file has no name column
     std::vector<std::string> columnNames; ///< empty when the file has no header row
-    int headerLine = 0;                  ///< line of the header row, 0 if none
-    std::vector<int> rowLines;           ///< the file line of each row
-    std::vector<double> values;          ///< row-major, NaN where a cell was empty
+    int headerLine = 0;                   ///< line of the header row, 0 if none
+    std::vector<int> rowLines;            ///< the file line of each row
+    std::vector<double> values;           ///< row-major, NaN where a cell was empty
 };
 
 /// Reads a dense square matrix from CSV, with or without a header row of column names and a first

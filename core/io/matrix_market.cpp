@@ -3,8 +3,8 @@
 #include "core/io/text_file.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <limits>
 
 namespace meridian::io {
@@ -45,12 +45,14 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
         return parseError(path, 1, 1, "the file is empty; expected a %%MatrixMarket header");
     const auto banner = tokenize(lines.line());
     if (banner.size() != 5 || toLower(banner[0].text) != "%%matrixmarket" || toLower(banner[1].text) != "matrix")
-        return parseError(path, 1, 1, "expected '%%MatrixMarket matrix <coordinate|array> <real|integer> <general|symmetric>'");
+        return parseError(path, 1, 1,
+                          "expected '%%MatrixMarket matrix <coordinate|array> <real|integer> <general|symmetric>'");
     const std::string format = toLower(banner[2].text);
     const std::string field = toLower(banner[3].text);
     const std::string symmetry = toLower(banner[4].text);
     if (format != "coordinate" && format != "array")
-        return parseError(path, 1, banner[2].column, "expected the format 'coordinate' or 'array', found '" + std::string(banner[2].text) + "'");
+        return parseError(path, 1, banner[2].column,
+                          "expected the format 'coordinate' or 'array', found '" + std::string(banner[2].text) + "'");
     if (field != "real" && field != "integer" && field != "double")
         return parseError(path, 1, banner[3].column,
                           "expected the field 'real' or 'integer', found '" + std::string(banner[3].text)
@@ -74,13 +76,16 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
     const int sizeLine = lines.number();
     const std::size_t expectedSizeTokens = m.dense ? 2 : 3;
     if (size.size() != expectedSizeTokens)
-        return parseError(path, sizeLine, 1, m.dense ? "expected a size line 'rows columns'" : "expected a size line 'rows columns entries'");
+        return parseError(path, sizeLine, 1,
+                          m.dense ? "expected a size line 'rows columns'"
+                                  : "expected a size line 'rows columns entries'");
     long long dims[3] = {0, 0, 0};
     for (std::size_t k = 0; k < size.size(); ++k) {
         const auto v = parseInteger(size[k].text);
         if (!v || *v < (k < 2 ? 1 : 0) || *v > std::numeric_limits<int>::max())
             return parseError(path, sizeLine, size[k].column,
-                              std::string("expected ") + (k < 2 ? "a dimension between 1 and 2147483647" : "an entry count >= 0")
+                              std::string("expected ")
+                                  + (k < 2 ? "a dimension between 1 and 2147483647" : "an entry count >= 0")
                                   + ", found '" + std::string(size[k].text) + "'");
         dims[k] = *v;
     }
@@ -93,17 +98,17 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
     const double stored = m.dense ? cells : static_cast<double>(dims[2]);
     if (!m.dense && stored > cells)
         return parseError(path, sizeLine, size[2].column,
-                          "the header claims " + std::to_string(dims[2]) + " entries but a " + std::to_string(dims[0]) + " x "
-                              + std::to_string(dims[1]) + (symmetric ? " symmetric" : "") + " matrix has only "
+                          "the header claims " + std::to_string(dims[2]) + " entries but a " + std::to_string(dims[0])
+                              + " x " + std::to_string(dims[1]) + (symmetric ? " symmetric" : "") + " matrix has only "
                               + std::to_string(static_cast<long long>(cells)) + " cells");
     // Every entry needs at least "1 1 1\n" (coordinate) or "1\n" (array): refuse before allocating.
     const double minBytes = m.dense ? 2.0 : 6.0;
     const double room = (static_cast<double>(lines.remaining()) + 1.0) / minBytes;
     if (stored > room)
         return parseError(path, sizeLine, 1,
-                          "the header claims " + std::to_string(static_cast<long long>(stored)) + " values but the rest of the file ("
-                              + std::to_string(lines.remaining()) + " bytes) can hold at most "
-                              + std::to_string(static_cast<long long>(room)));
+                          "the header claims " + std::to_string(static_cast<long long>(stored))
+                              + " values but the rest of the file (" + std::to_string(lines.remaining())
+                              + " bytes) can hold at most " + std::to_string(static_cast<long long>(room)));
     const auto count = static_cast<std::size_t>(stored);
     m.entries.reserve(symmetric ? 2 * count : count);
 
@@ -158,7 +163,8 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
     }
     if (read != count)
         return parseError(path, lines.number(), 1,
-                          "the header announced " + std::to_string(count) + " values but the file has " + std::to_string(read));
+                          "the header announced " + std::to_string(count) + " values but the file has "
+                              + std::to_string(read));
     return m;
 }
 

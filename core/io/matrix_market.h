@@ -35,7 +35,8 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule);
 /// Writes entries as `%%MatrixMarket matrix coordinate real general` (1-based), with an optional comment
 /// line, values in shortest round-trip form.
 /// Returns the text writeMatrixMarket writes.
-std::string matrixMarketText(int rows, int columns, const std::vector<MarketEntry>& entries, const std::string& comment = {});
+std::string matrixMarketText(int rows, int columns, const std::vector<MarketEntry>& entries,
+                             const std::string& comment = {});
 Status writeMatrixMarket(const std::string& path, int rows, int columns, const std::vector<MarketEntry>& entries,
                          const std::string& comment = {});
 

@@ -53,8 +53,8 @@ Expected<std::vector<int>> matchSites(const std::vector<std::string>& names, con
         for (int s = 0; s < topology.siteCount(); ++s)
             if (!seen.count(s))
                 missing.push_back(topology.site(s).name);
-        std::string message = axis + " names " + (extra.size() == 1 ? "a site" : "sites") + " the project does not have: "
-                              + quotedList(extra);
+        std::string message = axis + " names " + (extra.size() == 1 ? "a site" : "sites")
+            + " the project does not have: " + quotedList(extra);
         if (!missing.empty())
             message += "; the project's sites not in the file: " + quotedList(missing);
         return parseError(path, firstExtraLine, 0, message);
@@ -75,12 +75,15 @@ Status readNetworkMatrix(const std::string& path, model::NetworkQuantity quantit
         if (!m)
             return m.error();
         if (m->rows != sites || m->columns != sites)
-            return parseError(path, 2, 1, "the matrix is " + std::to_string(m->rows) + " x " + std::to_string(m->columns)
-                                              + " but the project has " + std::to_string(sites) + " sites");
+            return parseError(path, 2, 1,
+                              "the matrix is " + std::to_string(m->rows) + " x " + std::to_string(m->columns)
+                                  + " but the project has " + std::to_string(sites) + " sites");
         std::set<std::pair<int, int>> seen;
         for (const auto& e : m->entries) {
             if (!seen.insert({e.row, e.column}).second)
-                return parseError(path, e.line, 1, "entry (" + std::to_string(e.row + 1) + ", " + std::to_string(e.column + 1) + ") is given twice");
+                return parseError(path, e.line, 1,
+                                  "entry (" + std::to_string(e.row + 1) + ", " + std::to_string(e.column + 1)
+                                      + ") is given twice");
             updated.set(quantity, e.row, e.column, e.value, model::Provenance::Measured);
         }
         network = std::move(updated);
@@ -105,8 +108,9 @@ Status readNetworkMatrix(const std::string& path, model::NetworkQuantity quantit
     if (rowSite.empty() && colSite.empty()) {
         if (m->size != sites)
             return parseError(path, m->rowLines.back(), 1,
-                              "the matrix is " + std::to_string(m->size) + " x " + std::to_string(m->size) + " but the project has "
-                                  + std::to_string(sites) + " sites (add site names to match a subset)");
+                              "the matrix is " + std::to_string(m->size) + " x " + std::to_string(m->size)
+                                  + " but the project has " + std::to_string(sites)
+                                  + " sites (add site names to match a subset)");
         for (int i = 0; i < sites; ++i)
             rowSite.push_back(i);
     }
@@ -115,7 +119,8 @@ Status readNetworkMatrix(const std::string& path, model::NetworkQuantity quantit
     if (colSite.empty())
         colSite = rowSite;
     if (std::set<int>(rowSite.begin(), rowSite.end()) != std::set<int>(colSite.begin(), colSite.end()))
-        return parseError(path, m->headerLine ? m->headerLine : 1, 1, "the header and the first column name different sites");
+        return parseError(path, m->headerLine ? m->headerLine : 1, 1,
+                          "the header and the first column name different sites");
     for (int r = 0; r < m->size; ++r)
         for (int c = 0; c < m->size; ++c) {
             const double v = m->values[static_cast<std::size_t>(r) * m->size + c];

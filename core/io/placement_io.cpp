@@ -11,12 +11,12 @@ namespace meridian::io {
 
 namespace {
 
-
 Expected<int> parseProcess(const Field& field, const std::string& path, int line)
 {
     const auto id = parseInteger(field.text);
     if (!id || *id < 0 || *id >= std::numeric_limits<int>::max())
-        return parseError(path, line, field.column, "expected a process id (a whole number >= 0), found " + shown(field.text) + "");
+        return parseError(path, line, field.column,
+                          "expected a process id (a whole number >= 0), found " + shown(field.text) + "");
     return static_cast<int>(*id);
 }
 
@@ -24,7 +24,8 @@ Expected<int> parseSite(const Field& field, const model::Topology& topology, con
 {
     const auto site = topology.siteIndex(field.text);
     if (!site)
-        return parseError(path, line, field.column, "unknown site " + shown(field.text) + "; expected one of the project's sites");
+        return parseError(path, line, field.column,
+                          "unknown site " + shown(field.text) + "; expected one of the project's sites");
     return *site;
 }
 
@@ -53,13 +54,15 @@ Expected<model::Constraints> readPinsCsv(const std::string& path, const model::T
         if (processCount >= 0 && *process >= processCount)
             return parseError(path, line, fields[0].column,
                               "process " + std::to_string(*process) + " does not exist: the application has "
-                                  + std::to_string(processCount) + " processes (0 to " + std::to_string(processCount - 1) + ")");
+                                  + std::to_string(processCount) + " processes (0 to "
+                                  + std::to_string(processCount - 1) + ")");
         auto site = parseSite(fields[1], topology, path, line);
         if (!site)
             return site.error();
         if (auto [it, inserted] = lineOfProcess.emplace(*process, line); !inserted)
             return parseError(path, line, fields[0].column,
-                              "process " + std::to_string(*process) + " is already pinned on line " + std::to_string(it->second));
+                              "process " + std::to_string(*process) + " is already pinned on line "
+                                  + std::to_string(it->second));
         if (++perSite[*site] > topology.capacity(*site))
             return parseError(path, line, fields[1].column,
                               "site '" + topology.site(*site).name + "' has " + std::to_string(topology.capacity(*site))
@@ -87,7 +90,8 @@ std::string pinsCsvText(const model::Constraints& constraints, const model::Topo
     return out;
 }
 
-Expected<model::Placement> readMappingCsv(const std::string& path, const model::Topology& topology, int expectedProcesses)
+Expected<model::Placement> readMappingCsv(const std::string& path, const model::Topology& topology,
+                                          int expectedProcesses)
 {
     auto text = readTextFile(path);
     if (!text)
@@ -125,20 +129,22 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
                 return parseError(path, line, f[2].column, "unknown host " + shown(f[2].text) + "");
             if (topology.siteOfHost(*host) != *site)
                 return parseError(path, line, f[2].column,
-                                  "host " + shown(f[2].text) + " is in site '" + topology.site(topology.siteOfHost(*host)).name
-                                      + "', not in " + shown(f[1].text) + "");
+                                  "host " + shown(f[2].text) + " is in site '"
+                                      + topology.site(topology.siteOfHost(*host)).name + "', not in " + shown(f[1].text)
+                                      + "");
             const auto slot = parseInteger(f[3].text);
             const int slots = topology.host(*host).slots;
             if (!slot || *slot < 0 || *slot >= slots)
                 return parseError(path, line, f[3].column,
-                                  "expected a slot between 0 and " + std::to_string(slots - 1) + " for host '" + f[2].text
-                                      + "', found " + shown(f[3].text) + "");
+                                  "expected a slot between 0 and " + std::to_string(slots - 1) + " for host '"
+                                      + f[2].text + "', found " + shown(f[3].text) + "");
             row.host = *host;
             row.slot = static_cast<int>(*slot);
         }
         if (auto [it, inserted] = rows.emplace(*process, row); !inserted)
             return parseError(path, line, f[0].column,
-                              "process " + std::to_string(*process) + " is already mapped on line " + std::to_string(it->second.line));
+                              "process " + std::to_string(*process) + " is already mapped on line "
+                                  + std::to_string(it->second.line));
     }
     if (records.error())
         return *records.error();
@@ -155,7 +161,8 @@ Expected<model::Placement> readMappingCsv(const std::string& path, const model::
     }
     if (expectedProcesses >= 0 && n != expectedProcesses)
         return parseError(path, records.line(), 0,
-                          "the mapping places " + std::to_string(n) + " processes but the application has " + std::to_string(expectedProcesses));
+                          "the mapping places " + std::to_string(n) + " processes but the application has "
+                              + std::to_string(expectedProcesses));
     model::Placement placement;
     placement.site.reserve(n);
     for (const auto& [process, row] : rows) {

@@ -13,7 +13,8 @@ namespace meridian::io {
 /// `process,site`, `#` comments. Unknown sites, a process pinned twice, more pins to a site than it
 /// has slots and, with `processCount` >= 0, a process id outside the application's 0..processCount-1 are
 /// errors naming the file, line and column.
-Expected<model::Constraints> readPinsCsv(const std::string& path, const model::Topology& topology, int processCount = -1);
+Expected<model::Constraints> readPinsCsv(const std::string& path, const model::Topology& topology,
+                                         int processCount = -1);
 Status writePinsCsv(const std::string& path, const model::Constraints& constraints, const model::Topology& topology);
 /// Returns the text writePinsCsv writes.
 std::string pinsCsvText(const model::Constraints& constraints, const model::Topology& topology);

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -16,8 +16,8 @@ namespace meridian::io {
 namespace {
 
 enum Column { kName, kLat, kLon, kNodes, kSlots, kUp, kDown, kPrice, kColumnCount };
-constexpr std::array<const char*, kColumnCount> kColumnNames = {
-    "name", "lat", "lon", "nodes", "slots", "up_MBps", "down_MBps", "egress_usd_per_GB"};
+constexpr std::array<const char*, kColumnCount> kColumnNames = {"name",  "lat",     "lon",       "nodes",
+                                                                "slots", "up_MBps", "down_MBps", "egress_usd_per_GB"};
 
 std::string acceptedColumns()
 {
@@ -31,34 +31,54 @@ std::string acceptedColumns()
 std::string checkValue(int column, double v)
 {
     switch (column) {
-    case kLat: return v >= -90 && v <= 90 ? "" : "a latitude between -90 and 90 degrees";
-    case kLon: return v >= -180 && v <= 180 ? "" : "a longitude between -180 and 180 degrees";
+    case kLat:
+        return v >= -90 && v <= 90 ? "" : "a latitude between -90 and 90 degrees";
+    case kLon:
+        return v >= -180 && v <= 180 ? "" : "a longitude between -180 and 180 degrees";
     case kNodes:
         return v >= 1 && v == std::floor(v) && v <= model::Topology::kMaxHosts
-                   ? ""
-                   : "a whole number of nodes from 1 to " + std::to_string(model::Topology::kMaxHosts);
+            ? ""
+            : "a whole number of nodes from 1 to " + std::to_string(model::Topology::kMaxHosts);
     case kSlots:
         return v >= 1 && v == std::floor(v) && v <= static_cast<double>(model::Topology::kMaxSlots)
-                   ? ""
-                   : "a whole number of slots from 1 to " + std::to_string(model::Topology::kMaxSlots);
+            ? ""
+            : "a whole number of slots from 1 to " + std::to_string(model::Topology::kMaxSlots);
     case kUp:
-    case kDown: return v > 0 ? "" : "a bandwidth > 0 MB/s";
-    case kPrice: return v >= 0 ? "" : "a price >= 0 USD/GB";
-    default: return "";
+    case kDown:
+        return v > 0 ? "" : "a bandwidth > 0 MB/s";
+    case kPrice:
+        return v >= 0 ? "" : "a price >= 0 USD/GB";
+    default:
+        return "";
     }
 }
 
 void assign(model::Site& site, int column, double v)
 {
     switch (column) {
-    case kLat: site.latitude = v; break;
-    case kLon: site.longitude = v; break;
-    case kNodes: site.nodes = static_cast<int>(v); break;
-    case kSlots: site.slotsPerNode = static_cast<int>(v); break;
-    case kUp: site.uplinkMBps = v; break;
-    case kDown: site.downlinkMBps = v; break;
-    case kPrice: site.egressUsdPerGB = v; break;
-    default: break;
+    case kLat:
+        site.latitude = v;
+        break;
+    case kLon:
+        site.longitude = v;
+        break;
+    case kNodes:
+        site.nodes = static_cast<int>(v);
+        break;
+    case kSlots:
+        site.slotsPerNode = static_cast<int>(v);
+        break;
+    case kUp:
+        site.uplinkMBps = v;
+        break;
+    case kDown:
+        site.downlinkMBps = v;
+        break;
+    case kPrice:
+        site.egressUsdPerGB = v;
+        break;
+    default:
+        break;
     }
 }
 
@@ -90,7 +110,8 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
                         found = c;
                 if (found < 0)
                     return parseError(path, line, field.column,
-                                      "unknown column " + shown(field.text) + "; expected the columns " + acceptedColumns());
+                                      "unknown column " + shown(field.text) + "; expected the columns "
+                                          + acceptedColumns());
                 if (columnOf[found] >= 0)
                     return parseError(path, line, field.column, "column " + shown(field.text) + " appears twice");
                 columnOf[found] = static_cast<int>(f);
@@ -167,7 +188,8 @@ std::vector<int> featureLines(const std::string& text)
         next = skipBlanks(next + 1);
         if (text.compare(next, kValue.size(), kValue) != 0)
             continue;
-        line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                                            text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
         counted = at;
         lines.push_back(line);
     }
@@ -216,7 +238,9 @@ Expected<std::vector<model::Site>> readSitesGeoJsonUnguarded(const std::string& 
         const auto begin = text->begin();
         const int line = 1 + static_cast<int>(std::count(begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
         const auto lastNewline = text->rfind('\n', byte > 0 ? byte - 1 : 0);
-        const int column = static_cast<int>(byte - (lastNewline == std::string::npos || lastNewline >= byte ? 0 : lastNewline + 1)) + 1;
+        const int column = static_cast<int>(
+                               byte - (lastNewline == std::string::npos || lastNewline >= byte ? 0 : lastNewline + 1))
+            + 1;
         return parseError(path, line, column, "not valid JSON");
     }
     if (!doc.is_object() || stringMember(doc, "type") != "FeatureCollection" || !doc.contains("features")
@@ -295,7 +319,6 @@ Expected<model::Topology> loadTopology(const std::string& path)
 
 namespace {
 
-
 std::string optionalNumber(double v)
 {
     if (std::isnan(v))
@@ -312,8 +335,12 @@ Status writeSitesGeoJson(const std::string& path, const model::Topology& topolog
 {
     nlohmann::json features = nlohmann::json::array();
     for (const auto& s : topology.sites()) {
-        nlohmann::json props = {{"name", s.name}, {"nodes", s.nodes}, {"slots", s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots}};
-        const std::pair<int, double> optional[] = {{kUp, s.uplinkMBps}, {kDown, s.downlinkMBps}, {kPrice, s.egressUsdPerGB}};
+        nlohmann::json props = {{"name", s.name},
+                                {"nodes", s.nodes},
+                                {"slots", s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots}};
+        const std::pair<int, double> optional[] = {{kUp, s.uplinkMBps},
+                                                   {kDown, s.downlinkMBps},
+                                                   {kPrice, s.egressUsdPerGB}};
         for (const auto& [column, value] : optional)
             if (!std::isnan(value))
                 props[kColumnNames[column]] = value;
@@ -351,21 +378,26 @@ Expected<std::vector<model::Site>> readHostsCsv(const std::string& path, const m
         if (records.isFirst() && toLower(f[0].text) == "host")
             continue;
         if (f.size() != 2 && f.size() != 3)
-            return parseError(path, line, 1, "expected 'host,site' or 'host,site,slots', found " + std::to_string(f.size()) + " fields");
+            return parseError(path, line, 1,
+                              "expected 'host,site' or 'host,site,slots', found " + std::to_string(f.size())
+                                  + " fields");
         if (f[0].text.empty())
             return parseError(path, line, f[0].column, "expected a host name");
         const auto site = topology.siteIndex(f[1].text);
         if (!site)
-            return parseError(path, line, f[1].column, "unknown site " + shown(f[1].text) + "; expected one of the project's sites");
+            return parseError(path, line, f[1].column,
+                              "unknown site " + shown(f[1].text) + "; expected one of the project's sites");
         int slots = 1;
         if (f.size() == 3) {
             const auto v = parseInteger(f[2].text);
             if (!v || *v < 1 || *v > 1000000)
-                return parseError(path, line, f[2].column, "expected slots as a whole number from 1 to 1000000, found " + shown(f[2].text) + "");
+                return parseError(path, line, f[2].column,
+                                  "expected slots as a whole number from 1 to 1000000, found " + shown(f[2].text) + "");
             slots = static_cast<int>(*v);
         }
         if (auto [it, inserted] = lineOfHost.emplace(f[0].text, line); !inserted)
-            return parseError(path, line, f[0].column, "host " + shown(f[0].text) + " is already listed on line " + std::to_string(it->second));
+            return parseError(path, line, f[0].column,
+                              "host " + shown(f[0].text) + " is already listed on line " + std::to_string(it->second));
         listed[*site].push_back({f[0].text, slots});
     }
     if (records.error())

@@ -1,13 +1,13 @@
 #include "core/io/text_file.h"
 
+#include <atomic>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <atomic>
-#include <chrono>
 #include <fstream>
 #include <random>
 
@@ -51,12 +51,17 @@ Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxByt
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        return ioError(path, S_ISDIR(st.st_mode) ? "this is a folder, not a file" : "this is not a regular file (a device or a pipe)", 0);
+        return ioError(path,
+                       S_ISDIR(st.st_mode) ? "this is a folder, not a file"
+                                           : "this is not a regular file (a device or a pipe)",
+                       0);
     }
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
         ::close(fd);
-        return ioError(path, "the file is " + byteCount(static_cast<std::uint64_t>(st.st_size)) + "; at most " + byteCount(maxBytes)
-                                 + " are read for this kind of input", 0);
+        return ioError(path,
+                       "the file is " + byteCount(static_cast<std::uint64_t>(st.st_size)) + "; at most "
+                           + byteCount(maxBytes) + " are read for this kind of input",
+                       0);
     }
     std::string data;
     data.reserve(static_cast<std::size_t>(st.st_size));
@@ -87,8 +92,8 @@ std::string uniqueTemporaryName(const std::string& path)
     static std::atomic<unsigned> counter{0};
     static const unsigned salt = std::random_device{}();
     char suffix[64];
-    std::snprintf(suffix, sizeof suffix, ".part-%ld-%u-%08x", static_cast<long>(::getpid()), counter.fetch_add(1), salt ^ static_cast<unsigned>(
-        std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::snprintf(suffix, sizeof suffix, ".part-%ld-%u-%08x", static_cast<long>(::getpid()), counter.fetch_add(1),
+                  salt ^ static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count()));
     return path + suffix;
 }
 
@@ -193,7 +198,8 @@ Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::s
     for (const auto& file : files) {
         if (file.path.find_first_of("\t\n") != std::string::npos) {
             discard();
-            return makeError(ErrorCode::InvalidInput, "a file name with a tab or a line break cannot be saved", {file.path});
+            return makeError(ErrorCode::InvalidInput, "a file name with a tab or a line break cannot be saved",
+                             {file.path});
         }
         auto temp = writeTemporary(file);
         if (!temp) {
@@ -220,13 +226,15 @@ Status completeJournal(const std::string& journalPath)
     if (!text)
         return text.error();
     if (text->rfind(kJournalHeader, 0) != 0)
-        return makeError(ErrorCode::Io, "not a Meridian save journal; move it away to open the files as they are", {journalPath});
+        return makeError(ErrorCode::Io, "not a Meridian save journal; move it away to open the files as they are",
+                         {journalPath});
     LineReader lines(std::string_view(*text).substr(kJournalHeader.size()));
     while (lines.next()) {
         const auto line = lines.line();
         const auto tab = line.find('\t');
         if (tab == std::string_view::npos)
-            return makeError(ErrorCode::Io, "a damaged save journal; move it away to open the files as they are", {journalPath, lines.number() + 1, 0});
+            return makeError(ErrorCode::Io, "a damaged save journal; move it away to open the files as they are",
+                             {journalPath, lines.number() + 1, 0});
         const std::string temp(line.substr(0, tab)), final(line.substr(tab + 1));
         if (!std::filesystem::exists(temp, ec))
             continue; // renamed before the interruption
@@ -247,7 +255,9 @@ Status writeFileAtomically(const std::string& path, const std::function<void(std
 
 Status writeTextFileAtomically(const std::string& path, std::string_view content)
 {
-    return writeFileAtomically(path, [&](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); });
+    return writeFileAtomically(path, [&](std::ostream& out) {
+        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    });
 }
 
 bool LineReader::next()

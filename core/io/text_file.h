@@ -64,7 +64,9 @@ void syncParentFolder(const std::string& path);
 /// Iterates over the lines of a text, numbering them from 1 and dropping the line ending (LF or CRLF).
 class LineReader {
 public:
-    explicit LineReader(std::string_view text) : m_text(text) {}
+    explicit LineReader(std::string_view text)
+        : m_text(text)
+    {}
     /// Moves to the next line; returns false at the end of the text.
     bool next();
     std::string_view line() const { return m_line; }
@@ -107,7 +109,10 @@ std::string quoteCsvField(const std::string& text);
 ///     if (records.error()) return *records.error();
 class CsvRecords {
 public:
-    CsvRecords(std::string_view text, std::string path) : m_lines(text), m_path(std::move(path)) {}
+    CsvRecords(std::string_view text, std::string path)
+        : m_lines(text)
+        , m_path(std::move(path))
+    {}
     /// Moves to the next record; returns false at the end of the text or on a malformed line.
     bool next();
     const std::vector<Field>& fields() const { return m_fields; }

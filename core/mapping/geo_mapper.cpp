@@ -14,9 +14,9 @@ namespace {
 
 /// A node of the site-group tree: a leaf holds sites, an inner node holds subgroups in an order.
 struct Group {
-    std::vector<int> sites;     // every site below this node
+    std::vector<int> sites;      // every site below this node
     std::vector<Group> children; // empty for a leaf
-    std::vector<int> order;     // permutation of children
+    std::vector<int> order;      // permutation of children
 };
 
 Group buildGroup(const model::Topology& topo, std::vector<int> sites, int kappa, std::uint64_t seed, bool root)
@@ -36,7 +36,8 @@ Group buildGroup(const model::Topology& topo, std::vector<int> sites, int kappa,
         for (int i = 0; i < m; ++i)
             members[km.label[i]].push_back(g.sites[i]);
         for (int c = 0; c < kappa; ++c)
-            g.children.push_back(buildGroup(topo, std::move(members[c]), kappa, seed + 1 + static_cast<std::uint64_t>(c), false));
+            g.children.push_back(
+                buildGroup(topo, std::move(members[c]), kappa, seed + 1 + static_cast<std::uint64_t>(c), false));
     } else if (root && m > 1) {
         // kappa >= M: every site is its own group, so every order of the sites is tried.
         for (int s : g.sites) {
@@ -90,11 +91,12 @@ std::string describeOrder(const Group& g, const model::Topology& topo)
 std::vector<ParamSpec> GeoMapper::parameters() const
 {
     return {ParamSpec::integer("kappa", 0, 0, 7,
-                               "Number of K-means site groups; 0 = min(number of sites, 5). Every order of the groups is tried (kappa! orders).")};
+                               "Number of K-means site groups; 0 = min(number of sites, 5). Every order of the groups "
+                               "is tried (kappa! orders).")};
 }
 
-Expected<MappingResult> GeoMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
-                                           std::uint64_t seed, const FeedbackRange& range) const
+Expected<MappingResult> GeoMapper::mapImpl(const MappingProblem& problem, const ParamValues& values, std::uint64_t seed,
+                                           const FeedbackRange& range) const
 {
     const auto& topo = problem.topology();
     const int m = problem.siteCount();

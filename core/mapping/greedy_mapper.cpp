@@ -31,7 +31,9 @@ Expected<MappingResult> GreedyMapper::mapImpl(const MappingProblem& problem, con
     std::vector<double> anchorWeight(n, 0.0);
     std::vector<int> anchor(n, -1);
     using Entry = std::pair<double, int>;
-    const auto lower = [](const Entry& a, const Entry& b) { return a.first < b.first || (a.first == b.first && a.second > b.second); };
+    const auto lower = [](const Entry& a, const Entry& b) {
+        return a.first < b.first || (a.first == b.first && a.second > b.second);
+    };
     std::priority_queue<Entry, std::vector<Entry>, decltype(lower)> queue(lower);
 
     const auto placed = [&](int p) {

@@ -11,11 +11,11 @@ namespace {
 
 /// The processes of one site, their sub-matrix and the host-level cost tables.
 struct SiteView {
-    std::vector<int> processes;           // global ids, increasing
-    model::CommMatrix comm;               // local ids
-    Eigen::MatrixXd latencySeconds;       // hosts x hosts
+    std::vector<int> processes;     // global ids, increasing
+    model::CommMatrix comm;         // local ids
+    Eigen::MatrixXd latencySeconds; // hosts x hosts
     Eigen::MatrixXd secondsPerByte;
-    bool uniform = true;                  // every split costs the same
+    bool uniform = true; // every split costs the same
 };
 
 SiteView makeView(const MappingProblem& problem, const std::vector<int>& siteOf, int site)
@@ -71,7 +71,8 @@ SiteView makeView(const MappingProblem& problem, const std::vector<int>& siteOf,
                     entries.push_back({local[p], local[q], vi.value(), mi.value()});
             }
         }
-        v.comm = *model::CommMatrix::fromEntries(static_cast<int>(v.processes.size()), entries, problem.comm().hasMessages());
+        v.comm = *model::CommMatrix::fromEntries(static_cast<int>(v.processes.size()), entries,
+                                                 problem.comm().hasMessages());
     }
     return v;
 }
@@ -143,8 +144,8 @@ Expected<model::Placement> completeHosts(const MappingProblem& problem, const st
         Random random(seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(s + 1)));
         LocalSearchOptions options;
         options.restarts = m <= 512 ? 4 : 1;
-        search.run(local, options, random, range.sub(static_cast<double>(s) / topo.siteCount(),
-                                                     static_cast<double>(s + 1) / topo.siteCount()));
+        search.run(local, options, random,
+                   range.sub(static_cast<double>(s) / topo.siteCount(), static_cast<double>(s + 1) / topo.siteCount()));
         for (int i = 0; i < m; ++i)
             placement.host[view.processes[i]] = first + local[i];
     }

@@ -12,10 +12,7 @@ constexpr double kRelativeEpsilon = 1e-12;
 constexpr int kExhaustiveSwapLimit = 256;
 constexpr int kRankedBinLimit = 64;
 
-bool improves(double delta, double cost)
-{
-    return delta < -kRelativeEpsilon * std::max(std::abs(cost), 1e-300);
-}
+bool improves(double delta, double cost) { return delta < -kRelativeEpsilon * std::max(std::abs(cost), 1e-300); }
 
 } // namespace
 
@@ -120,8 +117,10 @@ bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, double& cos
                 std::vector<int> right = members[b];
                 if (left.empty() || right.empty())
                     continue;
-                std::sort(left.begin(), left.end(), [&](int x, int y) { return d(x, b) < d(y, b) || (d(x, b) == d(y, b) && x < y); });
-                std::sort(right.begin(), right.end(), [&](int x, int y) { return d(x, a) < d(y, a) || (d(x, a) == d(y, a) && x < y); });
+                std::sort(left.begin(), left.end(),
+                          [&](int x, int y) { return d(x, b) < d(y, b) || (d(x, b) == d(y, b) && x < y); });
+                std::sort(right.begin(), right.end(),
+                          [&](int x, int y) { return d(x, a) < d(y, a) || (d(x, a) == d(y, a) && x < y); });
                 // Small cross product of the best-ranked candidates (catches pairs whose own edge matters).
                 const int top = 4;
                 for (int i = 0; i < std::min<int>(top, static_cast<int>(left.size())); ++i)
@@ -312,8 +311,9 @@ double LocalSearch::run(std::vector<int>& assignment, const LocalSearchOptions& 
     const int rounds = 1 + std::max(0, options.restarts);
     const double annealShare = options.annealing ? 0.5 : 0.0;
     if (options.annealing) {
-        const std::int64_t steps = options.annealSteps > 0 ? options.annealSteps
-                                                           : static_cast<std::int64_t>(200) * static_cast<std::int64_t>(m_movable.size());
+        const std::int64_t steps = options.annealSteps > 0
+            ? options.annealSteps
+            : static_cast<std::int64_t>(200) * static_cast<std::int64_t>(m_movable.size());
         std::vector<int> trial = best;
         const FeedbackRange sub = range.sub(0.0, annealShare);
         const double c = anneal(trial, bestCost, steps, random, sub);

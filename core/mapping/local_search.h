@@ -11,10 +11,10 @@ namespace meridian::mapping {
 
 /// Options of the move/swap local search.
 struct LocalSearchOptions {
-    int restarts = 8;          ///< Perturb-and-descend rounds after the first descent (0 = plain descent).
-    bool annealing = false;    ///< Run simulated annealing before the final descent.
+    int restarts = 8;             ///< Perturb-and-descend rounds after the first descent (0 = plain descent).
+    bool annealing = false;       ///< Run simulated annealing before the final descent.
     std::int64_t annealSteps = 0; ///< Annealing steps; 0 = 200 per movable process.
-    int maxPasses = 1000;      ///< Upper bound on descent passes (each pass tries every move and swap).
+    int maxPasses = 1000;         ///< Upper bound on descent passes (each pass tries every move and swap).
 };
 
 /// Local search on the exact alpha-beta cost with O(degree) deltas: moves of one process into a bin

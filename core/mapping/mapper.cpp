@@ -6,10 +6,7 @@ namespace meridian::mapping {
 
 namespace {
 
-Error canceled()
-{
-    return makeError(ErrorCode::Canceled, "canceled");
-}
+Error canceled() { return makeError(ErrorCode::Canceled, "canceled"); }
 
 } // namespace
 
@@ -42,7 +39,8 @@ Expected<MappingResult> Mapper::map(const MappingProblem& problem, const ParamVa
     }
     const auto violations = model::checkPlacement(placement, problem.topology(), problem.constraints());
     if (!violations.empty())
-        return makeError(ErrorCode::Internal, std::string(id()) + " produced an invalid placement: " + violations.front().message);
+        return makeError(ErrorCode::Internal,
+                         std::string(id()) + " produced an invalid placement: " + violations.front().message);
     feedback.setProgress(1.0, "done");
     return result;
 }

@@ -41,17 +41,19 @@ Expected<MappingProblem> MappingProblem::create(model::Topology topology, model:
     if (topology.siteCount() == 0)
         return makeError(ErrorCode::InvalidInput, "the project has no sites");
     if (network.siteCount() != topology.siteCount())
-        return makeError(ErrorCode::InvalidInput, "the network has " + std::to_string(network.siteCount())
-                                                      + " sites but the topology has " + std::to_string(topology.siteCount()));
+        return makeError(ErrorCode::InvalidInput,
+                         "the network has " + std::to_string(network.siteCount()) + " sites but the topology has "
+                             + std::to_string(topology.siteCount()));
     if (!network.isComplete())
         return makeError(ErrorCode::InvalidInput,
                          "the network has missing latency or bandwidth entries; complete it (estimate) before mapping");
     if (auto ok = network.validate(topology.hostCount()); !ok)
         return ok.error();
     if (n > topology.totalCapacity())
-        return makeError(ErrorCode::Infeasible, "the application has " + std::to_string(n) + " processes but the sites have only "
-                                                    + std::to_string(topology.totalCapacity()) + " slots (short by "
-                                                    + std::to_string(n - topology.totalCapacity()) + ")");
+        return makeError(ErrorCode::Infeasible,
+                         "the application has " + std::to_string(n) + " processes but the sites have only "
+                             + std::to_string(topology.totalCapacity()) + " slots (short by "
+                             + std::to_string(n - topology.totalCapacity()) + ")");
     if (auto ok = constraints.validate(n, topology); !ok)
         return ok.error();
 
@@ -84,8 +86,9 @@ Expected<MappingProblem> MappingProblem::create(model::Topology topology, model:
 Expected<MappingProblem> MappingProblem::withStart(model::Placement start) const
 {
     if (start.processCount() != processCount())
-        return makeError(ErrorCode::InvalidInput, "the start placement has " + std::to_string(start.processCount())
-                                                      + " processes but the application has " + std::to_string(processCount()));
+        return makeError(ErrorCode::InvalidInput,
+                         "the start placement has " + std::to_string(start.processCount())
+                             + " processes but the application has " + std::to_string(processCount()));
     for (int s : start.site)
         if (s < 0 || s >= siteCount())
             return makeError(ErrorCode::InvalidInput, "the start placement names an unknown site");

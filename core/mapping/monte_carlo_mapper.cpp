@@ -45,8 +45,10 @@ struct ChunkResult {
 std::vector<ParamSpec> MonteCarloMapper::parameters() const
 {
     return {ParamSpec::integer("samples", 100000, 1, 10000000, "Number of random placements K."),
-            ParamSpec::integer("keep", 100000, 0, 10000000, "How many sample costs to keep for the CDF (the first ones)."),
-            ParamSpec::integer("threads", 0, 0, 256, "Worker threads; 0 = all cores. The result does not depend on it.")};
+            ParamSpec::integer("keep", 100000, 0, 10000000,
+                               "How many sample costs to keep for the CDF (the first ones)."),
+            ParamSpec::integer("threads", 0, 0, 256,
+                               "Worker threads; 0 = all cores. The result does not depend on it.")};
 }
 
 Expected<MappingResult> MonteCarloMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
@@ -126,7 +128,8 @@ Expected<MappingResult> MonteCarloMapper::mapImpl(const MappingProblem& problem,
     int bestWorker = 0;
     for (int t = 1; t < threads; ++t)
         if (bestCostOfWorker[t] < bestCostOfWorker[bestWorker]
-            || (bestCostOfWorker[t] == bestCostOfWorker[bestWorker] && bestIndexOfWorker[t] < bestIndexOfWorker[bestWorker]))
+            || (bestCostOfWorker[t] == bestCostOfWorker[bestWorker]
+                && bestIndexOfWorker[t] < bestIndexOfWorker[bestWorker]))
             bestWorker = t;
     result.placement = model::Placement::fromSites(std::move(bestOfWorker[bestWorker]));
     double running = std::numeric_limits<double>::infinity();

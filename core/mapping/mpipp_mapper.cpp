@@ -91,7 +91,8 @@ double klPass(const MappingProblem& problem, std::vector<int>& siteOf, double co
 
 std::vector<ParamSpec> MpippMapper::parameters() const
 {
-    return {ParamSpec::integer("starts", 1, 1, 64, "Number of starts: the k-way partition, then random feasible placements."),
+    return {ParamSpec::integer("starts", 1, 1, 64,
+                               "Number of starts: the k-way partition, then random feasible placements."),
             ParamSpec::integer("max_passes", 20, 1, 1000, "Upper bound on Kernighan-Lin passes per start.")};
 }
 
@@ -118,7 +119,8 @@ Expected<MappingResult> MpippMapper::mapImpl(const MappingProblem& problem, cons
         }
         double cost = problem.cost().evaluate(siteOf);
         for (int pass = 0; pass < maxPasses; ++pass) {
-            const FeedbackRange sub = range.sub(static_cast<double>(start) / starts, static_cast<double>(start + 1) / starts);
+            const FeedbackRange sub = range.sub(static_cast<double>(start) / starts,
+                                                static_cast<double>(start + 1) / starts);
             const double next = klPass(problem, siteOf, cost, sub);
             ++passesRun;
             if (std::isnan(next))
@@ -135,7 +137,8 @@ Expected<MappingResult> MpippMapper::mapImpl(const MappingProblem& problem, cons
     }
     MappingResult result;
     result.placement = model::Placement::fromSites(std::move(best));
-    result.notes.push_back(std::to_string(passesRun) + " Kernighan-Lin passes over " + std::to_string(starts) + " start(s)");
+    result.notes.push_back(std::to_string(passesRun) + " Kernighan-Lin passes over " + std::to_string(starts)
+                           + " start(s)");
     return result;
 }
 

@@ -32,10 +32,7 @@ PlacementUnits::PlacementUnits(const MappingProblem& problem, bool hosts)
     }
 }
 
-int PlacementUnits::siteOf(int unit) const
-{
-    return m_hosts ? m_problem.topology().siteOfHost(unit) : unit;
-}
+int PlacementUnits::siteOf(int unit) const { return m_hosts ? m_problem.topology().siteOfHost(unit) : unit; }
 
 double PlacementUnits::latencySeconds(int a, int b) const
 {

@@ -33,9 +33,11 @@ std::vector<ParamSpec> RefineMapper::parameters() const
     starts.push_back("best");
     starts.push_back("input");
     return {ParamSpec::choice("start", "geo", starts,
-                              "Where the search starts: a mapper's placement, the best of the heuristic mappers, or the input placement."),
+                              "Where the search starts: a mapper's placement, the best of the heuristic mappers, or "
+                              "the input placement."),
             ParamSpec::integer("restarts", -1, -1, 100000,
-                               "Perturb-and-descend rounds after the first descent; -1 = automatic (4000 / processes, from 8 to 200)."),
+                               "Perturb-and-descend rounds after the first descent; -1 = automatic (4000 / processes, "
+                               "from 8 to 200)."),
             ParamSpec::flag("annealing", false, "Run simulated annealing before the final descents."),
             ParamSpec::integer("anneal_steps", 0, 0, 1000000000, "Annealing steps; 0 = 200 per free process.")};
 }
@@ -60,7 +62,8 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
             const Mapper* mapper = m_registry.find(id);
             if (!mapper || (id == "mpipp" && problem.processCount() > kMpippLimitForBest))
                 continue;
-            auto r = runStart(*mapper, problem, seed, startRange.sub(static_cast<double>(i) / count, static_cast<double>(i + 1) / count));
+            auto r = runStart(*mapper, problem, seed,
+                              startRange.sub(static_cast<double>(i) / count, static_cast<double>(i + 1) / count));
             if (!r)
                 return r.error();
             const double c = problem.cost().evaluate(r->placement.site);

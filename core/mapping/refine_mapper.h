@@ -20,12 +20,15 @@ namespace meridian::mapping {
 class RefineMapper final : public Mapper {
 public:
     /// `registry` provides the start mappers; it must outlive this mapper.
-    explicit RefineMapper(const Registry<Mapper>& registry) : m_registry(registry) {}
+    explicit RefineMapper(const Registry<Mapper>& registry)
+        : m_registry(registry)
+    {}
 
     std::string_view id() const override { return "refine"; }
     std::string_view description() const override
     {
-        return "Move/swap local search on the exact alpha-beta cost from any mapper's placement, multi-start, optional annealing";
+        return "Move/swap local search on the exact alpha-beta cost from any mapper's placement, multi-start, optional "
+               "annealing";
     }
     std::vector<ParamSpec> parameters() const override;
 

@@ -30,7 +30,8 @@ constexpr double kMaxEdgeWeight = 1000.0;
 constexpr int kExhaustiveSplitLimit = 14;
 
 /// Splits terminals into two halves: capacity balance first, then small intra-half distance.
-std::pair<std::vector<int>, std::vector<int>> splitTerminals(const std::vector<int>& terms, const std::vector<int>& weights,
+std::pair<std::vector<int>, std::vector<int>> splitTerminals(const std::vector<int>& terms,
+                                                             const std::vector<int>& weights,
                                                              const std::vector<std::vector<long>>& d)
 {
     const int n = static_cast<int>(terms.size());
@@ -186,9 +187,11 @@ std::string scotchDecoTarget(const std::vector<int>& weights, const std::vector<
 
 std::vector<ParamSpec> ScotchMapper::parameters() const
 {
-    return {ParamSpec::real("imbalance", 0.01, 0.0, 0.5, "Load imbalance Scotch may accept per terminal before Meridian's capacity repair."),
+    return {ParamSpec::real("imbalance", 0.01, 0.0, 0.5,
+                            "Load imbalance Scotch may accept per terminal before Meridian's capacity repair."),
             ParamSpec::choice("terminals", "auto", {"auto", "sites", "hosts"},
-                              "Map onto sites, or onto hosts (CloudMap's instances); auto = hosts when the project has host-level links.")};
+                              "Map onto sites, or onto hosts (CloudMap's instances); auto = hosts when the project has "
+                              "host-level links.")};
 }
 
 Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
@@ -199,9 +202,10 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
     constexpr int kMaxHostTerminals = 1024; // a deco target's distance matrix is quadratic
     const int hostCount = problem.topology().hostCount();
     if (terminalsMode == "hosts" && hostCount > kMaxHostTerminals)
-        return makeError(ErrorCode::InvalidInput, "terminals=hosts: the project has " + std::to_string(hostCount)
-                                                      + " hosts, more than the " + std::to_string(kMaxHostTerminals)
-                                                      + " a Scotch deco target can hold here; use terminals=sites");
+        return makeError(ErrorCode::InvalidInput,
+                         "terminals=hosts: the project has " + std::to_string(hostCount) + " hosts, more than the "
+                             + std::to_string(kMaxHostTerminals)
+                             + " a Scotch deco target can hold here; use terminals=sites");
     const bool hostLevel = terminalsMode == "hosts"
         || (terminalsMode == "auto" && problem.hasHostLinks() && hostCount <= kMaxHostTerminals);
     const bool bandwidth = m_metric == Metric::Bandwidth;
@@ -211,7 +215,9 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
     std::vector<int> room = unitsView.rooms();
     const auto siteOfUnit = [&](int u) { return unitsView.siteOf(u); };
     // The per-pair value the metric uses, in seconds per byte or seconds per message.
-    const auto pairValue = [&](int a, int b) { return bandwidth ? unitsView.secondsPerByte(a, b) : unitsView.latencySeconds(a, b); };
+    const auto pairValue = [&](int a, int b) {
+        return bandwidth ? unitsView.secondsPerByte(a, b) : unitsView.latencySeconds(a, b);
+    };
 
     std::vector<int> units;
     for (int u = 0; u < unitCount; ++u)
@@ -251,7 +257,8 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
                 if (local[g.idx[e]] < 0)
                     continue;
                 edge.push_back(local[g.idx[e]]);
-                edlo.push_back(std::max<SCOTCH_Num>(1, static_cast<SCOTCH_Num>(std::lround(g.weight[e] / maxW * kMaxEdgeWeight))));
+                edlo.push_back(
+                    std::max<SCOTCH_Num>(1, static_cast<SCOTCH_Num>(std::lround(g.weight[e] / maxW * kMaxEdgeWeight))));
             }
             vert[i + 1] = static_cast<SCOTCH_Num>(edge.size());
         }
@@ -269,7 +276,9 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
                 return scotchError("SCOTCH_graphInit");
             s.graphInit = true;
             const auto vn = static_cast<SCOTCH_Num>(freeProcs.size());
-            if (SCOTCH_graphBuild(&s.graph, 0, vn, vert.data(), vert.data() + 1, nullptr, nullptr, vert[vn], edge.data(), edlo.data()) != 0)
+            if (SCOTCH_graphBuild(&s.graph, 0, vn, vert.data(), vert.data() + 1, nullptr, nullptr, vert[vn],
+                                  edge.data(), edlo.data())
+                != 0)
                 return scotchError("SCOTCH_graphBuild");
             if (SCOTCH_graphCheck(&s.graph) != 0)
                 return scotchError("SCOTCH_graphCheck");
@@ -298,7 +307,9 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
             if (SCOTCH_stratInit(&s.strat) != 0)
                 return scotchError("SCOTCH_stratInit");
             s.stratInit = true;
-            if (SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(k), values.real("imbalance")) != 0)
+            if (SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(k),
+                                          values.real("imbalance"))
+                != 0)
                 return scotchError("SCOTCH_stratGraphMapBuild");
             if (SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
                 return scotchError("SCOTCH_graphMap");

@@ -22,7 +22,9 @@ namespace meridian::mapping {
 class ScotchMapper final : public Mapper {
 public:
     enum class Metric { Bandwidth, Latency };
-    explicit ScotchMapper(Metric metric) : m_metric(metric) {}
+    explicit ScotchMapper(Metric metric)
+        : m_metric(metric)
+    {}
 
     std::string_view id() const override { return m_metric == Metric::Bandwidth ? "scotch-bw" : "scotch-lat"; }
     std::string_view description() const override

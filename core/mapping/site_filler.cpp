@@ -31,7 +31,9 @@ int SiteFiller::fill(int bin, int count)
         return 0;
     // Max-heap on (gain, -index) with lazy deletion: an entry is current when its gain matches.
     using Entry = std::pair<double, int>;
-    const auto lower = [](const Entry& a, const Entry& b) { return a.first < b.first || (a.first == b.first && a.second > b.second); };
+    const auto lower = [](const Entry& a, const Entry& b) {
+        return a.first < b.first || (a.first == b.first && a.second > b.second);
+    };
     std::priority_queue<Entry, std::vector<Entry>, decltype(lower)> heap(lower);
     std::vector<int> touched;
     const auto addNeighbours = [&](int p) {

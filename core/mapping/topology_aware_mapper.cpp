@@ -12,9 +12,11 @@ namespace meridian::mapping {
 std::vector<ParamSpec> TopologyAwareMapper::parameters() const
 {
     return {ParamSpec::integer("k_phy", 0, 0, 64, "Number of physical clusters; 0 = chosen by the eigengap."),
-            ParamSpec::real("ratio", 0.6, 0.05, 1.0, "Logical groups are merged while k_log / k_phy is at least this (Section 4.4)."),
-            ParamSpec::choice("units", "auto", {"auto", "sites", "hosts"},
-                              "Cluster sites or hosts; auto = hosts when the project has host-level links and at most 512 hosts.")};
+            ParamSpec::real("ratio", 0.6, 0.05, 1.0,
+                            "Logical groups are merged while k_log / k_phy is at least this (Section 4.4)."),
+            ParamSpec::choice(
+                "units", "auto", {"auto", "sites", "hosts"},
+                "Cluster sites or hosts; auto = hosts when the project has host-level links and at most 512 hosts.")};
 }
 
 Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
@@ -24,8 +26,9 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
     const std::string& unitsMode = values.choice("units");
     const int hostCount = problem.topology().hostCount();
     if (unitsMode == "hosts" && hostCount > 512)
-        return makeError(ErrorCode::InvalidInput, "units=hosts: " + std::to_string(hostCount)
-                                                      + " hosts is more than spectral clustering handles here (512); use units=sites");
+        return makeError(ErrorCode::InvalidInput,
+                         "units=hosts: " + std::to_string(hostCount)
+                             + " hosts is more than spectral clustering handles here (512); use units=sites");
     const bool hostLevel = unitsMode == "hosts" || (unitsMode == "auto" && problem.hasHostLinks() && hostCount <= 512);
     const PlacementUnits units(problem, hostLevel);
     const int u = units.count();
@@ -82,7 +85,8 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
         for (int c = 0; c < kPhy; ++c) {
             if (used[c] || members[c].empty())
                 continue;
-            const double score = ranked.empty() ? meanLatency(members[c], members[c]) : meanLatency(members[c], rankedUnits);
+            const double score = ranked.empty() ? meanLatency(members[c], members[c])
+                                                : meanLatency(members[c], rankedUnits);
             if (best < 0 || score < bestScore || (score == bestScore && roomOf(members[c]) > roomOf(members[best]))) {
                 best = c;
                 bestScore = score;
@@ -95,7 +99,8 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
         // Units inside a cluster: fastest own link first, then most room.
         std::vector<int> inside = members[best];
         std::stable_sort(inside.begin(), inside.end(), [&](int a, int b) {
-            return latency(a, a) < latency(b, b) || (latency(a, a) == latency(b, b) && units.room(open[a]) > units.room(open[b]));
+            return latency(a, a) < latency(b, b)
+                || (latency(a, a) == latency(b, b) && units.room(open[a]) > units.room(open[b]));
         });
         members[best] = inside;
         rankedUnits.insert(rankedUnits.end(), inside.begin(), inside.end());
@@ -107,7 +112,8 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
     int target = kLog;
     while (target > 1 && static_cast<double>(target) / kPhy >= ratio)
         --target;
-    const std::vector<int> groupOf = target < kLog ? cluster::mergeClusters(graph, logical.label, target) : logical.label;
+    const std::vector<int> groupOf = target < kLog ? cluster::mergeClusters(graph, logical.label, target)
+                                                   : logical.label;
     kLog = 0;
     for (int g : groupOf)
         kLog = std::max(kLog, g + 1);
@@ -196,7 +202,8 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
     result.placement = units.place(unitOfFree);
     result.notes.push_back("k_log " + std::to_string(logical.clusters) + " -> " + std::to_string(kLog) + " (modularity "
                            + std::to_string(logical.modularity) + ", " + std::to_string(logical.levels)
-                           + " merge levels), k_phy " + std::to_string(kPhy) + " over " + (hostLevel ? "hosts" : "sites"));
+                           + " merge levels), k_phy " + std::to_string(kPhy) + " over "
+                           + (hostLevel ? "hosts" : "sites"));
     return result;
 }
 

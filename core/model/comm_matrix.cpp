@@ -14,11 +14,13 @@ Expected<CommMatrix> CommMatrix::fromEntries(int n, const std::vector<CommEntry>
     messages.reserve(entries.size());
     for (const auto& e : entries) {
         if (e.from < 0 || e.from >= n || e.to < 0 || e.to >= n)
-            return makeError(ErrorCode::InvalidInput, "entry (" + std::to_string(e.from) + ", " + std::to_string(e.to)
-                                                          + ") is outside a " + std::to_string(n) + "-process matrix");
+            return makeError(ErrorCode::InvalidInput,
+                             "entry (" + std::to_string(e.from) + ", " + std::to_string(e.to) + ") is outside a "
+                                 + std::to_string(n) + "-process matrix");
         if (!std::isfinite(e.bytes) || e.bytes < 0 || !std::isfinite(e.messages) || e.messages < 0)
-            return makeError(ErrorCode::InvalidInput, "entry (" + std::to_string(e.from) + ", " + std::to_string(e.to)
-                                                          + ") needs finite, non-negative bytes and messages");
+            return makeError(ErrorCode::InvalidInput,
+                             "entry (" + std::to_string(e.from) + ", " + std::to_string(e.to)
+                                 + ") needs finite, non-negative bytes and messages");
         volume.emplace_back(e.from, e.to, e.bytes);
         messages.emplace_back(e.from, e.to, hasMessages ? e.messages : 0.0);
     }

@@ -33,19 +33,20 @@ Status Constraints::validate(int processCount, const Topology& topology) const
     std::vector<int> perSite(topology.siteCount(), 0);
     for (const auto& p : m_pins) {
         if (p.process >= processCount)
-            return makeError(ErrorCode::InvalidInput, "process " + std::to_string(p.process)
-                                                          + " is pinned but the application has only "
-                                                          + std::to_string(processCount) + " processes");
+            return makeError(ErrorCode::InvalidInput,
+                             "process " + std::to_string(p.process) + " is pinned but the application has only "
+                                 + std::to_string(processCount) + " processes");
         if (p.site < 0 || p.site >= topology.siteCount())
-            return makeError(ErrorCode::InvalidInput, "process " + std::to_string(p.process) + " is pinned to an unknown site");
+            return makeError(ErrorCode::InvalidInput,
+                             "process " + std::to_string(p.process) + " is pinned to an unknown site");
         ++perSite[p.site];
     }
     for (int s = 0; s < topology.siteCount(); ++s)
         if (perSite[s] > topology.capacity(s))
             return makeError(ErrorCode::Infeasible,
-                             "site '" + topology.site(s).name + "' has " + std::to_string(perSite[s]) + " pinned processes but only "
-                                 + std::to_string(topology.capacity(s)) + " slots (over by "
-                                 + std::to_string(perSite[s] - topology.capacity(s)) + ")");
+                             "site '" + topology.site(s).name + "' has " + std::to_string(perSite[s])
+                                 + " pinned processes but only " + std::to_string(topology.capacity(s))
+                                 + " slots (over by " + std::to_string(perSite[s] - topology.capacity(s)) + ")");
     return {};
 }
 

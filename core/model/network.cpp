@@ -7,10 +7,14 @@ namespace meridian::model {
 std::string_view provenanceId(Provenance p)
 {
     switch (p) {
-    case Provenance::Missing: return "missing";
-    case Provenance::Measured: return "measured";
-    case Provenance::Estimated: return "estimated";
-    case Provenance::Edited: return "edited";
+    case Provenance::Missing:
+        return "missing";
+    case Provenance::Measured:
+        return "measured";
+    case Provenance::Estimated:
+        return "estimated";
+    case Provenance::Edited:
+        return "edited";
     }
     return "missing";
 }
@@ -35,8 +39,7 @@ Network::Network(int siteCount)
     , m_bandwidthMBps(Eigen::MatrixXd::Constant(siteCount, siteCount, std::nan("")))
     , m_latencyProvenance(ProvenanceMatrix::Zero(siteCount, siteCount))
     , m_bandwidthProvenance(ProvenanceMatrix::Zero(siteCount, siteCount))
-{
-}
+{}
 
 double Network::value(NetworkQuantity q, int from, int to) const
 {
@@ -110,9 +113,9 @@ Status Network::validate(int hostCount) const
             return makeError(ErrorCode::InvalidInput, "a host link names a host that does not exist");
         if (!isValidNetworkValue(NetworkQuantity::Latency, link.latencyMs)
             || !isValidNetworkValue(NetworkQuantity::Bandwidth, link.bandwidthMBps))
-            return makeError(ErrorCode::InvalidInput, "host link " + std::to_string(key.first) + " -> "
-                                                          + std::to_string(key.second)
-                                                          + " needs latency >= 0 ms and bandwidth > 0 MB/s");
+            return makeError(ErrorCode::InvalidInput,
+                             "host link " + std::to_string(key.first) + " -> " + std::to_string(key.second)
+                                 + " needs latency >= 0 ms and bandwidth > 0 MB/s");
     }
     return {};
 }

@@ -61,9 +61,12 @@ Line fitLine(const std::vector<double>& x, const std::vector<double>& y, Line pr
 const char* fitName(DistanceModel::Fit fit)
 {
     switch (fit) {
-    case DistanceModel::Fit::Prior: return "prior (no measured inter-site entry)";
-    case DistanceModel::Fit::InterceptOnly: return "prior slope, intercept fitted";
-    case DistanceModel::Fit::LeastSquares: return "least squares";
+    case DistanceModel::Fit::Prior:
+        return "prior (no measured inter-site entry)";
+    case DistanceModel::Fit::InterceptOnly:
+        return "prior slope, intercept fitted";
+    case DistanceModel::Fit::LeastSquares:
+        return "least squares";
     }
     return "";
 }
@@ -128,9 +131,11 @@ DistanceModel NetworkEstimator::fit(const Network& network, const Topology& topo
             }
         }
     }
-    const Line lat = fitLine(latX, latY, {model.latencyInterceptMs, model.latencySlopeMsPerKm, DistanceModel::Fit::Prior});
-    const Line bw = fitLine(bwX, bwY, {model.inverseBandwidthIntercept, model.inverseBandwidthSlopePerKm,
-                                       DistanceModel::Fit::Prior});
+    const Line lat = fitLine(latX, latY,
+                             {model.latencyInterceptMs, model.latencySlopeMsPerKm, DistanceModel::Fit::Prior});
+    const Line bw = fitLine(bwX, bwY,
+                            {model.inverseBandwidthIntercept, model.inverseBandwidthSlopePerKm,
+                             DistanceModel::Fit::Prior});
     model.latencyInterceptMs = lat.intercept;
     model.latencySlopeMsPerKm = lat.slope;
     model.latencyFit = lat.fit;

@@ -46,16 +46,16 @@ std::vector<Violation> checkPlacement(const Placement& placement, const Topology
             continue;
         const int h = placement.host[p];
         if (topology.siteOfHost(h) != placement.site[p]) {
-            out.push_back({Violation::Kind::SlotConflict, "process " + std::to_string(p) + " is on host "
-                                                              + topology.host(h).name + ", which is not in site '"
-                                                              + topology.site(placement.site[p]).name + "'"});
+            out.push_back({Violation::Kind::SlotConflict,
+                           "process " + std::to_string(p) + " is on host " + topology.host(h).name
+                               + ", which is not in site '" + topology.site(placement.site[p]).name + "'"});
             continue;
         }
         if (placement.slot[p] >= topology.host(h).slots) {
-            out.push_back({Violation::Kind::SlotConflict, "process " + std::to_string(p) + " is on slot "
-                                                              + std::to_string(placement.slot[p]) + " of host "
-                                                              + topology.host(h).name + ", which has "
-                                                              + std::to_string(topology.host(h).slots) + " slots"});
+            out.push_back({Violation::Kind::SlotConflict,
+                           "process " + std::to_string(p) + " is on slot " + std::to_string(placement.slot[p])
+                               + " of host " + topology.host(h).name + ", which has "
+                               + std::to_string(topology.host(h).slots) + " slots"});
             continue;
         }
         auto [it, inserted] = slotOwner.emplace(std::make_pair(placement.host[p], placement.slot[p]), p);
@@ -68,9 +68,9 @@ std::vector<Violation> checkPlacement(const Placement& placement, const Topology
         if (pin.process >= placement.processCount())
             continue;
         if (placement.site[pin.process] != pin.site)
-            out.push_back({Violation::Kind::Pin, "process " + std::to_string(pin.process) + " is pinned to '"
-                                                     + topology.site(pin.site).name + "' but placed in '"
-                                                     + topology.site(placement.site[pin.process]).name + "'"});
+            out.push_back({Violation::Kind::Pin,
+                           "process " + std::to_string(pin.process) + " is pinned to '" + topology.site(pin.site).name
+                               + "' but placed in '" + topology.site(placement.site[pin.process]).name + "'"});
     }
     return out;
 }

@@ -61,15 +61,17 @@ Expected<Topology> Topology::create(std::vector<Site> sites)
             if (site.slotsPerNode < 1)
                 return siteError(site, "needs at least one slot per node");
             if (site.nodes > kMaxHosts - topo.hostCount())
-                return siteError(site, std::to_string(site.nodes) + " nodes would make more than " + std::to_string(kMaxHosts)
-                                           + " hosts in the project");
+                return siteError(site,
+                                 std::to_string(site.nodes) + " nodes would make more than " + std::to_string(kMaxHosts)
+                                     + " hosts in the project");
             for (int k = 0; k < site.nodes; ++k)
                 site.hosts.push_back(Host{defaultHostName(site.name, k, site.nodes), site.slotsPerNode});
         } else {
             site.nodes = static_cast<int>(site.hosts.size());
         }
         if (static_cast<std::int64_t>(site.hosts.size()) > kMaxHosts - topo.hostCount())
-            return siteError(site, "its hosts would make more than " + std::to_string(kMaxHosts) + " hosts in the project");
+            return siteError(site,
+                             "its hosts would make more than " + std::to_string(kMaxHosts) + " hosts in the project");
         const int siteIndex = static_cast<int>(topo.m_sites.size());
         std::int64_t capacity = 0;
         for (const auto& host : site.hosts) {
@@ -83,8 +85,10 @@ Expected<Topology> Topology::create(std::vector<Site> sites)
             capacity += host.slots;
         }
         if (capacity > kMaxSlots || topo.m_totalCapacity + capacity > kMaxSlots)
-            return siteError(site, "its " + std::to_string(capacity) + " slots would make " + std::to_string(topo.m_totalCapacity + capacity)
-                                       + " slots in the project; at most " + std::to_string(kMaxSlots) + " are supported");
+            return siteError(site,
+                             "its " + std::to_string(capacity) + " slots would make "
+                                 + std::to_string(topo.m_totalCapacity + capacity) + " slots in the project; at most "
+                                 + std::to_string(kMaxSlots) + " are supported");
         topo.m_capacity.push_back(static_cast<int>(capacity));
         topo.m_totalCapacity += static_cast<int>(capacity);
         topo.m_firstHost.push_back(topo.hostCount());

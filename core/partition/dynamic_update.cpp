@@ -23,10 +23,12 @@ float applySizeOf(const cost::TrafficProfile& profile, std::uint32_t indegree)
 
 } // namespace
 
-Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph, model::EdgePartition& partition,
-                                   std::vector<int>& home, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& deletions,
+Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
+                                   model::EdgePartition& partition, std::vector<int>& home,
+                                   const std::vector<std::pair<std::uint64_t, std::uint64_t>>& deletions,
                                    const std::vector<std::pair<std::uint64_t, std::uint64_t>>& insertions,
-                                   const ParamValues& geoCutValues, double threshold, std::uint64_t seed, const Feedback& feedback)
+                                   const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
+                                   const Feedback& feedback)
 {
     UpdateStats stats;
     const int m = problem.siteCount();
@@ -45,8 +47,9 @@ Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph
     std::vector<bool> removed(graph.edgeCount(), false);
     for (const auto& [a, b] : deletions) {
         const auto ia = index.find(a), ib = index.find(b);
-        auto range = ia == index.end() || ib == index.end() ? decltype(edgeAt.equal_range(0)){edgeAt.end(), edgeAt.end()}
-                                                            : edgeAt.equal_range(key(ia->second, ib->second));
+        auto range = ia == index.end() || ib == index.end()
+            ? decltype(edgeAt.equal_range(0)){edgeAt.end(), edgeAt.end()}
+            : edgeAt.equal_range(key(ia->second, ib->second));
         bool found = false;
         for (auto it = range.first; it != range.second; ++it) {
             if (!removed[it->second]) {
@@ -56,8 +59,9 @@ Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph
             }
         }
         if (!found)
-            return makeError(ErrorCode::InvalidInput, "deleting edge " + std::to_string(a) + " -> " + std::to_string(b)
-                                                          + ": no such edge is left in the partition");
+            return makeError(ErrorCode::InvalidInput,
+                             "deleting edge " + std::to_string(a) + " -> " + std::to_string(b)
+                                 + ": no such edge is left in the partition");
     }
 
     // The traffic per site before the batch, and the traffic each change moves.
@@ -94,8 +98,9 @@ Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph
         state.reset();
         std::vector<std::string> notes;
         const FeedbackRange range(feedback, 0.0, 1.0);
-        if (!GeoCutPartitioner::refine(local, graph, partition, geoCutValues, seed + static_cast<std::uint64_t>(stats.refinements), range,
-                                       notes, problem.budgetUsd.value_or(std::numeric_limits<double>::infinity())))
+        if (!GeoCutPartitioner::refine(local, graph, partition, geoCutValues,
+                                       seed + static_cast<std::uint64_t>(stats.refinements), range, notes,
+                                       problem.budgetUsd.value_or(std::numeric_limits<double>::infinity())))
             return false;
         ++stats.refinements;
         state = std::make_unique<cost::GasState>(graph, partition, local.sizes, local.network);
@@ -177,9 +182,10 @@ Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph
         if (!refineIfNeeded())
             return makeError(ErrorCode::Canceled, "canceled");
     }
-    stats.notes.push_back(std::to_string(stats.deleted) + " edge(s) deleted, " + std::to_string(stats.inserted) + " inserted ("
-                          + std::to_string(stats.newVertices) + " new vertices), " + std::to_string(stats.refinements)
-                          + " refinement(s) at a " + std::to_string(threshold * 100.0) + "% traffic-change threshold");
+    stats.notes.push_back(std::to_string(stats.deleted) + " edge(s) deleted, " + std::to_string(stats.inserted)
+                          + " inserted (" + std::to_string(stats.newVertices) + " new vertices), "
+                          + std::to_string(stats.refinements) + " refinement(s) at a "
+                          + std::to_string(threshold * 100.0) + "% traffic-change threshold");
     return stats;
 }
 

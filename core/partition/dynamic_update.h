@@ -27,9 +27,11 @@ struct UpdateStats {
 /// the whole partition and the counters restart. `graph`, `partition` and `home` are updated in place and
 /// stay consistent: evaluateGas on them equals a from-scratch evaluation of the same edges.
 /// `problem` gives the sites, profile and budget; its graph pointer is not used.
-Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph, model::EdgePartition& partition,
-                                   std::vector<int>& home, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& deletions,
+Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
+                                   model::EdgePartition& partition, std::vector<int>& home,
+                                   const std::vector<std::pair<std::uint64_t, std::uint64_t>>& deletions,
                                    const std::vector<std::pair<std::uint64_t, std::uint64_t>>& insertions,
-                                   const ParamValues& geoCutValues, double threshold, std::uint64_t seed, const Feedback& feedback);
+                                   const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
+                                   const Feedback& feedback);
 
 } // namespace meridian::partition

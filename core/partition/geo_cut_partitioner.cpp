@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <unordered_map>
 #include <numeric>
+#include <unordered_map>
 
 namespace meridian::partition {
 
@@ -159,22 +159,26 @@ int geoCutPlace(const PartitionProblem& problem, const StreamState& state, std::
 int geoCutPlace(const PartitionProblem& problem, const cost::GasState& state, const std::vector<std::uint64_t>& load,
                 std::uint32_t u, std::uint32_t v)
 {
-    return choose(problem, GasView{state, problem.sizes}, [&](int r) { return load[r]; }, u, v);
+    return choose(
+        problem, GasView{state, problem.sizes}, [&](int r) { return load[r]; }, u, v);
 }
 
 std::vector<ParamSpec> GeoCutPartitioner::parameters() const
 {
-    return {ParamSpec::integer("d", 2, 1, 64, "Pairs of partitions sampled per mapping step (power of d choices)."),
-            ParamSpec::integer("max_iter", 1000, 0, 1000000, "Upper bound on partition-mapping steps (0 skips stage 2a)."),
-            ParamSpec::integer("patience", 0, 0, 100000, "Fruitless samples in a row before mapping stops; 0 = the number of sites, 1 = the paper."),
-            ParamSpec::real("lq_fraction", 0.05, 0.0, 1.0, "L_Q: share of the bottleneck's queue examined for edge migration (0 skips stage 2b)."),
-            ParamSpec::integer("groups", 4, 1, 1024, "C: edge groups per migrated vertex (edges of a group move together)."),
-            ParamSpec::integer("max_rounds", 50, 0, 100000, "Upper bound on edge-migration rounds.")};
+    return {
+        ParamSpec::integer("d", 2, 1, 64, "Pairs of partitions sampled per mapping step (power of d choices)."),
+        ParamSpec::integer("max_iter", 1000, 0, 1000000, "Upper bound on partition-mapping steps (0 skips stage 2a)."),
+        ParamSpec::integer("patience", 0, 0, 100000,
+                           "Fruitless samples in a row before mapping stops; 0 = the number of sites, 1 = the paper."),
+        ParamSpec::real("lq_fraction", 0.05, 0.0, 1.0,
+                        "L_Q: share of the bottleneck's queue examined for edge migration (0 skips stage 2b)."),
+        ParamSpec::integer("groups", 4, 1, 1024, "C: edge groups per migrated vertex (edges of a group move together)."),
+        ParamSpec::integer("max_rounds", 50, 0, 100000, "Upper bound on edge-migration rounds.")};
 }
 
-bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
-                               const ParamValues& values, std::uint64_t seed, const FeedbackRange& range,
-                               std::vector<std::string>& notes, double budgetUsd)
+bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
+                               model::EdgePartition& partition, const ParamValues& values, std::uint64_t seed,
+                               const FeedbackRange& range, std::vector<std::string>& notes, double budgetUsd)
 {
     const int m = problem.siteCount();
     const auto& net = problem.network;
@@ -200,7 +204,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     const int groups = static_cast<int>(values.integer("groups"));
     // Groups a vertex's edges (all, or those in `onlySite`) into at most C groups by the replica sites of
     // their other endpoints (distance |R(u) ∩ R(w)|, Section 4.2.2).
-    const auto groupEdges = [&](const cost::GasState& state, std::uint32_t v, const std::vector<std::uint32_t>& incident, int onlySite) {
+    const auto groupEdges = [&](const cost::GasState& state, std::uint32_t v,
+                                const std::vector<std::uint32_t>& incident, int onlySite) {
         std::map<std::uint64_t, std::vector<std::uint32_t>> byMask;
         for (std::uint32_t e : incident) {
             if (onlySite >= 0 && partition.edgeSite[e] != onlySite)
@@ -209,7 +214,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
             byMask[state.replicaMask(other)].push_back(e);
         }
         std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> keyed(byMask.begin(), byMask.end());
-        std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+        std::stable_sort(keyed.begin(), keyed.end(),
+                         [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
         std::vector<std::vector<std::uint32_t>> clusters;
         std::vector<std::uint64_t> clusterMask;
         for (auto& [mask, edges] : keyed) {
@@ -246,47 +252,51 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                 }
                 queue.emplace_back(usd, v);
             }
-            std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+            std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) {
+                return a.first > b.first || (a.first == b.first && a.second < b.second);
+            });
             int moves = 0;
             constexpr std::size_t kBatch = 1u << 16; // vertices per scan of the edge list
-            for (std::size_t first = 0; first < queue.size() && !withinBudget(state.wanUsd(), budgetUsd); first += kBatch) {
-            std::vector<std::uint32_t> batch;
-            for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)
-                batch.push_back(queue[i].second);
-            auto incident = edgesOf(batch);
-            for (std::uint32_t v : batch) {
-                if (withinBudget(state.wanUsd(), budgetUsd) || range.isCanceled())
-                    break;
-                for (const auto& group : groupEdges(state, v, incident[v], -1)) {
-                    std::vector<std::uint8_t> from(group.size());
-                    for (std::size_t i = 0; i < group.size(); ++i)
-                        from[i] = partition.edgeSite[group[i]];
-                    const double before = state.wanUsd();
-                    int bestSite = -1;
-                    double bestUsd = before, bestSeconds = 0.0;
-                    for (int s = 0; s < m; ++s) {
-                        for (std::uint32_t e : group)
-                            state.moveEdge(e, s);
-                        const double c = state.wanUsd();
-                        const double t = state.transferSeconds();
-                        if (c < bestUsd - 1e-12 * before || (bestSite >= 0 && c == bestUsd && t < bestSeconds)) {
-                            bestUsd = c;
-                            bestSeconds = t;
-                            bestSite = s;
-                        }
+            for (std::size_t first = 0; first < queue.size() && !withinBudget(state.wanUsd(), budgetUsd);
+                 first += kBatch) {
+                std::vector<std::uint32_t> batch;
+                for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)
+                    batch.push_back(queue[i].second);
+                auto incident = edgesOf(batch);
+                for (std::uint32_t v : batch) {
+                    if (withinBudget(state.wanUsd(), budgetUsd) || range.isCanceled())
+                        break;
+                    for (const auto& group : groupEdges(state, v, incident[v], -1)) {
+                        std::vector<std::uint8_t> from(group.size());
                         for (std::size_t i = 0; i < group.size(); ++i)
-                            state.moveEdge(group[i], from[i]);
-                    }
-                    if (bestSite >= 0) {
-                        for (std::uint32_t e : group)
-                            state.moveEdge(e, bestSite);
-                        ++moves;
+                            from[i] = partition.edgeSite[group[i]];
+                        const double before = state.wanUsd();
+                        int bestSite = -1;
+                        double bestUsd = before, bestSeconds = 0.0;
+                        for (int s = 0; s < m; ++s) {
+                            for (std::uint32_t e : group)
+                                state.moveEdge(e, s);
+                            const double c = state.wanUsd();
+                            const double t = state.transferSeconds();
+                            if (c < bestUsd - 1e-12 * before || (bestSite >= 0 && c == bestUsd && t < bestSeconds)) {
+                                bestUsd = c;
+                                bestSeconds = t;
+                                bestSite = s;
+                            }
+                            for (std::size_t i = 0; i < group.size(); ++i)
+                                state.moveEdge(group[i], from[i]);
+                        }
+                        if (bestSite >= 0) {
+                            for (std::uint32_t e : group)
+                                state.moveEdge(e, bestSite);
+                            ++moves;
+                        }
                     }
                 }
             }
-            }
             char text[200];
-            std::snprintf(text, sizeof text, "budget repair: %d edge group(s) moved, cost %.6g USD -> %.6g USD (budget %.6g USD)", moves,
+            std::snprintf(text, sizeof text,
+                          "budget repair: %d edge group(s) moved, cost %.6g USD -> %.6g USD (budget %.6g USD)", moves,
                           startUsd, state.wanUsd(), budgetUsd);
             notes.emplace_back(text);
         }
@@ -296,7 +306,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     if (values.integer("max_iter") > 0) {
         cost::GasState state(graph, partition, problem.sizes, net);
         const double startUsd = state.wanUsd();
-        const double budget = withinBudget(startUsd, budgetUsd) ? budgetUsd : startUsd; // over budget: never raise the cost
+        const double budget = withinBudget(startUsd, budgetUsd) ? budgetUsd
+                                                                : startUsd; // over budget: never raise the cost
         const MappingTables tables = tablesOf(state);
         std::vector<int> site(m);
         std::iota(site.begin(), site.end(), 0);
@@ -341,7 +352,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
         for (auto& s : partition.edgeSite)
             s = static_cast<std::uint8_t>(site[s]);
         char text[160];
-        std::snprintf(text, sizeof text, "partition mapping: %d swap(s), transfer time %.6g s -> %.6g s", swaps, startSeconds, seconds);
+        std::snprintf(text, sizeof text, "partition mapping: %d swap(s), transfer time %.6g s -> %.6g s", swaps,
+                      startSeconds, seconds);
         notes.emplace_back(text);
     }
     range.setProgress(0.3, "edge migration");
@@ -364,8 +376,10 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
         const auto gap = [&](bool gatherStage) {
             std::vector<double> times(m);
             for (int r = 0; r < m; ++r)
-                times[r] = gatherStage ? std::max(metrics.gatherUp[r] / net.upBytesPerSecond[r], metrics.gatherDown[r] / net.downBytesPerSecond[r])
-                                       : std::max(metrics.applyUp[r] / net.upBytesPerSecond[r], metrics.applyDown[r] / net.downBytesPerSecond[r]);
+                times[r] = gatherStage ? std::max(metrics.gatherUp[r] / net.upBytesPerSecond[r],
+                                                  metrics.gatherDown[r] / net.downBytesPerSecond[r])
+                                       : std::max(metrics.applyUp[r] / net.upBytesPerSecond[r],
+                                                  metrics.applyDown[r] / net.downBytesPerSecond[r]);
             std::sort(times.begin(), times.end(), std::greater<>());
             return times[0] - times[1];
         };
@@ -395,8 +409,12 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
             if (weight > 0.0)
                 queue.emplace_back(weight, v);
         }
-        std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
-        const std::size_t limit = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(lq * static_cast<double>(queue.size()))));
+        std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) {
+            return a.first > b.first || (a.first == b.first && a.second < b.second);
+        });
+        const std::size_t limit = std::max<std::size_t>(1,
+                                                        static_cast<std::size_t>(
+                                                            std::ceil(lq * static_cast<double>(queue.size()))));
         queue.resize(std::min(queue.size(), limit));
 
         std::vector<std::uint32_t> candidates;
@@ -414,7 +432,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
             };
             const auto scoreOf = [&] { return Score{state.transferSeconds(), state.siteSecondsSum()}; };
             const auto better = [](const Score& a, const Score& b) {
-                return a.seconds < b.seconds * (1 - 1e-12) || (a.seconds <= b.seconds * (1 + 1e-12) && a.sum < b.sum * (1 - 1e-9));
+                return a.seconds < b.seconds * (1 - 1e-12)
+                    || (a.seconds <= b.seconds * (1 + 1e-12) && a.sum < b.sum * (1 - 1e-9));
             };
             Score now = scoreOf();
             // A gather-downlink bottleneck: the master may move to its replica with the most local edges.
@@ -470,27 +489,31 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
             }
             const cost::GasMetrics after = state.linkMetrics();
             const int stillBottleneck = gatherStage ? after.gatherBottleneck : after.applyBottleneck;
-            const bool sameLink = stillBottleneck == r && (gatherStage ? after.gatherBottleneckUplink : after.applyBottleneckUplink) == uplink;
+            const bool sameLink = stillBottleneck == r
+                && (gatherStage ? after.gatherBottleneckUplink : after.applyBottleneckUplink) == uplink;
             if (!sameLink)
                 break; // the link is no longer the bottleneck: find the next one
         }
-        range.setProgress(0.3 + 0.7 * static_cast<double>(rounds + 1) / static_cast<double>(maxRounds), "edge migration");
+        range.setProgress(0.3 + 0.7 * static_cast<double>(rounds + 1) / static_cast<double>(maxRounds),
+                          "edge migration");
         // Stop when a round gains less than 0.01% in both the transfer time and the total site time.
-        const bool gained = state.transferSeconds() < roundSeconds * (1 - 1e-4) || state.siteSecondsSum() < roundSum * (1 - 1e-4);
+        const bool gained = state.transferSeconds() < roundSeconds * (1 - 1e-4)
+            || state.siteSecondsSum() < roundSum * (1 - 1e-4);
         if (!improved || !gained) {
             ++rounds;
             break;
         }
     }
     char text[200];
-    std::snprintf(text, sizeof text, "edge migration: %d edge(s) moved, %d master(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
+    std::snprintf(text, sizeof text,
+                  "edge migration: %d edge(s) moved, %d master(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
                   moved, masters, rounds, startSeconds, state.transferSeconds());
     notes.emplace_back(text);
     return true;
 }
 
-Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
-                                                     const FeedbackRange& range) const
+Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
+                                                     std::uint64_t seed, const FeedbackRange& range) const
 {
     const auto& g = *problem.graph;
     StreamState stream(problem);
@@ -507,7 +530,8 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
             const std::uint32_t u = g.src[e], v = g.dst[e];
             stream.place(e, u, v, geoCutPlace(problem, stream, u, v));
             if ((++done & 0xFFFFF) == 0)
-                range.setProgress(0.5 * static_cast<double>(done) / static_cast<double>(g.edgeCount()), "cost-aware streaming");
+                range.setProgress(0.5 * static_cast<double>(done) / static_cast<double>(g.edgeCount()),
+                                  "cost-aware streaming");
         },
         [&] { return range.isCanceled(); });
     if (!finished)
@@ -516,14 +540,16 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
     result.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.partition = stream.take();
     const double budget = problem.budgetUsd.value_or(std::numeric_limits<double>::infinity());
-    const bool refining = values.integer("max_iter") > 0 || (values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0);
+    const bool refining = values.integer("max_iter") > 0
+        || (values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0);
     if (!problem.budgetUsd && !refining)
         return result; // streaming only: nothing needs the stage-1 cost
     const double stage1 = cost::evaluateGas(g, result.partition, problem.sizes, problem.network).wanUsd;
     char text[160];
     if (problem.budgetUsd && !withinBudget(stage1, budget))
-        std::snprintf(text, sizeof text, "stage 1 costs %.6g USD, over the budget of %.6g USD by %.6g USD: budget repair first",
-                      stage1, budget, stage1 - budget);
+        std::snprintf(text, sizeof text,
+                      "stage 1 costs %.6g USD, over the budget of %.6g USD by %.6g USD: budget repair first", stage1,
+                      budget, stage1 - budget);
     else
         std::snprintf(text, sizeof text, "stage 1 costs %.6g USD", stage1);
     result.notes.emplace_back(text);

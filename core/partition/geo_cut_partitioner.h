@@ -32,7 +32,8 @@ public:
     std::string_view id() const override { return "geo-cut"; }
     std::string_view description() const override
     {
-        return "Geo-Cut: cost-aware streaming, partition mapping by the power of d choices, edge migration under a WAN budget";
+        return "Geo-Cut: cost-aware streaming, partition mapping by the power of d choices, edge migration under a WAN "
+               "budget";
     }
     std::vector<ParamSpec> parameters() const override;
 
@@ -43,7 +44,8 @@ public:
                        std::vector<std::string>& notes, double budgetUsd);
 
 private:
-    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
+                                      const FeedbackRange&) const override;
 };
 
 class StreamState;

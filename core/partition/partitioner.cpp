@@ -29,7 +29,8 @@ Expected<PartitionProblem> PartitionProblem::create(const model::Graph& graph, c
     p.home.resize(home.size());
     for (std::size_t v = 0; v < home.size(); ++v) {
         if (home[v] < 0 || home[v] >= topology.siteCount())
-            return makeError(ErrorCode::InvalidInput, "vertex " + std::to_string(graph.originalId[v]) + " has no home site");
+            return makeError(ErrorCode::InvalidInput,
+                             "vertex " + std::to_string(graph.originalId[v]) + " has no home site");
         p.home[v] = static_cast<std::uint8_t>(home[v]);
     }
     p.budgetUsd = budgetUsd;
@@ -73,13 +74,14 @@ BudgetStatus budgetStatus(const PartitionProblem& problem, double wanUsd)
     return s;
 }
 
-Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, std::uint64_t seed, const Feedback& feedback) const
+Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, std::uint64_t seed,
+                                           const Feedback& feedback) const
 {
     return run(problem, ParamValues::defaults(parameters()), seed, feedback);
 }
 
-Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
-                                           const Feedback& feedback) const
+Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, const ParamValues& values,
+                                           std::uint64_t seed, const Feedback& feedback) const
 {
     if (auto ok = values.validate(parameters()); !ok)
         return ok.error();
@@ -121,7 +123,8 @@ StreamOrder::StreamOrder(std::size_t edges, std::uint64_t seed)
     random.shuffle(blocks);
     offsets.resize(count);
     for (std::size_t i = 0; i < count; ++i)
-        offsets[i] = static_cast<std::uint32_t>(random.uniformInt(std::min(kBlock, edges - static_cast<std::size_t>(blocks[i]) * kBlock)));
+        offsets[i] = static_cast<std::uint32_t>(
+            random.uniformInt(std::min(kBlock, edges - static_cast<std::size_t>(blocks[i]) * kBlock)));
 }
 
 } // namespace meridian::partition

@@ -25,8 +25,8 @@ struct PartitionProblem {
     cost::GasNetwork network;
     cost::TrafficProfile profile;
     cost::VertexSizes sizes;
-    std::vector<std::uint8_t> home;    ///< per vertex
-    std::optional<double> budgetUsd;   ///< B of eq. 6
+    std::vector<std::uint8_t> home;  ///< per vertex
+    std::optional<double> budgetUsd; ///< B of eq. 6
 
     /// Checks the inputs: sites with uplink, downlink and price (at most 64), one home per vertex, a
     /// non-negative budget.
@@ -73,8 +73,8 @@ public:
     Expected<PartitionResult> run(const PartitionProblem& problem, std::uint64_t seed, const Feedback& feedback) const;
 
 private:
-    virtual Expected<PartitionResult> runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
-                                              const FeedbackRange& range) const = 0;
+    virtual Expected<PartitionResult> runImpl(const PartitionProblem& problem, const ParamValues& values,
+                                              std::uint64_t seed, const FeedbackRange& range) const = 0;
 };
 
 /// The visiting order of a stream: 4096-edge blocks in a seeded random permutation, each entered at a

@@ -75,21 +75,22 @@ std::uint64_t mix(std::uint64_t x)
 
 } // namespace
 
-Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&, std::uint64_t seed,
-                                                   const FeedbackRange& range) const
+Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
+                                                   std::uint64_t seed, const FeedbackRange& range) const
 {
     StreamState state(problem);
     return stream(problem, state, seed, range, [&](std::size_t e, std::uint32_t u, std::uint32_t v) {
         std::uint64_t candidates = state.replicas(u) | state.replicas(v);
-        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1)) % static_cast<std::uint64_t>(std::popcount(candidates));
+        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
+            % static_cast<std::uint64_t>(std::popcount(candidates));
         while (pick--)
             candidates &= candidates - 1;
         return std::countr_zero(candidates);
     });
 }
 
-Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&, std::uint64_t seed,
-                                                     const FeedbackRange& range) const
+Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
+                                                     std::uint64_t seed, const FeedbackRange& range) const
 {
     const auto& g = *problem.graph;
     std::vector<std::uint32_t> remaining(g.vertexCount, 0);
@@ -113,8 +114,8 @@ std::vector<ParamSpec> HdrfPartitioner::parameters() const
     return {ParamSpec::real("lambda", 1.0, 0.0, 100.0, "Weight of the balance term (HDRF's lambda).")};
 }
 
-Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
-                                                   const FeedbackRange& range) const
+Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
+                                                   std::uint64_t seed, const FeedbackRange& range) const
 {
     const double lambda = values.real("lambda");
     const int m = problem.siteCount();
@@ -134,7 +135,8 @@ Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& probl
                 rep += 1.0 + (1.0 - thetaU);
             if (state.replicas(v) >> r & 1)
                 rep += 1.0 + (1.0 - thetaV);
-            const double bal = lambda * static_cast<double>(maxLoad - state.load(r)) / (1.0 + static_cast<double>(maxLoad - minLoad));
+            const double bal = lambda * static_cast<double>(maxLoad - state.load(r))
+                / (1.0 + static_cast<double>(maxLoad - minLoad));
             if (rep + bal > bestScore) {
                 bestScore = rep + bal;
                 best = r;
@@ -150,11 +152,13 @@ std::vector<ParamSpec> GraphHPartitioner::parameters() const
     return {ParamSpec::real("imbalance", 0.1, 0.0, 10.0, "A site may hold at most (1 + imbalance) E / M edges.")};
 }
 
-Expected<PartitionResult> GraphHPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
-                                                     const FeedbackRange& range) const
+Expected<PartitionResult> GraphHPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
+                                                     std::uint64_t seed, const FeedbackRange& range) const
 {
     const int m = problem.siteCount();
-    const auto cap = static_cast<std::uint64_t>((1.0 + values.real("imbalance")) * static_cast<double>(problem.graph->edgeCount()) / m) + 1;
+    const auto cap = static_cast<std::uint64_t>((1.0 + values.real("imbalance"))
+                                                * static_cast<double>(problem.graph->edgeCount()) / m)
+        + 1;
     const auto& price = problem.network.usdPerByte;
     const auto& a = problem.sizes.apply;
     StreamState state(problem);
@@ -180,11 +184,12 @@ Expected<PartitionResult> GraphHPartitioner::runImpl(const PartitionProblem& pro
 
 std::vector<ParamSpec> GCutPartitioner::parameters() const
 {
-    return {ParamSpec::real("wan_budget_gb", 0.0, 0.0, 1e12, "WAN usage budget per iteration in GB (10^9 bytes); 0 = none.")};
+    return {ParamSpec::real("wan_budget_gb", 0.0, 0.0, 1e12,
+                            "WAN usage budget per iteration in GB (10^9 bytes); 0 = none.")};
 }
 
-Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
-                                                   const FeedbackRange& range) const
+Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
+                                                   std::uint64_t seed, const FeedbackRange& range) const
 {
     const int m = problem.siteCount();
     const auto& net = problem.network;
@@ -229,12 +234,15 @@ Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& probl
             deltas(r, change);
             double tg = tGather, ta = tApply, w = 0.0;
             for (const auto& [s, c] : change) {
-                tg = std::max({tg, (gUp[s] + c.gUp) / net.upBytesPerSecond[s], (gDown[s] + c.gDown) / net.downBytesPerSecond[s]});
-                ta = std::max({ta, (aUp[s] + c.aUp) / net.upBytesPerSecond[s], (aDown[s] + c.aDown) / net.downBytesPerSecond[s]});
+                tg = std::max(
+                    {tg, (gUp[s] + c.gUp) / net.upBytesPerSecond[s], (gDown[s] + c.gDown) / net.downBytesPerSecond[s]});
+                ta = std::max(
+                    {ta, (aUp[s] + c.aUp) / net.upBytesPerSecond[s], (aDown[s] + c.aDown) / net.downBytesPerSecond[s]});
                 w += c.gUp + c.aUp;
             }
             const double t = tg + ta;
-            if (bestTime < 0 || t < bestT || (t == bestT && (w < bestW || (w == bestW && state.load(r) < state.load(bestTime))))) {
+            if (bestTime < 0 || t < bestT
+                || (t == bestT && (w < bestW || (w == bestW && state.load(r) < state.load(bestTime))))) {
                 bestTime = r;
                 bestT = t;
                 bestW = w;

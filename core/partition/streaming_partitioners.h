@@ -9,10 +9,14 @@ namespace meridian::partition {
 class HashPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "hash"; }
-    std::string_view description() const override { return "Random hash to a site holding either endpoint (Geo-Cut's Baseline)"; }
+    std::string_view description() const override
+    {
+        return "Random hash to a site holding either endpoint (Geo-Cut's Baseline)";
+    }
 
 private:
-    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
+                                      const FeedbackRange&) const override;
 };
 
 /// `greedy`: PowerGraph's oblivious greedy placement: the least-loaded site holding both endpoints; else
@@ -20,10 +24,14 @@ private:
 class GreedyPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "greedy"; }
-    std::string_view description() const override { return "PowerGraph's greedy vertex-cut (minimise replicas, then load)"; }
+    std::string_view description() const override
+    {
+        return "PowerGraph's greedy vertex-cut (minimise replicas, then load)";
+    }
 
 private:
-    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
+                                      const FeedbackRange&) const override;
 };
 
 /// `hdrf`: Petroni et al.'s High-Degree Replicated First: maximise C_REP + lambda C_BAL, where C_REP
@@ -32,11 +40,15 @@ private:
 class HdrfPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "hdrf"; }
-    std::string_view description() const override { return "HDRF: replicate high-degree vertices first, with a balance term (lambda)"; }
+    std::string_view description() const override
+    {
+        return "HDRF: replicate high-degree vertices first, with a balance term (lambda)";
+    }
     std::vector<ParamSpec> parameters() const override;
 
 private:
-    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
+                                      const FeedbackRange&) const override;
 };
 
 /// `graph-h`: GrapH-like price-aware streaming (Mayer et al.): the site with the smallest increase of WAN
@@ -45,11 +57,15 @@ private:
 class GraphHPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "graph-h"; }
-    std::string_view description() const override { return "GrapH-like: cheapest WAN dollars per edge under a load cap"; }
+    std::string_view description() const override
+    {
+        return "GrapH-like: cheapest WAN dollars per edge under a load cap";
+    }
     std::vector<ParamSpec> parameters() const override;
 
 private:
-    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
+                                      const FeedbackRange&) const override;
 };
 
 /// `g-cut`: bandwidth-aware streaming (Zhou et al.'s G-Cut, the preliminary version of Geo-Cut): the site
@@ -59,11 +75,15 @@ private:
 class GCutPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "g-cut"; }
-    std::string_view description() const override { return "G-Cut: bandwidth-aware streaming under a WAN-usage budget (bytes)"; }
+    std::string_view description() const override
+    {
+        return "G-Cut: bandwidth-aware streaming under a WAN-usage budget (bytes)";
+    }
     std::vector<ParamSpec> parameters() const override;
 
 private:
-    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t, const FeedbackRange&) const override;
+    Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
+                                      const FeedbackRange&) const override;
 };
 
 } // namespace meridian::partition

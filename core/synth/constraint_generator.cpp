@@ -16,8 +16,9 @@ Expected<model::Constraints> generateConstraints(int processCount, double ratio,
     if (processCount < 0)
         return makeError(ErrorCode::InvalidInput, "the process count must not be negative");
     if (processCount > topology.totalCapacity())
-        return makeError(ErrorCode::Infeasible, std::to_string(processCount) + " processes do not fit in "
-                                                    + std::to_string(topology.totalCapacity()) + " slots");
+        return makeError(ErrorCode::Infeasible,
+                         std::to_string(processCount) + " processes do not fit in "
+                             + std::to_string(topology.totalCapacity()) + " slots");
     Random rng(seed);
     std::vector<int> processes(processCount);
     std::iota(processes.begin(), processes.end(), 0);

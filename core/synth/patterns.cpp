@@ -20,7 +20,9 @@ constexpr std::array<std::pair<Pattern, std::string_view>, 8> kIds = {{{Pattern:
 // Accumulates directed messages; `send` adds `count` messages of `bytes` each.
 class Builder {
 public:
-    explicit Builder(int n) : m_n(n) {}
+    explicit Builder(int n)
+        : m_n(n)
+    {}
     void send(int from, int to, double bytes, double count = 1.0)
     {
         if (from == to)
@@ -159,7 +161,8 @@ std::string describePattern(Pattern pattern)
             + " multi-partition on a square q x q process grid (periodic). Per iteration each process sends a solve "
               "message to its successor in x (i+1, j), y (i, j+1) and z (i-1, j+1) and back-substitution messages to "
               "its predecessors, plus a face exchange with all six. Sizes are estimates for class C on 64 processes: "
-            + (pattern == Pattern::BT ? "solve 40 KB, faces 120 KB, 200 iterations." : "solve 20 KB, faces 120 KB, 400 iterations.");
+            + (pattern == Pattern::BT ? "solve 40 KB, faces 120 KB, 200 iterations."
+                                      : "solve 20 KB, faces 120 KB, 400 iterations.");
     case Pattern::CG:
         return "NPB CG on a rows x columns grid (power of two). Per iteration each process exchanges the matrix-vector "
                "partial sums with log2(columns) partners in its row (recursive halving), swaps with its transpose "
@@ -194,8 +197,9 @@ Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOption
     if (n > (1 << 20))
         return unsuited(pattern, "supports at most 1048576 processes");
     if (pattern == Pattern::FT && n > 4096)
-        return unsuited(pattern, "is all-to-all: " + std::to_string(n) + " processes would need "
-                                     + std::to_string(static_cast<long long>(n) * (n - 1)) + " entries; at most 4096 processes");
+        return unsuited(pattern,
+                        "is all-to-all: " + std::to_string(n) + " processes would need "
+                            + std::to_string(static_cast<long long>(n) * (n - 1)) + " entries; at most 4096 processes");
     if (o.iterations == 0 || o.iterations < -1)
         return unsuited(pattern, "the iteration count must be >= 1");
     if (!(o.messageBytes >= 0 || o.messageBytes == -1) || !(o.secondaryBytes >= 0 || o.secondaryBytes == -1))
@@ -225,7 +229,8 @@ Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOption
     case Pattern::SP: {
         const int q = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
         if (q * q != n)
-            return unsuited(pattern, "needs a square number of processes (4, 9, 16, ..., 64, ...), got " + std::to_string(n));
+            return unsuited(pattern,
+                            "needs a square number of processes (4, 9, 16, ..., 64, ...), got " + std::to_string(n));
         const double solve = orDefault(o.messageBytes, pattern == Pattern::BT ? 40e3 : 20e3);
         const double face = orDefault(o.secondaryBytes, 120e3);
         auto at = [q](int i, int j) { return ((i % q + q) % q) + q * ((j % q + q) % q); };

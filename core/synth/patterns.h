@@ -27,12 +27,12 @@ enum class DnnExchange { ParameterServer, RingAllreduce };
 /// documented in describePattern. Sizes are bytes.
 struct PatternOptions {
     int processes = 64;
-    int iterations = -1;          ///< time steps; each adds its messages once more
-    double messageBytes = -1;     ///< the main message size
-    double secondaryBytes = -1;   ///< LU, BT, SP: the boundary-exchange message size
-    int clusters = 64;            ///< K-means: k
-    int dimensions = 8;           ///< K-means: d
-    int levels = 4;               ///< MG: multigrid levels
+    int iterations = -1;        ///< time steps; each adds its messages once more
+    double messageBytes = -1;   ///< the main message size
+    double secondaryBytes = -1; ///< LU, BT, SP: the boundary-exchange message size
+    int clusters = 64;          ///< K-means: k
+    int dimensions = 8;         ///< K-means: d
+    int levels = 4;             ///< MG: multigrid levels
     DnnExchange dnnExchange = DnnExchange::ParameterServer;
 };
 

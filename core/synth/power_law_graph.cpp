@@ -6,7 +6,8 @@
 
 namespace meridian::synth {
 
-Expected<model::Graph> generatePowerLawGraph(std::uint64_t edges, double alpha, std::uint64_t seed, std::uint32_t maxDegree)
+Expected<model::Graph> generatePowerLawGraph(std::uint64_t edges, double alpha, std::uint64_t seed,
+                                             std::uint32_t maxDegree)
 {
     if (!(alpha > 1.0) || !std::isfinite(alpha))
         return makeError(ErrorCode::InvalidInput, "alpha must be a number above 1");

@@ -19,7 +19,10 @@ double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::d
 model::Network fourSites()
 {
     // The measured part of ec2-4-regions (SC17 Tables 1-2) with the rest filled by hand.
-    const double lat[4][4] = {{0.09, 0.16, 0.35, 0.17}, {0.16, 0.09, 0.3, 0.2}, {0.35, 0.3, 0.09, 0.3}, {0.17, 0.2, 0.3, 0.09}};
+    const double lat[4][4] = {{0.09, 0.16, 0.35, 0.17},
+                              {0.16, 0.09, 0.3, 0.2},
+                              {0.35, 0.3, 0.09, 0.3},
+                              {0.17, 0.2, 0.3, 0.09}};
     const double bw[4][4] = {{148, 21, 6.6, 19}, {21, 176, 7.5, 12}, {6.6, 7.5, 204, 9}, {19, 12, 9, 176}};
     model::Network n(4);
     for (int i = 0; i < 4; ++i)
@@ -62,8 +65,9 @@ int main()
     for (const auto& [p, to] : moves)
         sink += cost.moveDelta(sites, p, to);
     t1 = Clock::now();
-    std::printf("RESULT case=move_deltas processes=%d deltas=%d seconds=%.4f deltas_per_second=%.3e ns_per_delta=%.1f\n", n, deltas,
-                seconds(t0, t1), deltas / seconds(t0, t1), 1e9 * seconds(t0, t1) / deltas);
+    std::printf(
+        "RESULT case=move_deltas processes=%d deltas=%d seconds=%.4f deltas_per_second=%.3e ns_per_delta=%.1f\n", n,
+        deltas, seconds(t0, t1), deltas / seconds(t0, t1), 1e9 * seconds(t0, t1) / deltas);
 
     std::vector<std::pair<int, int>> swaps(deltas);
     for (auto& s : swaps)
@@ -72,8 +76,9 @@ int main()
     for (const auto& [p, q] : swaps)
         sink += cost.swapDelta(sites, p, q);
     t1 = Clock::now();
-    std::printf("RESULT case=swap_deltas processes=%d deltas=%d seconds=%.4f deltas_per_second=%.3e ns_per_delta=%.1f\n", n, deltas,
-                seconds(t0, t1), deltas / seconds(t0, t1), 1e9 * seconds(t0, t1) / deltas);
+    std::printf(
+        "RESULT case=swap_deltas processes=%d deltas=%d seconds=%.4f deltas_per_second=%.3e ns_per_delta=%.1f\n", n,
+        deltas, seconds(t0, t1), deltas / seconds(t0, t1), 1e9 * seconds(t0, t1) / deltas);
 
     // Check a sample of the deltas against full re-evaluation so the figures are of correct code.
     double worst = 0;

@@ -31,7 +31,8 @@ struct Outcome {
     double seconds = 0.0;
 };
 
-Outcome run(const Mapper& mapper, const MappingProblem& problem, const std::vector<std::string>& params, std::uint64_t seed)
+Outcome run(const Mapper& mapper, const MappingProblem& problem, const std::vector<std::string>& params,
+            std::uint64_t seed)
 {
     const Feedback feedback;
     const auto values = ParamValues::parse(mapper.parameters(), params);
@@ -49,8 +50,8 @@ Outcome run(const Mapper& mapper, const MappingProblem& problem, const std::vect
     return {problem.cost().evaluate(r->placement.site), std::chrono::duration<double>(t1 - t0).count()};
 }
 
-MappingProblem makeProblem(const model::Topology& topology, const model::Network& network, synth::Pattern pattern, int n,
-                           double ratio, std::uint64_t seed)
+MappingProblem makeProblem(const model::Topology& topology, const model::Network& network, synth::Pattern pattern,
+                           int n, double ratio, std::uint64_t seed)
 {
     synth::PatternOptions options;
     options.processes = n;
@@ -88,7 +89,8 @@ std::vector<std::string> paramsFor(const std::string& id)
 
 int main()
 {
-    auto project = document::ProjectFile::load(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/ec2-4-regions/ec2-4-regions.meridian");
+    auto project = document::ProjectFile::load(QString(MERIDIAN_SOURCE_DIR)
+                                               + "/sample_projects/ec2-4-regions/ec2-4-regions.meridian");
     if (!project) {
         std::fprintf(stderr, "bench: %s\n", project.error().toString().c_str());
         return 1;
@@ -136,18 +138,20 @@ int main()
         const double randomMean = mean(outcomes["random"], [](const Outcome& o) { return o.cost; });
         for (const auto& id : registry.ids()) {
             const double normalized = mean(outcomes[id], [](const Outcome& o) { return o.cost; }) / randomMean;
-            std::printf("RESULT case=fig6 pattern=%s mapper=%s processes=64 ratio=0.2 seeds=%d mean_normalized_cost=%.4f "
-                        "mean_runtime_s=%.3e\n",
-                        std::string(synth::patternId(pattern)).c_str(), id.c_str(), seeds, normalized,
-                        mean(outcomes[id], [](const Outcome& o) { return o.seconds; }));
+            std::printf(
+                "RESULT case=fig6 pattern=%s mapper=%s processes=64 ratio=0.2 seeds=%d mean_normalized_cost=%.4f "
+                "mean_runtime_s=%.3e\n",
+                std::string(synth::patternId(pattern)).c_str(), id.c_str(), seeds, normalized,
+                mean(outcomes[id], [](const Outcome& o) { return o.seconds; }));
             if (id == "geo")
                 geoSavingSum += 1.0 - normalized;
         }
         std::fflush(stdout);
     }
-    std::printf("RESULT case=fig6_summary geo_mean_saving_vs_random=%.4f target_min=0.5 refine_worse_than_another_mapper=%d "
-                "instances=%d scotch_max_runtime_s_at_64=%.3e target_scotch_max_s=5e-3\n",
-                geoSavingSum / static_cast<double>(patterns.size()), refineViolations, instances, scotchMaxSeconds);
+    std::printf(
+        "RESULT case=fig6_summary geo_mean_saving_vs_random=%.4f target_min=0.5 refine_worse_than_another_mapper=%d "
+        "instances=%d scotch_max_runtime_s_at_64=%.3e target_scotch_max_s=5e-3\n",
+        geoSavingSum / static_cast<double>(patterns.size()), refineViolations, instances, scotchMaxSeconds);
     std::fflush(stdout);
 
     // Fig. 4 and 7: scale from 64 to 8192 processes on 4 sites.
@@ -164,9 +168,10 @@ int main()
                 if (id == "monte-carlo")
                     params = {"samples=10000"};
                 const Outcome o = run(*m, problem, params, 1);
-                std::printf("RESULT case=scale pattern=%s processes=%d sites=4 mapper=%s runtime_s=%.4e normalized_cost=%.4f%s\n",
-                            std::string(synth::patternId(pattern)).c_str(), n, id.c_str(), o.seconds, o.cost / randomCost,
-                            id == "geo" && n == 8192 ? " target_runtime_s=0.5" : "");
+                std::printf("RESULT case=scale pattern=%s processes=%d sites=4 mapper=%s runtime_s=%.4e "
+                            "normalized_cost=%.4f%s\n",
+                            std::string(synth::patternId(pattern)).c_str(), n, id.c_str(), o.seconds,
+                            o.cost / randomCost, id == "geo" && n == 8192 ? " target_runtime_s=0.5" : "");
                 std::fflush(stdout);
             }
         }
@@ -184,7 +189,8 @@ int main()
             }
             std::printf("RESULT case=ratio pattern=%s ratio=%.1f seeds=%d geo_improvement_over_greedy=%.4f "
                         "refine_improvement_over_greedy=%.4f\n",
-                        std::string(synth::patternId(pattern)).c_str(), ratio, seeds, geoGain / seeds, refineGain / seeds);
+                        std::string(synth::patternId(pattern)).c_str(), ratio, seeds, geoGain / seeds,
+                        refineGain / seeds);
             std::fflush(stdout);
         }
     }
@@ -211,10 +217,12 @@ int main()
         for (const auto& [k, best] : r->bestCurve)
             if (k == 1 || k == 100 || k == 10000 || k == 1000000)
                 curve += " best_of_" + std::to_string(k) + "=" + std::to_string(best);
-        std::printf("RESULT case=montecarlo pattern=%s processes=64 samples=1000000 threads=%u runtime_s=%.3f target_runtime_s=2 "
+        std::printf("RESULT case=montecarlo pattern=%s processes=64 samples=1000000 threads=%u runtime_s=%.3f "
+                    "target_runtime_s=2 "
                     "share_better_than_geo=%.6f share_better_than_refine=%.6f geo_cost=%.6g refine_cost=%.6g%s\n",
                     std::string(synth::patternId(pattern)).c_str(), std::max(1u, std::thread::hardware_concurrency()),
-                    std::chrono::duration<double>(t1 - t0).count(), better(geo), better(refine), geo, refine, curve.c_str());
+                    std::chrono::duration<double>(t1 - t0).count(), better(geo), better(refine), geo, refine,
+                    curve.c_str());
         std::fflush(stdout);
     }
     return 0;

@@ -88,7 +88,8 @@ int main()
 {
     Registry<Partitioner> registry;
     registerBuiltinPartitioners(registry);
-    const auto project = need(document::ProjectFile::load(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian"));
+    const auto project = need(document::ProjectFile::load(
+        QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian"));
     const auto& topo = project.topology;
     const auto wiki = need(io::readSnapGraph(std::string(MERIDIAN_SOURCE_DIR) + "/tests/data/graphs/Wiki-Vote.txt"));
     const auto pagerank = need(cost::TrafficProfile::fromId("pagerank"));
@@ -137,13 +138,15 @@ int main()
         }
     }
     for (const auto& id : registry.ids())
-        std::printf("RESULT case=wikivote partitioner=%s seeds=%d profile=pagerank sites=8 normalized_time=%.4f normalized_cost=%.4f "
+        std::printf("RESULT case=wikivote partitioner=%s seeds=%d profile=pagerank sites=8 normalized_time=%.4f "
+                    "normalized_cost=%.4f "
                     "replication_factor=%.3f\n",
                     id.c_str(), seeds, timeSum[id] / seeds, costSum[id] / seeds, rfSum[id] / seeds);
-    std::printf("RESULT case=wikivote_summary geo_cut_time_reduction=%.4f target_min=0.40 geo_cut_cost_reduction=%.4f target_min=0.25 "
+    std::printf("RESULT case=wikivote_summary geo_cut_time_reduction=%.4f target_min=0.40 geo_cut_cost_reduction=%.4f "
+                "target_min=0.25 "
                 "hdrf_replication_factor=%.3f target_max=3.3 hash_replication_factor=%.3f budgets_met=%d of=%d\n",
-                1.0 - timeSum["geo-cut"] / seeds, 1.0 - costSum["geo-cut"] / seeds, rfSum["hdrf"] / seeds, rfSum["hash"] / seeds,
-                budgetsMet, seeds);
+                1.0 - timeSum["geo-cut"] / seeds, 1.0 - costSum["geo-cut"] / seeds, rfSum["hdrf"] / seeds,
+                rfSum["hash"] / seeds, budgetsMet, seeds);
     std::string shares;
     for (int r = 0; r < topo.siteCount(); ++r) {
         char buffer[96];
@@ -152,10 +155,11 @@ int main()
     }
     std::printf("RESULT case=upload_share seed=1 hash/geo-cut%s\n", shares.c_str());
     for (const auto& [factor, geo] : sweepGeo)
-        std::printf("RESULT case=budget factor=%.1f geo_cut_time_vs_hash=%.4f geo_cut_cost_vs_B=%.4f geo_cut_budget_met=%d of=%d "
+        std::printf("RESULT case=budget factor=%.1f geo_cut_time_vs_hash=%.4f geo_cut_cost_vs_B=%.4f "
+                    "geo_cut_budget_met=%d of=%d "
                     "g_cut_time_vs_hash=%.4f g_cut_cost_vs_B=%.4f\n",
-                    factor, geo.first / seeds, geo.second / seeds, sweepMet[factor], seeds, sweepGcut[factor].first / seeds,
-                    sweepGcut[factor].second / seeds);
+                    factor, geo.first / seeds, geo.second / seeds, sweepMet[factor], seeds,
+                    sweepGcut[factor].first / seeds, sweepGcut[factor].second / seeds);
     std::fflush(stdout);
 
     // Tables 5 and 6: 20 sites, a 10^7-edge power-law graph (alpha 2.1), random homes, budget = GrapH's cost.
@@ -168,22 +172,28 @@ int main()
         const char* level;
         double bw1, price1, bw2, price2;
     };
-    const Setting settings[] = {{"5", "low", 1, 0.5, 0.5, 0.5},    {"5", "medium", 0.5, 0.5, 0.25, 0.5}, {"5", "high", 0.5, 0.5, 0.125, 0.5},
-                                {"6", "low", 0.5, 1, 0.25, 1},     {"6", "medium", 0.5, 0.75, 0.25, 0.5}, {"6", "high", 0.5, 0.25, 0.25, 0.125}};
+    const Setting settings[] = {{"5", "low", 1, 0.5, 0.5, 0.5},        {"5", "medium", 0.5, 0.5, 0.25, 0.5},
+                                {"5", "high", 0.5, 0.5, 0.125, 0.5},   {"6", "low", 0.5, 1, 0.25, 1},
+                                {"6", "medium", 0.5, 0.75, 0.25, 0.5}, {"6", "high", 0.5, 0.25, 0.25, 0.125}};
     for (const auto& st : settings) {
         const auto sites20 = twentySites(use, st.bw1, st.price1, st.bw2, st.price2);
         const auto free = need(PartitionProblem::create(big, sites20, pagerank, bigHome, {}));
         const Outcome hash = run(registry, "hash", free, {}, 1);
         const Outcome graphH = run(registry, "graph-h", free, {}, 1);
         const auto bounded = need(PartitionProblem::create(big, sites20, pagerank, bigHome, graphH.metrics.wanUsd));
-        const Outcome gcut = run(registry, "g-cut", bounded, {"wan_budget_gb=" + std::to_string(graphH.metrics.wanBytes / 1e9)}, 1);
+        const Outcome gcut = run(registry, "g-cut", bounded,
+                                 {"wan_budget_gb=" + std::to_string(graphH.metrics.wanBytes / 1e9)}, 1);
         const Outcome geo = run(registry, "geo-cut", bounded, {}, 1);
-        std::printf("RESULT case=heterogeneity table=%s level=%s sites=20 edges=%zu graph_h_time=%.4f graph_h_cost=%.4f g_cut_time=%.4f "
+        std::printf("RESULT case=heterogeneity table=%s level=%s sites=20 edges=%zu graph_h_time=%.4f "
+                    "graph_h_cost=%.4f g_cut_time=%.4f "
                     "g_cut_cost=%.4f geo_cut_time=%.4f geo_cut_cost=%.4f geo_cut_budget=%s geo_cut_runtime_s=%.2f\n",
                     st.table, st.level, big.edgeCount(), graphH.metrics.transferSeconds / hash.metrics.transferSeconds,
-                    graphH.metrics.wanUsd / hash.metrics.wanUsd, gcut.metrics.transferSeconds / hash.metrics.transferSeconds,
-                    gcut.metrics.wanUsd / hash.metrics.wanUsd, geo.metrics.transferSeconds / hash.metrics.transferSeconds,
-                    geo.metrics.wanUsd / hash.metrics.wanUsd, budgetStatus(bounded, geo.metrics.wanUsd).met ? "met" : "over", geo.seconds);
+                    graphH.metrics.wanUsd / hash.metrics.wanUsd,
+                    gcut.metrics.transferSeconds / hash.metrics.transferSeconds,
+                    gcut.metrics.wanUsd / hash.metrics.wanUsd,
+                    geo.metrics.transferSeconds / hash.metrics.transferSeconds,
+                    geo.metrics.wanUsd / hash.metrics.wanUsd,
+                    budgetStatus(bounded, geo.metrics.wanUsd).met ? "met" : "over", geo.seconds);
         std::fflush(stdout);
     }
 
@@ -217,19 +227,23 @@ int main()
         }
         return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
     };
-    const QStringList base{"partition", "--graph", text, "--sites", sitesCsv, "--algorithm", "geo-cut", "--out", dir.filePath("e.tsv")};
+    const QStringList base{"partition", "--graph", text,
+                           "--sites",   sitesCsv,  "--algorithm",
+                           "geo-cut",   "--out",   dir.filePath("e.tsv")};
     const QStringList streamOnly{"--param", "max_iter=0", "--param", "lq_fraction=0"};
     const auto fromText = cli(base + streamOnly + QStringList{"--no-cache"}); // parses the text
-    cli(base + streamOnly);                         // writes the cache
-    const auto fromCache = cli(base + streamOnly);  // loads the binary cache
+    cli(base + streamOnly);                                                   // writes the cache
+    const auto fromCache = cli(base + streamOnly);                            // loads the binary cache
     const auto full = cli(base + QStringList{"--no-cache"});
     const double edges = static_cast<double>(big.edgeCount());
     const double textSeconds = fromText["graph"].toObject()["load_s"].toDouble() + fromText["streaming_s"].toDouble();
-    std::printf("RESULT case=throughput edges=%.0f snap_text_load_s=%.3f streaming_from_cache_edges_per_s=%.3g target_min=1e7 "
-                "cache_load_s=%.3f end_to_end_from_text_edges_per_s=%.3g target_min=8e6 peak_bytes_per_edge_streaming=%.1f "
-                "peak_bytes_per_edge_full_geo_cut=%.1f target_max=40 full_geo_cut_runtime_s=%.2f loaded_from_cache=%d\n",
-                edges, fromText["graph"].toObject()["load_s"].toDouble(), fromCache["streaming_edges_per_second"].toDouble(),
-                fromCache["graph"].toObject()["load_s"].toDouble(), edges / textSeconds, fromText["peak_memory_bytes"].toDouble() / edges,
-                full["peak_memory_bytes"].toDouble() / edges, full["runtime_s"].toDouble(), fromCache["graph"].toObject()["loaded_from_cache"].toBool() ? 1 : 0);
+    std::printf(
+        "RESULT case=throughput edges=%.0f snap_text_load_s=%.3f streaming_from_cache_edges_per_s=%.3g target_min=1e7 "
+        "cache_load_s=%.3f end_to_end_from_text_edges_per_s=%.3g target_min=8e6 peak_bytes_per_edge_streaming=%.1f "
+        "peak_bytes_per_edge_full_geo_cut=%.1f target_max=40 full_geo_cut_runtime_s=%.2f loaded_from_cache=%d\n",
+        edges, fromText["graph"].toObject()["load_s"].toDouble(), fromCache["streaming_edges_per_second"].toDouble(),
+        fromCache["graph"].toObject()["load_s"].toDouble(), edges / textSeconds,
+        fromText["peak_memory_bytes"].toDouble() / edges, full["peak_memory_bytes"].toDouble() / edges,
+        full["runtime_s"].toDouble(), fromCache["graph"].toObject()["loaded_from_cache"].toBool() ? 1 : 0);
     return 0;
 }

@@ -29,10 +29,7 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-double maxOf(const std::vector<double>& v)
-{
-    return *std::max_element(v.begin(), v.end());
-}
+double maxOf(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
 // Times `rounds` full redraws (binning + painting) and cached repaints of a heatmap.
 void benchHeatmap(const char* name, widgets::HeatmapData data, int rounds)
@@ -80,7 +77,8 @@ widgets::HeatmapData randomSparse(int n, int perRow)
     t.reserve(static_cast<std::size_t>(n) * perRow);
     for (int r = 0; r < n; ++r)
         for (int k = 0; k < perRow; ++k)
-            t.emplace_back(r, static_cast<int>(rng.uniformInt(static_cast<std::uint64_t>(n))), 1.0 + rng.uniform01() * 1e6);
+            t.emplace_back(r, static_cast<int>(rng.uniformInt(static_cast<std::uint64_t>(n))),
+                           1.0 + rng.uniform01() * 1e6);
     widgets::HeatmapData d;
     d.isSparse = true;
     d.unit = "bytes";
@@ -164,7 +162,9 @@ int main(int argc, char** argv)
     std::printf("RESULT case=event_loop run=monte-carlo samples=1e8 rounds=5 max_blocked_ms=%.2f p99_blocked_ms=%.2f "
                 "progress_updates=%d target_ms=50 %s\n",
                 maxOf(maxGapMs), maxOf(p99GapMs), progressUpdates, maxOf(maxGapMs) < 50 ? "met=yes" : "met=no");
-    std::printf("RESULT case=cancel run=monte-carlo rounds=5 median_ms=%.2f max_ms=%.2f target_ms=100 runs_added=%zu %s\n",
-                median(cancelMs), maxOf(cancelMs), window.document()->runs().size(), maxOf(cancelMs) < 100 ? "met=yes" : "met=no");
+    std::printf(
+        "RESULT case=cancel run=monte-carlo rounds=5 median_ms=%.2f max_ms=%.2f target_ms=100 runs_added=%zu %s\n",
+        median(cancelMs), maxOf(cancelMs), window.document()->runs().size(),
+        maxOf(cancelMs) < 100 ? "met=yes" : "met=no");
     return 0;
 }

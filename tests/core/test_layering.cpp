@@ -30,12 +30,14 @@ private Q_SLOTS:
 
     void widgetsIncludeNoAppHeader()
     {
-        QDirIterator it(QString(MERIDIAN_SOURCE_DIR) + "/widgets", {"*.h", "*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
+        QDirIterator it(QString(MERIDIAN_SOURCE_DIR) + "/widgets", {"*.h", "*.cpp"}, QDir::Files,
+                        QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();
             QFile f(path);
             QVERIFY(f.open(QIODevice::ReadOnly));
-            QVERIFY2(!QString::fromUtf8(f.readAll()).contains("#include \"app/"), qPrintable(path + " includes an app header"));
+            QVERIFY2(!QString::fromUtf8(f.readAll()).contains("#include \"app/"),
+                     qPrintable(path + " includes an app header"));
         }
     }
 };

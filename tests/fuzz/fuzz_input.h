@@ -17,7 +17,8 @@ namespace meridian::fuzz {
 /// The fuzz input as a regular file at "/proc/self/fd/N", rewritten for each input.
 class InputFile {
 public:
-    InputFile() : m_fd(::memfd_create("meridian-fuzz", 0))
+    InputFile()
+        : m_fd(::memfd_create("meridian-fuzz", 0))
     {
         if (m_fd < 0)
             std::abort();

@@ -185,12 +185,12 @@ private Q_SLOTS:
     void binsBySumWhenAsked()
     {
         HeatmapView view;
-        view.resize(300, 260);  // far fewer pixels than the 4000 x 4000 cells
+        view.resize(300, 260); // far fewer pixels than the 4000 x 4000 cells
         HeatmapData data;
         data.isSparse = true;
         data.sparse.resize(4000, 4000);
         for (int k = 0; k < 4; ++k)
-            data.sparse.insert(k, k) = 1.0;  // four cells that share one pixel
+            data.sparse.insert(k, k) = 1.0; // four cells that share one pixel
         data.sparse.makeCompressed();
         view.setData(data);
         view.setBinning(HeatmapView::Binning::Sum);
@@ -247,7 +247,9 @@ private Q_SLOTS:
         QTextStream out(&text);
         writeHeatmapCsv(dense, out);
         out.flush();
-        QCOMPARE(text, QString("# Latency (ms)\nfrom \\ to,a,\"b,c\"\na,0.10000000000000001,2.5\n\"b,c\",,0.20000000000000001\n"));
+        QCOMPARE(
+            text,
+            QString("# Latency (ms)\nfrom \\ to,a,\"b,c\"\na,0.10000000000000001,2.5\n\"b,c\",,0.20000000000000001\n"));
         HeatmapData sparse;
         sparse.isSparse = true;
         sparse.unit = "bytes";

@@ -52,7 +52,7 @@ private Q_SLOTS:
         widgets::ParamForm form;
         form.setSpecs(specs());
         QSignalSpy changed(&form, &widgets::ParamForm::valuesChanged);
-        qobject_cast<QSpinBox*>(form.editor("kappa"))->setValue(99);  // clamped to the range
+        qobject_cast<QSpinBox*>(form.editor("kappa"))->setValue(99); // clamped to the range
         qobject_cast<QComboBox*>(form.editor("start"))->setCurrentText("geo");
         QVERIFY(changed.count() >= 2);
         auto values = form.values();

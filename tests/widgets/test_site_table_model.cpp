@@ -1,7 +1,7 @@
 #include "widgets/site_table_model.h"
 
-#include <QAbstractItemModelTester>
 #include "test_support.h"
+#include <QAbstractItemModelTester>
 
 #include <QSignalSpy>
 #include <QTest>
@@ -19,8 +19,7 @@ private Q_SLOTS:
         east.uplinkMBps = 520;
         east.downlinkMBps = 2800;
         east.egressUsdPerGB = 0.02;
-        auto topo = *model::Topology::create({east,
-                                              meridian::test::site("sin", 1.29, 103.85, 4, 1)});
+        auto topo = *model::Topology::create({east, meridian::test::site("sin", 1.29, 103.85, 4, 1)});
         model.setTopology(topo);
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.columnCount(), int(widgets::SiteTableModel::ColumnCount));
@@ -48,7 +47,8 @@ private Q_SLOTS:
     {
         widgets::SiteTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTopology(*model::Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 10, 10, 2, 2)}));
+        model.setTopology(
+            *model::Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 10, 10, 2, 2)}));
         QList<std::tuple<int, int, QString>> seen;
         model.setEditor([&](int row, int column, const QString& text) {
             seen.append({row, column, text});
@@ -66,7 +66,8 @@ private Q_SLOTS:
         QCOMPARE(model.data(model.index(1, widgets::SiteTableModel::Latitude), Qt::EditRole).toDouble(), 10.0);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
-        model.setTopology(*model::Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 12.5, 10, 2, 2)}));
+        model.setTopology(*model::Topology::create(
+            {meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 12.5, 10, 2, 2)}));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(reset.count(), 0); // same row count: views keep their selection
         QCOMPARE(model.data(model.index(1, widgets::SiteTableModel::Latitude), Qt::EditRole).toDouble(), 12.5);
@@ -76,7 +77,8 @@ private Q_SLOTS:
     {
         widgets::HostTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTopology(*model::Topology::create({meridian::test::site("a", 0, 0, 2, 4), meridian::test::site("b", 10, 10, 1, 8)}));
+        model.setTopology(
+            *model::Topology::create({meridian::test::site("a", 0, 0, 2, 4), meridian::test::site("b", 10, 10, 1, 8)}));
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.data(model.index(2, widgets::HostTableModel::Site)).toString(), QString("b"));
         QCOMPARE(model.data(model.index(2, widgets::HostTableModel::Slots)).toInt(), 8);

@@ -2,8 +2,8 @@
 
 #include <QApplication>
 #include <QSignalSpy>
-#include <QWheelEvent>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <cmath>
 
@@ -11,10 +11,7 @@ using namespace meridian::widgets;
 
 namespace {
 
-QVector<MapSite> twoSites()
-{
-    return {{"sydney", -33.9, 151.2, "", ""}, {"us-west", 37.4, -121.9, "", ""}};
-}
+QVector<MapSite> twoSites() { return {{"sydney", -33.9, 151.2, "", ""}, {"us-west", 37.4, -121.9, "", ""}}; }
 
 // Shows the whole world at 2 px per degree with two sites.
 void showTwoSites(WorldMapView& view)
@@ -65,8 +62,8 @@ private Q_SLOTS:
         // Siberia and Alaska face each other across the antimeridian at ~65 N.
         const int y = static_cast<int>(view.toWidget(65, 180).y());
         const int x = static_cast<int>(view.toWidget(65, 180).x());
-        QVERIFY(landPixels(image, y - 3, y + 3, x - 60, x - 10) > 50);  // Chukotka
-        QVERIFY(landPixels(image, y - 3, y + 3, x + 40, x + 90) > 50);  // Alaska
+        QVERIFY(landPixels(image, y - 3, y + 3, x - 60, x - 10) > 50); // Chukotka
+        QVERIFY(landPixels(image, y - 3, y + 3, x + 40, x + 90) > 50); // Alaska
         // A row across the open Pacific at 30 N has no land: a wrongly wrapped ring would draw a band.
         const int pacific = static_cast<int>(view.toWidget(30, 180).y());
         QCOMPARE(landPixels(image, pacific, pacific + 1, x - 100, x + 100), 0);
@@ -123,7 +120,8 @@ private Q_SLOTS:
         view.setView(0, 0, 2.0);
         const QPointF cursor(500, 120);
         const QPointF before = view.toGeo(cursor);
-        QWheelEvent wheel(cursor, view.mapToGlobal(cursor), {}, QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(cursor, view.mapToGlobal(cursor), {}, QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
         QApplication::sendEvent(&view, &wheel);
         QVERIFY(view.zoom() > 2.5);
         const QPointF after = view.toGeo(cursor);
@@ -144,7 +142,8 @@ private Q_SLOTS:
         int yellow = 0;
         for (int y = image.height() - 70; y < image.height(); ++y)
             for (int x = 0; x < 270; ++x)
-                yellow += image.pixelColor(x, y).red() > 240 && image.pixelColor(x, y).green() > 220 && image.pixelColor(x, y).blue() < 60;
+                yellow += image.pixelColor(x, y).red() > 240 && image.pixelColor(x, y).green() > 220
+                    && image.pixelColor(x, y).blue() < 60;
         QVERIFY(yellow > 5);
     }
 };

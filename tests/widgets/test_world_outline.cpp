@@ -30,7 +30,7 @@ private Q_SLOTS:
     {
         for (const auto& ring : WorldOutline::builtin().rings)
             for (int k = 1; k < ring.size(); ++k)
-                if (std::abs(ring[k].y()) != 90.0 || std::abs(ring[k - 1].y()) != 90.0)  // the pole's closing edge
+                if (std::abs(ring[k].y()) != 90.0 || std::abs(ring[k - 1].y()) != 90.0) // the pole's closing edge
                     QVERIFY2(std::abs(ring[k].x() - ring[k - 1].x()) <= 180.0, "a ring jumps across the antimeridian");
     }
 

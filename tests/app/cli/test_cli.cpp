@@ -86,9 +86,9 @@ private Q_SLOTS:
         // tests/data/eval: L = [[1, 10], [20, 2]] ms, B = [[100, 10], [5, 50]] MB/s; 0 in left, 1 and 2 in right.
         // (0,1): 2 x 10 ms + 1 MB / 10 MB/s = 0.12 s; (1,2): 1 x 2 ms + 2 MB / 50 MB/s = 0.042 s;
         // (2,0): 4 x 20 ms + 0.5 MB / 5 MB/s = 0.18 s; (1,1) is self-traffic. Total 0.342 s.
-        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"), "--bandwidth",
-                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--messages",
-                            qdata("eval/messages.mtx"), "--mapping", qdata("eval/mapping.csv")});
+        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"),
+                            "--bandwidth", qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"),
+                            "--messages", qdata("eval/messages.mtx"), "--mapping", qdata("eval/mapping.csv")});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto o = r.json();
         QVERIFY(std::abs(o["cost_s"].toDouble() - 0.342) < 1e-12);
@@ -106,9 +106,9 @@ private Q_SLOTS:
 
     void evaluateListsEveryViolation()
     {
-        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"), "--bandwidth",
-                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--pins", qdata("eval/pins.csv"),
-                            "--mapping", qdata("eval/mapping_invalid.csv")});
+        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"),
+                            "--bandwidth", qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--pins",
+                            qdata("eval/pins.csv"), "--mapping", qdata("eval/mapping_invalid.csv")});
         QCOMPARE(r.code, 0);
         const auto o = r.json();
         QCOMPARE(o["valid"].toBool(), false);
@@ -148,7 +148,8 @@ private Q_SLOTS:
                 expected += 250 * 2 * l + 250 * 126e3 / b;
             }
         }
-        const auto r = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--mapping", mapping});
+        const auto r = cli(
+            {"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--mapping", mapping});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(std::abs(r.json()["cost_s"].toDouble() - expected) < 1e-9 * expected);
         // The block mapping ignores the 13 pins, which the report must say.
@@ -159,16 +160,17 @@ private Q_SLOTS:
 
     void evaluateReportsBadInputWithFileAndLine()
     {
-        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--volume", qdata("mm_negative.mtx"), "--mapping",
-                            qdata("eval/mapping.csv")});
+        const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--volume", qdata("mm_negative.mtx"),
+                            "--mapping", qdata("eval/mapping.csv")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("mm_negative.mtx:4:5:"), r.err.constData());
-        const auto unknownApp = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "XX", "--mapping",
-                                     qdata("eval/mapping.csv")});
+        const auto unknownApp = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "XX",
+                                     "--mapping", qdata("eval/mapping.csv")});
         QCOMPARE(unknownApp.code, 2);
         QVERIFY(unknownApp.err.contains("LU, BT, SP, K-means, DNN"));
         QCOMPARE(cli({"evaluate", "--project", sampleProject("ec2-4-regions")}).code, 2);
-        const auto wrongMapping = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--mapping", qdata("eval/mapping.csv")});
+        const auto wrongMapping = cli(
+            {"evaluate", "--project", sampleProject("ec2-4-regions"), "--mapping", qdata("eval/mapping.csv")});
         QCOMPARE(wrongMapping.code, 2);
         QVERIFY(wrongMapping.err.contains("unknown site 'left'"));
     }
@@ -177,8 +179,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath("mapping.csv"), rf = dir.filePath("rankfile"), hf = dir.filePath("hosts"),
                       sf = dir.filePath("slurm");
-        const auto r = cli({"map", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--algorithm", "geo",
-                            "--seed", "3", "--out", out, "--rankfile", rf, "--hostfile", hf, "--slurm-hostfile", sf});
+        const auto r = cli({"map", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--algorithm",
+                            "geo", "--seed", "3", "--out", out, "--rankfile", rf, "--hostfile", hf, "--slurm-hostfile",
+                            sf});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto o = r.json();
         QCOMPARE(o["algorithm"].toString(), QString("geo"));
@@ -186,7 +189,8 @@ private Q_SLOTS:
         QCOMPARE(o["processes"].toInt(), 64);
         QVERIFY(o["runtime_s"].toDouble() > 0.0);
         QVERIFY(o["cost_s"].toDouble() > 0.0);
-        QVERIFY(std::abs(o["latency_s"].toDouble() + o["bandwidth_s"].toDouble() - o["cost_s"].toDouble()) < 1e-9 * o["cost_s"].toDouble());
+        QVERIFY(std::abs(o["latency_s"].toDouble() + o["bandwidth_s"].toDouble() - o["cost_s"].toDouble())
+                < 1e-9 * o["cost_s"].toDouble());
         const auto lines = readAll(rf).split('\n');
         QCOMPARE(lines.size(), 66); // comment, 64 ranks, final newline
         QVERIFY(lines[1].startsWith("rank 0="));
@@ -194,7 +198,8 @@ private Q_SLOTS:
         QCOMPARE(readAll(hf).count('\n'), 64);
         QCOMPARE(readAll(sf).count('\n'), 64);
         // The written mapping evaluates to the same cost and is valid.
-        const auto e = cli({"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--mapping", out});
+        const auto e = cli(
+            {"evaluate", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--mapping", out});
         QVERIFY2(e.code == 0, e.err.constData());
         QVERIFY(std::abs(e.json()["cost_s"].toDouble() - o["cost_s"].toDouble()) < 1e-9 * o["cost_s"].toDouble());
         QCOMPARE(e.json()["valid"].toBool(), true);
@@ -205,10 +210,10 @@ private Q_SLOTS:
         // tests/data/eval with process 0 pinned left: of the feasible mappings, {0} left and {1, 2} right
         // is cheapest at 0.342 s (the others cost 0.402 s and 0.549 s).
         QTemporaryDir dir;
-        const auto r = cli({"map", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"), "--bandwidth",
-                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--messages",
-                            qdata("eval/messages.mtx"), "--pins", qdata("eval/pins.csv"), "--algorithm", "refine", "--param",
-                            "start=random", "--out", dir.filePath("m.csv")});
+        const auto r = cli({"map", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"),
+                            "--bandwidth", qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"),
+                            "--messages", qdata("eval/messages.mtx"), "--pins", qdata("eval/pins.csv"), "--algorithm",
+                            "refine", "--param", "start=random", "--out", dir.filePath("m.csv")});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(std::abs(r.json()["cost_s"].toDouble() - 0.342) < 1e-12);
         QCOMPARE(r.json()["sites"].toArray()[1].toObject()["load"].toInt(), 2);
@@ -218,8 +223,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString rf = dir.filePath("rankfile");
-        const auto badParam = cli({"map", "--project", sampleProject("ec2-4-regions"), "--algorithm", "geo", "--param", "kappa=99",
-                                   "--rankfile", rf});
+        const auto badParam = cli({"map", "--project", sampleProject("ec2-4-regions"), "--algorithm", "geo", "--param",
+                                   "kappa=99", "--rankfile", rf});
         QCOMPARE(badParam.code, 2);
         QVERIFY2(badParam.err.contains("parameter 'kappa' is 99, out of range"), badParam.err.constData());
         QVERIFY(!QFile::exists(rf));
@@ -234,8 +239,8 @@ private Q_SLOTS:
 
     void compareNormalisesToRandom()
     {
-        const auto r = cli({"compare", "--project", sampleProject("ec2-4-regions"), "--application", "BT", "--algorithms",
-                            "geo,refine", "--seeds", "2", "--param", "refine:restarts=2"});
+        const auto r = cli({"compare", "--project", sampleProject("ec2-4-regions"), "--application", "BT",
+                            "--algorithms", "geo,refine", "--seeds", "2", "--param", "refine:restarts=2"});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto rows = r.json()["results"].toArray();
         QCOMPARE(rows.size(), 3);
@@ -246,11 +251,15 @@ private Q_SLOTS:
         QVERIFY(geo < 1.0);
         QVERIFY(refine <= geo);
         QCOMPARE(rows[2].toObject()["parameters"].toObject()["restarts"].toInt(), 2);
-        const auto csv = cli({"compare", "--project", sampleProject("ec2-4-regions"), "--algorithms", "greedy", "--seeds", "1",
-                              "--format", "csv"});
+        const auto csv = cli({"compare", "--project", sampleProject("ec2-4-regions"), "--algorithms", "greedy",
+                              "--seeds", "1", "--format", "csv"});
         QVERIFY2(csv.code == 0, csv.err.constData());
-        QVERIFY(csv.out.startsWith("algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\nrandom,1,"));
-        QCOMPARE(cli({"compare", "--project", sampleProject("ec2-4-regions"), "--param", "geo:kappa=2", "--algorithms", "greedy"}).code, 2);
+        QVERIFY(csv.out.startsWith(
+            "algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\nrandom,1,"));
+        QCOMPARE(cli({"compare", "--project", sampleProject("ec2-4-regions"), "--param", "geo:kappa=2", "--algorithms",
+                      "greedy"})
+                     .code,
+                 2);
     }
 
     void listAlgorithmsShowsParametersAndDefaults()
@@ -273,15 +282,17 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString e = dir.filePath("e.tsv"), m = dir.filePath("m.tsv");
-        const auto r = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"), "--homes",
-                            qdata("graphs/homes_partial.tsv"), "--algorithm", "geo-cut", "--budget", "1", "--out", e, "--masters", m, "--no-cache"});
+        const auto r = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"),
+                            "--homes", qdata("graphs/homes_partial.tsv"), "--algorithm", "geo-cut", "--budget", "1",
+                            "--out", e, "--masters", m, "--no-cache"});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto o = r.json();
         QCOMPARE(o["graph"].toObject()["edges"].toInt(), 5);
         QCOMPARE(o["graph"].toObject()["self_loops_dropped"].toInt(), 1);
         QCOMPARE(o["homes"].toObject()["random"].toInt(), 2);
         QCOMPARE(o["budget"].toObject()["status"].toString(), QString("within budget"));
-        for (const char* key : {"replication_factor", "transfer_time_s", "wan_cost_usd", "wan_bytes", "runtime_s", "edges_per_second", "peak_memory_bytes"})
+        for (const char* key : {"replication_factor", "transfer_time_s", "wan_cost_usd", "wan_bytes", "runtime_s",
+                                "edges_per_second", "peak_memory_bytes"})
             QVERIFY2(o.contains(key), key);
         QCOMPARE(o["sites"].toArray().size(), 2);
         const auto lines = readAll(e).split('\n');
@@ -296,8 +307,9 @@ private Q_SLOTS:
         del.write("100\t7\n");
         ins.close();
         del.close();
-        const auto u = cli({"update", "--partition", e, "--masters", m, "--sites", qdata("graphs/two_sites.csv"), "--insert", ins.fileName(),
-                            "--delete", del.fileName(), "--out", dir.filePath("e2.tsv"), "--from-scratch"});
+        const auto u = cli({"update", "--partition", e, "--masters", m, "--sites", qdata("graphs/two_sites.csv"),
+                            "--insert", ins.fileName(), "--delete", del.fileName(), "--out", dir.filePath("e2.tsv"),
+                            "--from-scratch"});
         QVERIFY2(u.code == 0, u.err.constData());
         QCOMPARE(u.json()["inserted"].toInt(), 2);
         QCOMPARE(u.json()["deleted"].toInt(), 1);
@@ -310,17 +322,21 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString e = dir.filePath("e.tsv");
-        const auto negative = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"), "--budget", "-1", "--out", e});
+        const auto negative = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites",
+                                   qdata("graphs/two_sites.csv"), "--budget", "-1", "--out", e});
         QCOMPARE(negative.code, 2);
         QVERIFY(negative.err.contains("non-negative"));
-        const auto noDownlink = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/sites_no_downlink.csv"), "--out", e});
+        const auto noDownlink = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites",
+                                     qdata("graphs/sites_no_downlink.csv"), "--out", e});
         QCOMPARE(noDownlink.code, 2);
         QVERIFY2(noDownlink.err.contains("site 'A' has no downlink"), noDownlink.err.constData());
-        const auto badHomes = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites", qdata("graphs/two_sites.csv"), "--homes",
-                                   qdata("graphs/homes_unknown_site.tsv"), "--out", e, "--no-cache"});
+        const auto badHomes = cli({"partition", "--graph", qdata("graphs/tiny.txt"), "--sites",
+                                   qdata("graphs/two_sites.csv"), "--homes", qdata("graphs/homes_unknown_site.tsv"),
+                                   "--out", e, "--no-cache"});
         QCOMPARE(badHomes.code, 2);
         QVERIFY2(badHomes.err.contains("homes_unknown_site.tsv:2:3: unknown site 'Mars'"), badHomes.err.constData());
-        const auto badGraph = cli({"partition", "--graph", qdata("graphs/snap_negative.txt"), "--sites", qdata("graphs/two_sites.csv"), "--out", e, "--no-cache"});
+        const auto badGraph = cli({"partition", "--graph", qdata("graphs/snap_negative.txt"), "--sites",
+                                   qdata("graphs/two_sites.csv"), "--out", e, "--no-cache"});
         QCOMPARE(badGraph.code, 2);
         QVERIFY(badGraph.err.contains("snap_negative.txt:2:3"));
         QVERIFY(!QFile::exists(e));

@@ -36,11 +36,15 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        write(path("sites.csv"), "name,lat,lon,nodes,slots\nvirginia,38.9,-77.4,2,2\noregon,45.8,-119.7,2,2\ndublin,53.3,-6.3,2,2\n");
-        write(path("latency.csv"), "site,virginia,oregon,dublin\nvirginia,0.2,70,75\noregon,70,0.2,\ndublin,75,130,0.2\n");
+        write(path("sites.csv"),
+              "name,lat,lon,nodes,slots\nvirginia,38.9,-77.4,2,2\noregon,45.8,-119.7,2,2\ndublin,53.3,-6.3,2,2\n");
+        write(path("latency.csv"),
+              "site,virginia,oregon,dublin\nvirginia,0.2,70,75\noregon,70,0.2,\ndublin,75,130,0.2\n");
         write(path("bandwidth.csv"), ",dublin,virginia\ndublin,900,40\nvirginia,40,900\n");
-        write(path("volume.mtx"), "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 1000\n2 1 1000\n3 4 5e6\n4 3 5e6\n");
-        write(path("messages.mtx"), "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 10\n2 1 10\n3 4 50\n4 3 50\n");
+        write(path("volume.mtx"),
+              "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 1000\n2 1 1000\n3 4 5e6\n4 3 5e6\n");
+        write(path("messages.mtx"),
+              "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 10\n2 1 10\n3 4 50\n4 3 50\n");
         write(path("pins.csv"), "process,site\n0,virginia\n3,dublin\n");
     }
 
@@ -59,8 +63,8 @@ private Q_SLOTS:
     void buildsAProjectFromFilesAndMapsIt()
     {
         const QString p = path("study.meridian");
-        auto created = cli({"project", "create", p, "--name", "My study", "--description", "three regions", "--sites", path("sites.csv"),
-                            "--latency", path("latency.csv"), "--bandwidth", path("bandwidth.csv")});
+        auto created = cli({"project", "create", p, "--name", "My study", "--description", "three regions", "--sites",
+                            path("sites.csv"), "--latency", path("latency.csv"), "--bandwidth", path("bandwidth.csv")});
         QVERIFY2(created.code == 0, created.err.constData());
         auto info = created.json();
         QCOMPARE(info["name"].toString(), QString("My study"));
@@ -75,14 +79,15 @@ private Q_SLOTS:
         QCOMPARE(again.code, 2);
         QVERIFY(again.err.contains("--force"));
 
-        auto added = cli({"project", "add-application", p, "--name", "Halo exchange", "--volume", path("volume.mtx"), "--messages",
-                          path("messages.mtx"), "--pins", path("pins.csv")});
+        auto added = cli({"project", "add-application", p, "--name", "Halo exchange", "--volume", path("volume.mtx"),
+                          "--messages", path("messages.mtx"), "--pins", path("pins.csv")});
         QVERIFY2(added.code == 0, added.err.constData());
         const auto app = added.json()["applications"].toArray()[0].toObject();
         QCOMPARE(app["processes"].toInt(), 4);
         QCOMPARE(app["pins"].toInt(), 2);
         QCOMPARE(app["messages"].toDouble(), 120.0);
-        auto generated = cli({"project", "add-application", p, "--name", "LU 16", "--pattern", "lu", "--processes", "16"});
+        auto generated = cli(
+            {"project", "add-application", p, "--name", "LU 16", "--pattern", "lu", "--processes", "16"});
         QVERIFY2(generated.code == 0, generated.err.constData());
         QCOMPARE(generated.json()["applications"].toArray().size(), 2);
         QVERIFY(QFile::exists(path("halo-exchange.volume.mtx")));
@@ -96,18 +101,19 @@ private Q_SLOTS:
         QCOMPARE(pinned.json()["applications"].toArray()[0].toObject()["pins"].toInt(), 1);
 
         // From the project to a rankfile, and a site-level mapping file accepted by evaluate and map --start.
-        auto mapped = cli({"map", "--project", p, "--application", "Halo exchange", "--algorithm", "geo", "--rankfile", path("rankfile"),
-                           "--out", path("mapping.csv")});
+        auto mapped = cli({"map", "--project", p, "--application", "Halo exchange", "--algorithm", "geo", "--rankfile",
+                           path("rankfile"), "--out", path("mapping.csv")});
         QVERIFY2(mapped.code == 0, mapped.err.constData());
         const auto rankfile = readAll(path("rankfile"));
         QVERIFY(rankfile.contains("rank 0=oregon-"));
         QCOMPARE(rankfile.count("\nrank "), 4);
         write(path("sites-only.csv"), "process,site\n0,oregon\n1,oregon\n2,dublin\n3,dublin\n");
-        auto evaluated = cli({"evaluate", "--project", p, "--application", "Halo exchange", "--mapping", path("sites-only.csv")});
+        auto evaluated = cli(
+            {"evaluate", "--project", p, "--application", "Halo exchange", "--mapping", path("sites-only.csv")});
         QVERIFY2(evaluated.code == 0, evaluated.err.constData());
         QVERIFY(evaluated.json()["valid"].toBool());
-        auto refined = cli({"map", "--project", p, "--application", "Halo exchange", "--algorithm", "refine", "--param", "start=input",
-                            "--start", path("sites-only.csv")});
+        auto refined = cli({"map", "--project", p, "--application", "Halo exchange", "--algorithm", "refine", "--param",
+                            "start=input", "--start", path("sites-only.csv")});
         QVERIFY2(refined.code == 0, refined.err.constData());
     }
 
@@ -144,20 +150,34 @@ private Q_SLOTS:
             {{"set-network", p, "--latency", path("nan.csv")}, "nan.csv:2:", "'nan'"},
             {{"set-network", p, "--latency", path("negative.csv")}, "negative.csv:2:", ">= 0"},
             {{"set-network", p, "--bandwidth", path("zero-bw.csv")}, "zero-bw.csv:2:", "> 0"},
-            {{"set-network", p, "--latency", path("extra-site.csv")}, "extra-site.csv:",
-             "names a site the project does not have: 'tokyo'; the project's sites not in the file: 'oregon', 'dublin'"},
-            {{"set-pins", p, "--application", "A", "--pins", path("pins-process.csv")}, "pins-process.csv:3:1",
+            {{"set-network", p, "--latency", path("extra-site.csv")},
+             "extra-site.csv:",
+             "names a site the project does not have: 'tokyo'; the project's sites not in the file: 'oregon', "
+             "'dublin'"},
+            {{"set-pins", p, "--application", "A", "--pins", path("pins-process.csv")},
+             "pins-process.csv:3:1",
              "process 7 does not exist: the application has 4 processes"},
-            {{"add-application", p, "--name", "B", "--volume", path("volume.mtx"), "--messages", path("messages-3.mtx")}, "messages-3.mtx",
+            {{"add-application", p, "--name", "B", "--volume", path("volume.mtx"), "--messages", path("messages-3.mtx")},
+             "messages-3.mtx",
              "the message counts are 3 x 3 but the volume is 4 x 4"},
-            {{"add-application", p, "--name", "A", "--volume", path("volume.mtx")}, "", "already has an application named 'A'"},
-            {{"add-application", p, "--name", "C", "--pattern", "lu", "--processes", "8", "--pins", path("pins-over-8.csv")},
-             "pins-over-8.csv:5:3", "site 'dublin' has 4 slots"},
-            {{"set-pins", p, "--application", "Nope", "--pins", path("pins.csv")}, "bad.meridian", "no application named 'Nope'"},
+            {{"add-application", p, "--name", "A", "--volume", path("volume.mtx")},
+             "",
+             "already has an application named 'A'"},
+            {{"add-application", p, "--name", "C", "--pattern", "lu", "--processes", "8", "--pins",
+              path("pins-over-8.csv")},
+             "pins-over-8.csv:5:3",
+             "site 'dublin' has 4 slots"},
+            {{"set-pins", p, "--application", "Nope", "--pins", path("pins.csv")},
+             "bad.meridian",
+             "no application named 'Nope'"},
             {{"set-network", p}, "", "give --latency, --bandwidth or both"},
             {{"set-hosts", p, "--hosts", path("hosts-unknown.csv")}, "hosts-unknown.csv:2:8", "unknown site 'tokyo'"},
-            {{"set-hosts", p, "--hosts", path("hosts-twice.csv")}, "hosts-twice.csv:3:1", "host 'node01' is already listed on line 2"},
-            {{"set-hosts", p, "--hosts", path("hosts-slots.csv")}, "hosts-slots.csv:1:17", "expected slots as a whole number"},
+            {{"set-hosts", p, "--hosts", path("hosts-twice.csv")},
+             "hosts-twice.csv:3:1",
+             "host 'node01' is already listed on line 2"},
+            {{"set-hosts", p, "--hosts", path("hosts-slots.csv")},
+             "hosts-slots.csv:1:17",
+             "expected slots as a whole number"},
         };
         for (const auto& c : cases) {
             QStringList args{"project"};

@@ -27,7 +27,8 @@ int main(int argc, char** argv)
         auto entries = application.comm.entries();
         for (auto& e : entries)
             e.bytes *= 2;
-        application.comm = *model::CommMatrix::fromEntries(application.comm.processCount(), entries, application.comm.hasMessages());
+        application.comm = *model::CommMatrix::fromEntries(application.comm.processCount(), entries,
+                                                           application.comm.hasMessages());
     }
     std::puts("ready");
     std::fflush(stdout);

@@ -56,8 +56,11 @@ private Q_SLOTS:
         document::ProjectDocument doc;
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         const auto original = doc.project();
-        QVERIFY(doc.edit("Move", [](const document::Project& p) { return document::withSitePosition(p, 0, 10.0, 20.0); }));
-        QVERIFY(doc.edit("Rename", [](const document::Project& p) { return document::withSiteField(p, 1, document::SiteField::Name, "oregon"); }));
+        QVERIFY(
+            doc.edit("Move", [](const document::Project& p) { return document::withSitePosition(p, 0, 10.0, 20.0); }));
+        QVERIFY(doc.edit("Rename", [](const document::Project& p) {
+            return document::withSiteField(p, 1, document::SiteField::Name, "oregon");
+        }));
         QVERIFY(doc.isModified());
         QCOMPARE(doc.project()->topology.site(0).latitude, 10.0);
         QCOMPARE(doc.project()->topology.site(1).name, std::string("oregon"));
@@ -76,10 +79,14 @@ private Q_SLOTS:
         document::ProjectDocument doc;
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         const auto before = doc.project();
-        auto s = doc.edit("Bad", [](const document::Project& p) { return document::withSiteField(p, 0, document::SiteField::Latitude, "north"); });
+        auto s = doc.edit("Bad", [](const document::Project& p) {
+            return document::withSiteField(p, 0, document::SiteField::Latitude, "north");
+        });
         QVERIFY(!s);
         QVERIFY(s.error().message.find("north") != std::string::npos);
-        s = doc.edit("Bad", [](const document::Project& p) { return document::withSiteField(p, 0, document::SiteField::Latitude, "95"); });
+        s = doc.edit("Bad", [](const document::Project& p) {
+            return document::withSiteField(p, 0, document::SiteField::Latitude, "95");
+        });
         QVERIFY(!s);
         s = doc.edit("Dup", [](const document::Project& p) { return document::withAddedSite(p, "us-west", 0, 0); });
         QVERIFY(!s);
@@ -97,7 +104,9 @@ private Q_SLOTS:
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         const auto before = doc.project();
         const double lat01 = before->network.latencyMs(0, 1);
-        QVERIFY(doc.edit("Add", [](const document::Project& p) { return document::withAddedSite(p, "frankfurt", 50.1, 8.7); }));
+        QVERIFY(doc.edit("Add", [](const document::Project& p) {
+            return document::withAddedSite(p, "frankfurt", 50.1, 8.7);
+        }));
         auto p = doc.project();
         QCOMPARE(p->topology.siteCount(), 5);
         QCOMPARE(p->network.latencyMs(0, 1), lat01);
@@ -130,8 +139,12 @@ private Q_SLOTS:
         QVERIFY(doc.staleRuns().empty());
         // A bandwidth, a capacity or a site position affects every application.
         for (auto change : std::vector<std::function<Expected<document::Project>(const document::Project&)>>{
-                 [](const document::Project& p) { return document::withNetworkEntry(p, model::NetworkQuantity::Bandwidth, 0, 1, "55"); },
-                 [](const document::Project& p) { return document::withSiteField(p, 2, document::SiteField::Nodes, "20"); },
+                 [](const document::Project& p) {
+                     return document::withNetworkEntry(p, model::NetworkQuantity::Bandwidth, 0, 1, "55");
+                 },
+                 [](const document::Project& p) {
+                     return document::withSiteField(p, 2, document::SiteField::Nodes, "20");
+                 },
                  [](const document::Project& p) { return document::withSitePosition(p, 3, 0.0, 0.0); }}) {
             QVERIFY(doc.edit("What-if", change));
             QCOMPARE(doc.staleRuns().size(), std::size_t(2));
@@ -183,7 +196,8 @@ private Q_SLOTS:
         document::ProjectDocument reloaded;
         QVERIFY(reloaded.load(path));
         QCOMPARE(reloaded.project()->topology.site(0).latitude, 1.0);
-        QCOMPARE(reloaded.fingerprint(doc.project()->applications[0].name), doc.fingerprint(doc.project()->applications[0].name));
+        QCOMPARE(reloaded.fingerprint(doc.project()->applications[0].name),
+                 doc.fingerprint(doc.project()->applications[0].name));
     }
 };
 

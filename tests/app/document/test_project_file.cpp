@@ -61,7 +61,7 @@ private Q_SLOTS:
         auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
         const int east = *p.topology.siteIndex("us-east"), west = *p.topology.siteIndex("us-west");
         const int sin = *p.topology.siteIndex("singapore"), irl = *p.topology.siteIndex("ireland");
-        QCOMPARE(p.network.bandwidthMBps(east, west), 21.0);  // Table 2
+        QCOMPARE(p.network.bandwidthMBps(east, west), 21.0); // Table 2
         QCOMPARE(p.network.bandwidthMBps(irl, east), 19.0);
         QCOMPARE(p.network.bandwidthMBps(east, sin), 6.6);
         QCOMPARE(p.network.latencyMs(east, sin), 0.35);
@@ -82,7 +82,8 @@ private Q_SLOTS:
     {
         for (const QString name : {"ec2-4-regions", "azure-3-regions"}) {
             auto p = *document::ProjectFile::load(sampleProject(name));
-            auto t = io::loadTopology((QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/" + name + "/sites.csv").toStdString());
+            auto t = io::loadTopology(
+                (QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/" + name + "/sites.csv").toStdString());
             QVERIFY(t);
             QCOMPARE(t->siteCount(), p.topology.siteCount());
             for (int s = 0; s < t->siteCount(); ++s) {
@@ -183,7 +184,9 @@ private Q_SLOTS:
         auto p = document::ProjectFile::load(path);
         QVERIFY(!p);
         QVERIFY(p.error().message.find("network.bandwidth_MBps[0][0]") != std::string::npos);
-        writeFile(path, R"({"format": "meridian-project", "version": 1, "sites": [{"name": "a", "lat": "x", "lon": 0, "nodes": 2}]})");
+        writeFile(
+            path,
+            R"({"format": "meridian-project", "version": 1, "sites": [{"name": "a", "lat": "x", "lon": 0, "nodes": 2}]})");
         QVERIFY(document::ProjectFile::load(path).error().message.find("sites[0].lat") != std::string::npos);
         writeFile(path, R"({"format": "other", "version": 1})");
         QVERIFY(document::ProjectFile::load(path).error().message.find("not a Meridian project") != std::string::npos);
@@ -193,17 +196,21 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("typo.meridian");
-        writeFile(path, "{\n  \"format\": \"meridian-project\",\n  \"version\": 1,\n"
-                        "  \"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2,\n"
-                        "             \"egress_usd_per_gb\": 0.09}]\n}\n");
+        writeFile(path,
+                  "{\n  \"format\": \"meridian-project\",\n  \"version\": 1,\n"
+                  "  \"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2,\n"
+                  "             \"egress_usd_per_gb\": 0.09}]\n}\n");
         auto p = document::ProjectFile::load(path);
         QVERIFY(!p);
         QCOMPARE(p.error().where.line, 5);
         QCOMPARE(p.error().where.column, 14);
-        QVERIFY2(p.error().message.find("sites[0]: unknown key 'egress_usd_per_gb'; expected one of") != std::string::npos,
+        QVERIFY2(p.error().message.find("sites[0]: unknown key 'egress_usd_per_gb'; expected one of")
+                     != std::string::npos,
                  p.error().message.c_str());
-        writeFile(path, "{\"format\": \"meridian-project\", \"version\": 1, \"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n"
-                        " \"aplications\": []}");
+        writeFile(path,
+                  "{\"format\": \"meridian-project\", \"version\": 1, \"sites\": [{\"name\": \"a\", \"lat\": 0, "
+                  "\"lon\": 0, \"nodes\": 2}],\n"
+                  " \"aplications\": []}");
         auto top = document::ProjectFile::load(path);
         QVERIFY(!top);
         QCOMPARE(top.error().where.line, 2);
@@ -244,19 +251,24 @@ private Q_SLOTS:
         const QByteArray head = R"({"format": "meridian-project", "version": 1,
             "sites": [{"name": "a", "lat": 0, "lon": 0, "nodes": 4}],
             "applications": [{"name": "x", "volume": "v.mtx", "pins": )";
-        for (const QByteArray& pins : {QByteArray(R"([[1.5, "a"]])"), QByteArray(R"([[1e12, "a"]])"), QByteArray(R"([[4, "a"]])"),
-                                      QByteArray(R"([[1, 2]])"), QByteArray(R"([[-1, "a"]])")}) {
+        for (const QByteArray& pins :
+             {QByteArray(R"([[1.5, "a"]])"), QByteArray(R"([[1e12, "a"]])"), QByteArray(R"([[4, "a"]])"),
+              QByteArray(R"([[1, 2]])"), QByteArray(R"([[-1, "a"]])")}) {
             writeFile(path, head + pins + "}]}");
             auto p = document::ProjectFile::load(path);
             QVERIFY2(!p, pins.constData());
-            QVERIFY2(p.error().message.find("applications[0].pins[0]: expected [process, \"site\"]: a whole process id from 0 to 3") != std::string::npos,
+            QVERIFY2(p.error().message.find(
+                         "applications[0].pins[0]: expected [process, \"site\"]: a whole process id from 0 to 3")
+                         != std::string::npos,
                      p.error().message.c_str());
         }
         writeFile(path, head + R"([[3, "a"]])" + "}]}");
         auto good = document::ProjectFile::load(path);
         QVERIFY2(good, good ? "" : good.error().toString().c_str());
         QCOMPARE(good->applications[0].pins.pins()[0].process, 3);
-        writeFile(path, R"({"format": "meridian-project", "version": 1, "sites": [{"name": "a", "lat": 0, "lon": 0, "hosts": []}]})");
+        writeFile(
+            path,
+            R"({"format": "meridian-project", "version": 1, "sites": [{"name": "a", "lat": 0, "lon": 0, "hosts": []}]})");
         auto empty = document::ProjectFile::load(path);
         QVERIFY(!empty);
         QVERIFY(empty.error().message.find("sites[0].hosts: expected at least one host") != std::string::npos);

@@ -35,24 +35,36 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("because");
-        QTest::newRow("project") << "p.json" << QByteArray(R"({"format": "meridian-project", "version": 1})") << int(FileKind::Project) << "Meridian project";
-        QTest::newRow("geojson") << "s.json" << QByteArray(R"({"type": "FeatureCollection", "features": []})") << int(FileKind::Sites) << "GeoJSON";
+        QTest::newRow("project") << "p.json" << QByteArray(R"({"format": "meridian-project", "version": 1})")
+                                 << int(FileKind::Project) << "Meridian project";
+        QTest::newRow("geojson") << "s.json" << QByteArray(R"({"type": "FeatureCollection", "features": []})")
+                                 << int(FileKind::Sites) << "GeoJSON";
         QTest::newRow("other json") << "x.json" << QByteArray(R"({"hello": 1})") << int(FileKind::Unknown) << "neither";
-        QTest::newRow("sites csv") << "s.csv" << QByteArray("# sites\nNAME,Lat,Lon,nodes\na,0,0,1\n") << int(FileKind::Sites) << "sites CSV";
-        QTest::newRow("named network") << "l.csv" << QByteArray("site,alpha,gamma\nalpha,1,2\ngamma,2,1\n") << int(FileKind::NetworkMatrix)
-                                       << "project's sites";
-        QTest::newRow("unnamed, one row per site") << "l.csv" << QByteArray("1,2,3\n2,1,3\n3,3,1\n") << int(FileKind::NetworkMatrix)
-                                                   << "site order";
-        QTest::newRow("process matrix") << "v.csv" << QByteArray(",p0,p1\np0,0,5\np1,5,0\n") << int(FileKind::Application) << "processes";
-        QTest::newRow("unnamed, not per site") << "v.csv" << QByteArray("0,5\n5,0\n") << int(FileKind::Application) << "volume";
-        QTest::newRow("foreign names") << "v.csv" << QByteArray(",x,y\nx,0,5\ny,5,0\n") << int(FileKind::Unknown) << "neither the project's sites";
-        QTest::newRow("matrix market") << "v.mtx" << QByteArray("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3\n")
+        QTest::newRow("sites csv") << "s.csv" << QByteArray("# sites\nNAME,Lat,Lon,nodes\na,0,0,1\n")
+                                   << int(FileKind::Sites) << "sites CSV";
+        QTest::newRow("named network") << "l.csv" << QByteArray("site,alpha,gamma\nalpha,1,2\ngamma,2,1\n")
+                                       << int(FileKind::NetworkMatrix) << "project's sites";
+        QTest::newRow("unnamed, one row per site")
+            << "l.csv" << QByteArray("1,2,3\n2,1,3\n3,3,1\n") << int(FileKind::NetworkMatrix) << "site order";
+        QTest::newRow("process matrix") << "v.csv" << QByteArray(",p0,p1\np0,0,5\np1,5,0\n")
+                                        << int(FileKind::Application) << "processes";
+        QTest::newRow("unnamed, not per site")
+            << "v.csv" << QByteArray("0,5\n5,0\n") << int(FileKind::Application) << "volume";
+        QTest::newRow("foreign names") << "v.csv" << QByteArray(",x,y\nx,0,5\ny,5,0\n") << int(FileKind::Unknown)
+                                       << "neither the project's sites";
+        QTest::newRow("matrix market") << "v.mtx"
+                                       << QByteArray("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3\n")
                                        << int(FileKind::Application) << "Matrix Market";
-        QTest::newRow("pins") << "p.csv" << QByteArray("process,site\n0,alpha\n") << int(FileKind::ProcessSites) << "pins";
-        QTest::newRow("pins without header") << "p.csv" << QByteArray("0,alpha\n1,gamma\n") << int(FileKind::ProcessSites) << "process,site";
-        QTest::newRow("hosts") << "h.csv" << QByteArray("host,site,slots\nnode01,alpha,4\n") << int(FileKind::Hosts) << "hosts CSV";
-        QTest::newRow("mapping") << "m.csv" << QByteArray("0,alpha,alpha-00,0\n") << int(FileKind::Mapping) << "mapping";
-        QTest::newRow("text") << "n.txt" << QByteArray("these are notes\nnot data\n") << int(FileKind::Unknown) << "not a sites";
+        QTest::newRow("pins") << "p.csv" << QByteArray("process,site\n0,alpha\n") << int(FileKind::ProcessSites)
+                              << "pins";
+        QTest::newRow("pins without header")
+            << "p.csv" << QByteArray("0,alpha\n1,gamma\n") << int(FileKind::ProcessSites) << "process,site";
+        QTest::newRow("hosts") << "h.csv" << QByteArray("host,site,slots\nnode01,alpha,4\n") << int(FileKind::Hosts)
+                               << "hosts CSV";
+        QTest::newRow("mapping") << "m.csv" << QByteArray("0,alpha,alpha-00,0\n") << int(FileKind::Mapping)
+                                 << "mapping";
+        QTest::newRow("text") << "n.txt" << QByteArray("these are notes\nnot data\n") << int(FileKind::Unknown)
+                              << "not a sites";
         QTest::newRow("empty") << "e.csv" << QByteArray("\n# nothing\n") << int(FileKind::Unknown) << "no CSV record";
     }
 
@@ -70,7 +82,8 @@ private Q_SLOTS:
     void missingFileIsUnknownWithTheReason()
     {
         std::string why;
-        QCOMPARE(document::detectFileKind(m_dir.filePath("absent.csv").toStdString(), m_topology, &why), FileKind::Unknown);
+        QCOMPARE(document::detectFileKind(m_dir.filePath("absent.csv").toStdString(), m_topology, &why),
+                 FileKind::Unknown);
         QVERIFY2(why.find("absent.csv") != std::string::npos, why.c_str());
     }
 

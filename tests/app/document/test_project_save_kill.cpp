@@ -61,11 +61,15 @@ private Q_SLOTS:
             for (std::size_t a = 0; a < totals.size(); ++a)
                 QVERIFY2(loaded->applications[a].comm.totalBytes() == totals[a] * (b ? 2.0 : 1.0),
                          qPrintable(QString("kill %1: the project says %2 but application %3 holds %4 bytes (A: %5)")
-                                        .arg(k).arg(QString::fromStdString(loaded->description)).arg(a)
-                                        .arg(loaded->applications[a].comm.totalBytes()).arg(totals[a])));
+                                        .arg(k)
+                                        .arg(QString::fromStdString(loaded->description))
+                                        .arg(a)
+                                        .arg(loaded->applications[a].comm.totalBytes())
+                                        .arg(totals[a])));
         }
         // Both versions were seen, and some kills landed after a journal was written (then finished on load).
-        qInfo("kills: 40, loads of A: %d, of B: %d, interrupted saves finished on load: %d", versions[0], versions[1], finished);
+        qInfo("kills: 40, loads of A: %d, of B: %d, interrupted saves finished on load: %d", versions[0], versions[1],
+              finished);
         QVERIFY(versions[0] > 0 && versions[1] > 0);
     }
 };

@@ -39,17 +39,18 @@ private Q_SLOTS:
         Qt::HANDLE mainThread = QThread::currentThreadId();
         bool doneOnMain = true;
         for (int k = 0; k < 2; ++k)
-            runner.start(QString("job %1").arg(k),
-                         [&, k](const Feedback&) -> jobs::JobOutput {
-                             peak = std::max(peak.load(), ++concurrent);
-                             std::this_thread::sleep_for(std::chrono::milliseconds(150));
-                             --concurrent;
-                             return jobs::JobOutput(std::any(k));
-                         },
-                         [&](jobs::JobOutput out) {
-                             doneOnMain = doneOnMain && QThread::currentThreadId() == mainThread;
-                             results.push_back(std::any_cast<int>(*out));
-                         });
+            runner.start(
+                QString("job %1").arg(k),
+                [&, k](const Feedback&) -> jobs::JobOutput {
+                    peak = std::max(peak.load(), ++concurrent);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+                    --concurrent;
+                    return jobs::JobOutput(std::any(k));
+                },
+                [&](jobs::JobOutput out) {
+                    doneOnMain = doneOnMain && QThread::currentThreadId() == mainThread;
+                    results.push_back(std::any_cast<int>(*out));
+                });
         QCOMPARE(runner.runningCount(), 2);
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 5000);
         QCOMPARE(peak.load(), 2);
@@ -77,7 +78,8 @@ private Q_SLOTS:
         jobs::JobRunner runner;
         QSignalSpy ended(&runner, &jobs::JobRunner::jobEnded);
         bool applied = false;
-        const int id = runner.start("long", [](const Feedback& f) { return spin(f, 60000); }, [&](jobs::JobOutput) { applied = true; });
+        const int id = runner.start(
+            "long", [](const Feedback& f) { return spin(f, 60000); }, [&](jobs::JobOutput) { applied = true; });
         QTest::qWait(50);
         runner.cancel(id);
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 5000);
@@ -90,14 +92,17 @@ private Q_SLOTS:
         jobs::JobRunner runner;
         QSignalSpy ended(&runner, &jobs::JobRunner::jobEnded);
         QString seen;
-        runner.start("fails", [](const Feedback&) -> jobs::JobOutput { return makeError(ErrorCode::Infeasible, "too few slots"); },
-                     [&](jobs::JobOutput out) { seen = QString::fromStdString(out.error().message); });
+        runner.start(
+            "fails",
+            [](const Feedback&) -> jobs::JobOutput { return makeError(ErrorCode::Infeasible, "too few slots"); },
+            [&](jobs::JobOutput out) { seen = QString::fromStdString(out.error().message); });
         runner.start("throws", [](const Feedback&) -> jobs::JobOutput { throw std::runtime_error("boom"); });
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 5000);
         QCOMPARE(seen, QString("too few slots"));
         for (const auto& e : ended)
             QCOMPARE(e.at(1).value<jobs::JobEnd>(), jobs::JobEnd::Failed);
-        QVERIFY(ended.at(0).at(2).toString().contains("too few slots") || ended.at(1).at(2).toString().contains("too few slots"));
+        QVERIFY(ended.at(0).at(2).toString().contains("too few slots")
+                || ended.at(1).at(2).toString().contains("too few slots"));
         QVERIFY(ended.at(0).at(2).toString().contains("boom") || ended.at(1).at(2).toString().contains("boom"));
     }
 

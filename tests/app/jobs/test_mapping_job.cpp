@@ -21,7 +21,8 @@ class TestMappingJob : public QObject {
     Q_OBJECT
     Registry<mapping::Mapper> m_mappers;
 
-    jobs::MappingRequest request(const document::ProjectDocument& doc, const std::string& algorithm, std::uint64_t seed = 1)
+    jobs::MappingRequest request(const document::ProjectDocument& doc, const std::string& algorithm,
+                                 std::uint64_t seed = 1)
     {
         jobs::MappingRequest r;
         r.project = doc.project();
@@ -47,7 +48,8 @@ private Q_SLOTS:
         const auto& app = doc.project()->applications[0];
         const cost::AlphaBetaCost evaluator(doc.completeNetwork(), app.comm);
         QCOMPARE(*run->metric("cost_s"), evaluator.evaluate(run->placement.site));
-        QVERIFY(std::abs(*run->metric("latency_s") + *run->metric("bandwidth_s") - *run->metric("cost_s")) < 1e-9 * *run->metric("cost_s"));
+        QVERIFY(std::abs(*run->metric("latency_s") + *run->metric("bandwidth_s") - *run->metric("cost_s"))
+                < 1e-9 * *run->metric("cost_s"));
         QVERIFY(run->metric("comm_time_s"));
         QVERIFY(run->metric("runtime_s"));
         QCOMPARE(run->trafficBytes.rows(), 4);
@@ -61,7 +63,8 @@ private Q_SLOTS:
         document::ProjectDocument doc;
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         auto r = request(doc, "monte-carlo");
-        auto params = ParamValues::with(m_mappers.find("monte-carlo")->parameters(), r.params, "samples", std::int64_t(2000));
+        auto params = ParamValues::with(m_mappers.find("monte-carlo")->parameters(), r.params, "samples",
+                                        std::int64_t(2000));
         QVERIFY(params);
         r.params = *params;
         Feedback feedback;
@@ -106,14 +109,14 @@ private Q_SLOTS:
         QCOMPARE(result->normalisedCost.size(), std::size_t(2));
         for (const auto& row : result->normalisedCost)
             for (double v : row)
-                QVERIFY(v > 0 && v < 1.0);  // both beat random on LU
+                QVERIFY(v > 0 && v < 1.0); // both beat random on LU
         s.kind = jobs::SweepKind::ProcessCount;
         s.pattern = "lu";
         s.points = {16, 64};
         auto counts = jobs::runSweep(s, m_mappers, feedback);
         QVERIFY2(counts, counts ? "" : counts.error().toString().c_str());
         QCOMPARE(counts->runtimeSeconds[1].size(), std::size_t(2));
-        s.points = {7};  // LU needs a grid: the error names the point
+        s.points = {7}; // LU needs a grid: the error names the point
         s.pattern = "bt";
         auto bad = jobs::runSweep(s, m_mappers, feedback);
         QVERIFY(!bad);
@@ -141,7 +144,8 @@ private Q_SLOTS:
         QVERIFY(actions::importSites(doc, csv));
         QCOMPARE(doc.project()->topology.siteCount(), 2);
         // us-east kept its measured intra-site entries.
-        QCOMPARE(doc.project()->network.provenance(model::NetworkQuantity::Bandwidth, 0, 0), before->network.provenance(model::NetworkQuantity::Bandwidth, 0, 0));
+        QCOMPARE(doc.project()->network.provenance(model::NetworkQuantity::Bandwidth, 0, 0),
+                 before->network.provenance(model::NetworkQuantity::Bandwidth, 0, 0));
         doc.undoStack()->undo();
         QCOMPARE(doc.project(), before);
 
@@ -171,7 +175,8 @@ private Q_SLOTS:
             QVERIFY(doc.save(path));
             Feedback feedback;
             auto mc = request(doc, "monte-carlo");
-            mc.params = *ParamValues::with(m_mappers.find("monte-carlo")->parameters(), mc.params, "samples", std::int64_t(500));
+            mc.params = *ParamValues::with(m_mappers.find("monte-carlo")->parameters(), mc.params, "samples",
+                                           std::int64_t(500));
             auto a = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
             auto b = jobs::runMapping(mc, m_mappers, feedback);
             QVERIFY(a && b);
@@ -184,14 +189,16 @@ private Q_SLOTS:
             QCOMPARE(same.runs().size(), std::size_t(2));
             QVERIFY(same.staleRuns().empty());
             const int pinned = doc.project()->applications[0].pins.siteVector(64)[1];
-            QVERIFY(doc.edit("Pin", [&](const document::Project& p) { return document::withPin(p, 0, 1, pinned == 0 ? 1 : 0); }));
+            QVERIFY(doc.edit("Pin", [&](const document::Project& p) {
+                return document::withPin(p, 0, 1, pinned == 0 ? 1 : 0);
+            }));
             QCOMPARE(doc.staleRuns().size(), std::size_t(2));
             QVERIFY(doc.save(path));
         }
         document::ProjectDocument reopened;
         QVERIFY(reopened.load(path));
         QCOMPARE(reopened.runs().size(), std::size_t(2));
-        QCOMPARE(reopened.staleRuns().size(), std::size_t(2));  // the pin came after both runs
+        QCOMPARE(reopened.staleRuns().size(), std::size_t(2)); // the pin came after both runs
         const auto& geo = *reopened.runs()[0];
         QCOMPARE(geo.algorithm, std::string("geo"));
         QVERIFY(geo.params.validate(m_mappers.find("geo")->parameters()));
@@ -231,7 +238,8 @@ private Q_SLOTS:
         report::ReportImages images;
         images.map = QImage(200, 100, QImage::Format_RGB32);
         images.map.fill(Qt::blue);
-        const QString html = report::reportHtml(doc, images, [](const QString& key, const QImage&) { return "img:" + key; });
+        const QString html = report::reportHtml(doc, images,
+                                                [](const QString& key, const QImage&) { return "img:" + key; });
         QVERIFY(html.contains(QString::fromStdString(doc.project()->name).toHtmlEscaped()));
         QVERIFY(html.contains("img:map"));
         QVERIFY(html.contains("geo #1"));

@@ -32,7 +32,11 @@ private Q_SLOTS:
             sites.push_back(test::site("loop", 0, 1, 1, 1, {model::Host{"127.0.0.1", 1}}));
         auto topo = *model::Topology::create(sites);
         auto comm = *model::CommMatrix::fromEntries(ranks, {{0, 1, 1e6, 1}});
-        auto problem = *mapping::MappingProblem::create(topo, model::NetworkEstimator::complete(model::Network(topo.siteCount()), topo), comm);
+        auto problem = *mapping::MappingProblem::create(topo,
+                                                        model::NetworkEstimator::complete(model::Network(
+                                                                                              topo.siteCount()),
+                                                                                          topo),
+                                                        comm);
         Registry<mapping::Mapper> registry;
         mapping::registerBuiltinMappers(registry);
         const Feedback feedback;
@@ -52,12 +56,15 @@ private Q_SLOTS:
         QStringList env = QProcess::systemEnvironment();
         env << "OMPI_MCA_plm_rsh_agent=false"; // never try ssh: every host here is this machine
         p.setEnvironment(env);
-        p.start(mpirun, {"--allow-run-as-root", "--oversubscribe", "--report-bindings", "--rankfile", rankfile, "-np",
-                         QString::number(ranks), MERIDIAN_WHERE_AM_I});
+        p.start(mpirun,
+                {"--allow-run-as-root", "--oversubscribe", "--report-bindings", "--rankfile", rankfile, "-np",
+                 QString::number(ranks), MERIDIAN_WHERE_AM_I});
         QVERIFY(p.waitForFinished(120000));
         const QString out = p.readAllStandardOutput();
         const QString err = p.readAllStandardError();
-        QVERIFY2(p.exitCode() == 0, qPrintable("mpirun failed:\n" + err + out + "\nrankfile:\n" + QString::fromUtf8(QFile(rankfile).fileName().toUtf8())));
+        QVERIFY2(p.exitCode() == 0,
+                 qPrintable("mpirun failed:\n" + err + out + "\nrankfile:\n"
+                            + QString::fromUtf8(QFile(rankfile).fileName().toUtf8())));
 
         // What each rank says about itself.
         const QRegularExpression self("^rank (\\d+) host (\\S+) cpus ([\\d ]+)$", QRegularExpression::MultilineOption);
@@ -106,8 +113,8 @@ private Q_SLOTS:
         const int ranks = std::max(2, slots);
         write("sites.csv", "name,lat,lon,nodes\nlab,48.1,11.6,1\n");
         write("hosts.csv", hosts);
-        QByteArray ring = "%%MatrixMarket matrix coordinate real general\n" + QByteArray::number(ranks) + " " + QByteArray::number(ranks) + " "
-                          + QByteArray::number(ranks) + "\n";
+        QByteArray ring = "%%MatrixMarket matrix coordinate real general\n" + QByteArray::number(ranks) + " "
+            + QByteArray::number(ranks) + " " + QByteArray::number(ranks) + "\n";
         for (int r = 0; r < ranks; ++r)
             ring += QByteArray::number(r + 1) + " " + QByteArray::number((r + 1) % ranks + 1) + " 1e6\n";
         write("halo.mtx", ring);
@@ -118,12 +125,15 @@ private Q_SLOTS:
             return std::make_pair(p.exitCode(), p.readAllStandardError());
         };
         const QString project = dir.filePath("lab.meridian");
-        auto created = run({"project", "create", project, "--name", "Lab", "--sites", dir.filePath("sites.csv"), "--hosts", dir.filePath("hosts.csv")});
+        auto created = run({"project", "create", project, "--name", "Lab", "--sites", dir.filePath("sites.csv"),
+                            "--hosts", dir.filePath("hosts.csv")});
         QVERIFY2(created.first == 0, created.second.constData());
-        auto added = run({"project", "add-application", project, "--name", "Halo", "--volume", dir.filePath("halo.mtx")});
+        auto added = run(
+            {"project", "add-application", project, "--name", "Halo", "--volume", dir.filePath("halo.mtx")});
         QVERIFY2(added.first == 0, added.second.constData());
         const QString rankfile = dir.filePath("rankfile");
-        auto mapped = run({"map", "--project", project, "--application", "Halo", "--algorithm", "greedy", "--rankfile", rankfile});
+        auto mapped = run(
+            {"map", "--project", project, "--application", "Halo", "--algorithm", "greedy", "--rankfile", rankfile});
         QVERIFY2(mapped.first == 0, mapped.second.constData());
         QFile rf(rankfile);
         QVERIFY(rf.open(QIODevice::ReadOnly));
@@ -133,7 +143,9 @@ private Q_SLOTS:
         QStringList env = QProcess::systemEnvironment();
         env << "OMPI_MCA_plm_rsh_agent=false";
         p.setEnvironment(env);
-        p.start(mpirun, {"--allow-run-as-root", "--oversubscribe", "--rankfile", rankfile, "-np", QString::number(ranks), MERIDIAN_WHERE_AM_I});
+        p.start(mpirun,
+                {"--allow-run-as-root", "--oversubscribe", "--rankfile", rankfile, "-np", QString::number(ranks),
+                 MERIDIAN_WHERE_AM_I});
         QVERIFY(p.waitForFinished(120000));
         const QString out = p.readAllStandardOutput();
         QVERIFY2(p.exitCode() == 0, qPrintable("mpirun failed:\n" + p.readAllStandardError() + out));

@@ -34,15 +34,18 @@ private Q_SLOTS:
             QVERIFY2(problem, problem ? "" : problem.error().toString().c_str());
             for (const Mapper* m : m_registry.all()) {
                 const auto values = ParamValues::defaults(m->parameters());
-                const QString what = project + "/" + QString::fromStdString(app.name) + "/" + QString::fromStdString(std::string(m->id()));
+                const QString what = project + "/" + QString::fromStdString(app.name) + "/"
+                    + QString::fromStdString(std::string(m->id()));
                 auto a = m->map(*problem, values, 1, feedback);
                 QVERIFY2(a, qPrintable(what + ": " + QString::fromStdString(a ? "" : a.error().toString())));
                 QVERIFY2(a->placement.hasHosts(), qPrintable(what));
                 const auto v = model::checkPlacement(a->placement, loaded->topology, app.pins);
-                QVERIFY2(v.empty(), qPrintable(what + ": " + QString::fromStdString(v.empty() ? "" : v.front().message)));
+                QVERIFY2(v.empty(),
+                         qPrintable(what + ": " + QString::fromStdString(v.empty() ? "" : v.front().message)));
                 auto b = m->map(*problem, values, 1, feedback);
                 QVERIFY(b);
-                QVERIFY2(a->placement.host == b->placement.host && a->placement.slot == b->placement.slot, qPrintable(what));
+                QVERIFY2(a->placement.host == b->placement.host && a->placement.slot == b->placement.slot,
+                         qPrintable(what));
             }
         }
     }

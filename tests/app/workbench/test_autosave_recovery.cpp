@@ -79,7 +79,7 @@ private Q_SLOTS:
         QVERIFY(window.autosave()->autosaveNow());
         QVERIFY(QFile::exists(QDir(window.autosave()->folder()).filePath("recovery.json")));
         QVERIFY(document::Autosave::orphans().empty()); // this process is alive
-        window.document()->undoStack()->undo();          // back to the saved state: nothing to keep
+        window.document()->undoStack()->undo();         // back to the saved state: nothing to keep
         QVERIFY(!QDir(window.autosave()->folder()).exists());
     }
 };

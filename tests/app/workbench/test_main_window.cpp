@@ -1,7 +1,7 @@
 #include "app/workbench/main_window.h"
-#include "test_support.h"
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
+#include "test_support.h"
 #include "widgets/heatmap_view.h"
 
 #include "app/workbench/jobs_panel.h"
@@ -18,25 +18,25 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
-#include <QFileInfo>
-#include <QScatterSeries>
-#include <QSettings>
 #include <QComboBox>
+#include <QDir>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileInfo>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QPointer>
+#include <QScatterSeries>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QToolButton>
 #include <QUndoStack>
-#include <QDir>
-#include <QTableView>
-#include <QTest>
 
 using namespace meridian;
 using meridian::test::sampleProject;
@@ -88,7 +88,7 @@ private Q_SLOTS:
             if (s->name() == "greedy")
                 series = qobject_cast<QScatterSeries*>(s);
         QVERIFY(series);
-        Q_EMIT series->clicked(point);  // what Qt Charts emits when the user clicks the point
+        Q_EMIT series->clicked(point); // what Qt Charts emits when the user clicks the point
         QCOMPARE(window.document()->currentRun(), greedy->id);
         const auto selected = window.runsPanel()->selectedRuns();
         QCOMPARE(selected, std::vector<int>{greedy->id});
@@ -99,7 +99,8 @@ private Q_SLOTS:
         const auto cheapest = *std::min_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
             return *a->metric("cost_s") < *b->metric("cost_s");
         });
-        const auto random = *std::find_if(runs.begin(), runs.end(), [](const auto& r) { return r->algorithm == "random"; });
+        const auto random = *std::find_if(runs.begin(), runs.end(),
+                                          [](const auto& r) { return r->algorithm == "random"; });
         const auto front = compare->skylineFront();
         QVERIFY(std::find(front.begin(), front.end(), cheapest->id) != front.end());
         QVERIFY(std::find(front.begin(), front.end(), random->id) == front.end());
@@ -139,7 +140,7 @@ private Q_SLOTS:
             chooser->setCurrentIndex(i);
             const auto& data = window.matrixPanel()->heatmap()->data();
             const int expected = i < chooser->count() - 4 ? project->applications[i / 3].comm.processCount()
-                                                         : project->topology.siteCount();
+                                                          : project->topology.siteCount();
             QCOMPARE(data.rows(), expected);
             QVERIFY(window.matrixPanel()->heatmap()->valueRange().second > 0);
         }
@@ -258,7 +259,7 @@ private Q_SLOTS:
         qobject_cast<QSpinBox*>(window.runPanel()->form("monte-carlo")->editor("samples"))->setValue(3000000);
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
         window.runPanel()->runChecked();
-        QCOMPARE(window.mapPanel()->moveSite(2, 0.0, 100.0), QString());  // while it runs
+        QCOMPARE(window.mapPanel()->moveSite(2, 0.0, 100.0), QString()); // while it runs
         QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, 60000);
         QCOMPARE(landed.first().at(1).toBool(), true);
         QCOMPARE(window.document()->staleRuns().size(), std::size_t(1));
@@ -275,7 +276,8 @@ private Q_SLOTS:
         qobject_cast<QSpinBox*>(window.runPanel()->form("monte-carlo")->editor("samples"))->setValue(100000000);
         QSignalSpy ended(window.jobRunner(), &jobs::JobRunner::jobEnded);
         const auto jobs = window.runPanel()->runChecked();
-        QTRY_VERIFY(window.jobsPanel()->progressBar(jobs.front()) && window.jobsPanel()->progressBar(jobs.front())->value() > 0);
+        QTRY_VERIFY(window.jobsPanel()->progressBar(jobs.front())
+                    && window.jobsPanel()->progressBar(jobs.front())->value() > 0);
         window.jobsPanel()->cancelButton(jobs.front())->click();
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 5000);
         QCOMPARE(ended.first().at(1).value<jobs::JobEnd>(), jobs::JobEnd::Canceled);
@@ -294,7 +296,9 @@ private Q_SLOTS:
         const QString bad = dir.filePath("bad.geojson");
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"type\": \"FeatureCollection\",\n \"features\": [\n {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [2.3]}, \"properties\": {\"name\": \"paris\", \"nodes\": 2}}]}\n");
+        f.write(
+            "{\"type\": \"FeatureCollection\",\n \"features\": [\n {\"type\": \"Feature\", \"geometry\": {\"type\": "
+            "\"Point\", \"coordinates\": [2.3]}, \"properties\": {\"name\": \"paris\", \"nodes\": 2}}]}\n");
         f.close();
         const auto before = window.document()->project();
         QMimeData mime;
@@ -304,7 +308,9 @@ private Q_SLOTS:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QVERIFY2(window.lastError().contains("bad.geojson:3"), qPrintable(window.lastError() + " / sites " + QString::number(window.document()->project()->topology.siteCount())));
+        QVERIFY2(window.lastError().contains("bad.geojson:3"),
+                 qPrintable(window.lastError() + " / sites "
+                            + QString::number(window.document()->project()->topology.siteCount())));
         QCOMPARE(window.document()->project(), before);
         const QString good = dir.filePath("good.csv");
         QFile g(good);
@@ -335,9 +341,12 @@ private Q_SLOTS:
 
         // 8192 processes: a generated LU on the solo site, mapped and shown.
         document::Project big = *window.document()->project();
-        QVERIFY(window.mapPanel()->siteModel()->setData(window.mapPanel()->siteModel()->index(0, widgets::SiteTableModel::Nodes), "8192"));
+        QVERIFY(window.mapPanel()
+                    ->siteModel()
+                    ->setData(window.mapPanel()->siteModel()->index(0, widgets::SiteTableModel::Nodes), "8192"));
         big = *window.document()->project();
-        big.applications.push_back({"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}, {}, {}, {}});
+        big.applications.push_back(
+            {"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}, {}, {}, {}});
         window.document()->reset(big);
         window.runPanel()->setCheckedMappers({"greedy"});
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);

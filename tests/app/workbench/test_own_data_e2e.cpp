@@ -41,10 +41,11 @@ struct Region {
     double lat, lon;
 };
 // Ten cloud regions (approximate coordinates).
-const Region kRegions[] = {{"us-east-1", 38.9, -77.4},     {"us-west-2", 45.8, -119.7},  {"ca-central-1", 45.5, -73.6},
-                           {"sa-east-1", -23.5, -46.6},    {"eu-west-1", 53.3, -6.3},    {"eu-central-1", 50.1, 8.7},
-                           {"ap-south-1", 19.1, 72.9},     {"ap-southeast-1", 1.3, 103.8}, {"ap-northeast-1", 35.7, 139.7},
-                           {"ap-southeast-2", -33.9, 151.2}};
+const Region kRegions[] = {{"us-east-1", 38.9, -77.4},      {"us-west-2", 45.8, -119.7},
+                           {"ca-central-1", 45.5, -73.6},   {"sa-east-1", -23.5, -46.6},
+                           {"eu-west-1", 53.3, -6.3},       {"eu-central-1", 50.1, 8.7},
+                           {"ap-south-1", 19.1, 72.9},      {"ap-southeast-1", 1.3, 103.8},
+                           {"ap-northeast-1", 35.7, 139.7}, {"ap-southeast-2", -33.9, 151.2}};
 constexpr int kSites = 10;
 
 QString shot(const QString& view)
@@ -141,7 +142,11 @@ private Q_SLOTS:
         QTest::qWait(30);
         QVERIFY(wizard->grab().save(shot("3-wizard-network")));
         wizard->next();
-        QVERIFY(wizard->addApplication("Solver", {path("solver.volume.mtx").toStdString(), path("solver.messages.mtx").toStdString(), {}})
+        QVERIFY(wizard
+                    ->addApplication("Solver",
+                                     {path("solver.volume.mtx").toStdString(),
+                                      path("solver.messages.mtx").toStdString(),
+                                      {}})
                     .isEmpty());
         QVERIFY(wizard->grab().save(shot("4-wizard-applications")));
         wizard->next();
@@ -155,7 +160,8 @@ private Q_SLOTS:
         auto project = window.document()->project();
         QCOMPARE(project->name, std::string("Solver across ten regions"));
         QCOMPARE(project->topology.siteCount(), kSites);
-        QCOMPARE(project->network.count(model::NetworkQuantity::Latency, model::Provenance::Measured), kSites * kSites - 1);
+        QCOMPARE(project->network.count(model::NetworkQuantity::Latency, model::Provenance::Measured),
+                 kSites * kSites - 1);
         QCOMPARE(project->applications.size(), std::size_t(1));
         QCOMPARE(project->applications[0].pins.size(), 3);
         QCOMPARE(window.document()->undoStack()->count(), 1);
@@ -192,7 +198,10 @@ private Q_SLOTS:
         QVERIFY(network->editCell(3, 8, "140", true).isEmpty());
         QCOMPARE(window.document()->project()->network.latencyMs(8, 3), 140.0);
         QString asked;
-        network->setDirectionQuestion([&](const QString& pair) -> std::optional<bool> { asked = pair; return false; });
+        network->setDirectionQuestion([&](const QString& pair) -> std::optional<bool> {
+            asked = pair;
+            return false;
+        });
         QVERIFY(network->editCell(1, 2, "77").isEmpty());
         QVERIFY(asked.contains("us-west-2"));
         QVERIFY(window.document()->project()->network.latencyMs(2, 1) != 77.0);
@@ -209,7 +218,8 @@ private Q_SLOTS:
         QVERIFY(window.openOrImport(path("bandwidth.csv")));
         QCOMPARE(choices.first(), QString("Latency (ms)"));
         QCOMPARE(window.document()->undoStack()->index(), before + 1);
-        QCOMPARE(window.document()->project()->network.latencyMs(0, 1), window.document()->project()->network.bandwidthMBps(0, 1));
+        QCOMPARE(window.document()->project()->network.latencyMs(0, 1),
+                 window.document()->project()->network.bandwidthMBps(0, 1));
         window.document()->undoStack()->undo();
         write(path("notes.txt"), "these are my notes, not a matrix\n");
         QVERIFY(!window.openOrImport(path("notes.txt")));
@@ -279,7 +289,9 @@ private Q_SLOTS:
         // A site-level mapping (process,site) imports as a run completed to hosts, ready to export.
         QString siteLevel = "process,site\n";
         for (int p = 0; p < 32; ++p)
-            siteLevel += QString("%1,%2\n").arg(p).arg(run->placement.site[p] >= 0 ? QString::fromStdString(again->topology.site(run->placement.site[p]).name) : "");
+            siteLevel += QString("%1,%2\n").arg(p).arg(
+                run->placement.site[p] >= 0 ? QString::fromStdString(again->topology.site(run->placement.site[p]).name)
+                                            : "");
         write(path("site-level.csv"), siteLevel);
         reopened.setChoiceQuestion([](const QString&, const QStringList& offered) { return offered.last(); });
         reopened.applicationsPanel()->setCurrentApplication(0);

@@ -18,7 +18,9 @@ document::Run run(const document::ProjectDocument& doc, const std::string& algor
     r.algorithm = algorithm;
     r.application = doc.project()->applications[0].name;
     r.inputFingerprint = doc.fingerprint(r.application);
-    r.metrics = {{"cost_s", "Mapping cost", "s", cost}, {"wan_usd", "WAN egress", "USD", usd}, {"runtime_s", "Runtime", "s", 0.01}};
+    r.metrics = {{"cost_s", "Mapping cost", "s", cost},
+                 {"wan_usd", "WAN egress", "USD", usd},
+                 {"runtime_s", "Runtime", "s", 0.01}};
     return r;
 }
 
@@ -65,7 +67,7 @@ private Q_SLOTS:
         model.setBaseline(ids[1]);
         QCOMPARE(model.data(model.index(0, 1), Qt::EditRole).toDouble(), 2.5);
         doc.removeRuns({ids[1]});
-        QCOMPARE(model.baseline(), ids[0]);  // falls back to a run that exists
+        QCOMPARE(model.baseline(), ids[0]); // falls back to a run that exists
     }
 
     void findsTheParetoFront()

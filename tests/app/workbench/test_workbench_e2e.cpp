@@ -83,7 +83,8 @@ private Q_SLOTS:
         QCOMPARE(window.jobsPanel()->rowCount(), 0);
 
         // Select geo's run and export it.
-        const int geo = window.document()->runs()[1]->algorithm == "geo" ? window.document()->runs()[1]->id : window.document()->runs()[0]->id;
+        const int geo = window.document()->runs()[1]->algorithm == "geo" ? window.document()->runs()[1]->id
+                                                                         : window.document()->runs()[0]->id;
         window.document()->setCurrentRun(geo);
         QTemporaryDir dir;
         const QString rankfile = dir.filePath(name + ".rankfile");
@@ -126,7 +127,7 @@ private Q_SLOTS:
         QFile report(pdf);
         QVERIFY(report.open(QIODevice::ReadOnly));
         QCOMPARE(report.read(5), QByteArray("%PDF-"));
-        QVERIFY(report.size() > 20000);  // text plus the map, heatmaps and charts
+        QVERIFY(report.size() > 20000); // text plus the map, heatmaps and charts
         QVERIFY(window.lastError().isEmpty());
     }
 

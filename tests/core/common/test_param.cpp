@@ -30,13 +30,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("assignment");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("range") << "count=11" << "out of range (expected int in [1, 10])";
-        QTest::newRow("type") << "count=2.5" << "'2.5' is not an integer";
-        QTest::newRow("real") << "ratio=x" << "'x' is not a number";
-        QTest::newRow("flag") << "fast=maybe" << "true or false";
-        QTest::newRow("choice") << "mode=c" << "one of: a, b";
-        QTest::newRow("unknown") << "speed=1" << "unknown parameter 'speed' (known: count, ratio, fast, mode)";
-        QTest::newRow("form") << "count" << "key=value";
+        QTest::newRow("range") << "count=11"
+                               << "out of range (expected int in [1, 10])";
+        QTest::newRow("type") << "count=2.5"
+                              << "'2.5' is not an integer";
+        QTest::newRow("real") << "ratio=x"
+                              << "'x' is not a number";
+        QTest::newRow("flag") << "fast=maybe"
+                              << "true or false";
+        QTest::newRow("choice") << "mode=c"
+                                << "one of: a, b";
+        QTest::newRow("unknown") << "speed=1"
+                                 << "unknown parameter 'speed' (known: count, ratio, fast, mode)";
+        QTest::newRow("form") << "count"
+                              << "key=value";
     }
 
     void badAssignmentsAreErrorsNamingTheKey()
@@ -48,10 +55,7 @@ private Q_SLOTS:
         QVERIFY2(v.error().message.find(fragment.toStdString()) != std::string::npos, v.error().message.c_str());
     }
 
-    void aKeyGivenTwiceIsAnError()
-    {
-        QVERIFY(!ParamValues::parse(specs(), {"count=2", "count=3"}));
-    }
+    void aKeyGivenTwiceIsAnError() { QVERIFY(!ParamValues::parse(specs(), {"count=2", "count=3"})); }
 
     void feedbackReportsProgressAndCancellation()
     {

@@ -18,7 +18,12 @@ private Q_SLOTS:
         n.set(NetworkQuantity::Latency, 0, 0, 0.1);
         n.set(NetworkQuantity::Bandwidth, 0, 0, 100);
         n.setHostLink(0, 1, HostLink{1.0, 10.0, Provenance::Measured});
-        auto comm = *CommMatrix::fromEntries(4, {{0, 1, 1e6, 1}, {0, 2, 2e6, 2}, {2, 0, 3e6, 3}, {3, 3, 9e9, 9}, {1, 3, 4e6, 4}});
+        auto comm = *CommMatrix::fromEntries(4,
+                                             {{0, 1, 1e6, 1},
+                                              {0, 2, 2e6, 2},
+                                              {2, 0, 3e6, 3},
+                                              {3, 3, 9e9, 9},
+                                              {1, 3, 4e6, 4}});
         Placement p;
         p.site = {0, 0, 0, 0};
         p.host = {0, 0, 1, 2};

@@ -44,7 +44,8 @@ private Q_SLOTS:
     {
         MERIDIAN_VERIFY_ERROR(io::readCommMatrix(data("mm_not_square.mtx")), "mm_not_square.mtx", 2, 1, "square");
         MERIDIAN_VERIFY_ERROR(io::readCommMatrix(data("mm_negative.mtx")), "mm_negative.mtx", 4, 5, "'-1'");
-        MERIDIAN_VERIFY_ERROR(io::readCommMatrix(data("mm_huge_dimensions.mtx")), "mm_huge_dimensions.mtx", 2, 1, "at most 16777216");
+        MERIDIAN_VERIFY_ERROR(io::readCommMatrix(data("mm_huge_dimensions.mtx")), "mm_huge_dimensions.mtx", 2, 1,
+                              "at most 16777216");
         auto mismatch = io::readCommMatrix(data("mm_general.mtx"), data("mm_symmetric.mtx"));
         QVERIFY(!mismatch);
         QVERIFY(mismatch.error().message.find("3 x 3") != std::string::npos);

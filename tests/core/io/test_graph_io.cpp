@@ -3,9 +3,9 @@
 #include "core/io/sites_io.h"
 #include "test_support.h"
 
-#include <QTemporaryDir>
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <fcntl.h>
@@ -32,10 +32,14 @@ private Q_SLOTS:
 
     void reportsBadSnapLinesWithFileLineAndColumn()
     {
-        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_truncated.txt")), "snap_truncated.txt", 3, 2, "expected a target vertex id");
-        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_negative.txt")), "snap_negative.txt", 2, 3, "is negative");
-        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_text.txt")), "snap_text.txt", 2, 3, "non-negative integer");
-        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_huge.txt")), "snap_huge.txt", 2, 1, "2^32 or more");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_truncated.txt")), "snap_truncated.txt", 3, 2,
+                              "expected a target vertex id");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_negative.txt")), "snap_negative.txt", 2, 3,
+                              "is negative");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_text.txt")), "snap_text.txt", 2, 3,
+                              "non-negative integer");
+        MERIDIAN_VERIFY_ERROR(io::readSnapGraph(test::data("graphs/snap_huge.txt")), "snap_huge.txt", 2, 1,
+                              "2^32 or more");
         auto empty = io::readSnapGraph(test::data("graphs/snap_empty.txt"));
         QVERIFY(!empty);
         QVERIFY(empty.error().message.find("no edges") != std::string::npos);
@@ -53,8 +57,8 @@ private Q_SLOTS:
         QCOMPARE(g->edgeCount(), std::size_t(5));
         for (std::size_t e = 0; e < g->edgeCount(); ++e)
             QVERIFY(g->src[e] < g->dst[e]);
-        MERIDIAN_VERIFY_ERROR(io::readMetisGraph(test::data("graphs/metis_bad_neighbour.graph")), "metis_bad_neighbour.graph", 5, 3,
-                              "neighbour 5 is not a vertex");
+        MERIDIAN_VERIFY_ERROR(io::readMetisGraph(test::data("graphs/metis_bad_neighbour.graph")),
+                              "metis_bad_neighbour.graph", 5, 3, "neighbour 5 is not a vertex");
         auto count = io::readMetisGraph(test::data("graphs/metis_bad_count.graph"));
         QVERIFY(!count);
         QVERIFY(count.error().message.find("declares 6 edges") != std::string::npos);
@@ -73,10 +77,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         bool fromCache = true;
-        auto first = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, dir.path().toStdString(), &fromCache);
+        auto first = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, dir.path().toStdString(),
+                                   &fromCache);
         QVERIFY(first);
         QVERIFY(!fromCache);
-        auto second = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, dir.path().toStdString(), &fromCache);
+        auto second = io::loadGraph(test::data("graphs/tiny.txt"), io::GraphFormat::Snap, dir.path().toStdString(),
+                                    &fromCache);
         QVERIFY(second);
         QVERIFY(fromCache);
         QCOMPARE(second->src, first->src);
@@ -84,7 +90,8 @@ private Q_SLOTS:
         QCOMPARE(second->originalId, first->originalId);
         QCOMPARE(second->selfLoopsDropped, first->selfLoopsDropped);
         // A bad file is never cached: the error comes back every time.
-        MERIDIAN_VERIFY_ERROR(io::loadGraph(test::data("graphs/snap_negative.txt"), io::GraphFormat::Snap, dir.path().toStdString()),
+        MERIDIAN_VERIFY_ERROR(io::loadGraph(test::data("graphs/snap_negative.txt"), io::GraphFormat::Snap,
+                                            dir.path().toStdString()),
                               "snap_negative.txt", 2, 3, "negative");
     }
 
@@ -107,11 +114,11 @@ private Q_SLOTS:
             QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
             out.write(bytes);
         };
-        QByteArray ids = good;      // the last dst id far out of range
+        QByteArray ids = good; // the last dst id far out of range
         ids[ids.size() - 1] = char(0x7f);
-        QByteArray bit = good;      // one bit of originalId flipped: only the checksum sees it
+        QByteArray bit = good; // one bit of originalId flipped: only the checksum sees it
         bit[int(bit.size() - 8 * truth->edgeCount() - 3)] ^= 1;
-        QByteArray huge = good;     // a header claiming 2^40 edges: refused before allocating
+        QByteArray huge = good; // a header claiming 2^40 edges: refused before allocating
         huge[8 * 7 + 5] = 1;
         for (const QByteArray& bad : {ids, bit, huge, good.left(good.size() / 2), QByteArray("MRDNGRF2")}) {
             damage(bad);
@@ -157,10 +164,12 @@ private Q_SLOTS:
     // Regression: tiny files whose headers claimed 2 x 10^9 vertices allocated 16 GB before reading on.
     void refusesHeaderClaimsTheFileCannotHold()
     {
-        MERIDIAN_VERIFY_ERROR(io::readMetisGraph(test::data("regressions/metis_claims_huge.graph")), "metis_claims_huge.graph", 1, 1,
-                              "the header claims 2000000000 vertices but the rest of the file (2 bytes) can hold at most 3 adjacency lines");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarketGraph(test::data("regressions/mm_graph_claims_huge.mtx")), "mm_graph_claims_huge.mtx", 2, 1,
-                              "claims 2000000000 vertices for 3 entries");
+        MERIDIAN_VERIFY_ERROR(io::readMetisGraph(test::data("regressions/metis_claims_huge.graph")),
+                              "metis_claims_huge.graph", 1, 1,
+                              "the header claims 2000000000 vertices but the rest of the file (2 bytes) can hold at "
+                              "most 3 adjacency lines");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarketGraph(test::data("regressions/mm_graph_claims_huge.mtx")),
+                              "mm_graph_claims_huge.mtx", 2, 1, "claims 2000000000 vertices for 3 entries");
     }
 
     void readsHomesAndRejectsUnknownSitesAndVertices()
@@ -170,9 +179,10 @@ private Q_SLOTS:
         auto homes = io::readHomes(test::data("graphs/homes_partial.tsv"), g, topo);
         QVERIFY2(homes, homes ? "" : homes.error().toString().c_str());
         QCOMPARE(*homes, (std::vector<int>{0, 1, -1, -1}));
-        MERIDIAN_VERIFY_ERROR(io::readHomes(test::data("graphs/homes_unknown_site.tsv"), g, topo), "homes_unknown_site.tsv", 2, 3, "unknown site 'Mars'");
-        MERIDIAN_VERIFY_ERROR(io::readHomes(test::data("graphs/homes_unknown_vertex.tsv"), g, topo), "homes_unknown_vertex.tsv", 2, 1,
-                              "vertex 555 is not in the graph");
+        MERIDIAN_VERIFY_ERROR(io::readHomes(test::data("graphs/homes_unknown_site.tsv"), g, topo),
+                              "homes_unknown_site.tsv", 2, 3, "unknown site 'Mars'");
+        MERIDIAN_VERIFY_ERROR(io::readHomes(test::data("graphs/homes_unknown_vertex.tsv"), g, topo),
+                              "homes_unknown_vertex.tsv", 2, 1, "vertex 555 is not in the graph");
     }
 
     void edgePartitionsRoundTrip()

@@ -30,7 +30,8 @@ private Q_SLOTS:
         const auto text = io::launcherFileText(io::LauncherFormat::OpenMpiRankfile, placement(), topology());
         QVERIFY(text);
         QVERIFY(text->rfind("# Open MPI rankfile", 0) == 0);
-        QVERIFY(text->find("rank 0=b-00 slot=3\nrank 1=a-01 slot=0\nrank 2=a-00 slot=1\nrank 3=b-00 slot=0\n") != std::string::npos);
+        QVERIFY(text->find("rank 0=b-00 slot=3\nrank 1=a-01 slot=0\nrank 2=a-00 slot=1\nrank 3=b-00 slot=0\n")
+                != std::string::npos);
     }
 
     void machinefileAndSlurmHostfileHaveOneLinePerRank()
@@ -45,7 +46,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const std::string path = dir.filePath("rf").toStdString();
-        auto ok = io::writeLauncherFile(path, io::LauncherFormat::OpenMpiRankfile, model::Placement::fromSites({0, 1}), topology());
+        auto ok = io::writeLauncherFile(path, io::LauncherFormat::OpenMpiRankfile, model::Placement::fromSites({0, 1}),
+                                        topology());
         QVERIFY(!ok);
         QVERIFY(ok.error().message.find("without a host") != std::string::npos);
         QVERIFY(!QFile::exists(QString::fromStdString(path)));

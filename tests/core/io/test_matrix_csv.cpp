@@ -39,13 +39,19 @@ private Q_SLOTS:
     void rejectsBrokenMatrices()
     {
         const auto nonNeg = io::CellRule::NonNegative;
-        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_ragged.csv"), nonNeg, true), "matrix_ragged.csv", 2, 1, "expected 3 fields");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_nonnumeric.csv"), nonNeg, true), "matrix_nonnumeric.csv", 2, 3, "'abc'");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_nonsquare.csv"), nonNeg, true), "matrix_nonsquare.csv", 2, 1, "square");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("latency_negative.csv"), nonNeg, true), "latency_negative.csv", 2, 3, ">= 0");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("bandwidth_zero.csv"), io::CellRule::Positive, true), "bandwidth_zero.csv", 2, 3, "> 0");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_ragged.csv"), nonNeg, true), "matrix_ragged.csv", 2, 1,
+                              "expected 3 fields");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_nonnumeric.csv"), nonNeg, true), "matrix_nonnumeric.csv",
+                              2, 3, "'abc'");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_nonsquare.csv"), nonNeg, true), "matrix_nonsquare.csv", 2,
+                              1, "square");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("latency_negative.csv"), nonNeg, true), "latency_negative.csv", 2,
+                              3, ">= 0");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("bandwidth_zero.csv"), io::CellRule::Positive, true),
+                              "bandwidth_zero.csv", 2, 3, "> 0");
         MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("matrix_inf.csv"), nonNeg, true), "matrix_inf.csv", 2, 3, "'inf'");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("latency_plain.csv"), nonNeg, false), "latency_plain.csv", 2, 7, "empty cell");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixCsv(data("latency_plain.csv"), nonNeg, false), "latency_plain.csv", 2, 7,
+                              "empty cell");
     }
 
     void roundTripsWithNamesAndMissingCells()

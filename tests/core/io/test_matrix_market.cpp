@@ -56,16 +56,24 @@ private Q_SLOTS:
     {
         const auto r = io::CellRule::NonNegative;
         MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_pattern.mtx"), r), "mm_pattern.mtx", 1, 34, "pattern");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_bad_banner.mtx"), r), "mm_bad_banner.mtx", 1, 1, "%%MatrixMarket");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_claims_too_many.mtx"), r), "mm_claims_too_many.mtx", 2, 1, "can hold at most");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_nnz_gt_cells.mtx"), r), "mm_nnz_gt_cells.mtx", 2, 5, "only 4 cells");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_index_out_of_range.mtx"), r), "mm_index_out_of_range.mtx", 4, 1, "between 1 and 3");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_missing_entries.mtx"), r), "mm_missing_entries.mtx", 4, 1, "file has 2");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_extra_entry.mtx"), r), "mm_extra_entry.mtx", 4, 1, "one too many");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_bad_banner.mtx"), r), "mm_bad_banner.mtx", 1, 1,
+                              "%%MatrixMarket");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_claims_too_many.mtx"), r), "mm_claims_too_many.mtx", 2, 1,
+                              "can hold at most");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_nnz_gt_cells.mtx"), r), "mm_nnz_gt_cells.mtx", 2, 5,
+                              "only 4 cells");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_index_out_of_range.mtx"), r), "mm_index_out_of_range.mtx",
+                              4, 1, "between 1 and 3");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_missing_entries.mtx"), r), "mm_missing_entries.mtx", 4, 1,
+                              "file has 2");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_extra_entry.mtx"), r), "mm_extra_entry.mtx", 4, 1,
+                              "one too many");
         MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_negative.mtx"), r), "mm_negative.mtx", 4, 5, "'-1'");
         MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_nan.mtx"), r), "mm_nan.mtx", 3, 5, "'nan'");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_symmetric_upper.mtx"), r), "mm_symmetric_upper.mtx", 3, 1, "lower triangle");
-        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_extra_token.mtx"), r), "mm_extra_token.mtx", 3, 7, "row column value");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_symmetric_upper.mtx"), r), "mm_symmetric_upper.mtx", 3, 1,
+                              "lower triangle");
+        MERIDIAN_VERIFY_ERROR(io::readMatrixMarket(data("mm_extra_token.mtx"), r), "mm_extra_token.mtx", 3, 7,
+                              "row column value");
     }
 
     void roundTripsExactly()

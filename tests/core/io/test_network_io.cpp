@@ -54,7 +54,8 @@ private Q_SLOTS:
     void readsMatrixMarketCoordinates()
     {
         Topology four = *Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 0, 1, 1, 1),
-                                           meridian::test::site("c", 0, 2, 1, 1), meridian::test::site("d", 0, 3, 1, 1)});
+                                           meridian::test::site("c", 0, 2, 1, 1),
+                                           meridian::test::site("d", 0, 3, 1, 1)});
         Network n(4);
         // mm_general.mtx lists (2,1) twice: a network entry given twice is an error.
         MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("mm_general.mtx"), NetworkQuantity::Latency, four, n),
@@ -70,15 +71,19 @@ private Q_SLOTS:
     {
         Network n(3);
         n.set(NetworkQuantity::Latency, 0, 0, 42.0);
-        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_unknown_site.csv"), NetworkQuantity::Latency, m_topology, n),
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_unknown_site.csv"), NetworkQuantity::Latency,
+                                                    m_topology, n),
                               "matrix_unknown_site.csv", 3, -1,
                               "the first column names a site the project does not have: 'delta'; "
                               "the project's sites not in the file: 'beta, east'");
-        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_wrong_size.csv"), NetworkQuantity::Latency, m_topology, n),
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("matrix_wrong_size.csv"), NetworkQuantity::Latency, m_topology,
+                                                    n),
                               "matrix_wrong_size.csv", 2, 1, "project has 3 sites");
-        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("bandwidth_zero.csv"), NetworkQuantity::Bandwidth, m_topology, n),
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("bandwidth_zero.csv"), NetworkQuantity::Bandwidth, m_topology,
+                                                    n),
                               "bandwidth_zero.csv", 2, 3, "> 0");
-        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("latency_negative.csv"), NetworkQuantity::Latency, m_topology, n),
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("latency_negative.csv"), NetworkQuantity::Latency, m_topology,
+                                                    n),
                               "latency_negative.csv", 2, 3, ">= 0");
         QCOMPARE(n.latencyMs(0, 0), 42.0);
         QCOMPARE(n.count(NetworkQuantity::Latency, Provenance::Measured), 1);

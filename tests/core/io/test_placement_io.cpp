@@ -28,12 +28,14 @@ private Q_SLOTS:
 
     void rejectsBrokenPins()
     {
-        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_unknown_site.csv"), m_topology), "pins_unknown_site.csv", 2, 3, "'delta'");
-        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_over_capacity.csv"), m_topology), "pins_over_capacity.csv", 5, 3,
-                              "has 4 slots");
+        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_unknown_site.csv"), m_topology), "pins_unknown_site.csv", 2, 3,
+                              "'delta'");
+        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_over_capacity.csv"), m_topology), "pins_over_capacity.csv", 5,
+                              3, "has 4 slots");
         MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_duplicate.csv"), m_topology), "pins_duplicate.csv", 2, 1,
                               "already pinned on line 1");
-        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_bad_process.csv"), m_topology), "pins_bad_process.csv", 2, 1, "'-1'");
+        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("pins_bad_process.csv"), m_topology), "pins_bad_process.csv", 2, 1,
+                              "'-1'");
     }
 
     void readsMappingsInAnyOrder()
@@ -57,18 +59,20 @@ private Q_SLOTS:
 
     void rejectsBrokenMappings()
     {
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_gap.csv"), m_topology), "mapping_gap.csv", 2, -1, "process 1 is missing");
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_duplicate.csv"), m_topology), "mapping_duplicate.csv", 3, 1,
-                              "already mapped on line 2");
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_wrong_host_site.csv"), m_topology), "mapping_wrong_host_site.csv", 1, 9,
-                              "is in site 'gamma'");
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_bad_slot.csv"), m_topology), "mapping_bad_slot.csv", 1, 18,
-                              "between 0 and 1");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_gap.csv"), m_topology), "mapping_gap.csv", 2, -1,
+                              "process 1 is missing");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_duplicate.csv"), m_topology), "mapping_duplicate.csv", 3,
+                              1, "already mapped on line 2");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_wrong_host_site.csv"), m_topology),
+                              "mapping_wrong_host_site.csv", 1, 9, "is in site 'gamma'");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_bad_slot.csv"), m_topology), "mapping_bad_slot.csv", 1,
+                              18, "between 0 and 1");
         MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_ragged.csv"), m_topology), "mapping_ragged.csv", 1, 1,
                               "expected 'process,site,host,slot' or a site-level 'process,site', found 3 fields");
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_half_host.csv"), m_topology), "mapping_half_host.csv", 1, 18,
-                              "both a host and a slot");
-        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping.csv"), m_topology, 4), "mapping.csv", 4, -1, "application has 4");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping_half_host.csv"), m_topology), "mapping_half_host.csv", 1,
+                              18, "both a host and a slot");
+        MERIDIAN_VERIFY_ERROR(io::readMappingCsv(data("mapping.csv"), m_topology, 4), "mapping.csv", 4, -1,
+                              "application has 4");
     }
 
     void roundTripsMappingsAndPins()

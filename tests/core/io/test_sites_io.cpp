@@ -36,13 +36,18 @@ private Q_SLOTS:
 
     void rejectsBrokenFiles()
     {
-        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_missing_column.csv")), "sites_missing_column.csv", 1, 1, "'nodes'");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_missing_column.csv")), "sites_missing_column.csv", 1, 1,
+                              "'nodes'");
         MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_bad_lat.csv")), "sites_bad_lat.csv", 3, 3, "latitude");
-        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_duplicate.csv")), "sites_duplicate.csv", 3, 1, "listed twice");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_duplicate.csv")), "sites_duplicate.csv", 3, 1,
+                              "listed twice");
         MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_ragged.csv")), "sites_ragged.csv", 3, 1, "expected 4 fields");
-        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_unknown_column.csv")), "sites_unknown_column.csv", 1, 20, "up_mbit");
-        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_bad_nodes.csv")), "sites_bad_nodes.csv", 2, 7, "whole number");
-        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_zero_uplink.csv")), "sites_zero_uplink.csv", 2, 11, "bandwidth > 0");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_unknown_column.csv")), "sites_unknown_column.csv", 1, 20,
+                              "up_mbit");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_bad_nodes.csv")), "sites_bad_nodes.csv", 2, 7,
+                              "whole number");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_zero_uplink.csv")), "sites_zero_uplink.csv", 2, 11,
+                              "bandwidth > 0");
         MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_nan.csv")), "sites_nan.csv", 2, 3, "'nan'");
         MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("sites_empty.csv")), "sites_empty.csv", 1, 1, "empty");
         auto missing = io::readSitesCsv(data("no_such_file.csv"));
@@ -64,9 +69,10 @@ private Q_SLOTS:
 
     void rejectsBrokenGeoJsonWithTheFeatureLine()
     {
-        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites_bad_coordinates.geojson")), "sites_bad_coordinates.geojson", 6, -1,
-                              "feature 2");
-        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites_syntax.geojson")), "sites_syntax.geojson", 4, -1, "not valid JSON");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites_bad_coordinates.geojson")),
+                              "sites_bad_coordinates.geojson", 6, -1, "feature 2");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites_syntax.geojson")), "sites_syntax.geojson", 4, -1,
+                              "not valid JSON");
         MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("sites.csv")), "sites.csv", 1, -1, "not valid JSON");
     }
 
@@ -80,10 +86,11 @@ private Q_SLOTS:
 
     void refusesGeoJsonOfTheWrongTypesWithoutThrowing()
     {
-        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_type_not_string.geojson")), "geojson_type_not_string.geojson", 0, -1,
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_type_not_string.geojson")),
+                              "geojson_type_not_string.geojson", 0, -1,
                               "feature 1: expected an object with \"type\": \"Feature\"");
-        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_number_overflow.geojson")), "geojson_number_overflow.geojson", 0, 0,
-                              "number is out of range");
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_number_overflow.geojson")),
+                              "geojson_number_overflow.geojson", 0, 0, "number is out of range");
         MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/geojson_collection_type_array.geojson")),
                               "geojson_collection_type_array.geojson", 1, 1, "expected a GeoJSON FeatureCollection");
     }
@@ -92,11 +99,13 @@ private Q_SLOTS:
     // below what allocating the hosts can bear.
     void refusesCapacitiesBeyondTheLimits()
     {
-        MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_capacity_overflow.csv")), "sites_capacity_overflow.csv", 0, -1,
-                              "site 'b': its 999999999 slots would make 1999999998 slots in the project; at most 1073741824");
+        MERIDIAN_VERIFY_ERROR(
+            io::loadTopology(data("regressions/sites_capacity_overflow.csv")), "sites_capacity_overflow.csv", 0, -1,
+            "site 'b': its 999999999 slots would make 1999999998 slots in the project; at most 1073741824");
         MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_huge_site.csv")), "sites_huge_site.csv", 0, -1,
                               "its 10000000000 slots");
-        MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_nodes_beyond_limit.csv")), "sites_nodes_beyond_limit.csv", 2, -1,
+        MERIDIAN_VERIFY_ERROR(io::loadTopology(data("regressions/sites_nodes_beyond_limit.csv")),
+                              "sites_nodes_beyond_limit.csv", 2, -1,
                               "expected a whole number of nodes from 1 to 1000000 for 'nodes', found '2000000000'");
     }
 
@@ -113,7 +122,8 @@ private Q_SLOTS:
             QVERIFY(f.resize(qint64(2) << 30)); // a sparse 2 GiB file: nothing is written to disk
         }
         // Refused from its size, before reading a byte of it.
-        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(sparse.toStdString()), "huge.csv", 0, 0, "the file is 2.0 GiB; at most 1.0 GiB are read");
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(sparse.toStdString()), "huge.csv", 0, 0,
+                              "the file is 2.0 GiB; at most 1.0 GiB are read");
     }
 
     // Regression: binary garbage was echoed raw and at full length in "unknown column" errors.

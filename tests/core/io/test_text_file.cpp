@@ -32,8 +32,10 @@ private Q_SLOTS:
         auto text = io::readTextFile(path.toStdString(), 10);
         QVERIFY(text);
         QCOMPARE(*text, std::string("0123456789"));
-        MERIDIAN_VERIFY_ERROR(io::readTextFile(path.toStdString(), 9), "small.txt", 0, 0, "the file is 10 bytes; at most 9 bytes are read");
-        MERIDIAN_VERIFY_ERROR(io::readTextFile(dir.filePath("absent").toStdString()), "absent", 0, 0, "cannot open the file: No such file or directory");
+        MERIDIAN_VERIFY_ERROR(io::readTextFile(path.toStdString(), 9), "small.txt", 0, 0,
+                              "the file is 10 bytes; at most 9 bytes are read");
+        MERIDIAN_VERIFY_ERROR(io::readTextFile(dir.filePath("absent").toStdString()), "absent", 0, 0,
+                              "cannot open the file: No such file or directory");
     }
 
     void showsUserTextSafely()
@@ -63,7 +65,7 @@ private Q_SLOTS:
         QCOMPARE(failures.load(), 0);
         const QByteArray final = readAll(QString::fromStdString(path));
         QCOMPARE(final.size(), 100000);
-        QCOMPARE(final.count(final.front()), 100000); // one writer's whole content, never a mix
+        QCOMPARE(final.count(final.front()), 100000);                // one writer's whole content, never a mix
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left behind
     }
 
@@ -73,12 +75,14 @@ private Q_SLOTS:
         const QString first = dir.filePath("partition.tsv");
         QVERIFY(io::writeTextFileAtomically(first.toStdString(), "old"));
         auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
-        const auto s = io::writeFilesTogether({{first.toStdString(), text("new")}, {dir.filePath("missing/masters.tsv").toStdString(), text("new")}});
+        const auto s = io::writeFilesTogether(
+            {{first.toStdString(), text("new")}, {dir.filePath("missing/masters.tsv").toStdString(), text("new")}});
         QVERIFY(!s);
         QVERIFY2(s.error().message.find("No such file or directory") != std::string::npos, s.error().message.c_str());
         QCOMPARE(readAll(first), QByteArray("old"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
-        QVERIFY(io::writeFilesTogether({{first.toStdString(), text("new")}, {dir.filePath("masters.tsv").toStdString(), text("new too")}}));
+        QVERIFY(io::writeFilesTogether(
+            {{first.toStdString(), text("new")}, {dir.filePath("masters.tsv").toStdString(), text("new too")}}));
         QCOMPARE(readAll(first), QByteArray("new"));
         QCOMPARE(readAll(dir.filePath("masters.tsv")), QByteArray("new too"));
     }

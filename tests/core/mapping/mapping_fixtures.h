@@ -18,8 +18,9 @@ inline model::Topology fourRegions(const std::vector<int>& slots, int slotsPerHo
     const double coords[][2] = {{38.9, -77.0}, {37.4, -122.0}, {1.35, 103.8}, {53.3, -6.3}};
     std::vector<model::Site> sites;
     for (std::size_t i = 0; i < slots.size(); ++i)
-        sites.push_back(site(names[i % 4] + (i >= 4 ? std::to_string(i) : std::string()), coords[i % 4][0] + static_cast<double>(i / 4),
-                             coords[i % 4][1], slots[i] / slotsPerHost, slotsPerHost));
+        sites.push_back(site(names[i % 4] + (i >= 4 ? std::to_string(i) : std::string()),
+                             coords[i % 4][0] + static_cast<double>(i / 4), coords[i % 4][1], slots[i] / slotsPerHost,
+                             slotsPerHost));
     return *model::Topology::create(std::move(sites));
 }
 

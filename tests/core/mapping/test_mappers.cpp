@@ -31,8 +31,9 @@ private Q_SLOTS:
 
     void registersEveryMapperOnce()
     {
-        const std::vector<std::string> expected = {"random", "round-robin", "interleave", "greedy", "mpipp", "geo",
-                                                   "scotch-bw", "scotch-lat", "topology-aware", "monte-carlo", "refine"};
+        const std::vector<std::string> expected = {"random",         "round-robin", "interleave", "greedy",
+                                                   "mpipp",          "geo",         "scotch-bw",  "scotch-lat",
+                                                   "topology-aware", "monte-carlo", "refine"};
         QCOMPARE(m_registry.ids(), expected);
         QVERIFY(!m_registry.add(std::make_unique<mapping::ScotchMapper>(ScotchMapper::Metric::Bandwidth)));
     }
@@ -47,10 +48,14 @@ private Q_SLOTS:
         for (const auto& id : m_registry.ids()) {
             for (auto p : {synth::Pattern::LU, synth::Pattern::KMeans, synth::Pattern::DNN}) {
                 const auto name = id + "/" + std::string(synth::patternId(p));
-                QTest::newRow((name + "/even").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{16, 16, 16, 16} << 1 << 0.2;
-                QTest::newRow((name + "/24-16-16-8").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{24, 16, 16, 8} << 4 << 0.2;
-                QTest::newRow((name + "/more-slots").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{32, 40, 8, 24} << 8 << 0.3;
-                QTest::newRow((name + "/no-pins").c_str()) << QString::fromStdString(id) << int(p) << QVector<int>{16, 16, 16, 16} << 2 << 0.0;
+                QTest::newRow((name + "/even").c_str())
+                    << QString::fromStdString(id) << int(p) << QVector<int>{16, 16, 16, 16} << 1 << 0.2;
+                QTest::newRow((name + "/24-16-16-8").c_str())
+                    << QString::fromStdString(id) << int(p) << QVector<int>{24, 16, 16, 8} << 4 << 0.2;
+                QTest::newRow((name + "/more-slots").c_str())
+                    << QString::fromStdString(id) << int(p) << QVector<int>{32, 40, 8, 24} << 8 << 0.3;
+                QTest::newRow((name + "/no-pins").c_str())
+                    << QString::fromStdString(id) << int(p) << QVector<int>{16, 16, 16, 16} << 2 << 0.0;
             }
         }
     }
@@ -98,8 +103,11 @@ private Q_SLOTS:
         const auto problem = test::makeProblem(synth::Pattern::LU, 64, topo, 0.2, 2);
         const Mapper* mc = m_registry.find("monte-carlo");
         const Feedback feedback;
-        auto one = mc->map(problem, *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=1", "keep=30000"}), 9, feedback);
-        auto three = mc->map(problem, *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=3", "keep=30000"}), 9, feedback);
+        auto one = mc->map(problem, *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=1", "keep=30000"}),
+                           9, feedback);
+        auto three = mc->map(problem,
+                             *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=3", "keep=30000"}), 9,
+                             feedback);
         QVERIFY(one && three);
         QCOMPARE(one->placement.site, three->placement.site);
         QCOMPARE(one->costSamples, three->costSamples);
@@ -132,7 +140,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("params");
         QTest::addColumn<int>("processes");
         QTest::newRow("monte-carlo") << "monte-carlo" << QStringList{"samples=10000000"} << 256;
-        QTest::newRow("refine-annealing") << "refine" << QStringList{"annealing=true", "anneal_steps=1000000000"} << 256;
+        QTest::newRow("refine-annealing")
+            << "refine" << QStringList{"annealing=true", "anneal_steps=1000000000"} << 256;
         QTest::newRow("mpipp") << "mpipp" << QStringList{"starts=64"} << 2048;
         QTest::newRow("geo") << "geo" << QStringList{"kappa=7"} << 8192;
         QTest::newRow("topology-aware") << "topology-aware" << QStringList{} << 8192;
@@ -145,7 +154,8 @@ private Q_SLOTS:
         QFETCH(int, processes);
         std::vector<int> slots(mapper == "geo" ? 8 : 4, processes / (mapper == "geo" ? 8 : 4));
         const auto topo = test::fourRegions(slots);
-        const auto problem = test::makeProblem(mapper == "topology-aware" ? synth::Pattern::DNN : synth::Pattern::LU, processes, topo);
+        const auto problem = test::makeProblem(mapper == "topology-aware" ? synth::Pattern::DNN : synth::Pattern::LU,
+                                               processes, topo);
         const Mapper* m = m_registry.find(mapper.toStdString());
         std::vector<std::string> list;
         for (const auto& p : params)
@@ -183,7 +193,8 @@ private Q_SLOTS:
         std::vector<model::Pin> pins;
         for (int p = 0; p < 10; ++p)
             pins.push_back({p, 2});
-        auto overPinned = MappingProblem::create(topo, test::priorNetwork(topo), *comm, *model::Constraints::fromPins(pins));
+        auto overPinned = MappingProblem::create(topo, test::priorNetwork(topo), *comm,
+                                                 *model::Constraints::fromPins(pins));
         QVERIFY(!overPinned);
         QVERIFY2(overPinned.error().message.find("singapore") != std::string::npos
                      && overPinned.error().message.find("over by 2") != std::string::npos,
@@ -212,8 +223,8 @@ private Q_SLOTS:
         // the heaviest process and fills it with its heaviest partner.
         std::vector<model::Site> sites{test::site("a", 0, 0, 2, 1), test::site("b", 0, 90, 2, 1)};
         const auto topo = *model::Topology::create(sites);
-        auto comm = model::CommMatrix::fromEntries(4, {{0, 1, 1e9, 10}, {1, 0, 1e9, 10}, {2, 3, 2e9, 10}, {3, 2, 2e9, 10},
-                                                       {1, 2, 1e6, 1}, {2, 1, 1e6, 1}});
+        auto comm = model::CommMatrix::fromEntries(
+            4, {{0, 1, 1e9, 10}, {1, 0, 1e9, 10}, {2, 3, 2e9, 10}, {3, 2, 2e9, 10}, {1, 2, 1e6, 1}, {2, 1, 1e6, 1}});
         auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *comm);
         const Feedback feedback;
         auto r = m_registry.find("geo")->map(problem, 1, feedback);
@@ -235,7 +246,8 @@ private Q_SLOTS:
     void scotchUsesTheMiddleSiteForTheMiddleCluster()
     {
         // Three 4-process cliques in a chain A-B-C; sites x-y-z in a line (x and z far apart).
-        std::vector<model::Site> sites{test::site("x", 0, 0, 4, 1), test::site("y", 0, 60, 4, 1), test::site("z", 0, 120, 4, 1)};
+        std::vector<model::Site> sites{test::site("x", 0, 0, 4, 1), test::site("y", 0, 60, 4, 1),
+                                       test::site("z", 0, 120, 4, 1)};
         const auto topo = *model::Topology::create(sites);
         std::vector<model::CommEntry> e;
         for (int a = 0; a < 12; ++a)
@@ -263,7 +275,12 @@ private Q_SLOTS:
         // One site with two hosts of two slots: 0-2 and 1-3 are partners.
         std::vector<model::Site> sites{test::site("s", 0, 0, 2, 2)};
         const auto topo = *model::Topology::create(sites);
-        auto comm = model::CommMatrix::fromEntries(4, {{0, 2, 1e9, 10}, {2, 0, 1e9, 10}, {1, 3, 1e9, 10}, {3, 1, 1e9, 10}, {0, 1, 1e3, 1}});
+        auto comm = model::CommMatrix::fromEntries(4,
+                                                   {{0, 2, 1e9, 10},
+                                                    {2, 0, 1e9, 10},
+                                                    {1, 3, 1e9, 10},
+                                                    {3, 1, 1e9, 10},
+                                                    {0, 1, 1e3, 1}});
         auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *comm);
         const Feedback feedback;
         auto placement = completeHosts(problem, {0, 0, 0, 0}, 1, FeedbackRange(feedback, 0, 1));

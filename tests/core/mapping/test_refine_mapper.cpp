@@ -14,20 +14,24 @@ namespace {
 MappingProblem randomInstance(std::uint64_t seed)
 {
     Random random(seed);
-    std::vector<model::Site> sites{test::site("a", 10, 10, 4, 1), test::site("b", 40, 100, 4, 1), test::site("c", -20, -60, 4, 1)};
+    std::vector<model::Site> sites{test::site("a", 10, 10, 4, 1), test::site("b", 40, 100, 4, 1),
+                                   test::site("c", -20, -60, 4, 1)};
     const auto topo = *model::Topology::create(sites);
     model::Network net(3);
     for (int k = 0; k < 3; ++k)
         for (int l = 0; l < 3; ++l) {
             const bool same = k == l;
-            net.set(model::NetworkQuantity::Latency, k, l, same ? 0.05 + random.uniform01() : 5.0 + 150.0 * random.uniform01());
-            net.set(model::NetworkQuantity::Bandwidth, k, l, same ? 500.0 + 500.0 * random.uniform01() : 5.0 + 95.0 * random.uniform01());
+            net.set(model::NetworkQuantity::Latency, k, l,
+                    same ? 0.05 + random.uniform01() : 5.0 + 150.0 * random.uniform01());
+            net.set(model::NetworkQuantity::Bandwidth, k, l,
+                    same ? 500.0 + 500.0 * random.uniform01() : 5.0 + 95.0 * random.uniform01());
         }
     std::vector<model::CommEntry> entries;
     for (int i = 0; i < 12; ++i)
         for (int j = 0; j < 12; ++j)
             if (i != j && random.uniform01() < 0.3)
-                entries.push_back({i, j, 1e5 + 1e8 * random.uniform01(), 1.0 + static_cast<double>(random.uniformInt(100))});
+                entries.push_back(
+                    {i, j, 1e5 + 1e8 * random.uniform01(), 1.0 + static_cast<double>(random.uniformInt(100))});
     return *MappingProblem::create(topo, net, *model::CommMatrix::fromEntries(12, entries));
 }
 
@@ -93,12 +97,17 @@ private Q_SLOTS:
             const auto problem = test::makeProblem(pattern, 64, topo, 0.2, 4);
             for (const char* start : {"random", "greedy", "geo", "scotch-bw", "topology-aware", "mpipp"}) {
                 auto base = m_registry.find(start)->map(problem, 3, feedback);
-                const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(), {std::string("start=") + start});
+                const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(),
+                                                        {std::string("start=") + start});
                 auto refined = m_registry.find("refine")->map(problem, values, 3, feedback);
                 QVERIFY(base && refined);
                 const double before = problem.cost().evaluate(base->placement.site);
                 const double after = problem.cost().evaluate(refined->placement.site);
-                QVERIFY2(after <= before, qPrintable(QString("%1 from %2: %3 > %4").arg(synth::patternId(pattern).data(), start).arg(after).arg(before)));
+                QVERIFY2(after <= before,
+                         qPrintable(QString("%1 from %2: %3 > %4")
+                                        .arg(synth::patternId(pattern).data(), start)
+                                        .arg(after)
+                                        .arg(before)));
             }
         }
     }
@@ -125,7 +134,8 @@ private Q_SLOTS:
         const auto topo = test::fourRegions({24, 16, 16, 8}, 4);
         const auto problem = test::makeProblem(synth::Pattern::KMeans, 60, topo, 0.3, 8);
         const Feedback feedback;
-        const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(), {"annealing=true", "anneal_steps=200000", "start=random"});
+        const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(),
+                                                {"annealing=true", "anneal_steps=200000", "start=random"});
         auto r = m_registry.find("refine")->map(problem, values, 5, feedback);
         QVERIFY(r);
         QVERIFY(model::checkPlacement(r->placement, topo, problem.constraints()).empty());

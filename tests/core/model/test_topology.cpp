@@ -65,7 +65,8 @@ private Q_SLOTS:
         auto dup = Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("a", 1, 1, 1, 1)});
         QVERIFY(!dup);
         QVERIFY(dup.error().message.find("'a'") != std::string::npos);
-        auto hostDup = Topology::create({meridian::test::site("a", 0, 0, 1, 1, {Host{"h", 1}}), meridian::test::site("b", 0, 0, 1, 1, {Host{"h", 1}})});
+        auto hostDup = Topology::create({meridian::test::site("a", 0, 0, 1, 1, {Host{"h", 1}}),
+                                         meridian::test::site("b", 0, 0, 1, 1, {Host{"h", 1}})});
         QVERIFY(!hostDup);
     }
 

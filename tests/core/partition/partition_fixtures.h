@@ -36,7 +36,8 @@ struct WikiVote {
 
     partition::PartitionProblem problem(std::optional<double> budget = {}, const char* profile = "pagerank") const
     {
-        return *partition::PartitionProblem::create(graph, topology, *cost::TrafficProfile::fromId(profile), home, budget);
+        return *partition::PartitionProblem::create(graph, topology, *cost::TrafficProfile::fromId(profile), home,
+                                                    budget);
     }
 };
 

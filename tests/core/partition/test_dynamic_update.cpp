@@ -30,7 +30,8 @@ private Q_SLOTS:
         start.dst.resize(keep);
         for (std::size_t e = 0; e < 500; e += 5)
             deletes.emplace_back(start.originalId[start.src[e]], start.originalId[start.dst[e]]);
-        const auto problem = *PartitionProblem::create(start, wiki.topology, *cost::TrafficProfile::fromId("pagerank"), wiki.home, {});
+        const auto problem = *PartitionProblem::create(start, wiki.topology, *cost::TrafficProfile::fromId("pagerank"),
+                                                       wiki.home, {});
         const Feedback feedback;
         auto initial = m_registry.find("geo-cut")->run(problem, 1, feedback);
         QVERIFY(initial);
@@ -58,7 +59,8 @@ private Q_SLOTS:
         QVERIFY(io::readMasters(m, back->first, wiki.topology, back->second));
         const auto sizes = cost::vertexSizes(graph, problem.profile);
         const auto updated = cost::evaluateGas(graph, partition, sizes, problem.network);
-        const auto fresh = cost::evaluateGas(back->first, back->second, cost::vertexSizes(back->first, problem.profile), problem.network);
+        const auto fresh = cost::evaluateGas(back->first, back->second, cost::vertexSizes(back->first, problem.profile),
+                                             problem.network);
         QVERIFY(std::abs(updated.transferSeconds - fresh.transferSeconds) <= 1e-12 * fresh.transferSeconds);
         QVERIFY(std::abs(updated.wanUsd - fresh.wanUsd) <= 1e-12 * fresh.wanUsd);
         QCOMPARE(updated.replicationFactor, fresh.replicationFactor);
@@ -74,8 +76,8 @@ private Q_SLOTS:
         model::EdgePartition partition = initial->partition;
         std::vector<int> home = wiki.home;
         const auto before = partition.edgeSite;
-        auto stats = applyUpdates(problem, graph, partition, home, {{30, 1412}, {1, 999999}}, {}, ParamValues::defaults(m_registry.find("geo-cut")->parameters()),
-                                  0.1, 1, feedback);
+        auto stats = applyUpdates(problem, graph, partition, home, {{30, 1412}, {1, 999999}}, {},
+                                  ParamValues::defaults(m_registry.find("geo-cut")->parameters()), 0.1, 1, feedback);
         QVERIFY(!stats);
         QVERIFY2(stats.error().message.find("1 -> 999999") != std::string::npos, stats.error().message.c_str());
         QCOMPARE(partition.edgeSite, before);

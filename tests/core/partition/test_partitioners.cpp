@@ -53,7 +53,8 @@ private Q_SLOTS:
         const Feedback feedback;
         std::map<std::string, cost::GasMetrics> m;
         for (const auto& id : m_registry.ids())
-            m[id] = cost::evaluateGas(m_wiki.graph, m_registry.find(id)->run(problem, 1, feedback)->partition, problem.sizes, problem.network);
+            m[id] = cost::evaluateGas(m_wiki.graph, m_registry.find(id)->run(problem, 1, feedback)->partition,
+                                      problem.sizes, problem.network);
         QVERIFY(m["hdrf"].replicationFactor < m["greedy"].replicationFactor);
         QVERIFY(m["greedy"].replicationFactor < m["hash"].replicationFactor);
         QVERIFY(m["geo-cut"].transferSeconds < m["hash"].transferSeconds);
@@ -98,7 +99,8 @@ private Q_SLOTS:
             auto r = m_registry.find("geo-cut")->run(problem, 1, feedback);
             QVERIFY(r);
             const auto m = cost::evaluateGas(m_wiki.graph, r->partition, problem.sizes, problem.network);
-            QVERIFY2(budgetStatus(problem, m.wanUsd).met, qPrintable(QString("%1 > %2").arg(m.wanUsd).arg(budget * factor)));
+            QVERIFY2(budgetStatus(problem, m.wanUsd).met,
+                     qPrintable(QString("%1 > %2").arg(m.wanUsd).arg(budget * factor)));
         }
         const auto impossible = m_wiki.problem(0.0);
         auto r = m_registry.find("geo-cut")->run(impossible, 1, feedback);
@@ -113,10 +115,12 @@ private Q_SLOTS:
     void refusesBadInput()
     {
         const auto topo = m_wiki.topology;
-        QVERIFY(!PartitionProblem::create(m_wiki.graph, topo, *cost::TrafficProfile::fromId("pagerank"), m_wiki.home, -1.0));
+        QVERIFY(!PartitionProblem::create(m_wiki.graph, topo, *cost::TrafficProfile::fromId("pagerank"), m_wiki.home,
+                                          -1.0));
         std::vector<int> missing = m_wiki.home;
         missing[3] = -1;
-        auto noHome = PartitionProblem::create(m_wiki.graph, topo, *cost::TrafficProfile::fromId("pagerank"), missing, {});
+        auto noHome = PartitionProblem::create(m_wiki.graph, topo, *cost::TrafficProfile::fromId("pagerank"), missing,
+                                               {});
         QVERIFY(!noHome);
         QVERIFY(noHome.error().message.find("has no home") != std::string::npos);
         QVERIFY(!ParamValues::parse(m_registry.find("geo-cut")->parameters(), {"d=0"}));
@@ -137,7 +141,8 @@ private Q_SLOTS:
             timer.start();
             later.cancel();
         });
-        auto values = *ParamValues::parse(m_registry.find("geo-cut")->parameters(), {"lq_fraction=1", "max_rounds=100000"});
+        auto values = *ParamValues::parse(m_registry.find("geo-cut")->parameters(),
+                                          {"lq_fraction=1", "max_rounds=100000"});
         auto r2 = m_registry.find("geo-cut")->run(problem, values, 1, later);
         const qint64 latency = timer.isValid() ? timer.elapsed() : 0;
         canceller.join();

@@ -10,7 +10,8 @@ using namespace meridian::model;
 class TestConstraintGenerator : public QObject {
     Q_OBJECT
 private:
-    Topology m_topology = *Topology::create({meridian::test::site("a", 0, 0, 2, 1), meridian::test::site("b", 0, 1, 30, 1)});
+    Topology m_topology = *Topology::create(
+        {meridian::test::site("a", 0, 0, 2, 1), meridian::test::site("b", 0, 1, 30, 1)});
 
 private Q_SLOTS:
     void pinsTheRequestedShareWithinCapacity()

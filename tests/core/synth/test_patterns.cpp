@@ -97,8 +97,11 @@ private Q_SLOTS:
         auto ps = *generatePattern(Pattern::DNN, {.processes = 5, .iterations = 1, .messageBytes = 1000});
         QCOMPARE(partnersOf(ps, 0), (std::set<int>{1, 2, 3, 4}));
         QCOMPARE(partnersOf(ps, 3), (std::set<int>{0}));
-        auto ring = *generatePattern(Pattern::DNN, {.processes = 5, .iterations = 1, .messageBytes = 1000,
-                                                    .dnnExchange = DnnExchange::RingAllreduce});
+        auto ring = *generatePattern(Pattern::DNN,
+                                     {.processes = 5,
+                                      .iterations = 1,
+                                      .messageBytes = 1000,
+                                      .dnnExchange = DnnExchange::RingAllreduce});
         QCOMPARE(partnersOf(ring, 4), (std::set<int>{0}));
         QCOMPARE(ring.messages().coeff(4, 0), 8.0);
         QCOMPARE(ring.volume().coeff(4, 0), 8.0 * 200);
