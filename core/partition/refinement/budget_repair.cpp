@@ -1,0 +1,91 @@
+#include "core/partition/refinement/budget_repair.h"
+
+#include "core/partition/refinement/edge_groups.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+namespace meridian::partition::refinement {
+
+namespace {
+
+/// Vertices with mirrors, by the dollars their master's apply and their mirrors' gathers upload, heaviest first.
+WeightedQueue uploadDollarQueue(const cost::GasState& state, const cost::GasNetwork& net)
+{
+    WeightedQueue queue;
+    for (std::uint32_t v = 0; v < state.vertexCount(); ++v) {
+        const std::uint64_t mask = state.replicaMask(v);
+        const int mirrors = std::popcount(mask) - 1;
+        if (mirrors <= 0)
+            continue;
+        double usd = net.usdPerByte[state.master(v)] * state.applySize(v) * mirrors;
+        for (std::uint64_t rest = mask & ~(1ull << state.master(v)); rest; rest &= rest - 1) {
+            const int r = std::countr_zero(rest);
+            usd += net.usdPerByte[r] * state.gatherSize(v, r);
+        }
+        queue.emplace_back(usd, v);
+    }
+    sortHeaviestFirst(queue);
+    return queue;
+}
+
+/// Moves `group` to the site with the lowest WAN cost if that is lower than now; returns whether it moved.
+bool moveToCheapestSite(cost::GasState& state, const model::EdgePartition& partition, int siteCount,
+                        const std::vector<std::uint32_t>& group)
+{
+    const std::vector<std::uint8_t> from = sitesOf(partition, group);
+    const double before = state.wanUsd();
+    int bestSite = -1;
+    double bestUsd = before, bestSeconds = 0.0;
+    for (int s = 0; s < siteCount; ++s) {
+        moveGroup(state, group, s);
+        const double c = state.wanUsd();
+        const double t = state.transferSeconds();
+        if (c < bestUsd - 1e-12 * before || (bestSite >= 0 && c == bestUsd && t < bestSeconds)) {
+            bestUsd = c;
+            bestSeconds = t;
+            bestSite = s;
+        }
+        restoreGroup(state, group, from);
+    }
+    if (bestSite < 0)
+        return false;
+    moveGroup(state, group, bestSite);
+    return true;
+}
+
+} // namespace
+
+void repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+                  int groups, double budgetUsd, const FeedbackRange& range, std::vector<std::string>& notes)
+{
+    if (!std::isfinite(budgetUsd))
+        return;
+    cost::GasState state(graph, partition, problem.sizes, problem.network);
+    const double startUsd = state.wanUsd();
+    if (withinBudget(startUsd, budgetUsd))
+        return;
+    const WeightedQueue queue = uploadDollarQueue(state, problem.network);
+    int moves = 0;
+    constexpr std::size_t kBatch = 1u << 16; // vertices per scan of the edge list
+    for (std::size_t first = 0; first < queue.size() && !withinBudget(state.wanUsd(), budgetUsd); first += kBatch) {
+        std::vector<std::uint32_t> batch;
+        for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)
+            batch.push_back(queue[i].second);
+        auto incident = incidentEdges(graph, batch);
+        for (std::uint32_t v : batch) {
+            if (withinBudget(state.wanUsd(), budgetUsd) || range.isCanceled())
+                break;
+            for (const auto& group : groupEdges(graph, partition, state, v, incident[v], -1, groups))
+                moves += moveToCheapestSite(state, partition, problem.siteCount(), group) ? 1 : 0;
+        }
+    }
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "budget repair: %d edge group(s) moved, cost %.6g USD -> %.6g USD (budget %.6g USD)", moves, startUsd,
+                  state.wanUsd(), budgetUsd);
+    notes.emplace_back(text);
+}
+
+} // namespace meridian::partition::refinement

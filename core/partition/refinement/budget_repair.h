@@ -1,0 +1,18 @@
+#pragma once
+
+#include "core/partition/partitioner.h"
+
+#include <string>
+#include <vector>
+
+namespace meridian::partition::refinement {
+
+/// Budget repair (Meridian's addition to Geo-Cut, run before its stage 2): when the partition costs more than
+/// `budgetUsd` per iteration, the vertices that upload the most dollars are visited in that order and each of
+/// their edge groups (at most `groups` per vertex, see groupEdges) moves to the site that cuts the WAN cost
+/// most (ties by transfer time), until the budget holds or every vertex was visited. Adds a note when it ran;
+/// does nothing when the budget is infinite or already holds. Stops early, keeping its moves, when canceled.
+void repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+                  int groups, double budgetUsd, const FeedbackRange& range, std::vector<std::string>& notes);
+
+} // namespace meridian::partition::refinement

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "core/partition/partitioner.h"
+
+#include <string>
+#include <vector>
+
+namespace meridian::partition::refinement {
+
+/// Geo-Cut's stage 2b, edge migration (Section 4.2.2). Each round finds the bottlenecked link from eq. 1-3
+/// (the gather or apply bottleneck, whichever stands further above the next-worst site), queues the replicas
+/// it carries by their traffic on that link (mirrors by g_v^r for a gather uplink, masters by non-local
+/// gather for a gather downlink, masters or mirrors by a_v for the apply stage), cuts the queue to
+/// `lq_fraction` of its length, and moves each queued vertex's edges, in at most `groups` groups, to the
+/// site giving the shortest transfer time if that is shorter and the budget holds. For a gather-downlink
+/// bottleneck the master may instead move to its replica with the most local edges. Rounds repeat (at most
+/// `max_rounds`) until one improves nothing. Over budget at the start, no move may raise the cost.
+/// Adds a note; returns false when canceled (the moves made so far stay).
+bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+                  const ParamValues& values, double budgetUsd, const FeedbackRange& range,
+                  std::vector<std::string>& notes);
+
+} // namespace meridian::partition::refinement

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/common/random.h"
+#include "core/partition/partitioner.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace meridian::partition::refinement {
+
+/// Geo-Cut's stage 2a, partition mapping by the power of d choices (Algorithms 1-2): `d` random pairs of
+/// partitions are sampled per step, each swap of their sites is costed with eq. 1 and eq. 4 from M x M
+/// aggregated traffic tables (O(M^2) per estimate), and the best swap that gains transfer time within the
+/// budget is applied; stops after `max_iter` steps or `patience` fruitless samples in a row (0 = the number
+/// of sites). Over budget at the start, no swap may raise the cost. Relabels `partition`'s edges and adds a
+/// note; returns false when canceled (the partition is then unchanged).
+bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+                   const ParamValues& values, Random& random, double budgetUsd, const FeedbackRange& range,
+                   std::vector<std::string>& notes);
+
+} // namespace meridian::partition::refinement
