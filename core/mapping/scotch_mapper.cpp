@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 extern "C" {
@@ -163,6 +164,132 @@ Error scotchError(const char* call)
     return makeError(ErrorCode::Internal, std::string("libscotch: ") + call + " failed");
 }
 
+/// The free processes' graph in Scotch's compact form, weights scaled to small integers (SCOTCH_Num is 32-bit).
+struct ScotchGraphArrays {
+    std::vector<SCOTCH_Num> vert, edge, edlo;
+};
+
+ScotchGraphArrays scotchGraphOf(const MappingProblem& problem, bool bandwidth)
+{
+    const Adjacency g = bandwidth ? problem.traffic() : symmetrize(problem.comm().messages());
+    const std::vector<int>& freeProcs = problem.freeProcesses();
+    std::vector<int> local(problem.processCount(), -1);
+    for (std::size_t i = 0; i < freeProcs.size(); ++i)
+        local[freeProcs[i]] = static_cast<int>(i);
+    double maxW = 0.0;
+    for (double w : g.weight)
+        maxW = std::max(maxW, w);
+    ScotchGraphArrays out;
+    out.vert.assign(freeProcs.size() + 1, 0);
+    for (std::size_t i = 0; i < freeProcs.size(); ++i) {
+        const int p = freeProcs[i];
+        for (int e = g.ptr[p]; e < g.ptr[p + 1]; ++e) {
+            if (local[g.idx[e]] < 0)
+                continue;
+            out.edge.push_back(local[g.idx[e]]);
+            out.edlo.push_back(
+                std::max<SCOTCH_Num>(1, static_cast<SCOTCH_Num>(std::lround(g.weight[e] / maxW * kMaxEdgeWeight))));
+        }
+        out.vert[i + 1] = static_cast<SCOTCH_Num>(out.edge.size());
+    }
+    out.edge.push_back(0); // keeps data() valid for an edgeless graph
+    out.edlo.push_back(1);
+    return out;
+}
+
+/// Builds the graph and the deco target in libscotch and maps with SCOTCH_STRATQUALITY, deterministically
+/// for `seed`; fills `part` (one terminal per free process).
+std::optional<Error> runScotch(ScotchGraphArrays& arrays, const std::string& target, int k, double imbalance,
+                               std::uint64_t seed, std::vector<SCOTCH_Num>& part)
+{
+    std::lock_guard lock(scotchMutex());
+    ScotchGuard s;
+    if (SCOTCH_graphInit(&s.graph) != 0)
+        return scotchError("SCOTCH_graphInit");
+    s.graphInit = true;
+    const auto vn = static_cast<SCOTCH_Num>(part.size());
+    auto& vert = arrays.vert;
+    if (SCOTCH_graphBuild(&s.graph, 0, vn, vert.data(), vert.data() + 1, nullptr, nullptr, vert[vn], arrays.edge.data(),
+                          arrays.edlo.data())
+        != 0)
+        return scotchError("SCOTCH_graphBuild");
+    if (SCOTCH_graphCheck(&s.graph) != 0)
+        return scotchError("SCOTCH_graphCheck");
+    if (SCOTCH_archInit(&s.arch) != 0)
+        return scotchError("SCOTCH_archInit");
+    s.archInit = true;
+    FILE* stream = fmemopen(const_cast<char*>(target.data()), target.size(), "r");
+    if (!stream)
+        return scotchError("fmemopen");
+    const int loaded = SCOTCH_archLoad(&s.arch, stream);
+    std::fclose(stream);
+    if (loaded != 0)
+        return scotchError("SCOTCH_archLoad");
+    if (SCOTCH_contextInit(&s.context) != 0)
+        return scotchError("SCOTCH_contextInit");
+    s.contextInit = true;
+    SCOTCH_contextRandomClone(&s.context);
+    SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+    SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
+    SCOTCH_contextRandomSeed(&s.context, static_cast<SCOTCH_Num>(seed % static_cast<std::uint64_t>(INT_MAX)));
+    if (SCOTCH_graphInit(&s.bound) != 0)
+        return scotchError("SCOTCH_graphInit");
+    s.boundInit = true;
+    if (SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0)
+        return scotchError("SCOTCH_contextBindGraph");
+    if (SCOTCH_stratInit(&s.strat) != 0)
+        return scotchError("SCOTCH_stratInit");
+    s.stratInit = true;
+    if (SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(k), imbalance) != 0)
+        return scotchError("SCOTCH_stratGraphMapBuild");
+    if (SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
+        return scotchError("SCOTCH_graphMap");
+    return std::nullopt;
+}
+
+/// Capacity repair: a unit over its room sheds its cheapest-to-move processes to units with room. Returns how
+/// many processes moved.
+int repairCapacity(const MappingProblem& problem, const PlacementUnits& units, const std::vector<int>& room,
+                   std::vector<int>& unitOf)
+{
+    const std::vector<int>& freeProcs = problem.freeProcesses();
+    const int unitCount = units.count();
+    std::vector<int> load(unitCount, 0);
+    for (int u : unitOf)
+        ++load[u];
+    std::vector<int> siteOf = problem.pinnedAssignment();
+    for (std::size_t i = 0; i < freeProcs.size(); ++i)
+        siteOf[freeProcs[i]] = units.siteOf(unitOf[i]);
+    int repaired = 0;
+    for (int u = 0; u < unitCount; ++u) {
+        while (load[u] > room[u]) {
+            double best = INFINITY;
+            std::size_t bestI = 0;
+            int bestTo = -1;
+            for (std::size_t i = 0; i < freeProcs.size(); ++i) {
+                if (unitOf[i] != u)
+                    continue;
+                for (int v = 0; v < unitCount; ++v) {
+                    if (load[v] >= room[v])
+                        continue;
+                    const double d = problem.cost().moveDelta(siteOf, freeProcs[i], units.siteOf(v));
+                    if (d < best) {
+                        best = d;
+                        bestI = i;
+                        bestTo = v;
+                    }
+                }
+            }
+            unitOf[bestI] = bestTo;
+            siteOf[freeProcs[bestI]] = units.siteOf(bestTo);
+            --load[u];
+            ++load[bestTo];
+            ++repaired;
+        }
+    }
+    return repaired;
+}
+
 } // namespace
 
 std::string scotchDecoTarget(const std::vector<int>& weights, const std::vector<std::vector<long>>& distance)
@@ -197,7 +324,6 @@ std::vector<ParamSpec> ScotchMapper::parameters() const
 Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
                                               std::uint64_t seed, const FeedbackRange& range) const
 {
-    const int n = problem.processCount();
     const std::string& terminalsMode = values.choice("terminals");
     constexpr int kMaxHostTerminals = 1024; // a deco target's distance matrix is quadratic
     const int hostCount = problem.topology().hostCount();
@@ -211,16 +337,9 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
     const bool bandwidth = m_metric == Metric::Bandwidth;
 
     const PlacementUnits unitsView(problem, hostLevel);
-    const int unitCount = unitsView.count();
     std::vector<int> room = unitsView.rooms();
-    const auto siteOfUnit = [&](int u) { return unitsView.siteOf(u); };
-    // The per-pair value the metric uses, in seconds per byte or seconds per message.
-    const auto pairValue = [&](int a, int b) {
-        return bandwidth ? unitsView.secondsPerByte(a, b) : unitsView.latencySeconds(a, b);
-    };
-
-    std::vector<int> units;
-    for (int u = 0; u < unitCount; ++u)
+    std::vector<int> units; // the terminals: units with room
+    for (int u = 0; u < unitsView.count(); ++u)
         if (room[u] > 0)
             units.push_back(u);
     const std::vector<int>& freeProcs = problem.freeProcesses();
@@ -229,91 +348,30 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
 
     if (units.size() > 1 && !freeProcs.empty()) {
         const int k = static_cast<int>(units.size());
+        // The per-pair value the metric uses, in seconds per byte or seconds per message, less the mean of the
+        // diagonal.
+        const auto pairValue = [&](int a, int b) {
+            return bandwidth ? unitsView.secondsPerByte(a, b) : unitsView.latencySeconds(a, b);
+        };
         double diag = 0.0;
         for (int u : units)
             diag += pairValue(u, u);
         diag /= k;
         Eigen::MatrixXd raw(k, k);
-        for (int a = 0; a < k; ++a)
+        std::vector<int> weights(k);
+        for (int a = 0; a < k; ++a) {
+            weights[a] = room[units[a]];
             for (int b = 0; b < k; ++b)
                 raw(a, b) = pairValue(units[a], units[b]) - diag;
-        std::vector<int> weights(k);
-        for (int a = 0; a < k; ++a)
-            weights[a] = room[units[a]];
-        const std::string target = scotchDecoTarget(weights, scaleDistances(raw));
-
-        // The graph of free processes, weights scaled to small integers (Scotch's SCOTCH_Num is 32-bit).
-        const Adjacency g = bandwidth ? problem.traffic() : symmetrize(problem.comm().messages());
-        std::vector<int> local(n, -1);
-        for (std::size_t i = 0; i < freeProcs.size(); ++i)
-            local[freeProcs[i]] = static_cast<int>(i);
-        double maxW = 0.0;
-        for (double w : g.weight)
-            maxW = std::max(maxW, w);
-        std::vector<SCOTCH_Num> vert(freeProcs.size() + 1, 0), edge, edlo;
-        for (std::size_t i = 0; i < freeProcs.size(); ++i) {
-            const int p = freeProcs[i];
-            for (int e = g.ptr[p]; e < g.ptr[p + 1]; ++e) {
-                if (local[g.idx[e]] < 0)
-                    continue;
-                edge.push_back(local[g.idx[e]]);
-                edlo.push_back(
-                    std::max<SCOTCH_Num>(1, static_cast<SCOTCH_Num>(std::lround(g.weight[e] / maxW * kMaxEdgeWeight))));
-            }
-            vert[i + 1] = static_cast<SCOTCH_Num>(edge.size());
         }
-        edge.push_back(0); // keeps data() valid for an edgeless graph
-        edlo.push_back(1);
+        const std::string target = scotchDecoTarget(weights, scaleDistances(raw));
+        ScotchGraphArrays graph = scotchGraphOf(problem, bandwidth);
         std::vector<SCOTCH_Num> part(freeProcs.size(), 0);
-
         if (range.isCanceled())
             return makeError(ErrorCode::Canceled, "canceled");
         range.setProgress(0.2, "Scotch mapping");
-        {
-            std::lock_guard lock(scotchMutex());
-            ScotchGuard s;
-            if (SCOTCH_graphInit(&s.graph) != 0)
-                return scotchError("SCOTCH_graphInit");
-            s.graphInit = true;
-            const auto vn = static_cast<SCOTCH_Num>(freeProcs.size());
-            if (SCOTCH_graphBuild(&s.graph, 0, vn, vert.data(), vert.data() + 1, nullptr, nullptr, vert[vn],
-                                  edge.data(), edlo.data())
-                != 0)
-                return scotchError("SCOTCH_graphBuild");
-            if (SCOTCH_graphCheck(&s.graph) != 0)
-                return scotchError("SCOTCH_graphCheck");
-            if (SCOTCH_archInit(&s.arch) != 0)
-                return scotchError("SCOTCH_archInit");
-            s.archInit = true;
-            FILE* stream = fmemopen(const_cast<char*>(target.data()), target.size(), "r");
-            if (!stream)
-                return scotchError("fmemopen");
-            const int loaded = SCOTCH_archLoad(&s.arch, stream);
-            std::fclose(stream);
-            if (loaded != 0)
-                return scotchError("SCOTCH_archLoad");
-            if (SCOTCH_contextInit(&s.context) != 0)
-                return scotchError("SCOTCH_contextInit");
-            s.contextInit = true;
-            SCOTCH_contextRandomClone(&s.context);
-            SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
-            SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
-            SCOTCH_contextRandomSeed(&s.context, static_cast<SCOTCH_Num>(seed % static_cast<std::uint64_t>(INT_MAX)));
-            if (SCOTCH_graphInit(&s.bound) != 0)
-                return scotchError("SCOTCH_graphInit");
-            s.boundInit = true;
-            if (SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0)
-                return scotchError("SCOTCH_contextBindGraph");
-            if (SCOTCH_stratInit(&s.strat) != 0)
-                return scotchError("SCOTCH_stratInit");
-            s.stratInit = true;
-            if (SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(k),
-                                          values.real("imbalance"))
-                != 0)
-                return scotchError("SCOTCH_stratGraphMapBuild");
-            if (SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
-                return scotchError("SCOTCH_graphMap");
-        }
+        if (auto error = runScotch(graph, target, k, values.real("imbalance"), seed, part))
+            return std::move(*error);
         for (std::size_t i = 0; i < freeProcs.size(); ++i) {
             if (part[i] < 0 || part[i] >= k)
                 return makeError(ErrorCode::Internal, "libscotch returned terminal " + std::to_string(part[i]));
@@ -321,46 +379,11 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
         }
     }
 
-    // Capacity repair: a unit over its room sheds its cheapest-to-move processes to units with room.
-    std::vector<int> load(unitCount, 0);
-    for (int u : unitOf)
-        ++load[u];
-    std::vector<int> siteOf = problem.pinnedAssignment();
-    for (std::size_t i = 0; i < freeProcs.size(); ++i)
-        siteOf[freeProcs[i]] = siteOfUnit(unitOf[i]);
-    int repaired = 0;
-    for (int u = 0; u < unitCount; ++u) {
-        while (load[u] > room[u]) {
-            double best = INFINITY;
-            std::size_t bestI = 0;
-            int bestTo = -1;
-            for (std::size_t i = 0; i < freeProcs.size(); ++i) {
-                if (unitOf[i] != u)
-                    continue;
-                for (int v = 0; v < unitCount; ++v) {
-                    if (load[v] >= room[v])
-                        continue;
-                    const double d = problem.cost().moveDelta(siteOf, freeProcs[i], siteOfUnit(v));
-                    if (d < best) {
-                        best = d;
-                        bestI = i;
-                        bestTo = v;
-                    }
-                }
-            }
-            unitOf[bestI] = bestTo;
-            siteOf[freeProcs[bestI]] = siteOfUnit(bestTo);
-            --load[u];
-            ++load[bestTo];
-            ++repaired;
-        }
-    }
+    const int repaired = repairCapacity(problem, unitsView, room, unitOf);
     if (repaired > 0)
         result.notes.push_back(std::to_string(repaired) + " process(es) moved after Scotch to honour capacities");
     result.notes.push_back(std::string("terminals: ") + (hostLevel ? "hosts" : "sites"));
-
-    model::Placement placement = unitsView.place(unitOf);
-    result.placement = std::move(placement);
+    result.placement = unitsView.place(unitOf);
     return result;
 }
 

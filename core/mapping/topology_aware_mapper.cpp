@@ -19,50 +19,53 @@ std::vector<ParamSpec> TopologyAwareMapper::parameters() const
                 "Cluster sites or hosts; auto = hosts when the project has host-level links and at most 512 hosts.")};
 }
 
-Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
-                                                     std::uint64_t seed, const FeedbackRange& range) const
-{
-    const int n = problem.processCount();
-    const std::string& unitsMode = values.choice("units");
-    const int hostCount = problem.topology().hostCount();
-    if (unitsMode == "hosts" && hostCount > 512)
-        return makeError(ErrorCode::InvalidInput,
-                         "units=hosts: " + std::to_string(hostCount)
-                             + " hosts is more than spectral clustering handles here (512); use units=sites");
-    const bool hostLevel = unitsMode == "hosts" || (unitsMode == "auto" && problem.hasHostLinks() && hostCount <= 512);
-    const PlacementUnits units(problem, hostLevel);
-    const int u = units.count();
+namespace {
 
-    // 1. Logical topology.
-    range.setProgress(0.0, "logical topology (modularity clustering)");
+/// The application's traffic as a weighted graph over processes.
+cluster::WeightedGraph trafficGraph(const MappingProblem& problem)
+{
     const Adjacency& traffic = problem.traffic();
-    cluster::WeightedGraph graph(n);
-    for (int p = 0; p < n; ++p)
+    cluster::WeightedGraph graph(problem.processCount());
+    for (int p = 0; p < problem.processCount(); ++p)
         for (int e = traffic.ptr[p]; e < traffic.ptr[p + 1]; ++e)
             graph[p].emplace_back(traffic.idx[e], traffic.weight[e]);
-    const cluster::ModularityResult logical = cluster::modularityClustering(graph, [&] { return range.isCanceled(); });
-    if (logical.canceled || range.isCanceled())
-        return makeError(ErrorCode::Canceled, "canceled");
+    return graph;
+}
 
-    // 2. Physical topology over the units that still have room.
-    range.setProgress(0.4, "physical topology (spectral clustering)");
-    std::vector<int> open;
-    for (int a = 0; a < u; ++a)
+/// The physical topology: spectral clusters of the units that still have room, ranked greedily.
+struct PhysicalClusters {
+    std::vector<int> open;                 ///< units with room; the indices below point into this
+    Eigen::MatrixXd latency;               ///< seconds between open units
+    std::vector<std::vector<int>> members; ///< per cluster, its open units (ranked inside the cluster)
+    std::vector<int> ranked;               ///< clusters, best first
+    int count = 1;                         ///< k_phy
+};
+
+PhysicalClusters physicalClusters(const PlacementUnits& units, int kPhyParam, std::uint64_t seed)
+{
+    PhysicalClusters out;
+    for (int a = 0; a < units.count(); ++a)
         if (units.room(a) > 0)
-            open.push_back(a);
-    const int o = static_cast<int>(open.size());
-    Eigen::MatrixXd latency(o, o);
+            out.open.push_back(a);
+    const int o = static_cast<int>(out.open.size());
+    out.latency.resize(o, o);
     for (int a = 0; a < o; ++a)
         for (int b = 0; b < o; ++b)
-            latency(a, b) = units.latencySeconds(open[a], open[b]);
-    const auto kPhyParam = static_cast<int>(values.integer("k_phy"));
-    const cluster::SpectralResult physical = cluster::spectralClustering(latency, std::min(kPhyParam, o), seed);
-    const int kPhy = std::max(1, physical.clusters);
-
-    // 3. Greedy ranking of the physical clusters.
-    std::vector<std::vector<int>> members(kPhy); // indices into open
+            out.latency(a, b) = units.latencySeconds(out.open[a], out.open[b]);
+    const cluster::SpectralResult physical = cluster::spectralClustering(out.latency, std::min(kPhyParam, o), seed);
+    out.count = std::max(1, physical.clusters);
+    out.members.resize(out.count);
     for (int a = 0; a < o; ++a)
-        members[physical.label[a]].push_back(a);
+        out.members[physical.label[a]].push_back(a);
+    return out;
+}
+
+/// Greedy ranking of the physical clusters: first the one with the lowest mean latency inside, then each next
+/// the one closest on average to the units ranked so far (ties: more room). Inside a cluster, units with the
+/// fastest own link come first, then those with most room.
+void rankClusters(PhysicalClusters& phys, const PlacementUnits& units)
+{
+    const auto& latency = phys.latency;
     const auto meanLatency = [&](const std::vector<int>& x, const std::vector<int>& y) {
         double sum = 0.0;
         for (int a : x)
@@ -73,21 +76,21 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
     const auto roomOf = [&](const std::vector<int>& x) {
         int r = 0;
         for (int a : x)
-            r += units.room(open[a]);
+            r += units.room(phys.open[a]);
         return r;
     };
-    std::vector<int> ranked;
-    std::vector<bool> used(kPhy, false);
+    std::vector<bool> used(phys.count, false);
     std::vector<int> rankedUnits; // indices into open, ranked
-    for (int step = 0; step < kPhy; ++step) {
+    for (int step = 0; step < phys.count; ++step) {
         int best = -1;
         double bestScore = 0.0;
-        for (int c = 0; c < kPhy; ++c) {
-            if (used[c] || members[c].empty())
+        for (int c = 0; c < phys.count; ++c) {
+            if (used[c] || phys.members[c].empty())
                 continue;
-            const double score = ranked.empty() ? meanLatency(members[c], members[c])
-                                                : meanLatency(members[c], rankedUnits);
-            if (best < 0 || score < bestScore || (score == bestScore && roomOf(members[c]) > roomOf(members[best]))) {
+            const double score = phys.ranked.empty() ? meanLatency(phys.members[c], phys.members[c])
+                                                     : meanLatency(phys.members[c], rankedUnits);
+            if (best < 0 || score < bestScore
+                || (score == bestScore && roomOf(phys.members[c]) > roomOf(phys.members[best]))) {
                 best = c;
                 bestScore = score;
             }
@@ -95,26 +98,135 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
         if (best < 0)
             break;
         used[best] = true;
-        ranked.push_back(best);
-        // Units inside a cluster: fastest own link first, then most room.
-        std::vector<int> inside = members[best];
+        phys.ranked.push_back(best);
+        std::vector<int>& inside = phys.members[best];
         std::stable_sort(inside.begin(), inside.end(), [&](int a, int b) {
             return latency(a, a) < latency(b, b)
-                || (latency(a, a) == latency(b, b) && units.room(open[a]) > units.room(open[b]));
+                || (latency(a, a) == latency(b, b) && units.room(phys.open[a]) > units.room(phys.open[b]));
         });
-        members[best] = inside;
         rankedUnits.insert(rankedUnits.end(), inside.begin(), inside.end());
     }
+}
 
-    // 4. Grain: merge logical groups while k_log / k_phy >= ratio.
-    const double ratio = values.real("ratio");
-    int kLog = logical.clusters;
-    int target = kLog;
+/// Grain (Section 4.4): logical groups are merged while k_log / k_phy >= ratio. Returns each process's group.
+std::vector<int> mergeToGrain(const cluster::WeightedGraph& graph, const cluster::ModularityResult& logical, int kPhy,
+                              double ratio)
+{
+    int target = logical.clusters;
     while (target > 1 && static_cast<double>(target) / kPhy >= ratio)
         --target;
-    const std::vector<int> groupOf = target < kLog ? cluster::mergeClusters(graph, logical.label, target)
-                                                   : logical.label;
-    kLog = 0;
+    return target < logical.clusters ? cluster::mergeClusters(graph, logical.label, target) : logical.label;
+}
+
+/// The order groups are placed in: the heaviest first, then each next the one that talks most to those placed.
+std::vector<int> groupOrder(const Adjacency& traffic, const std::vector<int>& groupOf, int kLog)
+{
+    std::vector<double> groupVolume(kLog, 0.0);
+    std::vector<std::vector<double>> between(kLog, std::vector<double>(kLog, 0.0));
+    for (std::size_t p = 0; p < groupOf.size(); ++p)
+        for (int e = traffic.ptr[p]; e < traffic.ptr[p + 1]; ++e) {
+            groupVolume[groupOf[p]] += traffic.weight[e];
+            between[groupOf[p]][groupOf[traffic.idx[e]]] += traffic.weight[e];
+        }
+    std::vector<int> order;
+    std::vector<bool> placed(kLog, false);
+    for (int step = 0; step < kLog; ++step) {
+        int best = -1;
+        double bestScore = -1.0;
+        for (int g = 0; g < kLog; ++g) {
+            if (placed[g])
+                continue;
+            double score = 0.0;
+            if (order.empty())
+                score = groupVolume[g];
+            else
+                for (int h : order)
+                    score += between[g][h];
+            if (score > bestScore) {
+                bestScore = score;
+                best = g;
+            }
+        }
+        placed[best] = true;
+        order.push_back(best);
+    }
+    return order;
+}
+
+/// Fills units with each group's free processes, in group order: from the best-ranked cluster that holds the
+/// whole group (else the best-ranked with room) on through the ranking. Returns the unit of each free process.
+std::vector<int> placeGroups(const MappingProblem& problem, const PlacementUnits& units, const PhysicalClusters& phys,
+                             const std::vector<int>& groupOf, const std::vector<int>& order)
+{
+    const auto& freeProcesses = problem.freeProcesses();
+    std::vector<std::vector<int>> groupFree(order.size());
+    std::vector<int> freeIndex(problem.processCount(), -1);
+    for (std::size_t i = 0; i < freeProcesses.size(); ++i) {
+        freeIndex[freeProcesses[i]] = static_cast<int>(i);
+        groupFree[groupOf[freeProcesses[i]]].push_back(freeProcesses[i]);
+    }
+    std::vector<int> left(units.count());
+    for (int a = 0; a < units.count(); ++a)
+        left[a] = units.room(a);
+    const auto clusterRoom = [&](int c) {
+        int r = 0;
+        for (int a : phys.members[c])
+            r += left[phys.open[a]];
+        return r;
+    };
+    const auto& ranked = phys.ranked;
+    std::vector<int> unitOfFree(freeProcesses.size(), -1);
+    for (int g : order) {
+        const std::vector<int>& procs = groupFree[g];
+        if (procs.empty())
+            continue;
+        const auto firstWith = [&](int atLeast) {
+            for (std::size_t r = 0; r < ranked.size(); ++r)
+                if (clusterRoom(ranked[r]) >= atLeast)
+                    return r;
+            return ranked.size();
+        };
+        std::size_t start = firstWith(static_cast<int>(procs.size()));
+        if (start == ranked.size())
+            start = firstWith(1);
+        std::size_t next = 0;
+        for (std::size_t r = start; r < start + ranked.size() && next < procs.size(); ++r)
+            for (int a : phys.members[ranked[r % ranked.size()]])
+                for (const int unit = phys.open[a]; left[unit] > 0 && next < procs.size(); --left[unit])
+                    unitOfFree[freeIndex[procs[next++]]] = unit;
+    }
+    return unitOfFree;
+}
+
+} // namespace
+
+Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
+                                                     std::uint64_t seed, const FeedbackRange& range) const
+{
+    const std::string& unitsMode = values.choice("units");
+    const int hostCount = problem.topology().hostCount();
+    if (unitsMode == "hosts" && hostCount > 512)
+        return makeError(ErrorCode::InvalidInput,
+                         "units=hosts: " + std::to_string(hostCount)
+                             + " hosts is more than spectral clustering handles here (512); use units=sites");
+    const bool hostLevel = unitsMode == "hosts" || (unitsMode == "auto" && problem.hasHostLinks() && hostCount <= 512);
+    const PlacementUnits units(problem, hostLevel);
+
+    // 1. Logical topology.
+    range.setProgress(0.0, "logical topology (modularity clustering)");
+    const cluster::WeightedGraph graph = trafficGraph(problem);
+    const cluster::ModularityResult logical = cluster::modularityClustering(graph, [&] { return range.isCanceled(); });
+    if (logical.canceled || range.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+
+    // 2. Physical topology over the units that still have room, and 3. its greedy ranking.
+    range.setProgress(0.4, "physical topology (spectral clustering)");
+    PhysicalClusters phys = physicalClusters(units, static_cast<int>(values.integer("k_phy")), seed);
+    rankClusters(phys, units);
+
+    // 4. Grain.
+    const std::vector<int> groupOf = mergeToGrain(graph, logical, phys.count, values.real("ratio"));
+    int kLog = 0;
     for (int g : groupOf)
         kLog = std::max(kLog, g + 1);
     if (range.isCanceled())
@@ -122,87 +234,12 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
 
     // 5. Place the groups' free processes.
     range.setProgress(0.7, "placing logical groups");
-    std::vector<std::vector<int>> groupFree(kLog);
-    std::vector<int> freeIndex(n, -1);
-    for (std::size_t i = 0; i < problem.freeProcesses().size(); ++i) {
-        const int p = problem.freeProcesses()[i];
-        freeIndex[p] = static_cast<int>(i);
-        groupFree[groupOf[p]].push_back(p);
-    }
-    std::vector<double> groupVolume(kLog, 0.0);
-    std::vector<std::vector<double>> between(kLog, std::vector<double>(kLog, 0.0));
-    for (int p = 0; p < n; ++p)
-        for (int e = traffic.ptr[p]; e < traffic.ptr[p + 1]; ++e) {
-            groupVolume[groupOf[p]] += traffic.weight[e];
-            between[groupOf[p]][groupOf[traffic.idx[e]]] += traffic.weight[e];
-        }
-    std::vector<int> groupOrder;
-    std::vector<bool> placedGroup(kLog, false);
-    for (int step = 0; step < kLog; ++step) {
-        int best = -1;
-        double bestScore = -1.0;
-        for (int g = 0; g < kLog; ++g) {
-            if (placedGroup[g])
-                continue;
-            double score = 0.0;
-            if (groupOrder.empty())
-                score = groupVolume[g];
-            else
-                for (int h : groupOrder)
-                    score += between[g][h];
-            if (score > bestScore) {
-                bestScore = score;
-                best = g;
-            }
-        }
-        placedGroup[best] = true;
-        groupOrder.push_back(best);
-    }
-
-    std::vector<int> left(u);
-    for (int a = 0; a < u; ++a)
-        left[a] = units.room(a);
-    std::vector<int> unitOfFree(problem.freeProcesses().size(), -1);
-    const auto clusterRoom = [&](int c) {
-        int r = 0;
-        for (int a : members[c])
-            r += left[open[a]];
-        return r;
-    };
-    for (int g : groupOrder) {
-        std::vector<int>& procs = groupFree[g];
-        if (procs.empty())
-            continue;
-        // The best-ranked cluster that holds the whole group, else the best-ranked with room.
-        std::size_t start = ranked.size();
-        for (std::size_t r = 0; r < ranked.size(); ++r)
-            if (clusterRoom(ranked[r]) >= static_cast<int>(procs.size())) {
-                start = r;
-                break;
-            }
-        if (start == ranked.size())
-            for (std::size_t r = 0; r < ranked.size(); ++r)
-                if (clusterRoom(ranked[r]) > 0) {
-                    start = r;
-                    break;
-                }
-        std::size_t next = 0;
-        for (std::size_t r = start; r < start + ranked.size() && next < procs.size(); ++r) {
-            for (int a : members[ranked[r % ranked.size()]]) {
-                const int unit = open[a];
-                while (left[unit] > 0 && next < procs.size()) {
-                    unitOfFree[freeIndex[procs[next++]]] = unit;
-                    --left[unit];
-                }
-            }
-        }
-    }
-
+    const std::vector<int> order = groupOrder(problem.traffic(), groupOf, kLog);
     MappingResult result;
-    result.placement = units.place(unitOfFree);
+    result.placement = units.place(placeGroups(problem, units, phys, groupOf, order));
     result.notes.push_back("k_log " + std::to_string(logical.clusters) + " -> " + std::to_string(kLog) + " (modularity "
                            + std::to_string(logical.modularity) + ", " + std::to_string(logical.levels)
-                           + " merge levels), k_phy " + std::to_string(kPhy) + " over "
+                           + " merge levels), k_phy " + std::to_string(phys.count) + " over "
                            + (hostLevel ? "hosts" : "sites"));
     return result;
 }
