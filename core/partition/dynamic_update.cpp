@@ -21,23 +21,14 @@ float applySizeOf(const cost::TrafficProfile& profile, std::uint32_t indegree)
     return static_cast<float>(8.0 * (profile.kind == cost::TrafficProfile::Kind::Sssp ? profile.activeFraction : 1.0));
 }
 
-} // namespace
+using EdgeIds = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 
-Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
-                                   model::EdgePartition& partition, std::vector<int>& home,
-                                   const std::vector<std::pair<std::uint64_t, std::uint64_t>>& deletions,
-                                   const std::vector<std::pair<std::uint64_t, std::uint64_t>>& insertions,
-                                   const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
-                                   const Feedback& feedback)
+/// The edges `deletions` name, one matching edge each, found before anything changes; an error names the first
+/// edge that is not there.
+Expected<std::vector<bool>> findDeletions(const model::Graph& graph,
+                                          const std::unordered_map<std::uint64_t, std::uint32_t>& index,
+                                          const EdgeIds& deletions)
 {
-    UpdateStats stats;
-    const int m = problem.siteCount();
-    std::unordered_map<std::uint64_t, std::uint32_t> index;
-    index.reserve(graph.vertexCount + insertions.size());
-    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        index.emplace(graph.originalId[v], v);
-
-    // Deletions: find every edge first, so an unknown edge changes nothing.
     std::unordered_multimap<std::uint64_t, std::size_t> edgeAt;
     if (!deletions.empty()) {
         edgeAt.reserve(graph.edgeCount());
@@ -51,96 +42,196 @@ Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph
             ? decltype(edgeAt.equal_range(0)){edgeAt.end(), edgeAt.end()}
             : edgeAt.equal_range(key(ia->second, ib->second));
         bool found = false;
-        for (auto it = range.first; it != range.second; ++it) {
-            if (!removed[it->second]) {
-                removed[it->second] = true;
-                found = true;
-                break;
-            }
-        }
+        for (auto it = range.first; it != range.second && !found; ++it)
+            if (!removed[it->second])
+                removed[it->second] = found = true;
         if (!found)
             return makeError(ErrorCode::InvalidInput,
                              "deleting edge " + std::to_string(a) + " -> " + std::to_string(b)
                                  + ": no such edge is left in the partition");
     }
+    return removed;
+}
 
-    // The traffic per site before the batch, and the traffic each change moves.
-    PartitionProblem local = problem;
-    local.sizes = cost::vertexSizes(graph, problem.profile);
-    std::vector<std::uint32_t> indegree(graph.vertexCount, 0);
-    for (std::uint32_t v : graph.dst)
-        ++indegree[v];
-    auto state = std::make_unique<cost::GasState>(graph, partition, local.sizes, local.network);
-    std::vector<double> baseline(m), changed(m, 0.0);
-    const auto resetCounters = [&] {
-        for (int r = 0; r < m; ++r) {
-            baseline[r] = state->siteTraffic(r);
-            changed[r] = 0.0;
-        }
-    };
-    resetCounters();
-    const auto track = [&](const std::vector<double>& before) {
-        for (int r = 0; r < m; ++r)
-            changed[r] += std::abs(state->siteTraffic(r) - before[r]);
-    };
-    const auto snapshot = [&] {
-        std::vector<double> s(m);
-        for (int r = 0; r < m; ++r)
-            s[r] = state->siteTraffic(r);
-        return s;
-    };
-    const auto refineIfNeeded = [&]() -> bool {
-        bool trigger = false;
-        for (int r = 0; r < m; ++r)
-            trigger = trigger || changed[r] > threshold * std::max(baseline[r], 1e-300);
-        if (!trigger)
-            return true;
-        state.reset();
-        std::vector<std::string> notes;
-        const FeedbackRange range(feedback, 0.0, 1.0);
-        if (!GeoCutPartitioner::refine(local, graph, partition, geoCutValues,
-                                       seed + static_cast<std::uint64_t>(stats.refinements), range, notes,
-                                       problem.budgetUsd.value_or(std::numeric_limits<double>::infinity())))
-            return false;
-        ++stats.refinements;
-        state = std::make_unique<cost::GasState>(graph, partition, local.sizes, local.network);
+/// One batch of updates on a partition, with the per-site traffic counters that trigger refinement.
+class Updater {
+public:
+    Updater(const PartitionProblem& problem, model::Graph& graph, model::EdgePartition& partition,
+            std::vector<int>& home, const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
+            const Feedback& feedback)
+        : m_problem(problem)
+        , m_graph(graph)
+        , m_partition(partition)
+        , m_home(home)
+        , m_local(problem)
+        , m_values(geoCutValues)
+        , m_threshold(threshold)
+        , m_seed(seed)
+        , m_feedback(feedback)
+        , m_m(problem.siteCount())
+        , m_baseline(m_m)
+        , m_changed(m_m, 0.0)
+    {
+        m_local.sizes = cost::vertexSizes(graph, problem.profile);
+        m_indegree.assign(graph.vertexCount, 0);
+        for (std::uint32_t v : graph.dst)
+            ++m_indegree[v];
+        m_state = std::make_unique<cost::GasState>(graph, partition, m_local.sizes, m_local.network);
         resetCounters();
-        return true;
-    };
-
-    if (!deletions.empty()) {
-        const auto before = snapshot();
-        for (std::size_t e = 0; e < graph.edgeCount(); ++e)
-            if (removed[e]) {
-                state->removeEdge(graph.src[e], graph.dst[e], partition.edgeSite[e]);
-                --indegree[graph.dst[e]];
-            }
-        track(before);
-        // Compact the arrays, keeping the order of the remaining edges.
-        std::size_t out = 0;
-        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-            if (removed[e])
-                continue;
-            graph.src[out] = graph.src[e];
-            graph.dst[out] = graph.dst[e];
-            partition.edgeSite[out] = partition.edgeSite[e];
-            ++out;
-        }
-        stats.deleted = graph.edgeCount() - out;
-        graph.src.resize(out);
-        graph.dst.resize(out);
-        partition.edgeSite.resize(out);
-        if (local.profile.binds())
-            for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-                state->setApplySize(v, local.sizes.apply[v] = applySizeOf(local.profile, indegree[v]));
-        // The state's edge bookkeeping must follow the compacted arrays.
-        state = std::make_unique<cost::GasState>(graph, partition, local.sizes, local.network);
-        if (!refineIfNeeded())
-            return makeError(ErrorCode::Canceled, "canceled");
     }
 
+    /// Removes the marked edges, keeping the order of the others; false when a refinement was canceled.
+    bool deleteEdges(const std::vector<bool>& removed);
+    /// Places edge a -> b by Geo-Cut's streaming rule; false when a refinement was canceled.
+    bool insertEdge(std::uint32_t u, std::uint32_t v, std::vector<std::uint64_t>& load);
+    /// The vertex of original id `id`, added with a random home when it is new.
+    std::uint32_t vertexFor(std::uint64_t id, std::unordered_map<std::uint64_t, std::uint32_t>& index, Random& random);
+    UpdateStats& stats() { return m_stats; }
+
+private:
+    void resetCounters()
+    {
+        for (int r = 0; r < m_m; ++r) {
+            m_baseline[r] = m_state->siteTraffic(r);
+            m_changed[r] = 0.0;
+        }
+    }
+    std::vector<double> snapshot() const
+    {
+        std::vector<double> s(m_m);
+        for (int r = 0; r < m_m; ++r)
+            s[r] = m_state->siteTraffic(r);
+        return s;
+    }
+    void track(const std::vector<double>& before)
+    {
+        for (int r = 0; r < m_m; ++r)
+            m_changed[r] += std::abs(m_state->siteTraffic(r) - before[r]);
+    }
+    bool refineIfNeeded();
+
+    const PartitionProblem& m_problem;
+    model::Graph& m_graph;
+    model::EdgePartition& m_partition;
+    std::vector<int>& m_home;
+    PartitionProblem m_local;
+    const ParamValues& m_values;
+    double m_threshold;
+    std::uint64_t m_seed;
+    const Feedback& m_feedback;
+    int m_m;
+    std::vector<std::uint32_t> m_indegree;
+    std::unique_ptr<cost::GasState> m_state;
+    std::vector<double> m_baseline, m_changed;
+    UpdateStats m_stats;
+};
+
+bool Updater::refineIfNeeded()
+{
+    bool trigger = false;
+    for (int r = 0; r < m_m; ++r)
+        trigger = trigger || m_changed[r] > m_threshold * std::max(m_baseline[r], 1e-300);
+    if (!trigger)
+        return true;
+    m_state.reset();
+    std::vector<std::string> notes;
+    const FeedbackRange range(m_feedback, 0.0, 1.0);
+    if (!GeoCutPartitioner::refine(m_local, m_graph, m_partition, m_values,
+                                   m_seed + static_cast<std::uint64_t>(m_stats.refinements), range, notes,
+                                   m_problem.budgetUsd.value_or(std::numeric_limits<double>::infinity())))
+        return false;
+    ++m_stats.refinements;
+    m_state = std::make_unique<cost::GasState>(m_graph, m_partition, m_local.sizes, m_local.network);
+    resetCounters();
+    return true;
+}
+
+bool Updater::deleteEdges(const std::vector<bool>& removed)
+{
+    const auto before = snapshot();
+    for (std::size_t e = 0; e < m_graph.edgeCount(); ++e)
+        if (removed[e]) {
+            m_state->removeEdge(m_graph.src[e], m_graph.dst[e], m_partition.edgeSite[e]);
+            --m_indegree[m_graph.dst[e]];
+        }
+    track(before);
+    std::size_t out = 0;
+    for (std::size_t e = 0; e < m_graph.edgeCount(); ++e) {
+        if (removed[e])
+            continue;
+        m_graph.src[out] = m_graph.src[e];
+        m_graph.dst[out] = m_graph.dst[e];
+        m_partition.edgeSite[out] = m_partition.edgeSite[e];
+        ++out;
+    }
+    m_stats.deleted = m_graph.edgeCount() - out;
+    m_graph.src.resize(out);
+    m_graph.dst.resize(out);
+    m_partition.edgeSite.resize(out);
+    if (m_local.profile.binds())
+        for (std::uint32_t v = 0; v < m_graph.vertexCount; ++v)
+            m_state->setApplySize(v, m_local.sizes.apply[v] = applySizeOf(m_local.profile, m_indegree[v]));
+    // The state's edge bookkeeping must follow the compacted arrays.
+    m_state = std::make_unique<cost::GasState>(m_graph, m_partition, m_local.sizes, m_local.network);
+    return refineIfNeeded();
+}
+
+std::uint32_t Updater::vertexFor(std::uint64_t id, std::unordered_map<std::uint64_t, std::uint32_t>& index,
+                                 Random& random)
+{
+    auto it = index.find(id);
+    if (it != index.end())
+        return it->second;
+    const int h = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(m_m)));
+    it = index.emplace(id, m_graph.vertexCount).first;
+    m_graph.originalId.push_back(id);
+    ++m_graph.vertexCount;
+    m_home.push_back(h);
+    m_local.home.push_back(static_cast<std::uint8_t>(h));
+    m_local.sizes.apply.push_back(applySizeOf(m_local.profile, 0));
+    m_indegree.push_back(0);
+    m_state->addVertex(h, m_local.sizes.apply.back());
+    ++m_stats.newVertices;
+    return it->second;
+}
+
+bool Updater::insertEdge(std::uint32_t u, std::uint32_t v, std::vector<std::uint64_t>& load)
+{
+    const auto before = snapshot();
+    const int site = geoCutPlace(m_local, *m_state, load, u, v);
+    m_graph.src.push_back(u);
+    m_graph.dst.push_back(v);
+    m_partition.edgeSite.push_back(static_cast<std::uint8_t>(site));
+    ++load[site];
+    m_state->addEdge(u, v, site);
+    ++m_indegree[v];
+    if (m_local.profile.binds())
+        m_state->setApplySize(v, m_local.sizes.apply[v] = applySizeOf(m_local.profile, m_indegree[v]));
+    track(before);
+    ++m_stats.inserted;
+    return refineIfNeeded();
+}
+
+} // namespace
+
+Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
+                                   model::EdgePartition& partition, std::vector<int>& home, const EdgeIds& deletions,
+                                   const EdgeIds& insertions, const ParamValues& geoCutValues, double threshold,
+                                   std::uint64_t seed, const Feedback& feedback)
+{
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    index.reserve(graph.vertexCount + insertions.size());
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        index.emplace(graph.originalId[v], v);
+    auto removed = findDeletions(graph, index, deletions);
+    if (!removed)
+        return removed.error();
+
+    Updater updater(problem, graph, partition, home, geoCutValues, threshold, seed, feedback);
+    if (!deletions.empty() && !updater.deleteEdges(*removed))
+        return makeError(ErrorCode::Canceled, "canceled");
     Random random(seed ^ 0x44594e414d4943ull);
-    std::vector<std::uint64_t> load(m, 0);
+    std::vector<std::uint64_t> load(problem.siteCount(), 0);
     for (std::uint8_t s : partition.edgeSite)
         ++load[s];
     for (const auto& [a, b] : insertions) {
@@ -148,45 +239,17 @@ Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph
             return makeError(ErrorCode::Canceled, "canceled");
         if (a == b)
             continue; // self-loops are dropped, as readers drop them
-        std::uint32_t ends[2];
-        const std::uint64_t ids[2] = {a, b};
-        for (int k = 0; k < 2; ++k) {
-            auto it = index.find(ids[k]);
-            if (it == index.end()) {
-                const int h = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(m)));
-                it = index.emplace(ids[k], graph.vertexCount).first;
-                graph.originalId.push_back(ids[k]);
-                ++graph.vertexCount;
-                home.push_back(h);
-                local.home.push_back(static_cast<std::uint8_t>(h));
-                local.sizes.apply.push_back(applySizeOf(local.profile, 0));
-                indegree.push_back(0);
-                state->addVertex(h, local.sizes.apply.back());
-                ++stats.newVertices;
-            }
-            ends[k] = it->second;
-        }
-        const std::uint32_t u = ends[0], v = ends[1];
-        const auto before = snapshot();
-        const int site = geoCutPlace(local, *state, load, u, v);
-        graph.src.push_back(u);
-        graph.dst.push_back(v);
-        partition.edgeSite.push_back(static_cast<std::uint8_t>(site));
-        ++load[site];
-        state->addEdge(u, v, site);
-        ++indegree[v];
-        if (local.profile.binds())
-            state->setApplySize(v, local.sizes.apply[v] = applySizeOf(local.profile, indegree[v]));
-        track(before);
-        ++stats.inserted;
-        if (!refineIfNeeded())
+        const std::uint32_t u = updater.vertexFor(a, index, random);
+        const std::uint32_t v = updater.vertexFor(b, index, random);
+        if (!updater.insertEdge(u, v, load))
             return makeError(ErrorCode::Canceled, "canceled");
     }
+    UpdateStats& stats = updater.stats();
     stats.notes.push_back(std::to_string(stats.deleted) + " edge(s) deleted, " + std::to_string(stats.inserted)
                           + " inserted (" + std::to_string(stats.newVertices) + " new vertices), "
                           + std::to_string(stats.refinements) + " refinement(s) at a "
                           + std::to_string(threshold * 100.0) + "% traffic-change threshold");
-    return stats;
+    return std::move(stats);
 }
 
 } // namespace meridian::partition
