@@ -189,6 +189,154 @@ std::string describePattern(Pattern pattern)
     return {};
 }
 
+namespace {
+
+// Each pattern adds one iteration's messages to the builder and returns its default iteration count, or why
+// the options do not suit it.
+
+Expected<int> luPattern(Builder& b, int n, const PatternOptions& o)
+{
+    const auto [rows, cols] = grid2d(n);
+    const double sweep = orDefault(o.messageBytes, 43e3);
+    const double face = orDefault(o.secondaryBytes, 83e3);
+    for (int p = 0; p < n; ++p) {
+        const int r = p / cols, c = p % cols;
+        const int neighbours[4][2] = {{r - 1, c}, {r + 1, c}, {r, c - 1}, {r, c + 1}};
+        for (const auto& nb : neighbours) {
+            if (nb[0] < 0 || nb[0] >= rows || nb[1] < 0 || nb[1] >= cols)
+                continue;
+            b.send(p, nb[0] * cols + nb[1], sweep);
+            b.send(p, nb[0] * cols + nb[1], face);
+        }
+    }
+    return 250;
+}
+
+Expected<int> multiPartitionPattern(Pattern pattern, Builder& b, int n, const PatternOptions& o)
+{
+    const int q = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
+    if (q * q != n)
+        return unsuited(pattern,
+                        "needs a square number of processes (4, 9, 16, ..., 64, ...), got " + std::to_string(n));
+    const double solve = orDefault(o.messageBytes, pattern == Pattern::BT ? 40e3 : 20e3);
+    const double face = orDefault(o.secondaryBytes, 120e3);
+    auto at = [q](int i, int j) { return ((i % q + q) % q) + q * ((j % q + q) % q); };
+    for (int j = 0; j < q; ++j) {
+        for (int i = 0; i < q; ++i) {
+            const int p = at(i, j);
+            const int successors[3] = {at(i + 1, j), at(i, j + 1), at(i - 1, j + 1)};
+            const int predecessors[3] = {at(i - 1, j), at(i, j - 1), at(i + 1, j - 1)};
+            for (int d = 0; d < 3; ++d) {
+                b.send(p, successors[d], solve);
+                b.send(p, predecessors[d], solve);
+                b.send(p, successors[d], face);
+                b.send(p, predecessors[d], face);
+            }
+        }
+    }
+    return pattern == Pattern::BT ? 200 : 400;
+}
+
+Expected<int> cgPattern(Builder& b, int n, const PatternOptions& o)
+{
+    if (!isPowerOfTwo(n))
+        return unsuited(Pattern::CG, "needs a power-of-two process count, got " + std::to_string(n));
+    const int k = log2Floor(n);
+    const int rows = 1 << (k / 2);
+    const int cols = n / rows;
+    const double bytes = orDefault(o.messageBytes, 150e3);
+    for (int p = 0; p < n; ++p) {
+        const int r = p / cols, c = p % cols;
+        for (int mask = 1; mask < cols; mask <<= 1)
+            b.send(p, r * cols + (c ^ mask), bytes);
+        // Transpose partner, a pairwise exchange: (r, c) <-> (c, r) inside each square rows x rows half
+        // of the grid (a 1:2 grid has two halves side by side).
+        const int half = c / rows;
+        b.send(p, (c % rows) * cols + half * rows + r, bytes);
+        for (int mask = 1; mask < cols; mask <<= 1)
+            b.send(p, r * cols + (c ^ mask), 8.0, 2.0);
+    }
+    return 75;
+}
+
+Expected<int> ftPattern(Builder& b, int n, const PatternOptions& o)
+{
+    const double bytes = orDefault(o.messageBytes, 512.0 * 512.0 * 512.0 * 16.0 / (static_cast<double>(n) * n));
+    for (int p = 0; p < n; ++p)
+        for (int q = 0; q < n; ++q)
+            b.send(p, q, bytes);
+    return 20;
+}
+
+Expected<int> mgPattern(Builder& b, int n, const PatternOptions& o)
+{
+    if (o.levels < 1 || o.levels > 16)
+        return unsuited(Pattern::MG, "the level count must be between 1 and 16");
+    const auto g = grid3d(n);
+    const double finest = orDefault(o.messageBytes, 64e3);
+    for (int p = 0; p < n; ++p) {
+        const int x = p % g[0], y = (p / g[0]) % g[1], z = p / (g[0] * g[1]);
+        auto at = [&](int i, int j, int l) {
+            return ((i + g[0]) % g[0]) + g[0] * (((j + g[1]) % g[1]) + g[1] * ((l + g[2]) % g[2]));
+        };
+        const int neighbours[6] = {at(x - 1, y, z), at(x + 1, y, z), at(x, y - 1, z),
+                                   at(x, y + 1, z), at(x, y, z - 1), at(x, y, z + 1)};
+        for (int level = 0; level < o.levels; ++level)
+            for (int nb : neighbours)
+                b.send(p, nb, finest / std::pow(4.0, level));
+    }
+    return 20;
+}
+
+Expected<int> kmeansPattern(Builder& b, int n, const PatternOptions& o)
+{
+    if (o.clusters < 1 || o.dimensions < 1)
+        return unsuited(Pattern::KMeans, "k and d must be >= 1");
+    const double centroids = 8.0 * o.clusters * o.dimensions;
+    allreduce(b, n, centroids + 8.0 * o.clusters);
+    binomialBroadcast(b, n, centroids);
+    return 100;
+}
+
+Expected<int> dnnPattern(Builder& b, int n, const PatternOptions& o)
+{
+    const double model = orDefault(o.messageBytes, 1.1e6);
+    if (o.dnnExchange == DnnExchange::ParameterServer) {
+        for (int w = 1; w < n; ++w) {
+            b.send(w, 0, model);
+            b.send(0, w, model);
+        }
+    } else {
+        for (int r = 0; r < n; ++r)
+            b.send(r, (r + 1) % n, model / n, 2.0 * (n - 1));
+    }
+    return 10;
+}
+
+Expected<int> addPattern(Pattern pattern, Builder& b, int n, const PatternOptions& o)
+{
+    switch (pattern) {
+    case Pattern::LU:
+        return luPattern(b, n, o);
+    case Pattern::BT:
+    case Pattern::SP:
+        return multiPartitionPattern(pattern, b, n, o);
+    case Pattern::CG:
+        return cgPattern(b, n, o);
+    case Pattern::FT:
+        return ftPattern(b, n, o);
+    case Pattern::MG:
+        return mgPattern(b, n, o);
+    case Pattern::KMeans:
+        return kmeansPattern(b, n, o);
+    case Pattern::DNN:
+        return dnnPattern(b, n, o);
+    }
+    return unsuited(pattern, "is not a known pattern");
+}
+
+} // namespace
+
 Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOptions& o)
 {
     const int n = o.processes;
@@ -205,130 +353,10 @@ Expected<model::CommMatrix> generatePattern(Pattern pattern, const PatternOption
     if (!(o.messageBytes >= 0 || o.messageBytes == -1) || !(o.secondaryBytes >= 0 || o.secondaryBytes == -1))
         return unsuited(pattern, "message sizes must be >= 0 bytes");
     Builder b(n);
-    int iterations = o.iterations;
-    switch (pattern) {
-    case Pattern::LU: {
-        const auto [rows, cols] = grid2d(n);
-        const double sweep = orDefault(o.messageBytes, 43e3);
-        const double face = orDefault(o.secondaryBytes, 83e3);
-        for (int p = 0; p < n; ++p) {
-            const int r = p / cols, c = p % cols;
-            const int neighbours[4][2] = {{r - 1, c}, {r + 1, c}, {r, c - 1}, {r, c + 1}};
-            for (const auto& nb : neighbours) {
-                if (nb[0] < 0 || nb[0] >= rows || nb[1] < 0 || nb[1] >= cols)
-                    continue;
-                b.send(p, nb[0] * cols + nb[1], sweep);
-                b.send(p, nb[0] * cols + nb[1], face);
-            }
-        }
-        if (iterations < 0)
-            iterations = 250;
-        break;
-    }
-    case Pattern::BT:
-    case Pattern::SP: {
-        const int q = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
-        if (q * q != n)
-            return unsuited(pattern,
-                            "needs a square number of processes (4, 9, 16, ..., 64, ...), got " + std::to_string(n));
-        const double solve = orDefault(o.messageBytes, pattern == Pattern::BT ? 40e3 : 20e3);
-        const double face = orDefault(o.secondaryBytes, 120e3);
-        auto at = [q](int i, int j) { return ((i % q + q) % q) + q * ((j % q + q) % q); };
-        for (int j = 0; j < q; ++j) {
-            for (int i = 0; i < q; ++i) {
-                const int p = at(i, j);
-                const int successors[3] = {at(i + 1, j), at(i, j + 1), at(i - 1, j + 1)};
-                const int predecessors[3] = {at(i - 1, j), at(i, j - 1), at(i + 1, j - 1)};
-                for (int d = 0; d < 3; ++d) {
-                    b.send(p, successors[d], solve);
-                    b.send(p, predecessors[d], solve);
-                    b.send(p, successors[d], face);
-                    b.send(p, predecessors[d], face);
-                }
-            }
-        }
-        if (iterations < 0)
-            iterations = pattern == Pattern::BT ? 200 : 400;
-        break;
-    }
-    case Pattern::CG: {
-        if (!isPowerOfTwo(n))
-            return unsuited(pattern, "needs a power-of-two process count, got " + std::to_string(n));
-        const int k = log2Floor(n);
-        const int rows = 1 << (k / 2);
-        const int cols = n / rows;
-        const double bytes = orDefault(o.messageBytes, 150e3);
-        for (int p = 0; p < n; ++p) {
-            const int r = p / cols, c = p % cols;
-            for (int mask = 1; mask < cols; mask <<= 1)
-                b.send(p, r * cols + (c ^ mask), bytes);
-            // Transpose partner, a pairwise exchange: (r, c) <-> (c, r) inside each square rows x rows half
-            // of the grid (a 1:2 grid has two halves side by side).
-            const int half = c / rows;
-            b.send(p, (c % rows) * cols + half * rows + r, bytes);
-            for (int mask = 1; mask < cols; mask <<= 1)
-                b.send(p, r * cols + (c ^ mask), 8.0, 2.0);
-        }
-        if (iterations < 0)
-            iterations = 75;
-        break;
-    }
-    case Pattern::FT: {
-        const double bytes = orDefault(o.messageBytes, 512.0 * 512.0 * 512.0 * 16.0 / (static_cast<double>(n) * n));
-        for (int p = 0; p < n; ++p)
-            for (int q = 0; q < n; ++q)
-                b.send(p, q, bytes);
-        if (iterations < 0)
-            iterations = 20;
-        break;
-    }
-    case Pattern::MG: {
-        if (o.levels < 1 || o.levels > 16)
-            return unsuited(pattern, "the level count must be between 1 and 16");
-        const auto g = grid3d(n);
-        const double finest = orDefault(o.messageBytes, 64e3);
-        for (int p = 0; p < n; ++p) {
-            const int x = p % g[0], y = (p / g[0]) % g[1], z = p / (g[0] * g[1]);
-            auto at = [&](int i, int j, int l) {
-                return ((i + g[0]) % g[0]) + g[0] * (((j + g[1]) % g[1]) + g[1] * ((l + g[2]) % g[2]));
-            };
-            const int neighbours[6] = {at(x - 1, y, z), at(x + 1, y, z), at(x, y - 1, z),
-                                       at(x, y + 1, z), at(x, y, z - 1), at(x, y, z + 1)};
-            for (int level = 0; level < o.levels; ++level)
-                for (int nb : neighbours)
-                    b.send(p, nb, finest / std::pow(4.0, level));
-        }
-        if (iterations < 0)
-            iterations = 20;
-        break;
-    }
-    case Pattern::KMeans: {
-        if (o.clusters < 1 || o.dimensions < 1)
-            return unsuited(pattern, "k and d must be >= 1");
-        const double centroids = 8.0 * o.clusters * o.dimensions;
-        allreduce(b, n, centroids + 8.0 * o.clusters);
-        binomialBroadcast(b, n, centroids);
-        if (iterations < 0)
-            iterations = 100;
-        break;
-    }
-    case Pattern::DNN: {
-        const double model = orDefault(o.messageBytes, 1.1e6);
-        if (o.dnnExchange == DnnExchange::ParameterServer) {
-            for (int w = 1; w < n; ++w) {
-                b.send(w, 0, model);
-                b.send(0, w, model);
-            }
-        } else {
-            for (int r = 0; r < n; ++r)
-                b.send(r, (r + 1) % n, model / n, 2.0 * (n - 1));
-        }
-        if (iterations < 0)
-            iterations = 10;
-        break;
-    }
-    }
-    return b.build(iterations);
+    const Expected<int> defaultIterations = addPattern(pattern, b, n, o);
+    if (!defaultIterations)
+        return defaultIterations.error();
+    return b.build(o.iterations < 0 ? *defaultIterations : o.iterations);
 }
 
 } // namespace meridian::synth
