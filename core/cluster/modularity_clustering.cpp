@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace meridian::cluster {
@@ -68,9 +69,135 @@ double modularity(const WeightedGraph& graph, const std::vector<int>& label)
     return q;
 }
 
+namespace {
+
+/// One coarsening round: pairs of nodes joined by the densest edges (weight / (deg x deg) above `threshold`),
+/// each node in at most one pair. Returns each node's merged label, or nothing when no pair qualifies.
+std::optional<std::vector<int>> matchDensestPairs(const WeightedGraph& current, const std::vector<double>& deg,
+                                                  double threshold)
+{
+    const int k = static_cast<int>(current.size());
+    std::vector<std::tuple<double, int, int>> edges;
+    for (int c = 0; c < k; ++c)
+        for (const auto& [d, w] : current[c])
+            if (c < d)
+                edges.emplace_back(w / (deg[c] * deg[d]), c, d);
+    std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
+        return std::get<0>(a) > std::get<0>(b)
+            || (std::get<0>(a) == std::get<0>(b)
+                && std::make_pair(std::get<1>(a), std::get<2>(a)) < std::make_pair(std::get<1>(b), std::get<2>(b)));
+    });
+    std::vector<int> merged(k, -1);
+    bool any = false;
+    for (const auto& [density, c, d] : edges) {
+        if (density <= threshold)
+            break;
+        if (merged[c] >= 0 || merged[d] >= 0)
+            continue;
+        merged[c] = merged[d] = c;
+        any = true;
+    }
+    if (!any)
+        return std::nullopt;
+    std::vector<int> label(k);
+    for (int c = 0; c < k; ++c)
+        label[c] = merged[c] >= 0 ? merged[c] : c;
+    return label;
+}
+
+/// Coarsening until no pair qualifies. levelOf[l][v] is the level-l node of original node v; nothing when
+/// canceled.
+std::optional<std::vector<std::vector<int>>> coarsen(const WeightedGraph& graph, const std::vector<double>& deg0,
+                                                     double threshold, const std::function<bool()>& stop)
+{
+    const int n = static_cast<int>(graph.size());
+    std::vector<std::vector<int>> levelOf{std::vector<int>(n)};
+    std::iota(levelOf[0].begin(), levelOf[0].end(), 0);
+    WeightedGraph current = graph;
+    std::vector<double> deg = deg0;
+    while (true) {
+        if (stop())
+            return std::nullopt;
+        std::optional<std::vector<int>> label = matchDensestPairs(current, deg, threshold);
+        if (!label)
+            return levelOf;
+        const int next = compact(*label);
+        std::vector<double> inner;
+        WeightedGraph coarse = contract(current, *label, next, inner);
+        std::vector<double> nextDeg(next, 0.0);
+        for (std::size_t c = 0; c < label->size(); ++c)
+            nextDeg[(*label)[c]] += deg[c];
+        std::vector<int> up(n);
+        for (int v = 0; v < n; ++v)
+            up[v] = (*label)[levelOf.back()[v]];
+        levelOf.push_back(std::move(up));
+        current = std::move(coarse);
+        deg = std::move(nextDeg);
+    }
+}
+
+/// Local moves at one level: each node (a group of original nodes, `nodeOf`) moves to the neighbouring cluster
+/// with the best modularity gain, in passes until none moves. Updates `cluster` (per original node); false
+/// when canceled.
+bool refineLevel(const WeightedGraph& graph, const std::vector<int>& nodeOf, int k, const std::vector<double>& deg0,
+                 double total, std::vector<int>& cluster, const std::function<bool()>& stop)
+{
+    const int n = static_cast<int>(graph.size());
+    std::vector<double> inner;
+    const WeightedGraph g = contract(graph, nodeOf, k, inner);
+    std::vector<double> nodeDeg(k, 0.0);
+    std::vector<int> nodeCluster(k, 0);
+    for (int v = 0; v < n; ++v) {
+        nodeDeg[nodeOf[v]] += deg0[v];
+        nodeCluster[nodeOf[v]] = cluster[v];
+    }
+    std::vector<double> clusterDeg(n, 0.0);
+    for (int x = 0; x < k; ++x)
+        clusterDeg[nodeCluster[x]] += nodeDeg[x];
+    std::map<int, double> toCluster;
+    for (int pass = 0; pass < 1000; ++pass) {
+        if (stop())
+            return false;
+        bool moved = false;
+        for (int x = 0; x < k; ++x) {
+            const int c = nodeCluster[x];
+            toCluster.clear();
+            for (const auto& [y, w] : g[x])
+                toCluster[nodeCluster[y]] += w;
+            const double fOwn = toCluster.count(c) ? toCluster[c] : 0.0; // f(v, C - v)
+            const double degRest = clusterDeg[c] - nodeDeg[x];           // deg(C - v)
+            int best = -1;
+            double bestGain = 0.0;
+            for (const auto& [d, f] : toCluster) {
+                if (d == c)
+                    continue;
+                const double gain = 2.0 * (f - fOwn) / total
+                    - 2.0 * nodeDeg[x] * (clusterDeg[d] - degRest) / (total * total);
+                if (gain > bestGain + 1e-15) {
+                    bestGain = gain;
+                    best = d;
+                }
+            }
+            if (best >= 0) {
+                clusterDeg[c] -= nodeDeg[x];
+                clusterDeg[best] += nodeDeg[x];
+                nodeCluster[x] = best;
+                moved = true;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    for (int v = 0; v < n; ++v)
+        cluster[v] = nodeCluster[nodeOf[v]];
+    return true;
+}
+
+} // namespace
+
 ModularityResult modularityClustering(const WeightedGraph& graph, const std::function<bool()>& canceled)
 {
-    const auto stop = [&] { return canceled && canceled(); };
+    const std::function<bool()> stop = [&] { return canceled && canceled(); };
     const int n = static_cast<int>(graph.size());
     ModularityResult result;
     const std::vector<double> deg0 = degrees(graph);
@@ -83,64 +210,18 @@ ModularityResult modularityClustering(const WeightedGraph& graph, const std::fun
         result.clusters = 1;
         return result;
     }
-    const double threshold = total / (total * total);
-
-    // Coarsening. levelOf[l][v]: the level-l node of original node v.
-    std::vector<std::vector<int>> levelOf{std::vector<int>(n)};
-    std::iota(levelOf[0].begin(), levelOf[0].end(), 0);
-    WeightedGraph current = graph;
-    std::vector<double> deg = deg0;
-    while (true) {
-        if (stop()) {
-            result.canceled = true;
-            return result;
-        }
-        const int k = static_cast<int>(current.size());
-        std::vector<std::tuple<double, int, int>> edges;
-        for (int c = 0; c < k; ++c)
-            for (const auto& [d, w] : current[c])
-                if (c < d)
-                    edges.emplace_back(w / (deg[c] * deg[d]), c, d);
-        std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
-            return std::get<0>(a) > std::get<0>(b)
-                || (std::get<0>(a) == std::get<0>(b)
-                    && std::make_pair(std::get<1>(a), std::get<2>(a)) < std::make_pair(std::get<1>(b), std::get<2>(b)));
-        });
-        std::vector<int> merged(k, -1);
-        bool any = false;
-        for (const auto& [density, c, d] : edges) {
-            if (density <= threshold)
-                break;
-            if (merged[c] >= 0 || merged[d] >= 0)
-                continue;
-            merged[c] = merged[d] = c;
-            any = true;
-        }
-        if (!any)
-            break;
-        std::vector<int> label(k);
-        for (int c = 0; c < k; ++c)
-            label[c] = merged[c] >= 0 ? merged[c] : c;
-        const int next = compact(label);
-        std::vector<double> inner;
-        WeightedGraph coarse = contract(current, label, next, inner);
-        std::vector<double> nextDeg(next, 0.0);
-        for (int c = 0; c < k; ++c)
-            nextDeg[label[c]] += deg[c];
-        std::vector<int> up(n);
-        for (int v = 0; v < n; ++v)
-            up[v] = label[levelOf.back()[v]];
-        levelOf.push_back(std::move(up));
-        current = std::move(coarse);
-        deg = std::move(nextDeg);
+    const std::optional<std::vector<std::vector<int>>> levelOf = coarsen(graph, deg0, total / (total * total), stop);
+    if (!levelOf) {
+        result.canceled = true;
+        return result;
     }
-    result.levels = static_cast<int>(levelOf.size()) - 1;
+    result.levels = static_cast<int>(levelOf->size()) - 1;
 
     // Refinement from the coarsest level down to single nodes.
-    std::vector<int> cluster = levelOf.back(); // final cluster of each original node
+    std::vector<int> cluster = levelOf->back(); // final cluster of each original node
     int lastRefined = 0;
-    for (int level = static_cast<int>(levelOf.size()) - 1; level >= 0; --level) {
-        const std::vector<int>& nodeOf = levelOf[level];
+    for (int level = static_cast<int>(levelOf->size()) - 1; level >= 0; --level) {
+        const std::vector<int>& nodeOf = (*levelOf)[level];
         int k = 0;
         for (int v : nodeOf)
             k = std::max(k, v + 1);
@@ -150,55 +231,10 @@ ModularityResult modularityClustering(const WeightedGraph& graph, const std::fun
         if (level > 0 && lastRefined > 0 && k < lastRefined + std::max(1, lastRefined / 4))
             continue;
         lastRefined = k;
-        std::vector<double> inner;
-        const WeightedGraph g = contract(graph, nodeOf, k, inner);
-        std::vector<double> nodeDeg(k, 0.0);
-        std::vector<int> nodeCluster(k, 0);
-        for (int v = 0; v < n; ++v) {
-            nodeDeg[nodeOf[v]] += deg0[v];
-            nodeCluster[nodeOf[v]] = cluster[v];
+        if (!refineLevel(graph, nodeOf, k, deg0, total, cluster, stop)) {
+            result.canceled = true;
+            return result;
         }
-        std::vector<double> clusterDeg(n, 0.0);
-        for (int x = 0; x < k; ++x)
-            clusterDeg[nodeCluster[x]] += nodeDeg[x];
-        std::map<int, double> toCluster;
-        for (int pass = 0; pass < 1000; ++pass) {
-            if (stop()) {
-                result.canceled = true;
-                return result;
-            }
-            bool moved = false;
-            for (int x = 0; x < k; ++x) {
-                const int c = nodeCluster[x];
-                toCluster.clear();
-                for (const auto& [y, w] : g[x])
-                    toCluster[nodeCluster[y]] += w;
-                const double fOwn = toCluster.count(c) ? toCluster[c] : 0.0; // f(v, C - v)
-                const double degRest = clusterDeg[c] - nodeDeg[x];           // deg(C - v)
-                int best = -1;
-                double bestGain = 0.0;
-                for (const auto& [d, f] : toCluster) {
-                    if (d == c)
-                        continue;
-                    const double gain = 2.0 * (f - fOwn) / total
-                        - 2.0 * nodeDeg[x] * (clusterDeg[d] - degRest) / (total * total);
-                    if (gain > bestGain + 1e-15) {
-                        bestGain = gain;
-                        best = d;
-                    }
-                }
-                if (best >= 0) {
-                    clusterDeg[c] -= nodeDeg[x];
-                    clusterDeg[best] += nodeDeg[x];
-                    nodeCluster[x] = best;
-                    moved = true;
-                }
-            }
-            if (!moved)
-                break;
-        }
-        for (int v = 0; v < n; ++v)
-            cluster[v] = nodeCluster[nodeOf[v]];
     }
     result.clusters = compact(cluster);
     result.label = std::move(cluster);
