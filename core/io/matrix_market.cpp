@@ -33,14 +33,17 @@ std::vector<Token> tokenize(std::string_view line)
     return out;
 }
 
-} // namespace
+/// What the banner and the size line of a Matrix Market file say.
+struct Header {
+    bool dense = false;
+    bool symmetric = false;
+    long long dims[3] = {0, 0, 0}; ///< rows, columns, entries (coordinate)
+    std::size_t count = 0;         ///< values stored in the file
+};
 
-Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
+/// Line 1: '%%MatrixMarket matrix <coordinate|array> <real|integer> <general|symmetric>'.
+Expected<Header> readBanner(const std::string& path, LineReader& lines)
 {
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    LineReader lines(*text);
     if (!lines.next())
         return parseError(path, 1, 1, "the file is empty; expected a %%MatrixMarket header");
     const auto banner = tokenize(lines.line());
@@ -60,11 +63,15 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
     if (symmetry != "general" && symmetry != "symmetric")
         return parseError(path, 1, banner[4].column,
                           "expected 'general' or 'symmetric', found '" + std::string(banner[4].text) + "'");
-    const bool symmetric = symmetry == "symmetric";
-    MarketMatrix m;
-    m.dense = format == "array";
+    Header h;
+    h.dense = format == "array";
+    h.symmetric = symmetry == "symmetric";
+    return h;
+}
 
-    // Size line.
+/// The size line, checked against what the rest of the file can hold before anything is allocated.
+Status readSizeLine(const std::string& path, LineReader& lines, Header& h)
+{
     std::vector<Token> size;
     while (lines.next()) {
         const auto t = trim(lines.line());
@@ -74,12 +81,10 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
         break;
     }
     const int sizeLine = lines.number();
-    const std::size_t expectedSizeTokens = m.dense ? 2 : 3;
-    if (size.size() != expectedSizeTokens)
+    if (size.size() != (h.dense ? 2u : 3u))
         return parseError(path, sizeLine, 1,
-                          m.dense ? "expected a size line 'rows columns'"
+                          h.dense ? "expected a size line 'rows columns'"
                                   : "expected a size line 'rows columns entries'");
-    long long dims[3] = {0, 0, 0};
     for (std::size_t k = 0; k < size.size(); ++k) {
         const auto v = parseInteger(size[k].text);
         if (!v || *v < (k < 2 ? 1 : 0) || *v > std::numeric_limits<int>::max())
@@ -87,31 +92,55 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
                               std::string("expected ")
                                   + (k < 2 ? "a dimension between 1 and 2147483647" : "an entry count >= 0")
                                   + ", found '" + std::string(size[k].text) + "'");
-        dims[k] = *v;
+        h.dims[k] = *v;
     }
-    m.rows = static_cast<int>(dims[0]);
-    m.columns = static_cast<int>(dims[1]);
-    if (symmetric && m.rows != m.columns)
+    if (h.symmetric && h.dims[0] != h.dims[1])
         return parseError(path, sizeLine, 1, "a symmetric matrix must be square");
-    const double cells = symmetric ? 0.5 * static_cast<double>(dims[0]) * static_cast<double>(dims[0] + 1)
-                                   : static_cast<double>(dims[0]) * static_cast<double>(dims[1]);
-    const double stored = m.dense ? cells : static_cast<double>(dims[2]);
-    if (!m.dense && stored > cells)
+    const double cells = h.symmetric ? 0.5 * static_cast<double>(h.dims[0]) * static_cast<double>(h.dims[0] + 1)
+                                     : static_cast<double>(h.dims[0]) * static_cast<double>(h.dims[1]);
+    const double stored = h.dense ? cells : static_cast<double>(h.dims[2]);
+    if (!h.dense && stored > cells)
         return parseError(path, sizeLine, size[2].column,
-                          "the header claims " + std::to_string(dims[2]) + " entries but a " + std::to_string(dims[0])
-                              + " x " + std::to_string(dims[1]) + (symmetric ? " symmetric" : "") + " matrix has only "
+                          "the header claims " + std::to_string(h.dims[2]) + " entries but a "
+                              + std::to_string(h.dims[0]) + " x " + std::to_string(h.dims[1])
+                              + (h.symmetric ? " symmetric" : "") + " matrix has only "
                               + std::to_string(static_cast<long long>(cells)) + " cells");
     // Every entry needs at least "1 1 1\n" (coordinate) or "1\n" (array): refuse before allocating.
-    const double minBytes = m.dense ? 2.0 : 6.0;
+    const double minBytes = h.dense ? 2.0 : 6.0;
     const double room = (static_cast<double>(lines.remaining()) + 1.0) / minBytes;
     if (stored > room)
         return parseError(path, sizeLine, 1,
                           "the header claims " + std::to_string(static_cast<long long>(stored))
                               + " values but the rest of the file (" + std::to_string(lines.remaining())
                               + " bytes) can hold at most " + std::to_string(static_cast<long long>(room)));
-    const auto count = static_cast<std::size_t>(stored);
-    m.entries.reserve(symmetric ? 2 * count : count);
+    h.count = static_cast<std::size_t>(stored);
+    return {};
+}
 
+/// The row and column of a coordinate entry (0-based), checked against the dimensions and the symmetry.
+Expected<std::pair<int, int>> readCoordinates(const std::string& path, int line, const std::vector<Token>& tokens,
+                                              const Header& h)
+{
+    int rc[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        const auto v = parseInteger(tokens[k].text);
+        const long long limit = h.dims[k];
+        if (!v || *v < 1 || *v > limit)
+            return parseError(path, line, tokens[k].column,
+                              std::string("expected a ") + (k == 0 ? "row" : "column") + " index between 1 and "
+                                  + std::to_string(limit) + ", found '" + std::string(tokens[k].text) + "'");
+        rc[k] = static_cast<int>(*v - 1);
+    }
+    if (h.symmetric && rc[0] < rc[1])
+        return parseError(path, line, tokens[0].column,
+                          "a symmetric file stores the lower triangle only (row >= column)");
+    return std::pair{rc[0], rc[1]};
+}
+
+/// The entries after the size line: exactly `h.count` values, each satisfying `rule`.
+Status readEntries(const std::string& path, LineReader& lines, const Header& h, CellRule rule, MarketMatrix& m)
+{
+    m.entries.reserve(h.symmetric ? 2 * h.count : h.count);
     std::size_t read = 0;
     long long denseRow = 0, denseCol = 0;
     while (lines.next()) {
@@ -119,52 +148,62 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
         if (t.empty() || t.front() == '%')
             continue;
         const auto tokens = tokenize(lines.line());
-        if (read == count)
+        if (read == h.count)
             return parseError(path, lines.number(), tokens.front().column,
-                              "the header announced " + std::to_string(count) + " values; this line is one too many");
-        const std::size_t want = m.dense ? 1 : 3;
+                              "the header announced " + std::to_string(h.count) + " values; this line is one too many");
+        const std::size_t want = h.dense ? 1 : 3;
         if (tokens.size() != want)
             return parseError(path, lines.number(), tokens.size() > want ? tokens[want].column : 1,
-                              m.dense ? "expected one value per line" : "expected 'row column value'");
-        int r = 0, c = 0;
-        if (m.dense) {
-            r = static_cast<int>(denseRow);
-            c = static_cast<int>(denseCol);
-        } else {
-            for (int k = 0; k < 2; ++k) {
-                const auto v = parseInteger(tokens[k].text);
-                const long long limit = k == 0 ? dims[0] : dims[1];
-                if (!v || *v < 1 || *v > limit)
-                    return parseError(path, lines.number(), tokens[k].column,
-                                      std::string("expected a ") + (k == 0 ? "row" : "column") + " index between 1 and "
-                                          + std::to_string(limit) + ", found '" + std::string(tokens[k].text) + "'");
-                (k == 0 ? r : c) = static_cast<int>(*v - 1);
-            }
-            if (symmetric && r < c)
-                return parseError(path, lines.number(), tokens[0].column,
-                                  "a symmetric file stores the lower triangle only (row >= column)");
+                              h.dense ? "expected one value per line" : "expected 'row column value'");
+        std::pair<int, int> at{static_cast<int>(denseRow), static_cast<int>(denseCol)};
+        if (!h.dense) {
+            auto coordinates = readCoordinates(path, lines.number(), tokens, h);
+            if (!coordinates)
+                return coordinates.error();
+            at = *coordinates;
         }
-        const auto& valueToken = tokens[m.dense ? 0 : 2];
+        const auto& valueToken = tokens[h.dense ? 0 : 2];
         const auto value = parseNumber(valueToken.text);
         if (!value || !satisfies(rule, *value))
             return parseError(path, lines.number(), valueToken.column,
                               "expected " + describeRule(rule) + ", found '" + std::string(valueToken.text) + "'");
+        const auto [r, c] = at;
         m.entries.push_back({r, c, *value, lines.number()});
-        if (symmetric && r != c)
+        if (h.symmetric && r != c)
             m.entries.push_back({c, r, *value, lines.number()});
         ++read;
-        if (m.dense) {
-            // Column-major; a symmetric array lists the lower triangle column by column.
-            if (++denseRow == dims[0]) {
-                ++denseCol;
-                denseRow = symmetric ? denseCol : 0;
-            }
+        // Column-major; a symmetric array lists the lower triangle column by column.
+        if (h.dense && ++denseRow == h.dims[0]) {
+            ++denseCol;
+            denseRow = h.symmetric ? denseCol : 0;
         }
     }
-    if (read != count)
+    if (read != h.count)
         return parseError(path, lines.number(), 1,
-                          "the header announced " + std::to_string(count) + " values but the file has "
+                          "the header announced " + std::to_string(h.count) + " values but the file has "
                               + std::to_string(read));
+    return {};
+}
+
+} // namespace
+
+Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    LineReader lines(*text);
+    auto header = readBanner(path, lines);
+    if (!header)
+        return header.error();
+    if (auto sized = readSizeLine(path, lines, *header); !sized)
+        return sized.error();
+    MarketMatrix m;
+    m.dense = header->dense;
+    m.rows = static_cast<int>(header->dims[0]);
+    m.columns = static_cast<int>(header->dims[1]);
+    if (auto read = readEntries(path, lines, *header, rule, m); !read)
+        return read.error();
     return m;
 }
 
