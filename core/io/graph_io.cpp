@@ -170,6 +170,101 @@ Expected<model::Graph> readSnapGraph(const std::string& path)
     return g;
 }
 
+namespace {
+
+/// The numbers of one METIS line, each with its column.
+using MetisFields = std::vector<std::pair<std::uint64_t, int>>;
+
+Expected<MetisFields> metisFields(const std::string& path, int lineNumber, std::string_view line)
+{
+    MetisFields fields;
+    std::size_t pos = 0;
+    while (true) {
+        skipSpaces(line, pos);
+        if (pos >= line.size())
+            return fields;
+        const int column = static_cast<int>(pos) + 1;
+        auto v = parseId(path, lineNumber, line, pos, "a non-negative integer");
+        if (!v)
+            return v.error();
+        fields.emplace_back(*v, column);
+    }
+}
+
+struct MetisHeader {
+    std::uint64_t n = 0, m = 0;
+    bool vertexWeights = false, edgeWeights = false;
+    int ncon = 1;
+};
+
+/// 'vertices edges [fmt [ncon]]', its claims checked against what the rest of the file can hold (one adjacency
+/// line per vertex, at least a byte per edge) before `g` is sized.
+Expected<MetisHeader> readMetisHeader(const std::string& path, const LineReader& lines, const MetisFields& fields,
+                                      model::Graph& g)
+{
+    if (fields.size() < 2 || fields.size() > 4)
+        return parseError(path, lines.number(), 1, "expected the METIS header 'vertices edges [fmt [ncon]]'");
+    MetisHeader h;
+    h.n = fields[0].first;
+    h.m = fields[1].first;
+    if (fields.size() >= 3) {
+        const std::uint64_t fmt = fields[2].first;
+        if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
+            return parseError(path, lines.number(), fields[2].second, "fmt must be 0, 1, 10, 11, 100, 101, 110 or 111");
+        h.edgeWeights = fmt % 10 == 1;
+        h.vertexWeights = (fmt / 10) % 10 == 1;
+    }
+    if (fields.size() == 4)
+        h.ncon = static_cast<int>(fields[3].first);
+    if (h.n == 0 || h.n > kMaxId)
+        return parseError(path, lines.number(), fields[0].second, "the vertex count must be from 1 to 2^32 - 1");
+    if (h.n > lines.remaining() + 1)
+        return parseError(path, lines.number(), fields[0].second,
+                          "the header claims " + std::to_string(h.n) + " vertices but the rest of the file ("
+                              + std::to_string(lines.remaining()) + " bytes) can hold at most "
+                              + std::to_string(lines.remaining() + 1) + " adjacency lines");
+    if (h.m > lines.remaining() + 1)
+        return parseError(path, lines.number(), fields[1].second,
+                          "the header claims " + std::to_string(h.m) + " edges but the rest of the file ("
+                              + std::to_string(lines.remaining()) + " bytes) cannot hold that many");
+    g.vertexCount = static_cast<std::uint32_t>(h.n);
+    g.originalId.resize(h.n);
+    for (std::uint64_t i = 0; i < h.n; ++i)
+        g.originalId[i] = i + 1;
+    g.src.reserve(h.m);
+    g.dst.reserve(h.m);
+    return h;
+}
+
+/// Vertex `vertex`'s adjacency line: its weights, then neighbours (with weights); each edge is kept once, from
+/// its lower end. Counts the entries read.
+Status readMetisAdjacency(const std::string& path, int lineNumber, const MetisFields& fields, const MetisHeader& h,
+                          std::uint64_t vertex, model::Graph& g, std::uint64_t& entries)
+{
+    std::size_t i = h.vertexWeights ? static_cast<std::size_t>(h.ncon) : 0;
+    if (fields.size() < i)
+        return parseError(path, lineNumber, 1, "expected " + std::to_string(h.ncon) + " vertex weight(s)");
+    const std::size_t step = h.edgeWeights ? 2 : 1;
+    if ((fields.size() - i) % step != 0)
+        return parseError(path, lineNumber, fields.back().second, "expected neighbour and weight pairs");
+    for (; i < fields.size(); i += step) {
+        const std::uint64_t u = fields[i].first;
+        if (u < 1 || u > h.n)
+            return parseError(path, lineNumber, fields[i].second,
+                              "neighbour " + std::to_string(u) + " is not a vertex (1.." + std::to_string(h.n) + ")");
+        ++entries;
+        if (u - 1 == vertex) {
+            ++g.selfLoopsDropped;
+        } else if (u - 1 > vertex) {
+            g.src.push_back(static_cast<std::uint32_t>(vertex));
+            g.dst.push_back(static_cast<std::uint32_t>(u - 1));
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 Expected<model::Graph> readMetisGraph(const std::string& path)
 {
     auto text = readTextFile(path, kMaxGraphFileBytes);
@@ -177,112 +272,99 @@ Expected<model::Graph> readMetisGraph(const std::string& path)
         return text.error();
     LineReader lines(*text);
     model::Graph g;
-    std::uint64_t n = 0, m = 0;
-    bool vertexWeights = false, edgeWeights = false;
-    int ncon = 1;
-    bool header = false;
+    std::optional<MetisHeader> header;
     std::uint64_t vertex = 0;
     std::uint64_t entries = 0;
     while (lines.next()) {
         std::string_view line = lines.line();
         if (!line.empty() && line[0] == '%')
             continue;
-        std::vector<std::pair<std::uint64_t, int>> fields; // value, column
-        std::size_t pos = 0;
-        while (true) {
-            skipSpaces(line, pos);
-            if (pos >= line.size())
-                break;
-            const int column = static_cast<int>(pos) + 1;
-            auto v = parseId(path, lines.number(), line, pos, "a non-negative integer");
-            if (!v)
-                return v.error();
-            fields.emplace_back(*v, column);
-        }
+        auto fields = metisFields(path, lines.number(), line);
+        if (!fields)
+            return fields.error();
+        if (fields->empty() && (!header || vertex >= header->n))
+            continue;
         if (!header) {
-            if (fields.empty())
-                continue;
-            if (fields.size() < 2 || fields.size() > 4)
-                return parseError(path, lines.number(), 1, "expected the METIS header 'vertices edges [fmt [ncon]]'");
-            n = fields[0].first;
-            m = fields[1].first;
-            if (fields.size() >= 3) {
-                const std::uint64_t fmt = fields[2].first;
-                if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
-                    return parseError(path, lines.number(), fields[2].second,
-                                      "fmt must be 0, 1, 10, 11, 100, 101, 110 or 111");
-                edgeWeights = fmt % 10 == 1;
-                vertexWeights = (fmt / 10) % 10 == 1;
-            }
-            if (fields.size() == 4)
-                ncon = static_cast<int>(fields[3].first);
-            if (n == 0 || n > kMaxId)
-                return parseError(path, lines.number(), fields[0].second, "the vertex count must be from 1 to 2^32 - 1");
-            // Claims are checked against what the file can hold before anything is allocated: one
-            // adjacency line per vertex, and at least a byte per edge.
-            if (n > lines.remaining() + 1)
-                return parseError(path, lines.number(), fields[0].second,
-                                  "the header claims " + std::to_string(n) + " vertices but the rest of the file ("
-                                      + std::to_string(lines.remaining()) + " bytes) can hold at most "
-                                      + std::to_string(lines.remaining() + 1) + " adjacency lines");
-            if (m > lines.remaining() + 1)
-                return parseError(path, lines.number(), fields[1].second,
-                                  "the header claims " + std::to_string(m) + " edges but the rest of the file ("
-                                      + std::to_string(lines.remaining()) + " bytes) cannot hold that many");
-            g.vertexCount = static_cast<std::uint32_t>(n);
-            g.originalId.resize(n);
-            for (std::uint64_t i = 0; i < n; ++i)
-                g.originalId[i] = i + 1;
-            g.src.reserve(m);
-            g.dst.reserve(m);
-            header = true;
+            auto read = readMetisHeader(path, lines, *fields, g);
+            if (!read)
+                return read.error();
+            header = *read;
             continue;
         }
-        if (vertex >= n) {
-            if (fields.empty())
-                continue;
+        if (vertex >= header->n)
             return parseError(path, lines.number(), 1,
-                              "more adjacency lines than the " + std::to_string(n) + " vertices the header declares");
-        }
-        std::size_t i = vertexWeights ? static_cast<std::size_t>(ncon) : 0;
-        if (fields.size() < i)
-            return parseError(path, lines.number(), 1, "expected " + std::to_string(ncon) + " vertex weight(s)");
-        const std::size_t step = edgeWeights ? 2 : 1;
-        if ((fields.size() - i) % step != 0)
-            return parseError(path, lines.number(), fields.back().second, "expected neighbour and weight pairs");
-        for (; i < fields.size(); i += step) {
-            const std::uint64_t u = fields[i].first;
-            if (u < 1 || u > n)
-                return parseError(path, lines.number(), fields[i].second,
-                                  "neighbour " + std::to_string(u) + " is not a vertex (1.." + std::to_string(n) + ")");
-            ++entries;
-            if (u - 1 == vertex) {
-                ++g.selfLoopsDropped;
-            } else if (u - 1 > vertex) {
-                g.src.push_back(static_cast<std::uint32_t>(vertex));
-                g.dst.push_back(static_cast<std::uint32_t>(u - 1));
-            }
-        }
+                              "more adjacency lines than the " + std::to_string(header->n)
+                                  + " vertices the header declares");
+        if (auto ok = readMetisAdjacency(path, lines.number(), *fields, *header, vertex, g, entries); !ok)
+            return ok.error();
         ++vertex;
     }
     if (!header)
         return parseError(path, 1, 1, "expected the METIS header 'vertices edges [fmt [ncon]]'");
-    if (vertex < n)
+    if (vertex < header->n)
         return parseError(path, lines.number(), 1,
-                          "the header declares " + std::to_string(n) + " vertices but the file has "
+                          "the header declares " + std::to_string(header->n) + " vertices but the file has "
                               + std::to_string(vertex) + " adjacency lines");
-    if (entries != 2 * m)
+    if (entries != 2 * header->m)
         return parseError(path, lines.number(), 1,
-                          "the header declares " + std::to_string(m) + " edges (" + std::to_string(2 * m)
+                          "the header declares " + std::to_string(header->m) + " edges (" + std::to_string(2 * header->m)
                               + " adjacency entries) but the lists hold " + std::to_string(entries));
     if (g.src.empty())
         return emptyGraph(path);
     return g;
 }
 
-Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
+namespace {
+
+/// A graph's Matrix Market banner: a coordinate matrix, real, integer or pattern, general or symmetric.
+Status checkGraphBanner(const std::string& path, std::int64_t number, std::string_view line)
+{
+    if (line.rfind("%%MatrixMarket", 0) != 0)
+        return parseError(path, static_cast<int>(number), 1,
+                          "expected the '%%MatrixMarket matrix coordinate ...' banner");
+    std::string lower(line);
+    for (char& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("coordinate") == std::string::npos)
+        return parseError(path, static_cast<int>(number), 1, "a graph must be a 'coordinate' matrix");
+    if (lower.find("complex") != std::string::npos || lower.find("hermitian") != std::string::npos
+        || lower.find("skew") != std::string::npos)
+        return parseError(path, static_cast<int>(number), 1,
+                          "expected a real, integer or pattern matrix, general or symmetric");
+    return {};
+}
+
+/// The size line 'rows columns entries' of a graph, its claims checked before `g` is sized: an entry takes at
+/// least 4 bytes ("1 2\n"), and vertices beyond two per entry would be isolated: a few are fine, billions are
+/// a bad header.
+Status readGraphSizeLine(const std::string& path, std::int64_t number, std::uint64_t rows, std::uint64_t columns,
+                         std::uint64_t entries, std::uint64_t fileBytes, model::Graph& g)
 {
     constexpr std::uint64_t kIsolatedAllowance = 1 << 16;
+    if (rows != columns || rows == 0)
+        return parseError(path, static_cast<int>(number), 1, "a graph's matrix must be square and non-empty");
+    if (entries > fileBytes / 4)
+        return parseError(path, static_cast<int>(number), 1,
+                          "the size line claims " + std::to_string(entries) + " entries but the file ("
+                              + std::to_string(fileBytes) + " bytes) can hold at most " + std::to_string(fileBytes / 4));
+    if (rows > kMaxId || rows > 2 * entries + kIsolatedAllowance)
+        return parseError(path, static_cast<int>(number), 1,
+                          "the size line claims " + std::to_string(rows) + " vertices for " + std::to_string(entries)
+                              + " entries; at most 2 x entries + " + std::to_string(kIsolatedAllowance)
+                              + " (isolated vertices included) and 2^32 - 1 are accepted");
+    g.vertexCount = static_cast<std::uint32_t>(rows);
+    g.originalId.resize(rows);
+    for (std::uint64_t i = 0; i < rows; ++i)
+        g.originalId[i] = i + 1;
+    g.src.reserve(std::min<std::uint64_t>(entries, 1u << 26));
+    g.dst.reserve(std::min<std::uint64_t>(entries, 1u << 26));
+    return {};
+}
+
+} // namespace
+
+Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
+{
     std::error_code sizeError;
     const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
     if (sizeError)
@@ -292,20 +374,8 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
     std::uint64_t rows = 0, nnz = 0, seen = 0;
     auto ok = forEachLine(path, [&](std::string_view line, std::int64_t number) -> Status {
         if (!banner) {
-            if (line.rfind("%%MatrixMarket", 0) != 0)
-                return parseError(path, static_cast<int>(number), 1,
-                                  "expected the '%%MatrixMarket matrix coordinate ...' banner");
-            std::string lower(line);
-            for (char& c : lower)
-                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            if (lower.find("coordinate") == std::string::npos)
-                return parseError(path, static_cast<int>(number), 1, "a graph must be a 'coordinate' matrix");
-            if (lower.find("complex") != std::string::npos || lower.find("hermitian") != std::string::npos
-                || lower.find("skew") != std::string::npos)
-                return parseError(path, static_cast<int>(number), 1,
-                                  "expected a real, integer or pattern matrix, general or symmetric");
             banner = true;
-            return {};
+            return checkGraphBanner(path, number, line);
         }
         std::size_t pos = 0;
         skipSpaces(line, pos);
@@ -323,30 +393,10 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path)
             auto c = parseId(path, number, line, pos, "the entry count");
             if (!c)
                 return c.error();
-            if (*a != *b || *a == 0)
-                return parseError(path, static_cast<int>(number), 1, "a graph's matrix must be square and non-empty");
-            // Claims are checked before anything is allocated: an entry takes at least 4 bytes ("1 2\n"),
-            // and vertices beyond two per entry would be isolated: a few are fine, billions are a bad header.
-            if (*c > fileBytes / 4)
-                return parseError(path, static_cast<int>(number), 1,
-                                  "the size line claims " + std::to_string(*c) + " entries but the file ("
-                                      + std::to_string(fileBytes) + " bytes) can hold at most "
-                                      + std::to_string(fileBytes / 4));
-            if (*a > kMaxId || *a > 2 * *c + kIsolatedAllowance)
-                return parseError(path, static_cast<int>(number), 1,
-                                  "the size line claims " + std::to_string(*a) + " vertices for " + std::to_string(*c)
-                                      + " entries; at most 2 x entries + " + std::to_string(kIsolatedAllowance)
-                                      + " (isolated vertices included) and 2^32 - 1 are accepted");
             rows = *a;
             nnz = *c;
-            g.vertexCount = static_cast<std::uint32_t>(rows);
-            g.originalId.resize(rows);
-            for (std::uint64_t i = 0; i < rows; ++i)
-                g.originalId[i] = i + 1;
-            g.src.reserve(std::min<std::uint64_t>(nnz, 1u << 26));
-            g.dst.reserve(std::min<std::uint64_t>(nnz, 1u << 26));
             sizeLine = true;
-            return {};
+            return readGraphSizeLine(path, number, *a, *b, *c, fileBytes, g);
         }
         if (*a < 1 || *a > rows || *b < 1 || *b > rows)
             return parseError(path, static_cast<int>(number), 1, "index out of range 1.." + std::to_string(rows));
