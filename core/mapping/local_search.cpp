@@ -82,11 +82,17 @@ bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, double&
 
 bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const
 {
-    bool improved = false;
     std::vector<std::vector<int>> members(m_binCount);
     for (int p : m_movable)
         members[assignment[p]].push_back(p);
+    return m_binCount <= kRankedBinLimit ? swapsBetweenBinPairs(assignment, cost, members, range)
+                                         : swapsWithNeighbourBins(assignment, cost, members, range);
+}
 
+bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, double& cost,
+                                       const std::vector<std::vector<int>>& members, const FeedbackRange& range) const
+{
+    bool improved = false;
     const auto trySwap = [&](int p, int q) {
         if (assignment[p] == assignment[q])
             return false;
@@ -97,52 +103,53 @@ bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, double& cos
         cost += d;
         return true;
     };
-
-    if (m_binCount <= kRankedBinLimit) {
-        // moveDelta of every movable process into every other bin, taken before this pass's swaps.
-        const int n = m_cost.processCount();
-        std::vector<double> delta(static_cast<std::size_t>(n) * m_binCount, 0.0);
-        for (int p : m_movable) {
-            for (int b = 0; b < m_binCount; ++b)
-                delta[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.moveDelta(assignment, p, b);
+    // moveDelta of every movable process into every other bin, taken before this pass's swaps.
+    const int n = m_cost.processCount();
+    std::vector<double> delta(static_cast<std::size_t>(n) * m_binCount, 0.0);
+    for (int p : m_movable) {
+        for (int b = 0; b < m_binCount; ++b)
+            delta[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.moveDelta(assignment, p, b);
+        if (range.isCanceled())
+            return improved;
+    }
+    const auto d = [&](int p, int b) { return delta[static_cast<std::size_t>(p) * m_binCount + b]; };
+    for (int a = 0; a < m_binCount; ++a) {
+        for (int b = a + 1; b < m_binCount; ++b) {
             if (range.isCanceled())
                 return improved;
-        }
-        const auto d = [&](int p, int b) { return delta[static_cast<std::size_t>(p) * m_binCount + b]; };
-        for (int a = 0; a < m_binCount; ++a) {
-            for (int b = a + 1; b < m_binCount; ++b) {
-                if (range.isCanceled())
-                    return improved;
-                std::vector<int> left = members[a];
-                std::vector<int> right = members[b];
-                if (left.empty() || right.empty())
-                    continue;
-                std::sort(left.begin(), left.end(),
-                          [&](int x, int y) { return d(x, b) < d(y, b) || (d(x, b) == d(y, b) && x < y); });
-                std::sort(right.begin(), right.end(),
-                          [&](int x, int y) { return d(x, a) < d(y, a) || (d(x, a) == d(y, a) && x < y); });
-                // Small cross product of the best-ranked candidates (catches pairs whose own edge matters).
-                const int top = 4;
-                for (int i = 0; i < std::min<int>(top, static_cast<int>(left.size())); ++i)
-                    for (int j = 0; j < std::min<int>(top, static_cast<int>(right.size())); ++j)
-                        if (assignment[left[i]] == a && assignment[right[j]] == b)
-                            improved |= trySwap(left[i], right[j]);
-                // Then walk both rankings together while the estimate still promises a gain.
-                const int len = static_cast<int>(std::min(left.size(), right.size()));
-                for (int i = 0; i < len; ++i) {
-                    const int p = left[i];
-                    const int q = right[i];
-                    if (d(p, b) + d(q, a) >= 0.0)
-                        break;
-                    if (assignment[p] == a && assignment[q] == b)
-                        improved |= trySwap(p, q);
-                }
+            std::vector<int> left = members[a];
+            std::vector<int> right = members[b];
+            if (left.empty() || right.empty())
+                continue;
+            std::sort(left.begin(), left.end(),
+                      [&](int x, int y) { return d(x, b) < d(y, b) || (d(x, b) == d(y, b) && x < y); });
+            std::sort(right.begin(), right.end(),
+                      [&](int x, int y) { return d(x, a) < d(y, a) || (d(x, a) == d(y, a) && x < y); });
+            // Small cross product of the best-ranked candidates (catches pairs whose own edge matters).
+            const int top = 4;
+            for (int i = 0; i < std::min<int>(top, static_cast<int>(left.size())); ++i)
+                for (int j = 0; j < std::min<int>(top, static_cast<int>(right.size())); ++j)
+                    if (assignment[left[i]] == a && assignment[right[j]] == b)
+                        improved |= trySwap(left[i], right[j]);
+            // Then walk both rankings together while the estimate still promises a gain.
+            const int len = static_cast<int>(std::min(left.size(), right.size()));
+            for (int i = 0; i < len; ++i) {
+                const int p = left[i];
+                const int q = right[i];
+                if (d(p, b) + d(q, a) >= 0.0)
+                    break;
+                if (assignment[p] == a && assignment[q] == b)
+                    improved |= trySwap(p, q);
             }
         }
-        return improved;
     }
+    return improved;
+}
 
-    // Many bins (hosts): partners are sought only in the bins of a process's neighbours.
+bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, double& cost,
+                                         std::vector<std::vector<int>>& members, const FeedbackRange& range) const
+{
+    bool improved = false;
     std::vector<int> mark(m_binCount, -1);
     std::vector<int> bins;
     for (int p : m_movable) {

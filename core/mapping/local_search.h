@@ -42,6 +42,12 @@ private:
     bool improveByMoves(std::vector<int>& assignment, std::vector<int>& load, double& cost) const;
     bool improveBySwapsExhaustive(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const;
     bool improveBySwapsRanked(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const;
+    /// Few bins: for every pair of bins, swaps along both bins' rankings by moveDelta into the other bin.
+    bool swapsBetweenBinPairs(std::vector<int>& assignment, double& cost, const std::vector<std::vector<int>>& members,
+                              const FeedbackRange& range) const;
+    /// Many bins (hosts): partners are sought only in the bins of a process's neighbours.
+    bool swapsWithNeighbourBins(std::vector<int>& assignment, double& cost, std::vector<std::vector<int>>& members,
+                                const FeedbackRange& range) const;
     void perturb(std::vector<int>& assignment, Random& random, int swaps) const;
     double anneal(std::vector<int>& assignment, double cost, std::int64_t steps, Random& random,
                   const FeedbackRange& range) const;
