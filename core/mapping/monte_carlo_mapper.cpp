@@ -40,6 +40,102 @@ struct ChunkResult {
     std::vector<std::pair<std::int64_t, double>> prefixBest; // (checkpoint, best within chunk up to it)
 };
 
+/// A worker's best placement so far: lowest cost, ties to the lowest sample index.
+struct WorkerBest {
+    double cost = std::numeric_limits<double>::infinity();
+    std::int64_t index = -1;
+    std::vector<int> assignment;
+
+    bool beatenBy(double otherCost, std::int64_t otherIndex) const
+    {
+        return otherCost < cost || (otherCost == cost && otherIndex < index);
+    }
+};
+
+/// What the sampling shares between its workers. Chunk c always draws the same samples (its own seed), so
+/// the result does not depend on the number of threads or their scheduling.
+struct Sampling {
+    Sampling(const MappingProblem& problem, std::uint64_t seed, std::int64_t samples, std::int64_t keep)
+        : problem(problem)
+        , seed(seed)
+        , samples(samples)
+        , chunks((samples + kChunk - 1) / kChunk)
+        , marks(checkpoints(samples))
+        , results(static_cast<std::size_t>(chunks))
+        , kept(static_cast<std::size_t>(keep))
+    {}
+
+    const MappingProblem& problem;
+    std::uint64_t seed;
+    std::int64_t samples;
+    std::int64_t chunks;
+    std::vector<std::int64_t> marks;
+    std::vector<ChunkResult> results;
+    std::vector<double> kept;
+    std::atomic<std::int64_t> nextChunk{0};
+    std::atomic<std::int64_t> doneChunks{0};
+    std::atomic<bool> stop{false};
+
+    /// Draws chunk c's samples into `assignment`, recording costs, checkpoints and the worker's best.
+    void sampleChunk(std::int64_t c, RandomSiteSampler sampler, std::vector<int>& assignment, WorkerBest& best)
+    {
+        Random random(chunkSeed(seed, c));
+        ChunkResult& r = results[static_cast<std::size_t>(c)];
+        const std::int64_t begin = c * kChunk;
+        const std::int64_t end = std::min(samples, begin + kChunk);
+        auto mark = std::lower_bound(marks.begin(), marks.end(), begin + 1);
+        for (std::int64_t i = begin; i < end; ++i) {
+            sampler.draw(assignment, random);
+            const double cost = problem.cost().evaluate(assignment);
+            if (i < static_cast<std::int64_t>(kept.size()))
+                kept[static_cast<std::size_t>(i)] = cost;
+            if (cost < r.best) {
+                r.best = cost;
+                r.bestIndex = i;
+                if (best.beatenBy(cost, i))
+                    best = WorkerBest{cost, i, assignment};
+            }
+            while (mark != marks.end() && *mark == i + 1) {
+                r.prefixBest.emplace_back(*mark, r.best);
+                ++mark;
+            }
+        }
+    }
+
+    /// A worker takes chunks until none is left or the run is canceled.
+    void work(bool reportsProgress, WorkerBest& best, const FeedbackRange& range)
+    {
+        const RandomSiteSampler prototype(problem);
+        std::vector<int> assignment = problem.pinnedAssignment();
+        while (!stop.load(std::memory_order_relaxed)) {
+            const std::int64_t c = nextChunk.fetch_add(1);
+            if (c >= chunks)
+                break;
+            if (range.isCanceled()) {
+                stop = true;
+                break;
+            }
+            sampleChunk(c, prototype, assignment, best);
+            const std::int64_t done = doneChunks.fetch_add(1) + 1;
+            if (reportsProgress)
+                range.setProgress(static_cast<double>(done) / static_cast<double>(chunks), "sampling placements");
+        }
+    }
+
+    /// The best-so-far curve over all chunks in sample order.
+    std::vector<std::pair<std::int64_t, double>> bestCurve() const
+    {
+        std::vector<std::pair<std::int64_t, double>> curve;
+        double running = std::numeric_limits<double>::infinity();
+        for (const ChunkResult& r : results) {
+            for (const auto& [k, best] : r.prefixBest)
+                curve.emplace_back(k, std::min(running, best));
+            running = std::min(running, r.best);
+        }
+        return curve;
+    }
+};
+
 } // namespace
 
 std::vector<ParamSpec> MonteCarloMapper::parameters() const
@@ -55,92 +151,33 @@ Expected<MappingResult> MonteCarloMapper::mapImpl(const MappingProblem& problem,
                                                   std::uint64_t seed, const FeedbackRange& range) const
 {
     const std::int64_t samples = values.integer("samples");
-    const std::int64_t keep = std::min(values.integer("keep"), samples);
     int threads = static_cast<int>(values.integer("threads"));
     if (threads == 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const std::int64_t chunks = (samples + kChunk - 1) / kChunk;
-    threads = static_cast<int>(std::min<std::int64_t>(threads, chunks));
-    const std::vector<std::int64_t> marks = checkpoints(samples);
+    Sampling sampling(problem, seed, samples, std::min(values.integer("keep"), samples));
+    threads = static_cast<int>(std::min<std::int64_t>(threads, sampling.chunks));
 
-    std::vector<ChunkResult> results(static_cast<std::size_t>(chunks));
-    std::vector<double> kept(static_cast<std::size_t>(keep));
-    std::vector<std::vector<int>> bestOfWorker(threads);
-    std::vector<double> bestCostOfWorker(threads, std::numeric_limits<double>::infinity());
-    std::vector<std::int64_t> bestIndexOfWorker(threads, -1);
-    std::atomic<std::int64_t> nextChunk{0};
-    std::atomic<std::int64_t> doneChunks{0};
-    std::atomic<bool> stop{false};
-
-    const auto work = [&](int worker) {
-        const RandomSiteSampler prototype(problem);
-        std::vector<int> assignment = problem.pinnedAssignment();
-        while (!stop.load(std::memory_order_relaxed)) {
-            const std::int64_t c = nextChunk.fetch_add(1);
-            if (c >= chunks)
-                break;
-            if (range.isCanceled()) {
-                stop = true;
-                break;
-            }
-            RandomSiteSampler sampler = prototype;
-            Random random(chunkSeed(seed, c));
-            ChunkResult& r = results[static_cast<std::size_t>(c)];
-            const std::int64_t begin = c * kChunk;
-            const std::int64_t end = std::min(samples, begin + kChunk);
-            auto mark = std::lower_bound(marks.begin(), marks.end(), begin + 1);
-            for (std::int64_t i = begin; i < end; ++i) {
-                sampler.draw(assignment, random);
-                const double cost = problem.cost().evaluate(assignment);
-                if (i < keep)
-                    kept[static_cast<std::size_t>(i)] = cost;
-                if (cost < r.best) {
-                    r.best = cost;
-                    r.bestIndex = i;
-                    if (cost < bestCostOfWorker[worker]
-                        || (cost == bestCostOfWorker[worker] && i < bestIndexOfWorker[worker])) {
-                        bestCostOfWorker[worker] = cost;
-                        bestIndexOfWorker[worker] = i;
-                        bestOfWorker[worker] = assignment;
-                    }
-                }
-                while (mark != marks.end() && *mark == i + 1) {
-                    r.prefixBest.emplace_back(*mark, r.best);
-                    ++mark;
-                }
-            }
-            const std::int64_t done = doneChunks.fetch_add(1) + 1;
-            if (worker == 0)
-                range.setProgress(static_cast<double>(done) / static_cast<double>(chunks), "sampling placements");
-        }
-    };
+    std::vector<WorkerBest> bestOfWorker(threads);
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work, t);
-    work(0);
+        pool.emplace_back([&, t] { sampling.work(false, bestOfWorker[t], range); });
+    sampling.work(true, bestOfWorker[0], range);
     for (auto& t : pool)
         t.join();
-    if (stop || range.isCanceled())
+    if (sampling.stop || range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
 
-    MappingResult result;
     // Best overall: lowest cost, ties to the lowest sample index (independent of scheduling).
     int bestWorker = 0;
     for (int t = 1; t < threads; ++t)
-        if (bestCostOfWorker[t] < bestCostOfWorker[bestWorker]
-            || (bestCostOfWorker[t] == bestCostOfWorker[bestWorker]
-                && bestIndexOfWorker[t] < bestIndexOfWorker[bestWorker]))
+        if (bestOfWorker[bestWorker].beatenBy(bestOfWorker[t].cost, bestOfWorker[t].index))
             bestWorker = t;
-    result.placement = model::Placement::fromSites(std::move(bestOfWorker[bestWorker]));
-    double running = std::numeric_limits<double>::infinity();
-    for (const ChunkResult& r : results) {
-        for (const auto& [k, best] : r.prefixBest)
-            result.bestCurve.emplace_back(k, std::min(running, best));
-        running = std::min(running, r.best);
-    }
-    result.costSamples = std::move(kept);
+    MappingResult result;
+    result.placement = model::Placement::fromSites(std::move(bestOfWorker[bestWorker].assignment));
+    result.bestCurve = sampling.bestCurve();
+    result.costSamples = std::move(sampling.kept);
     result.notes.push_back("best of " + std::to_string(samples) + " random placements at sample "
-                           + std::to_string(bestIndexOfWorker[bestWorker] + 1));
+                           + std::to_string(bestOfWorker[bestWorker].index + 1));
     return result;
 }
 
