@@ -22,6 +22,77 @@ Expected<MappingResult> runStart(const Mapper& mapper, const MappingProblem& pro
     return mapper.map(problem, seed, inner);
 }
 
+/// The best placement of the heuristic mappers (mpipp only up to kMpippLimitForBest processes).
+Expected<model::Placement> bestHeuristicStart(const Registry<Mapper>& registry, const MappingProblem& problem,
+                                              std::uint64_t seed, const FeedbackRange& range, std::string& bestId)
+{
+    double bestCost = std::numeric_limits<double>::infinity();
+    model::Placement start;
+    const int count = static_cast<int>(kBestOf.size());
+    for (int i = 0; i < count; ++i) {
+        const std::string& id = kBestOf[i];
+        const Mapper* mapper = registry.find(id);
+        if (!mapper || (id == "mpipp" && problem.processCount() > kMpippLimitForBest))
+            continue;
+        auto r = runStart(*mapper, problem, seed,
+                          range.sub(static_cast<double>(i) / count, static_cast<double>(i + 1) / count));
+        if (!r)
+            return r.error();
+        const double c = problem.cost().evaluate(r->placement.site);
+        if (c < bestCost) {
+            bestCost = c;
+            bestId = id;
+            start = std::move(r->placement);
+        }
+    }
+    return start;
+}
+
+/// The placement the search starts from: the input, the best heuristic, or one mapper's; adds a note.
+Expected<model::Placement> startPlacement(const Registry<Mapper>& registry, const MappingProblem& problem,
+                                          const std::string& startId, std::uint64_t seed, const FeedbackRange& range,
+                                          std::vector<std::string>& notes)
+{
+    if (startId == "input") {
+        if (!problem.start())
+            return makeError(ErrorCode::InvalidInput, "refine: start=input but no start placement was given");
+        return *problem.start();
+    }
+    if (startId == "best") {
+        std::string bestId;
+        auto start = bestHeuristicStart(registry, problem, seed, range, bestId);
+        if (start)
+            notes.push_back("started from " + bestId + " (best of the heuristic mappers)");
+        return start;
+    }
+    const Mapper* mapper = registry.find(startId);
+    if (!mapper)
+        return makeError(ErrorCode::InvalidInput, "refine: unknown start mapper '" + startId + "'");
+    auto r = runStart(*mapper, problem, seed, range);
+    if (!r)
+        return r.error();
+    notes.push_back("started from " + startId);
+    return std::move(r->placement);
+}
+
+/// A site whose processes the search left as they were keeps the start's hosts and slots when they cost no
+/// more than the new ones.
+void keepStartHosts(const MappingProblem& problem, const model::Placement& start, model::Placement& placement)
+{
+    const std::vector<int>& siteOf = placement.site;
+    for (int s = 0; s < problem.siteCount(); ++s) {
+        bool same = true;
+        for (int p = 0; p < problem.processCount() && same; ++p)
+            same = (siteOf[p] == s) == (start.site[p] == s);
+        if (same && hostLevelCost(problem, start, s) <= hostLevelCost(problem, placement, s))
+            for (int p = 0; p < problem.processCount(); ++p)
+                if (siteOf[p] == s) {
+                    placement.host[p] = start.host[p];
+                    placement.slot[p] = start.slot[p];
+                }
+    }
+}
+
 } // namespace
 
 std::vector<ParamSpec> RefineMapper::parameters() const
@@ -45,45 +116,11 @@ std::vector<ParamSpec> RefineMapper::parameters() const
 Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
                                               std::uint64_t seed, const FeedbackRange& range) const
 {
-    const std::string& startId = values.choice("start");
-    model::Placement start;
     MappingResult result;
-    const FeedbackRange startRange = range.sub(0.0, 0.4);
-    if (startId == "input") {
-        if (!problem.start())
-            return makeError(ErrorCode::InvalidInput, "refine: start=input but no start placement was given");
-        start = *problem.start();
-    } else if (startId == "best") {
-        double bestCost = std::numeric_limits<double>::infinity();
-        std::string bestId;
-        const int count = static_cast<int>(kBestOf.size());
-        for (int i = 0; i < count; ++i) {
-            const std::string& id = kBestOf[i];
-            const Mapper* mapper = m_registry.find(id);
-            if (!mapper || (id == "mpipp" && problem.processCount() > kMpippLimitForBest))
-                continue;
-            auto r = runStart(*mapper, problem, seed,
-                              startRange.sub(static_cast<double>(i) / count, static_cast<double>(i + 1) / count));
-            if (!r)
-                return r.error();
-            const double c = problem.cost().evaluate(r->placement.site);
-            if (c < bestCost) {
-                bestCost = c;
-                bestId = id;
-                start = std::move(r->placement);
-            }
-        }
-        result.notes.push_back("started from " + bestId + " (best of the heuristic mappers)");
-    } else {
-        const Mapper* mapper = m_registry.find(startId);
-        if (!mapper)
-            return makeError(ErrorCode::InvalidInput, "refine: unknown start mapper '" + startId + "'");
-        auto r = runStart(*mapper, problem, seed, startRange);
-        if (!r)
-            return r.error();
-        start = std::move(r->placement);
-        result.notes.push_back("started from " + startId);
-    }
+    auto started = startPlacement(m_registry, problem, values.choice("start"), seed, range.sub(0.0, 0.4), result.notes);
+    if (!started)
+        return started.error();
+    model::Placement start = std::move(*started);
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
 
@@ -115,21 +152,9 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
     auto completed = completeHosts(problem, siteOf, seed, range.sub(0.9, 1.0));
     if (!completed)
         return completed.error();
-    model::Placement placement = std::move(*completed);
-    if (start.hasHosts()) {
-        for (int s = 0; s < problem.siteCount(); ++s) {
-            bool same = true;
-            for (int p = 0; p < problem.processCount() && same; ++p)
-                same = (siteOf[p] == s) == (start.site[p] == s);
-            if (same && hostLevelCost(problem, start, s) <= hostLevelCost(problem, placement, s))
-                for (int p = 0; p < problem.processCount(); ++p)
-                    if (siteOf[p] == s) {
-                        placement.host[p] = start.host[p];
-                        placement.slot[p] = start.slot[p];
-                    }
-        }
-    }
-    result.placement = std::move(placement);
+    result.placement = std::move(*completed);
+    if (start.hasHosts())
+        keepStartHosts(problem, start, result.placement);
     return result;
 }
 
