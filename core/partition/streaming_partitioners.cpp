@@ -188,97 +188,141 @@ std::vector<ParamSpec> GCutPartitioner::parameters() const
                             "WAN usage budget per iteration in GB (10^9 bytes); 0 = none.")};
 }
 
-Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
-                                                   std::uint64_t seed, const FeedbackRange& range) const
-{
-    const int m = problem.siteCount();
-    const auto& net = problem.network;
-    const auto& a = problem.sizes.apply;
-    const double budgetBytes = values.real("wan_budget_gb") * 1e9;
-    const double edges = static_cast<double>(problem.graph->edgeCount());
-    std::vector<double> gUp(m, 0.0), gDown(m, 0.0), aUp(m, 0.0), aDown(m, 0.0);
-    double tGather = 0.0, tApply = 0.0, wan = 0.0;
-    std::size_t placed = 0;
-    StreamState state(problem);
+namespace {
+
+/// G-Cut's streaming state: per-site gather and apply traffic so far, the stage times and the WAN bytes. Each
+/// edge goes to the site that keeps the transfer time lowest (ties: fewer WAN bytes, then lighter load); over
+/// the pro-rata WAN budget, to the site adding the fewest WAN bytes.
+class GCutStream {
+public:
+    GCutStream(const PartitionProblem& problem, const StreamState& state, double budgetBytes)
+        : m_net(problem.network)
+        , m_apply(problem.sizes.apply)
+        , m_state(state)
+        , m_m(problem.siteCount())
+        , m_budgetBytes(budgetBytes)
+        , m_edges(static_cast<double>(problem.graph->edgeCount()))
+        , m_gUp(m_m, 0.0)
+        , m_gDown(m_m, 0.0)
+        , m_aUp(m_m, 0.0)
+        , m_aDown(m_m, 0.0)
+    {}
+
+    int place(std::uint32_t u, std::uint32_t v)
+    {
+        int choice = fastestSite(u, v);
+        ++m_placed;
+        if (m_budgetBytes > 0.0) {
+            deltas(u, v, choice);
+            if (m_wan + wanBytes() > m_budgetBytes * static_cast<double>(m_placed) / m_edges)
+                choice = leastWanSite(u, v, choice);
+        }
+        deltas(u, v, choice);
+        for (const auto& [s, c] : m_change) {
+            m_gUp[s] += c.gUp, m_gDown[s] += c.gDown, m_aUp[s] += c.aUp, m_aDown[s] += c.aDown;
+            m_tGather = std::max(
+                {m_tGather, m_gUp[s] / m_net.upBytesPerSecond[s], m_gDown[s] / m_net.downBytesPerSecond[s]});
+            m_tApply = std::max(
+                {m_tApply, m_aUp[s] / m_net.upBytesPerSecond[s], m_aDown[s] / m_net.downBytesPerSecond[s]});
+            m_wan += c.gUp + c.aUp;
+        }
+        return choice;
+    }
+
+private:
     struct Change {
         double gUp = 0, gDown = 0, aUp = 0, aDown = 0;
     };
-    return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
-        // The traffic a placement in r adds, touching at most r and the two masters.
-        const auto deltas = [&](int r, std::vector<std::pair<int, Change>>& out) {
-            out.clear();
-            const auto add = [&](int site, const Change& c) {
-                for (auto& [s, d] : out)
-                    if (s == site) {
-                        d.gUp += c.gUp, d.gDown += c.gDown, d.aUp += c.aUp, d.aDown += c.aDown;
-                        return;
-                    }
-                out.emplace_back(site, c);
-            };
-            for (std::uint32_t x : {u, v}) {
-                if (!(state.replicas(x) >> r & 1)) {
-                    add(state.master(x), Change{0, 0, a[x], 0});
-                    add(r, Change{0, 0, 0, a[x]});
+
+    /// The traffic a placement in r adds, touching at most r and the two masters, into m_change.
+    void deltas(std::uint32_t u, std::uint32_t v, int r)
+    {
+        m_change.clear();
+        const auto add = [&](int site, const Change& c) {
+            for (auto& [s, d] : m_change)
+                if (s == site) {
+                    d.gUp += c.gUp, d.gDown += c.gDown, d.aUp += c.aUp, d.aDown += c.aDown;
+                    return;
                 }
-            }
-            const double g = state.gatherIncrease(u, v, r);
-            if (g > 0.0) {
-                add(r, Change{g, 0, 0, 0});
-                add(state.master(v), Change{0, g, 0, 0});
-            }
+            m_change.emplace_back(site, c);
         };
-        std::vector<std::pair<int, Change>> change;
-        int bestTime = -1;
-        double bestT = 0.0, bestW = 0.0;
-        for (int r = 0; r < m; ++r) {
-            deltas(r, change);
-            double tg = tGather, ta = tApply, w = 0.0;
-            for (const auto& [s, c] : change) {
-                tg = std::max(
-                    {tg, (gUp[s] + c.gUp) / net.upBytesPerSecond[s], (gDown[s] + c.gDown) / net.downBytesPerSecond[s]});
-                ta = std::max(
-                    {ta, (aUp[s] + c.aUp) / net.upBytesPerSecond[s], (aDown[s] + c.aDown) / net.downBytesPerSecond[s]});
-                w += c.gUp + c.aUp;
+        for (std::uint32_t x : {u, v}) {
+            if (!(m_state.replicas(x) >> r & 1)) {
+                add(m_state.master(x), Change{0, 0, m_apply[x], 0});
+                add(r, Change{0, 0, 0, m_apply[x]});
             }
-            const double t = tg + ta;
-            if (bestTime < 0 || t < bestT
-                || (t == bestT && (w < bestW || (w == bestW && state.load(r) < state.load(bestTime))))) {
-                bestTime = r;
+        }
+        const double g = m_state.gatherIncrease(u, v, r);
+        if (g > 0.0) {
+            add(r, Change{g, 0, 0, 0});
+            add(m_state.master(v), Change{0, g, 0, 0});
+        }
+    }
+    double wanBytes() const
+    {
+        double w = 0.0;
+        for (const auto& [s, c] : m_change)
+            w += c.gUp + c.aUp;
+        return w;
+    }
+    int fastestSite(std::uint32_t u, std::uint32_t v)
+    {
+        int best = -1;
+        double bestT = 0.0, bestW = 0.0;
+        for (int r = 0; r < m_m; ++r) {
+            deltas(u, v, r);
+            double tg = m_tGather, ta = m_tApply;
+            for (const auto& [s, c] : m_change) {
+                tg = std::max({tg, (m_gUp[s] + c.gUp) / m_net.upBytesPerSecond[s],
+                               (m_gDown[s] + c.gDown) / m_net.downBytesPerSecond[s]});
+                ta = std::max({ta, (m_aUp[s] + c.aUp) / m_net.upBytesPerSecond[s],
+                               (m_aDown[s] + c.aDown) / m_net.downBytesPerSecond[s]});
+            }
+            const double t = tg + ta, w = wanBytes();
+            if (best < 0 || t < bestT
+                || (t == bestT && (w < bestW || (w == bestW && m_state.load(r) < m_state.load(best))))) {
+                best = r;
                 bestT = t;
                 bestW = w;
             }
         }
-        int choice = bestTime;
-        ++placed;
-        if (budgetBytes > 0.0) {
-            deltas(bestTime, change);
-            double w = 0.0;
-            for (const auto& [s, c] : change)
-                w += c.gUp + c.aUp;
-            if (wan + w > budgetBytes * static_cast<double>(placed) / edges) {
-                // Over the pro-rata budget: the site adding the fewest WAN bytes.
-                double least = std::numeric_limits<double>::infinity();
-                for (int r = 0; r < m; ++r) {
-                    deltas(r, change);
-                    double wr = 0.0;
-                    for (const auto& [s, c] : change)
-                        wr += c.gUp + c.aUp;
-                    if (wr < least || (wr == least && state.load(r) < state.load(choice))) {
-                        least = wr;
-                        choice = r;
-                    }
-                }
+        return best;
+    }
+    int leastWanSite(std::uint32_t u, std::uint32_t v, int choice)
+    {
+        double least = std::numeric_limits<double>::infinity();
+        for (int r = 0; r < m_m; ++r) {
+            deltas(u, v, r);
+            const double wr = wanBytes();
+            if (wr < least || (wr == least && m_state.load(r) < m_state.load(choice))) {
+                least = wr;
+                choice = r;
             }
         }
-        deltas(choice, change);
-        for (const auto& [s, c] : change) {
-            gUp[s] += c.gUp, gDown[s] += c.gDown, aUp[s] += c.aUp, aDown[s] += c.aDown;
-            tGather = std::max({tGather, gUp[s] / net.upBytesPerSecond[s], gDown[s] / net.downBytesPerSecond[s]});
-            tApply = std::max({tApply, aUp[s] / net.upBytesPerSecond[s], aDown[s] / net.downBytesPerSecond[s]});
-            wan += c.gUp + c.aUp;
-        }
         return choice;
-    });
+    }
+
+    const cost::GasNetwork& m_net;
+    const std::vector<float>& m_apply;
+    const StreamState& m_state;
+    int m_m;
+    double m_budgetBytes;
+    double m_edges;
+    std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
+    double m_tGather = 0.0, m_tApply = 0.0, m_wan = 0.0;
+    std::size_t m_placed = 0;
+    std::vector<std::pair<int, Change>> m_change;
+};
+
+} // namespace
+
+Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
+                                                   std::uint64_t seed, const FeedbackRange& range) const
+{
+    StreamState state(problem);
+    GCutStream gcut(problem, state, values.real("wan_budget_gb") * 1e9);
+    return stream(problem, state, seed, range,
+                  [&](std::size_t, std::uint32_t u, std::uint32_t v) { return gcut.place(u, v); });
 }
 
 } // namespace meridian::partition
