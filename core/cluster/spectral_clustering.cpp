@@ -40,7 +40,7 @@ SpectralResult spectralClustering(const Eigen::MatrixXd& latency, int k, std::ui
     const Eigen::MatrixXd a = dinv.asDiagonal() * w * dinv.asDiagonal();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(a);
     // Eigen returns ascending eigenvalues; the largest are the informative ones.
-    const Eigen::VectorXd values = solver.eigenvalues();
+    const Eigen::VectorXd& values = solver.eigenvalues();
     for (int i = n - 1; i >= 0; --i)
         r.eigenvalues.push_back(values(i));
     if (k <= 0) {

@@ -111,7 +111,7 @@ private:
                 return m_values[i];
             i = (i + 1) & m_mask;
         }
-        if (2 * (m_graph.vertexCount + 1) > m_keys.size()) {
+        if (2 * (static_cast<std::size_t>(m_graph.vertexCount) + 1) > m_keys.size()) {
             const std::uint32_t v = add(id);
             rehash(2 * m_keys.size());
             return v;

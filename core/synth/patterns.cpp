@@ -133,6 +133,7 @@ std::optional<Pattern> patternFromId(std::string_view id)
 std::vector<Pattern> allPatterns()
 {
     std::vector<Pattern> out;
+    out.reserve(std::size(kIds));
     for (const auto& [p, id] : kIds)
         out.push_back(p);
     return out;
