@@ -1,5 +1,7 @@
 #include "widgets/heatmap_view.h"
 
+#include "widgets/heatmap_binning.h"
+
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -29,6 +31,7 @@ constexpr int kCoarseTarget = 1024;             // block level size (blocks per 
 const QColor kBackground(244, 244, 244);
 const QColor kMissing(205, 205, 205);
 const QColor kSumBar(96, 96, 96);
+const QColor kText(30, 30, 30);
 
 // Viridis at nine evenly spaced stops (matplotlib's table), linearly interpolated in between.
 constexpr std::array<std::array<int, 3>, 9> kViridis = {{{68, 1, 84},
@@ -106,73 +109,16 @@ QColor HeatmapView::divergingColor(double t) { return interpolate(kDiverging, (s
 
 void HeatmapView::updateStatistics()
 {
-    const int rows = m_data.rows(), cols = m_data.columns();
-    m_rowSums.assign(rows, 0.0);
-    m_columnSums.assign(cols, 0.0);
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo, minPositive = lo;
-    auto visit = [&](int r, int c, double v) {
-        if (std::isnan(v))
-            return;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-        if (v > 0)
-            minPositive = std::min(minPositive, v);
-        m_rowSums[r] += v;
-        m_columnSums[c] += v;
-    };
-    if (m_data.isSparse) {
-        const auto& m = m_data.sparse;
-        for (int r = 0; r < m.outerSize(); ++r)
-            for (HeatmapData::Sparse::InnerIterator it(m, r); it; ++it)
-                visit(r, static_cast<int>(it.col()), it.value());
-        if (m.nonZeros() < static_cast<long long>(rows) * cols) {
-            lo = std::min(lo, 0.0);
-            hi = std::max(hi, 0.0);
-        }
-    } else {
-        for (int c = 0; c < cols; ++c)
-            for (int r = 0; r < rows; ++r)
-                visit(r, c, m_data.dense(r, c));
-    }
-    if (!std::isfinite(lo))
-        lo = hi = 0.0;
-    m_dataMin = lo;
-    m_dataMax = hi;
-    m_minPositive = std::isfinite(minPositive) ? minPositive : 1.0;
-    m_signed = lo < 0;
+    MatrixStatistics stats = matrixStatistics(m_data);
+    m_rowSums = std::move(stats.rowSums);
+    m_columnSums = std::move(stats.columnSums);
+    m_dataMin = stats.min;
+    m_dataMax = stats.max;
+    m_minPositive = stats.minPositive;
+    m_signed = stats.isSigned();
 }
 
-void HeatmapView::buildCoarseLevel()
-{
-    m_block = 0;
-    m_coarseMax.clear();
-    m_coarseSum.clear();
-    m_coarseMissing.clear();
-    const int rows = m_data.rows(), cols = m_data.columns();
-    if (m_data.isSparse || static_cast<long long>(rows) * cols <= kCoarseThreshold)
-        return;
-    m_block = std::max(2, (std::max(rows, cols) + kCoarseTarget - 1) / kCoarseTarget);
-    m_coarseRows = (rows + m_block - 1) / m_block;
-    m_coarseColumns = (cols + m_block - 1) / m_block;
-    const std::size_t n = static_cast<std::size_t>(m_coarseRows) * m_coarseColumns;
-    m_coarseMax.assign(n, -std::numeric_limits<float>::infinity());
-    m_coarseSum.assign(n, 0.0f);
-    m_coarseMissing.assign(n, 0);
-    for (int c = 0; c < cols; ++c) {
-        const int bc = c / m_block;
-        const double* column = m_data.dense.data() + static_cast<std::size_t>(c) * rows;
-        for (int r = 0; r < rows; ++r) {
-            const std::size_t b = static_cast<std::size_t>(r / m_block) * m_coarseColumns + bc;
-            const double v = column[r];
-            if (std::isnan(v)) {
-                m_coarseMissing[b] = 1;
-                continue;
-            }
-            m_coarseMax[b] = std::max(m_coarseMax[b], static_cast<float>(v));
-            m_coarseSum[b] += static_cast<float>(v);
-        }
-    }
-}
+void HeatmapView::buildCoarseLevel() { m_blocks = buildBlockLevel(m_data, kCoarseThreshold, kCoarseTarget); }
 
 HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
 {
@@ -198,117 +144,19 @@ HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
 HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
 {
     Binned out;
-    if (m_view.isEmpty() || pixels.isEmpty())
+    const PixelBins bins = binCells(m_data, m_view, pixels, m_blocks, kCoarseThreshold * 4);
+    if (bins.width == 0 || bins.height == 0)
         return out;
-    const int r0 = m_view.top(), c0 = m_view.left(), h = m_view.height(), w = m_view.width();
-    const int imageW = std::min(w, pixels.width());
-    const int imageH = std::min(h, pixels.height());
-    const std::size_t n = static_cast<std::size_t>(imageW) * imageH;
-    std::vector<double> maxOf(n, -std::numeric_limits<double>::infinity());
-    std::vector<double> sumOf(n, 0.0);
-    std::vector<std::uint8_t> state(n, 0); // bit 0: a value seen, bit 1: a missing cell seen
-    // Bin of every visible row and column, computed once (no division per cell).
-    std::vector<std::uint32_t> rowBin(h), columnBin(w);
-    for (int r = 0; r < h; ++r)
-        rowBin[r] = static_cast<std::uint32_t>(static_cast<long long>(r) * imageH / h)
-            * static_cast<std::uint32_t>(imageW);
-    for (int c = 0; c < w; ++c)
-        columnBin[c] = static_cast<std::uint32_t>(static_cast<long long>(c) * imageW / w);
-    auto binIndex = [&](int r, int c) { return static_cast<std::size_t>(rowBin[r - r0]) + columnBin[c - c0]; };
-    auto add = [&](std::size_t b, double v) {
-        maxOf[b] = std::max(maxOf[b], v);
-        sumOf[b] += v;
-        state[b] |= 1;
-    };
-    if (m_data.isSparse) {
-        const int* outer = m_data.sparse.outerIndexPtr();
-        const int* inner = m_data.sparse.innerIndexPtr();
-        const double* values = m_data.sparse.valuePtr();
-        for (int r = r0; r < r0 + h; ++r) {
-            const int* begin = std::lower_bound(inner + outer[r], inner + outer[r + 1], c0);
-            for (const int* it = begin; it != inner + outer[r + 1] && *it < c0 + w; ++it)
-                add(binIndex(r, *it), values[it - inner]);
-        }
-    } else if (m_block > 0 && static_cast<long long>(w) * h > kCoarseThreshold * 4) {
-        // Many cells per pixel: read the block level, each block landing in the pixel of its centre.
-        for (int br = r0 / m_block; br <= (r0 + h - 1) / m_block; ++br)
-            for (int bc = c0 / m_block; bc <= (c0 + w - 1) / m_block; ++bc) {
-                const int r = std::clamp(br * m_block + m_block / 2, r0, r0 + h - 1);
-                const int c = std::clamp(bc * m_block + m_block / 2, c0, c0 + w - 1);
-                const std::size_t k = static_cast<std::size_t>(br) * m_coarseColumns + bc;
-                const std::size_t b = binIndex(r, c);
-                if (m_coarseMissing[k])
-                    state[b] |= 2;
-                if (std::isfinite(m_coarseMax[k])) {
-                    maxOf[b] = std::max(maxOf[b], static_cast<double>(m_coarseMax[k]));
-                    sumOf[b] += m_coarseSum[k];
-                    state[b] |= 1;
-                }
-            }
-    } else {
-        for (int c = c0; c < c0 + w; ++c)
-            for (int r = r0; r < r0 + h; ++r) {
-                const double v = m_data.dense(r, c);
-                if (std::isnan(v))
-                    state[binIndex(r, c)] |= 2;
-                else
-                    add(binIndex(r, c), v);
-            }
-    }
+    MatrixStatistics stats; // the range only: the sums are not needed here
+    stats.min = m_dataMin;
+    stats.max = m_dataMax;
+    stats.minPositive = m_minPositive;
     const bool sum = m_binning == Binning::Sum;
-    const std::vector<double>& shown = sum ? sumOf : maxOf;
-    if (sum) {
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo, minPositive = lo;
-        for (std::size_t b = 0; b < n; ++b)
-            if (state[b] & 1) {
-                lo = std::min(lo, shown[b]);
-                hi = std::max(hi, shown[b]);
-                if (shown[b] > 0)
-                    minPositive = std::min(minPositive, shown[b]);
-            }
-        if (!std::isfinite(lo))
-            lo = hi = 0.0;
-        out.min = m_log && !m_signed ? (std::isfinite(minPositive) ? minPositive : 1.0) : lo;
-        out.max = hi;
-    } else {
-        out.min = m_log && !m_signed ? m_minPositive : m_dataMin;
-        out.max = m_dataMax;
-    }
-    // Colours through a lookup table of the palette (4096 steps, finer than any screen can show).
-    constexpr int kSteps = 4096;
-    std::vector<QRgb> lut(kSteps + 1);
-    for (int k = 0; k <= kSteps; ++k)
-        lut[k] = (m_signed ? divergingColor(2.0 * k / kSteps - 1.0) : paletteColor(double(k) / kSteps)).rgb();
-    const double lo = out.min, hi = out.max;
-    const double symmetric = std::max(std::abs(lo), std::abs(hi));
-    const bool log = m_log && !m_signed;
-    const double logLo = log && lo > 0 ? std::log10(lo) : 0.0;
-    const double logSpan = log && lo > 0 && hi > lo ? std::log10(hi) - logLo : 0.0;
-    auto colorIndex = [&](double v) -> int {
-        double t;
-        if (m_signed)
-            t = symmetric > 0 ? (v / symmetric + 1.0) / 2.0 : 0.5;
-        else if (log)
-            t = v <= 0 ? -1.0 : logSpan > 0 ? (std::log10(v) - logLo) / logSpan : 1.0;
-        else
-            t = hi > lo ? (v - lo) / (hi - lo) : 1.0;
-        return t < 0 ? -1 : static_cast<int>(std::min(t, 1.0) * kSteps + 0.5);
-    };
-    out.image = QImage(imageW, imageH, QImage::Format_RGB32);
-    for (int y = 0; y < imageH; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(out.image.scanLine(y));
-        for (int x = 0; x < imageW; ++x) {
-            const std::size_t b = static_cast<std::size_t>(y) * imageW + x;
-            if (!(state[b] & 1))
-                line[x] = ((state[b] & 2) ? kMissing : kBackground).rgb();
-            else if (shown[b] == 0 && !m_signed && (m_data.isSparse || m_log))
-                line[x] = kBackground.rgb();
-            else {
-                const int k = colorIndex(shown[b]);
-                line[x] = k < 0 ? kBackground.rgb() : lut[k];
-            }
-        }
-    }
+    const ColourScale scale = colourScale(bins, stats, sum, m_log);
+    out.min = scale.min;
+    out.max = scale.max;
+    out.image = colourBins(bins, sum, scale, m_data.isSparse || m_log,
+                           HeatmapColours{kBackground, kMissing, &paletteColor, &divergingColor});
     return out;
 }
 
@@ -430,10 +278,24 @@ QImage HeatmapView::renderImage(const QSize& size) const
 
 void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) const
 {
+    paintTitle(p, size);
+    const Layout l = layoutFor(size);
+    if (l.plot.isEmpty() || binned.image.isNull()) {
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("Nothing to show"));
+        return;
+    }
+    p.drawImage(l.plot, binned.image);
+    paintOverlays(p, l);
+    paintTicks(p, l);
+    paintSums(p, l);
+    paintLegend(p, l, binned);
+}
+
+/// The title line (with the marks' meaning and the zoomed range); leaves the plain font set.
+void HeatmapView::paintTitle(QPainter& p, const QSize& size) const
+{
     p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-    const QFontMetrics fm(p.font());
-    const QColor text(30, 30, 30);
-    p.setPen(text);
+    p.setPen(kText);
     QFont titleFont = p.font();
     titleFont.setBold(true);
     p.setFont(titleFont);
@@ -451,12 +313,11 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     QFont plain = titleFont;
     plain.setBold(false);
     p.setFont(plain);
-    const Layout l = layoutFor(size);
-    if (l.plot.isEmpty() || binned.image.isNull()) {
-        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("Nothing to show"));
-        return;
-    }
-    p.drawImage(l.plot, binned.image);
+}
+
+/// Group boundaries, the plot's frame and the marked rows and columns.
+void HeatmapView::paintOverlays(QPainter& p, const Layout& l) const
+{
     // Group boundaries (processes reordered by site): thin lines where a group starts.
     p.setPen(QPen(QColor(0, 0, 0, 110), 1));
     for (int b : m_data.groupStarts) {
@@ -491,9 +352,13 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
             p.fillRect(QRect(x0, l.plot.bottom() + 2, std::max(1, x1 - x0), 4), mark);
         }
     }
+}
 
-    // Ticks: every label when few cells are visible, otherwise a handful of evenly spaced indices.
-    p.setPen(text);
+/// Row and column ticks: every label when few cells are visible, otherwise a handful of evenly spaced indices.
+void HeatmapView::paintTicks(QPainter& p, const Layout& l) const
+{
+    const QFontMetrics fm(p.font());
+    p.setPen(kText);
     auto ticks = [](int first, int n) {
         std::vector<int> t;
         const int step = n <= 16 ? 1 : std::max(1, n / 8);
@@ -515,8 +380,13 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
         p.drawText(QRect(x - w / 2, l.plot.top() - fm.height() - 2, w, fm.height()), Qt::AlignCenter,
                    fm.elidedText(t, Qt::ElideRight, w));
     }
+}
 
-    // Row sums (right) and column sums (below) of the visible cells' rows and columns, as bars.
+/// Row sums (right) and column sums (below) of the visible cells' rows and columns, as bars.
+void HeatmapView::paintSums(QPainter& p, const Layout& l) const
+{
+    const QFontMetrics fm(p.font());
+    const int rows = m_view.height(), cols = m_view.width();
     double maxRow = 0, maxColumn = 0;
     for (int r = m_view.top(); r <= m_view.bottom(); ++r)
         maxRow = std::max(maxRow, std::abs(m_rowSums[r]));
@@ -553,7 +423,7 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
     p.setBrush(Qt::NoBrush);
     p.drawRect(l.rowSums.adjusted(0, 0, -1, -1));
     p.drawRect(l.columnSums.adjusted(0, 0, -1, -1));
-    p.setPen(text);
+    p.setPen(kText);
     p.drawText(QRect(l.rowSums.left() - 20, l.plot.top() - fm.height() - 2, kSumStrip + 60, fm.height()), Qt::AlignLeft,
                tr("\u03a3 row"));
     p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2, l.columnSums.width(), fm.height()), Qt::AlignLeft,
@@ -562,8 +432,12 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
                    .arg(m_data.rows())
                    .arg(m_data.columns())
                    .arg(formatValue(maxColumn, m_data.unit), formatValue(maxRow, m_data.unit)));
+}
 
-    // Legend: a vertical colour bar with five labelled ticks.
+/// A vertical colour bar with five labelled ticks, the scale and the binning.
+void HeatmapView::paintLegend(QPainter& p, const Layout& l, const Binned& binned) const
+{
+    const QFontMetrics fm(p.font());
     const QRect bar = l.legend;
     const double lo = m_signed ? -std::max(std::abs(binned.min), std::abs(binned.max)) : binned.min;
     const double hi = m_signed ? -lo : binned.max;
@@ -572,7 +446,7 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
         p.setPen(m_signed ? divergingColor(2 * t - 1) : paletteColor(t));
         p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
     }
-    p.setPen(text);
+    p.setPen(kText);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
     const bool log = m_log && !m_signed && lo > 0 && hi > 0;
     for (int k = 0; k <= 4; ++k) {

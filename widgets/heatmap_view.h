@@ -1,5 +1,6 @@
 #pragma once
 
+#include "widgets/heatmap_binning.h"
 #include "widgets/heatmap_data.h"
 
 #include <QImage>
@@ -94,6 +95,11 @@ private:
     Layout layoutFor(const QSize& size) const;
     Binned bin(const QSize& pixels) const;
     void paint(QPainter& painter, const QSize& size, const Binned& binned) const;
+    void paintTitle(QPainter& painter, const QSize& size) const;
+    void paintOverlays(QPainter& painter, const Layout& l) const;
+    void paintTicks(QPainter& painter, const Layout& l) const;
+    void paintSums(QPainter& painter, const Layout& l) const;
+    void paintLegend(QPainter& painter, const Layout& l, const Binned& binned) const;
     void updateStatistics();
     void buildCoarseLevel();
     void setView(QRect view);
@@ -108,13 +114,7 @@ private:
     std::vector<double> m_rowSums;
     std::vector<double> m_columnSums;
     QRect m_view;
-    // Block level of large dense matrices: max and sum of each block x block square.
-    int m_block = 0;
-    int m_coarseRows = 0;
-    int m_coarseColumns = 0;
-    std::vector<float> m_coarseMax;
-    std::vector<float> m_coarseSum;
-    std::vector<std::uint8_t> m_coarseMissing;
+    BlockLevel m_blocks; ///< block level of large dense matrices (see buildBlockLevel)
 
     Binned m_cache;
     bool m_dirty = true;
