@@ -373,12 +373,19 @@ void HeatmapView::paintTicks(QPainter& p, const Layout& l) const
         p.drawText(QRect(2, y - fm.height() / 2, kMarginLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
                    fm.elidedText(t, Qt::ElideRight, kMarginLeft - 8));
     }
-    for (int c : ticks(m_view.left(), cols)) {
+    const std::vector<int> columnTicks = ticks(m_view.left(), cols);
+    for (int c : columnTicks) {
         const int x = l.plot.left() + static_cast<int>((c - m_view.left() + 0.5) * l.plot.width() / cols);
         const QString t = cols <= 16 && c < m_data.columnLabels.size() ? m_data.columnLabels[c] : QString::number(c);
-        const int w = std::max(24, l.plot.width() / std::max(1, std::min(cols, 16)));
-        p.drawText(QRect(x - w / 2, l.plot.top() - fm.height() - 2, w, fm.height()), Qt::AlignCenter,
-                   fm.elidedText(t, Qt::ElideRight, w));
+        // Each label gets the room between two ticks, so four-digit indices are not cut to "1...".
+        const int w = std::max(24, l.plot.width() / std::max(1, static_cast<int>(columnTicks.size())));
+        // A label is centred on its column, but never reaches past the plot into the row-sum strip's title.
+        const QString shown = fm.elidedText(t, Qt::ElideRight, w);
+        const int textWidth = fm.horizontalAdvance(shown) + 4;
+        QRect box(x - textWidth / 2, l.plot.top() - fm.height() - 2, textWidth, fm.height());
+        if (box.right() > l.plot.right())
+            box.moveRight(l.plot.right());
+        p.drawText(box, Qt::AlignCenter, shown);
     }
 }
 
@@ -424,9 +431,12 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
     p.drawRect(l.rowSums.adjusted(0, 0, -1, -1));
     p.drawRect(l.columnSums.adjusted(0, 0, -1, -1));
     p.setPen(kText);
-    p.drawText(QRect(l.rowSums.left() - 20, l.plot.top() - fm.height() - 2, kSumStrip + 60, fm.height()), Qt::AlignLeft,
+    p.drawText(QRect(l.rowSums.left(), l.plot.top() - fm.height() - 2, kSumStrip + 60, fm.height()), Qt::AlignLeft,
                tr("\u03a3 row"));
-    p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2, l.columnSums.width(), fm.height()), Qt::AlignLeft,
+    // The caption may run on under the row sums and the legend: it is longer than a small plot is wide.
+    p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2,
+                     l.legend.right() + kLegendWidth - l.columnSums.left(), fm.height()),
+               Qt::AlignLeft,
                QString("%1 \u2192 %2 (%3 x %4);  largest row sum %6, column sum %5")
                    .arg(m_data.rowAxis, m_data.columnAxis)
                    .arg(m_data.rows())
