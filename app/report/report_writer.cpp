@@ -34,11 +34,13 @@ QString figure(const QString& src, const QString& caption, int width)
 
 } // namespace
 
-QString reportHtml(const document::ProjectDocument& document, const ReportImages& images,
-                   const std::function<QString(const QString&, const QImage&)>& imageSource)
+namespace {
+
+using ImageSource = std::function<QString(const QString&, const QImage&)>;
+
+QString headHtml(const document::ProjectDocument& document)
 {
     const auto project = document.project();
-    const auto& topology = project->topology;
     QString h;
     h += "<html><head><meta charset='utf-8'><title>" + esc(project->name) + " \u2014 Meridian report</title>";
     h += "<style>body{font-family:sans-serif;} table{border-collapse:collapse;} th,td{border:1px solid "
@@ -51,8 +53,14 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
     h += ".</p>";
     if (!project->description.empty())
         h += "<p>" + esc(project->description) + "</p>";
+    return h;
+}
 
-    h += "<h2>Summary</h2><ul>";
+QString summaryHtml(const document::ProjectDocument& document)
+{
+    const auto project = document.project();
+    const auto& topology = project->topology;
+    QString h = "<h2>Summary</h2><ul>";
     h += QString("<li>%1 sites, %2 hosts, %3 slots</li>")
              .arg(topology.siteCount())
              .arg(topology.hostCount())
@@ -74,9 +82,13 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
             h += "<li>" + esc(s) + "</li>";
         h += "</ul>";
     }
+    return h;
+}
 
-    h += "<h2>Sites</h2><table><tr><th>Site</th><th>Latitude</th><th>Longitude</th><th>Hosts</th><th>Slots</th>"
-         "<th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th></tr>";
+QString sitesHtml(const model::Topology& topology)
+{
+    QString h = "<h2>Sites</h2><table><thead><tr><th>Site</th><th>Latitude</th><th>Longitude</th><th>Hosts</th>"
+                "<th>Slots</th><th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th></tr></thead>";
     auto num = [](double v, int decimals) {
         return std::isnan(v) ? QString("\u2014") : QString::number(v, 'f', decimals);
     };
@@ -89,80 +101,94 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
                  .arg(topology.capacity(s))
                  .arg(num(site.uplinkMBps, 0), num(site.downlinkMBps, 0), num(site.egressUsdPerGB, 3));
     }
-    h += "</table>";
+    return h + "</table>";
+}
+
+/// Each run's cost, also normalised to the mean current random run of its application.
+QString comparisonHtml(const document::ProjectDocument& document)
+{
+    // A new page: the table, the skyline and the bars read together, and a table header never ends a page.
+    QString h = "<h2 style='page-break-before: always'>Comparison</h2>";
+    const auto& runs = document.runs();
+    if (runs.empty())
+        return h + "<p>No runs yet.</p>";
+    std::map<std::string, std::pair<double, int>> random;
+    for (const auto& r : runs)
+        if (r->algorithm == "random" && r->metric("cost_s") && !document.isStale(*r)) {
+            random[r->application].first += *r->metric("cost_s");
+            random[r->application].second += 1;
+        }
+    h += "<table><thead><tr><th>Run</th><th>Application</th><th>Seed</th><th>Cost (s)</th><th>Cost / random</th>"
+         "<th>Bytes between sites</th><th>WAN egress (USD)</th><th>Runtime (s)</th><th>Status</th></tr></thead>";
+    for (const auto& r : runs) {
+        const bool stale = document.isStale(*r);
+        const double cost = r->metric("cost_s").value_or(NAN);
+        const auto rnd = random.find(r->application);
+        const QString normalised = rnd != random.end() && rnd->second.first > 0
+            ? QString::number(cost / (rnd->second.first / rnd->second.second), 'f', 3)
+            : QString("\u2014");
+        h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td "
+                     "class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
+                 .arg(stale ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)), esc(r->application))
+                 .arg(r->seed)
+                 .arg(QString::number(cost, 'g', 6), normalised,
+                      widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
+                      r->metric("wan_usd") ? QString::number(*r->metric("wan_usd"), 'g', 4) : QString("\u2014"),
+                      QString::number(r->runtimeSeconds, 'g', 3));
+        h += QString("<td>%1</td></tr>").arg(stale ? "stale" : "current");
+    }
+    return h + "</table>";
+}
+
+QString runsHtml(const document::ProjectDocument& document)
+{
+    const auto& runs = document.runs();
+    const auto& topology = document.project()->topology;
+    if (runs.empty())
+        return {};
+    QString h = "<h2>Runs</h2>";
+    for (const auto& r : runs) {
+        h += "<h3>" + esc(r->label()) + (document.isStale(*r) ? QString(" (stale)") : QString()) + "</h3><ul>";
+        h += "<li>Parameters: " + (r->params.values().empty() ? QString("defaults") : esc(r->params.toString()))
+            + "</li>";
+        h += QString("<li>Seed %1, runtime %2 s</li>").arg(r->seed).arg(r->runtimeSeconds, 0, 'g', 4);
+        for (const auto& m : r->metrics)
+            h += "<li>" + esc(m.label) + ": "
+                + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
+        const auto load = r->placement.siteLoad(topology.siteCount());
+        QString loads;
+        for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
+            loads += QString("%1%2 %3/%4")
+                         .arg(loads.isEmpty() ? "" : ", ", esc(topology.site(s).name))
+                         .arg(load[s])
+                         .arg(topology.capacity(s));
+        h += "<li>Processes per site: " + loads + "</li>";
+        for (const auto& n : r->notes)
+            h += "<li>Note: " + esc(n) + "</li>";
+        h += "</ul>";
+    }
+    return h;
+}
+
+} // namespace
+
+QString reportHtml(const document::ProjectDocument& document, const ReportImages& images, const ImageSource& imageSource)
+{
+    QString h = headHtml(document) + summaryHtml(document) + sitesHtml(document.project()->topology);
     if (!images.map.isNull())
         h += figure(imageSource("map", images.map), QObject::tr("Site map"), 640);
-
     if (!images.heatmaps.empty()) {
         h += "<h2>Input matrices</h2>";
         for (std::size_t i = 0; i < images.heatmaps.size(); ++i)
             h += figure(imageSource(QString("heatmap%1").arg(i), images.heatmaps[i].second), images.heatmaps[i].first,
                         520);
     }
-
-    h += "<h2>Comparison</h2>";
-    const auto& runs = document.runs();
-    if (runs.empty()) {
-        h += "<p>No runs yet.</p>";
-    } else {
-        std::map<std::string, std::pair<double, int>> random;
-        for (const auto& r : runs)
-            if (r->algorithm == "random" && r->metric("cost_s") && !document.isStale(*r)) {
-                random[r->application].first += *r->metric("cost_s");
-                random[r->application].second += 1;
-            }
-        h += "<table><tr><th>Run</th><th>Application</th><th>Seed</th><th>Cost (s)</th><th>Cost / random</th>"
-             "<th>Bytes between sites</th><th>WAN egress (USD)</th><th>Runtime (s)</th><th>Status</th></tr>";
-        for (const auto& r : runs) {
-            const bool stale = document.isStale(*r);
-            const double cost = r->metric("cost_s").value_or(NAN);
-            const auto rnd = random.find(r->application);
-            const QString normalised = rnd != random.end() && rnd->second.first > 0
-                ? QString::number(cost / (rnd->second.first / rnd->second.second), 'f', 3)
-                : QString("\u2014");
-            h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td "
-                         "class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
-                     .arg(stale ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)),
-                          esc(r->application))
-                     .arg(r->seed)
-                     .arg(QString::number(cost, 'g', 6), normalised,
-                          widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
-                          r->metric("wan_usd") ? QString::number(*r->metric("wan_usd"), 'g', 4) : QString("\u2014"),
-                          QString::number(r->runtimeSeconds, 'g', 3));
-            h += QString("<td>%1</td></tr>").arg(stale ? "stale" : "current");
-        }
-        h += "</table>";
-    }
+    h += comparisonHtml(document);
     if (!images.skyline.isNull())
         h += figure(imageSource("skyline", images.skyline), QObject::tr("Cost/time skyline with the Pareto front"), 600);
     if (!images.bars.isNull())
         h += figure(imageSource("bars", images.bars), QObject::tr("Mean cost per application"), 600);
-
-    if (!runs.empty()) {
-        h += "<h2>Runs</h2>";
-        for (const auto& r : runs) {
-            h += "<h3>" + esc(r->label()) + (document.isStale(*r) ? QString(" (stale)") : QString()) + "</h3><ul>";
-            h += "<li>Parameters: " + (r->params.values().empty() ? QString("defaults") : esc(r->params.toString()))
-                + "</li>";
-            h += QString("<li>Seed %1, runtime %2 s</li>").arg(r->seed).arg(r->runtimeSeconds, 0, 'g', 4);
-            for (const auto& m : r->metrics)
-                h += "<li>" + esc(m.label) + ": "
-                    + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
-            const auto load = r->placement.siteLoad(topology.siteCount());
-            QString loads;
-            for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
-                loads += QString("%1%2 %3/%4")
-                             .arg(loads.isEmpty() ? "" : ", ", esc(topology.site(s).name))
-                             .arg(load[s])
-                             .arg(topology.capacity(s));
-            h += "<li>Processes per site: " + loads + "</li>";
-            for (const auto& n : r->notes)
-                h += "<li>Note: " + esc(n) + "</li>";
-            h += "</ul>";
-        }
-    }
-    h += "</body></html>";
-    return h;
+    return h + runsHtml(document) + "</body></html>";
 }
 
 Status writeHtmlReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path)

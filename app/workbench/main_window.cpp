@@ -11,6 +11,7 @@
 #include "app/workbench/matrix_panel.h"
 #include "app/workbench/network_panel.h"
 #include "app/workbench/new_project_wizard.h"
+#include "app/workbench/report_images.h"
 #include "app/workbench/run_panel.h"
 #include "app/workbench/runs_panel.h"
 #include "core/mapping/builtin_mappers.h"
@@ -665,40 +666,9 @@ void MainWindow::exportMapWithDialog()
 
 report::ReportImages MainWindow::reportImages()
 {
-    report::ReportImages images;
-    const auto project = m_document->project();
-    if (project->topology.siteCount() > 0) {
-        images.map = m_mapPanel->map()->renderImage(QSize(1200, 640));
-        widgets::HeatmapView renderer;
-        renderer.resize(800, 640);
-        for (auto source : {MatrixPanel::Source::Latency, MatrixPanel::Source::Bandwidth}) {
-            auto data = m_matrixPanel->buildData(source, -1, MatrixPanel::Arrangement::AsIs);
-            const QString title = data.title;
-            renderer.setData(std::move(data));
-            images.heatmaps.emplace_back(title, renderer.renderImage(QSize(800, 640)));
-        }
-    }
-    for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
-        widgets::HeatmapView renderer;
-        renderer.setLogScale(true);
-        auto data = m_matrixPanel->buildData(MatrixPanel::Source::Volume, a, MatrixPanel::Arrangement::AsIs);
-        const QString title = data.title + tr(" (log scale)");
-        renderer.setData(std::move(data));
-        images.heatmaps.emplace_back(title, renderer.renderImage(QSize(800, 640)));
-    }
-    auto chartImage = [](QChartView* view) {
-        QImage image(QSize(1000, 640), QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        view->render(&painter, QRectF(0, 0, 1000, 640));
-        return image;
-    };
-    if (!m_document->runs().empty()) {
-        images.skyline = chartImage(m_comparePanel->chart(ComparePanel::SkylineTab));
-        images.bars = chartImage(m_comparePanel->chart(ComparePanel::BarsTab));
-    }
-    return images;
+    return renderReportImages(*m_document,
+                              {m_mapPanel->map(), m_comparePanel->chart(ComparePanel::SkylineTab),
+                               m_comparePanel->chart(ComparePanel::BarsTab)});
 }
 
 Status MainWindow::writeReport(const QString& path)

@@ -1,6 +1,7 @@
 #include "app/workbench/matrix_panel.h"
 
 #include "app/document/project_edits.h"
+#include "app/workbench/matrix_data.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -118,146 +119,7 @@ void MatrixPanel::setArrangement(Arrangement arrangement)
 
 widgets::HeatmapData MatrixPanel::buildData(Source source, int application, Arrangement arrangement) const
 {
-    const auto project = m_document->project();
-    const auto& topology = project->topology;
-    widgets::HeatmapData data;
-    QStringList siteNames;
-    for (const auto& s : topology.sites())
-        siteNames << QString::fromStdString(s.name);
-    const auto run = m_document->run(m_document->currentRun());
-
-    if (source == Source::Latency || source == Source::Bandwidth) {
-        const bool latency = source == Source::Latency;
-        const auto q = latency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth;
-        const model::Network network = m_document->completeNetwork();
-        data.title = latency ? tr("Latency between sites") : tr("Bandwidth between sites");
-        data.unit = latency ? "ms" : "MB/s";
-        data.dense = latency ? network.latencyMs() : network.bandwidthMBps();
-        data.rowLabels = data.columnLabels = siteNames;
-        data.rowAxis = tr("from");
-        data.columnAxis = tr("to");
-        data.cellNote = [network, q](int r, int c) {
-            return QString::fromStdString(std::string(model::provenanceId(network.provenance(q, r, c))));
-        };
-        return data;
-    }
-    if (source == Source::RunTraffic || source == Source::RunTime) {
-        if (!run)
-            return data;
-        const bool traffic = source == Source::RunTraffic;
-        data.title = (traffic ? tr("Traffic between sites, %1") : tr("Time between sites, %1"))
-                         .arg(QString::fromStdString(run->label()));
-        data.unit = traffic ? "bytes" : "s";
-        data.dense = traffic ? run->trafficBytes : run->timeSeconds;
-        data.rowLabels = data.columnLabels = siteNames;
-        data.rowAxis = tr("from site");
-        data.columnAxis = tr("to site");
-        return data;
-    }
-    if (application < 0 || application >= static_cast<int>(project->applications.size()))
-        return data;
-    const auto& app = project->applications[application];
-    const auto& comm = app.comm;
-    Sparse matrix = source == Source::Messages ? comm.messages() : comm.volume();
-    data.unit = source == Source::Messages ? "messages" : "bytes";
-    if (source == Source::AverageSize)
-        for (Eigen::Index k = 0; k < matrix.nonZeros(); ++k) {
-            const double count = comm.messages().valuePtr()[k];
-            matrix.valuePtr()[k] = count > 0 ? matrix.valuePtr()[k] / count : 0.0;
-        }
-    const QString what = source == Source::Volume ? tr("volume")
-        : source == Source::Messages              ? tr("message count")
-                                                  : tr("average message size");
-    data.title = QString("%1: %2").arg(QString::fromStdString(app.name), what);
-    data.rowAxis = tr("sender");
-    data.columnAxis = tr("receiver");
-    data.isSparse = true;
-    const bool usePlacement = arrangement != Arrangement::AsIs && run && run->application == app.name
-        && run->placement.processCount() == comm.processCount();
-    if (!usePlacement) {
-        data.sparse = std::move(matrix);
-        const auto pinned = app.pins.siteVector(comm.processCount());
-        for (const auto& pin : app.pins.pins())
-            data.markedRows.push_back(pin.process);
-        data.markLegend = app.pins.size() == 1 ? tr("1 pinned process")
-                                               : tr("%1 pinned processes").arg(app.pins.size());
-        if (!app.pins.empty()) {
-            // Process labels say where a pinned process must run (tooltips, and ticks when zoomed in).
-            for (int p = 0; p < comm.processCount(); ++p)
-                data.rowLabels << (pinned[p] >= 0 ? tr("p%1 (pinned to %2)").arg(p).arg(siteNames.value(pinned[p]))
-                                                  : QString("p%1").arg(p));
-            data.columnLabels = data.rowLabels;
-        }
-        return data;
-    }
-    const auto& placement = run->placement;
-    const int n = comm.processCount();
-    std::vector<Eigen::Triplet<double>> triplets;
-    triplets.reserve(matrix.nonZeros());
-    if (arrangement == Arrangement::ReorderBySite) {
-        std::vector<int> order(n);
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            return std::tie(placement.site[a], placement.host[a], placement.slot[a])
-                < std::tie(placement.site[b], placement.host[b], placement.slot[b]);
-        });
-        std::vector<int> position(n);
-        for (int i = 0; i < n; ++i)
-            position[order[i]] = i;
-        for (int r = 0; r < matrix.outerSize(); ++r)
-            for (Sparse::InnerIterator it(matrix, r); it; ++it)
-                triplets.emplace_back(position[r], position[it.col()], it.value());
-        Sparse reordered(n, n);
-        reordered.setFromTriplets(triplets.begin(), triplets.end());
-        data.sparse = std::move(reordered);
-        for (int i = 0; i < n; ++i) {
-            data.rowLabels << QString("p%1 @ %2").arg(order[i]).arg(siteNames.value(placement.site[order[i]]));
-            if (i > 0 && placement.site[order[i]] != placement.site[order[i - 1]])
-                data.groupStarts.push_back(i);
-        }
-        data.columnLabels = data.rowLabels;
-        data.title += tr(" (processes ordered by the sites of run %1)").arg(run->id);
-        return data;
-    }
-    const bool bySite = arrangement == Arrangement::AggregateBySite || !placement.hasHosts();
-    const int groups = bySite ? topology.siteCount() : topology.hostCount();
-    if (source == Source::AverageSize) {
-        // An average does not sum: aggregate bytes and counts separately, then divide.
-        Eigen::MatrixXd bytes = Eigen::MatrixXd::Zero(groups, groups), count = bytes;
-        const auto& v = comm.volume();
-        for (int r = 0; r < v.outerSize(); ++r)
-            for (Sparse::InnerIterator it(v, r); it; ++it) {
-                const int a = bySite ? placement.site[r] : placement.host[r];
-                const int b = bySite ? placement.site[it.col()] : placement.host[it.col()];
-                bytes(a, b) += it.value();
-                count(a, b) += comm.messages().valuePtr()[&it.value() - v.valuePtr()];
-            }
-        data.dense = (count.array() > 0).select(bytes.array() / count.array(), 0.0);
-        data.isSparse = false;
-    } else {
-        Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(groups, groups);
-        for (int r = 0; r < matrix.outerSize(); ++r)
-            for (Sparse::InnerIterator it(matrix, r); it; ++it) {
-                const int a = bySite ? placement.site[r] : placement.host[r];
-                const int b = bySite ? placement.site[it.col()] : placement.host[it.col()];
-                sums(a, b) += it.value();
-            }
-        data.dense = std::move(sums);
-        data.isSparse = false;
-    }
-    if (bySite) {
-        data.rowLabels = data.columnLabels = siteNames;
-        data.rowAxis = tr("from site");
-        data.columnAxis = tr("to site");
-    } else {
-        for (int h = 0; h < topology.hostCount(); ++h)
-            data.rowLabels << QString::fromStdString(topology.host(h).name);
-        data.columnLabels = data.rowLabels;
-        data.rowAxis = tr("from host");
-        data.columnAxis = tr("to host");
-    }
-    data.title += bySite ? tr(" by site (run %1)").arg(run->id) : tr(" by host (run %1)").arg(run->id);
-    return data;
+    return matrixHeatmapData(*m_document, source, application, arrangement);
 }
 
 void MatrixPanel::showSelected()

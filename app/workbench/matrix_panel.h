@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/document/project_document.h"
+#include "app/workbench/matrix_data.h"
 #include "widgets/heatmap_view.h"
 
 #include <QWidget>
@@ -19,8 +20,8 @@ namespace meridian::workbench {
 class MatrixPanel : public QWidget {
     Q_OBJECT
 public:
-    enum class Source { Latency, Bandwidth, Volume, Messages, AverageSize, RunTraffic, RunTime };
-    enum class Arrangement { AsIs, ReorderBySite, AggregateBySite, AggregateByHost };
+    using Source = MatrixSource;
+    using Arrangement = MatrixArrangement;
 
     explicit MatrixPanel(document::ProjectDocument* document, QWidget* parent = nullptr);
 

@@ -129,6 +129,10 @@ private Q_SLOTS:
         QCOMPARE(report.read(5), QByteArray("%PDF-"));
         QVERIFY(report.size() > 20000); // text plus the map, heatmaps and charts
         QVERIFY(window.lastError().isEmpty());
+        // Kept beside the screenshots, to be looked at page by page (pdftoppm -png).
+        const QString kept = shotPath(name, "5-report").replace(".png", ".pdf");
+        QFile::remove(kept);
+        QVERIFY(QFile::copy(pdf, kept));
     }
 
     void showsMonteCarloSweepsAndBarsOnTheEc2Sample()
