@@ -54,31 +54,6 @@ QString metricTitle(const document::RunMetric& m)
     return QString("%1 (%2)").arg(QString::fromStdString(m.label), QString::fromStdString(m.unit));
 }
 
-std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points)
-{
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < points.size(); ++i)
-        if (!std::isnan(points[i].first) && !std::isnan(points[i].second))
-            order.push_back(i);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return points[a] < points[b]; });
-    std::vector<std::size_t> front;
-    double bestY = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        const auto& p = points[order[k]];
-        // Keep exact duplicates of the last front point; otherwise a point is on the front when it beats
-        // every point with a smaller or equal x in y.
-        if (!front.empty() && points[front.back()] == p) {
-            front.push_back(order[k]);
-            continue;
-        }
-        if (p.second < bestY) {
-            front.push_back(order[k]);
-            bestY = p.second;
-        }
-    }
-    return front;
-}
-
 void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
                           const std::map<std::string, double>& others)
 {

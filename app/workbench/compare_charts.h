@@ -26,11 +26,6 @@ void clearChart(QChart* chart);
 /// Returns "Label (unit)" for an axis title.
 QString metricTitle(const document::RunMetric& metric);
 
-/// Returns the indices of the points on the Pareto front when both coordinates are minimised (no
-/// other point is at most as large in both and smaller in one), sorted by x. Points with a NaN
-/// coordinate are ignored; duplicates of a front point are all kept. O(n log n).
-std::vector<std::size_t> paretoFront(const std::vector<std::pair<double, double>>& points);
-
 /// Fills SC17's Fig. 9 and 10 for a Monte Carlo run: the CDF of the sampled costs and the best-of-K
 /// curve, with `others` (mapper id -> its best cost on the same application) as markers. A null run or
 /// one without samples leaves both charts empty with a title that says how to fill them.

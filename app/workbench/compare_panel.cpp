@@ -1,6 +1,7 @@
 #include "app/workbench/compare_panel.h"
 
 #include "app/workbench/compare_charts.h"
+#include "core/cost/pareto_front.h"
 
 #include "app/actions/file_actions.h"
 #include "app/workbench/run_table_model.h"
@@ -456,7 +457,7 @@ void ComparePanel::refreshSkyline()
     else
         delete stale;
     // The Pareto front as a staircase: from each front point across to the next one's x, then down.
-    const auto front = paretoFront(points);
+    const auto front = cost::paretoFront(points);
     if (!front.empty()) {
         auto* line = new QLineSeries;
         line->setName(tr("Pareto front"));

@@ -69,15 +69,6 @@ private Q_SLOTS:
         doc.removeRuns({ids[1]});
         QCOMPARE(model.baseline(), ids[0]); // falls back to a run that exists
     }
-
-    void findsTheParetoFront()
-    {
-        using P = std::pair<double, double>;
-        const std::vector<P> points{{1, 9}, {2, 5}, {3, 6}, {4, 2}, {5, 2}, {6, 1}, {2, 5}, {NAN, 0}};
-        QCOMPARE(workbench::paretoFront(points), (std::vector<std::size_t>{0, 1, 6, 3, 5}));
-        QVERIFY(workbench::paretoFront({}).empty());
-        QCOMPARE(workbench::paretoFront({{1, 1}}), std::vector<std::size_t>{0});
-    }
 };
 
 QTEST_MAIN(TestRunTableModel)
