@@ -51,7 +51,45 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     m_tabs = new QTabWidget(this);
     layout->addWidget(m_tabs);
 
-    // Table.
+    m_tabs->addTab(buildTableTab(), tr("Table"));
+    // Bars.
+    m_bars = makeChartView(this, tr("Mean mapping cost per application, normalised to random"));
+    m_tabs->addTab(chartTab(m_bars, nullptr), tr("Bars"));
+    m_tabs->addTab(buildSkylineTab(), tr("Skyline"));
+    m_tabs->addTab(buildMonteCarloTab(), tr("Monte Carlo"));
+    m_tabs->addTab(buildSweepTab(), tr("Sweeps"));
+
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_baseline->currentIndex() >= 0)
+            m_compareModel->setBaseline(m_baseline->currentData().toInt());
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    m_document->setCurrentRun(current.data(CompareTableModel::RunIdRole).toInt());
+            });
+    for (auto* combo : {m_skyApplication, m_xMetric, m_yMetric})
+        connect(combo, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSkyline);
+    connect(m_mcRun, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshMonteCarlo);
+    connect(m_sweepMetric, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSweepChart);
+    connect(m_controller, &actions::RunController::sweepFinished, this, &ComparePanel::showSweep);
+    connect(m_document, &document::ProjectDocument::runsChanged, this, &ComparePanel::refresh);
+    connect(m_document, &document::ProjectDocument::projectChanged, this, [this] {
+        const QString keep = m_sweepApplication->currentText();
+        m_sweepApplication->clear();
+        for (const auto& a : m_document->project()->applications)
+            m_sweepApplication->addItem(QString::fromStdString(a.name));
+        m_sweepApplication->setCurrentText(keep);
+    });
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &ComparePanel::refreshSkyline);
+    Q_EMIT m_document->projectChanged();
+    refresh();
+    refreshSweepChart();
+}
+
+/// The run table with its baseline chooser: each metric divided by the baseline run's.
+QWidget* ComparePanel::buildTableTab()
+{
     auto* tableTab = new QWidget(m_tabs);
     auto* tableLayout = new QVBoxLayout(tableTab);
     auto* baselineBar = new QHBoxLayout;
@@ -62,20 +100,19 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     baselineBar->addWidget(
         new QLabel(tr("<small>Each metric divided by the baseline's (same application only).</small>"), tableTab));
     tableLayout->addLayout(baselineBar);
-    m_compareModel = new CompareTableModel(document, this);
+    m_compareModel = new CompareTableModel(m_document, this);
     m_table = new QTableView(tableTab);
     m_table->setModel(m_compareModel);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     tableLayout->addWidget(m_table);
-    m_tabs->addTab(tableTab, tr("Table"));
+    return tableTab;
+}
 
-    // Bars.
-    m_bars = makeChartView(this, tr("Mean mapping cost per application, normalised to random"));
-    m_tabs->addTab(chartTab(m_bars, nullptr), tr("Bars"));
-
-    // Skyline.
+/// Two metrics of one application's runs against each other, with the Pareto front.
+QWidget* ComparePanel::buildSkylineTab()
+{
     auto* skyControls = new QWidget(this);
     auto* skyLayout = new QHBoxLayout(skyControls);
     skyLayout->setContentsMargins(0, 0, 0, 0);
@@ -91,9 +128,12 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     skyLayout->addWidget(new QLabel(tr("y:"), skyControls));
     skyLayout->addWidget(m_yMetric, 1);
     m_skyline = makeChartView(this, tr("Cost/time skyline"));
-    m_tabs->addTab(chartTab(m_skyline, skyControls), tr("Skyline"));
+    return chartTab(m_skyline, skyControls);
+}
 
-    // Monte Carlo.
+/// SC17's Fig. 9 and 10 for a Monte Carlo run.
+QWidget* ComparePanel::buildMonteCarloTab()
+{
     auto* mcControls = new QWidget(this);
     auto* mcLayout = new QHBoxLayout(mcControls);
     mcLayout->setContentsMargins(0, 0, 0, 0);
@@ -109,9 +149,12 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     mcSplit->addWidget(chartTab(m_cdf, nullptr));
     mcSplit->addWidget(chartTab(m_bestOfK, nullptr));
     mcTabLayout->addWidget(mcSplit, 1);
-    m_tabs->addTab(mcTab, tr("Monte Carlo"));
+    return mcTab;
+}
 
-    // Sweeps.
+/// Constraint-ratio and process-count sweeps (SC17's Fig. 7 and 8) of the mappers ticked in the run panel.
+QWidget* ComparePanel::buildSweepTab()
+{
     auto* sweepControls = new QWidget(this);
     auto* sweepLayout = new QHBoxLayout(sweepControls);
     sweepLayout->setContentsMargins(0, 0, 0, 0);
@@ -141,21 +184,6 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
         sweepLayout->addWidget(w);
     sweepLayout->setStretchFactor(m_sweepPoints, 1);
     m_sweepChart = makeChartView(this, tr("Sweep"));
-    m_tabs->addTab(chartTab(m_sweepChart, sweepControls), tr("Sweeps"));
-
-    connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_baseline->currentIndex() >= 0)
-            m_compareModel->setBaseline(m_baseline->currentData().toInt());
-    });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (current.isValid())
-                    m_document->setCurrentRun(current.data(CompareTableModel::RunIdRole).toInt());
-            });
-    for (auto* combo : {m_skyApplication, m_xMetric, m_yMetric})
-        connect(combo, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSkyline);
-    connect(m_mcRun, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshMonteCarlo);
-    connect(m_sweepMetric, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSweepChart);
     connect(m_sweepKind, &QComboBox::currentIndexChanged, this, [this] {
         const bool ratio = m_sweepKind->currentData().toInt() == int(jobs::SweepKind::ConstraintRatio);
         m_sweepPoints->setText(ratio ? QStringLiteral("0, 0.2, 0.4, 0.6, 0.8") : QStringLiteral("64, 256, 1024"));
@@ -164,19 +192,7 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     });
     m_sweepPattern->setVisible(false);
     connect(runSweep, &QPushButton::clicked, this, &ComparePanel::startSweep);
-    connect(m_controller, &actions::RunController::sweepFinished, this, &ComparePanel::showSweep);
-    connect(m_document, &document::ProjectDocument::runsChanged, this, &ComparePanel::refresh);
-    connect(m_document, &document::ProjectDocument::projectChanged, this, [this] {
-        const QString keep = m_sweepApplication->currentText();
-        m_sweepApplication->clear();
-        for (const auto& a : m_document->project()->applications)
-            m_sweepApplication->addItem(QString::fromStdString(a.name));
-        m_sweepApplication->setCurrentText(keep);
-    });
-    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &ComparePanel::refreshSkyline);
-    Q_EMIT m_document->projectChanged();
-    refresh();
-    refreshSweepChart();
+    return chartTab(m_sweepChart, sweepControls);
 }
 
 QWidget* ComparePanel::chartTab(QChartView* view, QWidget* controls)
@@ -391,6 +407,60 @@ int ComparePanel::skylineRunAt(const QPointF& value) const
     return best;
 }
 
+namespace {
+
+/// The Pareto front as a staircase: from each front point across to the next one's x, then down.
+QLineSeries* frontStaircase(const std::vector<std::pair<double, double>>& points, const std::vector<std::size_t>& front)
+{
+    auto* line = new QLineSeries;
+    line->setName(QObject::tr("Pareto front"));
+    QPen pen(QColor(60, 60, 60));
+    pen.setWidthF(1.5);
+    pen.setStyle(Qt::DashLine);
+    line->setPen(pen);
+    for (std::size_t k = 0; k < front.size(); ++k) {
+        const auto& p = points[front[k]];
+        if (k > 0)
+            line->append(p.first, points[front[k - 1]].second);
+        line->append(p.first, p.second);
+    }
+    return line;
+}
+
+/// An orange ring around the selected run.
+QScatterSeries* selectionRing(const QPointF& at)
+{
+    auto* sel = new QScatterSeries;
+    sel->setName(QObject::tr("selected run"));
+    sel->setMarkerSize(18);
+    sel->setColor(QColor(0, 0, 0, 0));
+    sel->setBorderColor(QColor(213, 94, 0));
+    QPen pen(QColor(213, 94, 0));
+    pen.setWidth(3);
+    sel->setPen(pen);
+    sel->append(at);
+    return sel;
+}
+
+/// Value axes over `bounds` with 8% padding (10% of the value when all points share it), titled.
+std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle)
+{
+    auto* xAxis = new QValueAxis;
+    auto* yAxis = new QValueAxis;
+    const double minX = bounds.left(), maxX = bounds.right(), minY = bounds.top(), maxY = bounds.bottom();
+    const double padX = maxX > minX ? 0.08 * (maxX - minX) : std::max(1e-12, 0.1 * std::abs(maxX));
+    const double padY = maxY > minY ? 0.08 * (maxY - minY) : std::max(1e-12, 0.1 * std::abs(maxY));
+    xAxis->setRange(minX - padX, maxX + padX);
+    yAxis->setRange(minY - padY, maxY + padY);
+    xAxis->setTitleText(xTitle);
+    yAxis->setTitleText(yTitle);
+    xAxis->setLabelFormat("%.3g");
+    yAxis->setLabelFormat("%.3g");
+    return {xAxis, yAxis};
+}
+
+} // namespace
+
 void ComparePanel::refreshSkyline()
 {
     QChart* chart = m_skyline->chart();
@@ -456,50 +526,19 @@ void ComparePanel::refreshSkyline()
         all.push_back(stale);
     else
         delete stale;
-    // The Pareto front as a staircase: from each front point across to the next one's x, then down.
     const auto front = cost::paretoFront(points);
-    if (!front.empty()) {
-        auto* line = new QLineSeries;
-        line->setName(tr("Pareto front"));
-        QPen pen(QColor(60, 60, 60));
-        pen.setWidthF(1.5);
-        pen.setStyle(Qt::DashLine);
-        line->setPen(pen);
-        for (std::size_t k = 0; k < front.size(); ++k) {
-            const auto& p = points[front[k]];
-            if (k > 0)
-                line->append(p.first, points[front[k - 1]].second);
-            line->append(p.first, p.second);
-            m_front.push_back(ids[front[k]]);
-        }
-        all.insert(all.begin(), line);
-    }
-    if (hasSelected) {
-        auto* sel = new QScatterSeries;
-        sel->setName(tr("selected run"));
-        sel->setMarkerSize(18);
-        sel->setColor(QColor(0, 0, 0, 0));
-        sel->setBorderColor(QColor(213, 94, 0));
-        QPen pen(QColor(213, 94, 0));
-        pen.setWidth(3);
-        sel->setPen(pen);
-        sel->append(selected);
-        all.push_back(sel);
-    }
+    for (std::size_t k : front)
+        m_front.push_back(ids[k]);
+    if (!front.empty())
+        all.insert(all.begin(), frontStaircase(points, front));
+    if (hasSelected)
+        all.push_back(selectionRing(selected));
     if (all.empty()) {
         chart->setTitle(tr("Cost/time skyline (no runs of %1 report both metrics)").arg(QString::fromStdString(app)));
         return;
     }
-    auto* xAxis = new QValueAxis;
-    auto* yAxis = new QValueAxis;
-    const double padX = maxX > minX ? 0.08 * (maxX - minX) : std::max(1e-12, 0.1 * std::abs(maxX));
-    const double padY = maxY > minY ? 0.08 * (maxY - minY) : std::max(1e-12, 0.1 * std::abs(maxY));
-    xAxis->setRange(minX - padX, maxX + padX);
-    yAxis->setRange(minY - padY, maxY + padY);
-    xAxis->setTitleText(m_xMetric->currentText());
-    yAxis->setTitleText(m_yMetric->currentText());
-    xAxis->setLabelFormat("%.3g");
-    yAxis->setLabelFormat("%.3g");
+    const auto [xAxis, yAxis] = paddedAxes(QRectF(QPointF(minX, minY), QPointF(maxX, maxY)), m_xMetric->currentText(),
+                                           m_yMetric->currentText());
     chart->addAxis(xAxis, Qt::AlignBottom);
     chart->addAxis(yAxis, Qt::AlignLeft);
     for (auto* s : all) {

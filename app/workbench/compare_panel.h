@@ -66,6 +66,10 @@ private:
     void refreshMonteCarlo();
     void refreshSweepChart();
     QWidget* chartTab(QChartView* view, QWidget* controls);
+    QWidget* buildTableTab();
+    QWidget* buildSkylineTab();
+    QWidget* buildMonteCarloTab();
+    QWidget* buildSweepTab();
 
     document::ProjectDocument* m_document;
     actions::RunController* m_controller;
