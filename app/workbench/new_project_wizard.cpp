@@ -60,7 +60,19 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     resize(880, 660);
     m_project.name = tr("Untitled").toStdString();
 
-    // 1. Name and description.
+    setPage(NamePage, buildNamePage());
+    setPage(SitesPage, buildSitesPage());
+    setPage(NetworkPage, buildNetworkPage());
+    setPage(ApplicationsPage, buildApplicationsPage());
+    setPage(PinsPage, buildPinsPage());
+    showSites();
+    showNetwork(NetworkQuantity::Latency);
+    showApplications();
+}
+
+/// 1. Name and description.
+QWizardPage* NewProjectWizard::buildNamePage()
+{
     auto* namePage = new QWizardPage(this);
     namePage->setTitle(tr("Name the project"));
     namePage->setSubTitle(tr("A project holds sites, the network between them and the applications to place."));
@@ -73,9 +85,12 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
             [this](const QString& t) { m_project.name = t.trimmed().toStdString(); });
     connect(m_description, &QPlainTextEdit::textChanged, this,
             [this] { m_project.description = m_description->toPlainText().toStdString(); });
-    setPage(NamePage, namePage);
+    return namePage;
+}
 
-    // 2. Sites.
+/// 2. Sites: imported, or added on the map; their fields in a table.
+QWizardPage* NewProjectWizard::buildSitesPage()
+{
     auto* sitesPage = new QWizardPage(this);
     sitesPage->setTitle(tr("Sites"));
     sitesPage->setSubTitle(tr("Import a sites CSV (name, lat, lon, nodes, and optionally slots, up_MBps, down_MBps, "
@@ -120,9 +135,13 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
         if (!path.isEmpty())
             setSitesFile(path);
     });
-    setPage(SitesPage, sitesPage);
+    return sitesPage;
+}
 
-    // 3. Network.
+/// 3. Network: latency and bandwidth imported, the rest estimated; shown as a heatmap.
+QWizardPage* NewProjectWizard::buildNetworkPage()
+{
+    const QString matrixFilter = tr("Matrices (*.csv *.mtx);;All files (*)");
     auto* networkPage = new QWizardPage(this);
     networkPage->setTitle(tr("Network"));
     networkPage->setSubTitle(
@@ -144,7 +163,6 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     m_networkNote = new QLabel(networkPage);
     m_networkNote->setWordWrap(true);
     networkLayout->addWidget(m_networkNote);
-    const QString matrixFilter = tr("Matrices (*.csv *.mtx);;All files (*)");
     connect(importLatency, &QPushButton::clicked, this, [this, matrixFilter] {
         const QString path = askFile(this, tr("Import Latency"), matrixFilter);
         if (!path.isEmpty())
@@ -157,9 +175,13 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     });
     connect(showWhich, &QComboBox::currentIndexChanged, this,
             [this, showWhich] { showNetwork(NetworkQuantity(showWhich->currentData().toInt())); });
-    setPage(NetworkPage, networkPage);
+    return networkPage;
+}
 
-    // 4. Applications.
+/// 4. Applications: imported from their matrices or generated.
+QWizardPage* NewProjectWizard::buildApplicationsPage()
+{
+    const QString matrixFilter = tr("Matrices (*.csv *.mtx);;All files (*)");
     auto* appsPage = new QWizardPage(this);
     appsPage->setTitle(tr("Applications"));
     appsPage->setSubTitle(
@@ -203,9 +225,12 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
         addGeneratedApplication(QString("%1 %2").arg(id.toUpper()).arg(processes),
                                 *synth::patternFromId(id.toStdString()), options);
     });
-    setPage(ApplicationsPage, appsPage);
+    return appsPage;
+}
 
-    // 5. Pins.
+/// 5. Pins per application.
+QWizardPage* NewProjectWizard::buildPinsPage()
+{
     auto* pinsPage = new QWizardPage(this);
     pinsPage->setTitle(tr("Pins"));
     pinsPage->setSubTitle(
@@ -230,11 +255,7 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
         if (!path.isEmpty())
             setPinsFile(m_pins->currentItem()->data(Qt::UserRole).toString(), path);
     });
-    setPage(PinsPage, pinsPage);
-
-    showSites();
-    showNetwork(NetworkQuantity::Latency);
-    showApplications();
+    return pinsPage;
 }
 
 void NewProjectWizard::setProjectName(const QString& name, const QString& description)

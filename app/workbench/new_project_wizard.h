@@ -55,6 +55,11 @@ public:
     widgets::HeatmapView* networkPreview() const { return m_heatmap; }
 
 private:
+    QWizardPage* buildNamePage();
+    QWizardPage* buildSitesPage();
+    QWizardPage* buildNetworkPage();
+    QWizardPage* buildApplicationsPage();
+    QWizardPage* buildPinsPage();
     void showSites();
     void showNetwork(model::NetworkQuantity quantity);
     void showApplications();
