@@ -131,6 +131,70 @@ int runListAlgorithms(const QStringList& arguments)
     return kExitOk;
 }
 
+namespace {
+
+/// Writes --out and the launcher files of a placement, all or none: every text is prepared first, and the
+/// files are written and synced together before any replaces an older one. Returns what was written, by option.
+Expected<QJsonObject> writeMapOutputs(const QCommandLineParser& parser, const model::Placement& placement,
+                                      const model::Topology& topology)
+{
+    struct Output {
+        const char* option;
+        io::LauncherFormat format;
+    };
+    const Output launchers[] = {{"rankfile", io::LauncherFormat::OpenMpiRankfile},
+                                {"hostfile", io::LauncherFormat::MpichMachinefile},
+                                {"slurm-hostfile", io::LauncherFormat::SlurmHostfile}};
+    QJsonObject written;
+    std::vector<std::string> texts;
+    std::vector<std::string> paths;
+    if (parser.isSet("out")) {
+        texts.push_back(io::mappingCsvText(placement, topology));
+        paths.push_back(parser.value("out").toStdString());
+        written["mapping"] = parser.value("out");
+    }
+    for (const auto& o : launchers) {
+        if (!parser.isSet(o.option))
+            continue;
+        auto text = io::launcherFileText(o.format, placement, topology);
+        if (!text)
+            return inFile(text.error(), parser.value(o.option).toStdString());
+        texts.push_back(std::move(*text));
+        paths.push_back(parser.value(o.option).toStdString());
+        written[o.option] = parser.value(o.option);
+    }
+    std::vector<io::PendingFile> files;
+    for (std::size_t k = 0; k < texts.size(); ++k)
+        files.push_back({paths[k], [&texts, k](std::ostream& s) {
+                             s.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size()));
+                         }});
+    if (auto ok = io::writeFilesTogether(files); !ok)
+        return ok.error();
+    return written;
+}
+
+/// A Monte Carlo run's sampled costs (summary statistics) and best-of-K curve.
+void addSamples(QJsonObject& out, const mapping::MappingResult& result)
+{
+    if (result.costSamples.empty())
+        return;
+    std::vector<double> sorted = result.costSamples;
+    std::sort(sorted.begin(), sorted.end());
+    const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+    out["samples"] = QJsonObject{{"kept", static_cast<double>(sorted.size())},
+                                 {"mean_s", mean},
+                                 {"min_s", sorted.front()},
+                                 {"p01_s", quantile(sorted, 0.01)},
+                                 {"median_s", quantile(sorted, 0.5)},
+                                 {"max_s", sorted.back()}};
+    QJsonArray curve;
+    for (const auto& [k, best] : result.bestCurve)
+        curve.append(QJsonArray{static_cast<double>(k), best});
+    out["best_curve"] = curve;
+}
+
+} // namespace
+
 int runMap(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -192,40 +256,9 @@ int runMap(const QStringList& arguments)
         return report(run.error());
     const model::Placement& placement = run->result.placement;
 
-    // Prepare every output before writing any, so a failure leaves nothing half-written.
-    struct Output {
-        const char* option;
-        io::LauncherFormat format;
-    };
-    const Output launchers[] = {{"rankfile", io::LauncherFormat::OpenMpiRankfile},
-                                {"hostfile", io::LauncherFormat::MpichMachinefile},
-                                {"slurm-hostfile", io::LauncherFormat::SlurmHostfile}};
-    // The outputs belong together: all are written and synced before any replaces an older file.
-    QJsonObject written;
-    std::vector<std::string> texts;
-    std::vector<std::string> paths;
-    if (parser.isSet("out")) {
-        texts.push_back(io::mappingCsvText(placement, project.topology));
-        paths.push_back(parser.value("out").toStdString());
-        written["mapping"] = parser.value("out");
-    }
-    for (const auto& o : launchers) {
-        if (!parser.isSet(o.option))
-            continue;
-        auto text = io::launcherFileText(o.format, placement, project.topology);
-        if (!text)
-            return report(inFile(text.error(), parser.value(o.option).toStdString()));
-        texts.push_back(std::move(*text));
-        paths.push_back(parser.value(o.option).toStdString());
-        written[o.option] = parser.value(o.option);
-    }
-    std::vector<io::PendingFile> files;
-    for (std::size_t k = 0; k < texts.size(); ++k)
-        files.push_back({paths[k], [&texts, k](std::ostream& s) {
-                             s.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size()));
-                         }});
-    if (auto ok = io::writeFilesTogether(files); !ok)
-        return report(ok.error());
+    auto written = writeMapOutputs(parser, placement, project.topology);
+    if (!written)
+        return report(written.error());
 
     const auto b = problem->cost().breakdown(placement.site);
     QJsonObject out;
@@ -242,22 +275,8 @@ int runMap(const QStringList& arguments)
         return report(m.error());
     out["instance"] = instanceJson(*m);
     out["notes"] = stringsJson(run->result.notes);
-    if (!run->result.costSamples.empty()) {
-        std::vector<double> sorted = run->result.costSamples;
-        std::sort(sorted.begin(), sorted.end());
-        const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
-        out["samples"] = QJsonObject{{"kept", static_cast<double>(sorted.size())},
-                                     {"mean_s", mean},
-                                     {"min_s", sorted.front()},
-                                     {"p01_s", quantile(sorted, 0.01)},
-                                     {"median_s", quantile(sorted, 0.5)},
-                                     {"max_s", sorted.back()}};
-        QJsonArray curve;
-        for (const auto& [k, best] : run->result.bestCurve)
-            curve.append(QJsonArray{static_cast<double>(k), best});
-        out["best_curve"] = curve;
-    }
-    out["written"] = written;
+    addSamples(out, run->result);
+    out["written"] = *written;
     out["network"] = distanceModelJson(dm, project.network);
     printJson(out);
     return kExitOk;
