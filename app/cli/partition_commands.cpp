@@ -251,6 +251,68 @@ int runPartition(const QStringList& arguments)
 
 namespace meridian::cli {
 
+namespace {
+
+/// Each vertex's master site from --masters (every vertex must have one) or --homes; sets the partition's
+/// masters to match.
+Expected<std::vector<int>> readMastersOrHomes(const QCommandLineParser& parser, const model::Graph& graph,
+                                              const model::Topology& topology, model::EdgePartition& part)
+{
+    std::vector<int> home(graph.vertexCount, -1);
+    if (parser.isSet("masters")) {
+        if (auto st = io::readMasters(parser.value("masters").toStdString(), graph, topology, part); !st)
+            return st.error();
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+            if (part.masterSite[v] == 0xFF)
+                return makeError(ErrorCode::InvalidInput,
+                                 "vertex " + std::to_string(graph.originalId[v]) + " has no master in "
+                                     + parser.value("masters").toStdString());
+            home[v] = part.masterSite[v];
+        }
+        return home;
+    }
+    auto h = io::readHomes(parser.value("homes").toStdString(), graph, topology);
+    if (!h)
+        return h.error();
+    home = std::move(*h);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+        if (home[v] < 0)
+            return makeError(ErrorCode::InvalidInput,
+                             "vertex " + std::to_string(graph.originalId[v]) + " has no home in "
+                                 + parser.value("homes").toStdString());
+        part.masterSite[v] = static_cast<std::uint8_t>(home[v]);
+    }
+    return home;
+}
+
+/// The edges of an --insert or --delete file; none when the option is not given.
+Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readBatchOption(const QCommandLineParser& parser,
+                                                                               const QString& option)
+{
+    if (!parser.isSet(option))
+        return std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
+    return io::readEdgeBatch(parser.value(option).toStdString());
+}
+
+/// The metrics of repartitioning the updated graph from nothing, for comparison.
+Expected<QJsonObject> fromScratchJson(const partition::Partitioner& scratch, const partition::PartitionProblem& updated,
+                                      const model::Graph& graph, const model::Topology& topology, std::uint64_t seed)
+{
+    const Feedback feedback;
+    const auto t0 = Clock::now();
+    auto fresh = scratch.run(updated, seed, feedback);
+    if (!fresh)
+        return fresh.error();
+    const double seconds = since(t0);
+    QJsonObject f = metricsJson(cost::evaluateGas(graph, fresh->partition, updated.sizes, updated.network), topology,
+                                updated);
+    f["algorithm"] = QString::fromStdString(std::string(scratch.id()));
+    f["runtime_s"] = seconds;
+    return f;
+}
+
+} // namespace
+
 int runUpdate(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -311,73 +373,39 @@ int runUpdate(const QStringList& arguments)
         return report(loaded.error());
     model::Graph graph = std::move(loaded->first);
     model::EdgePartition part = std::move(loaded->second);
-    std::vector<int> home(graph.vertexCount, -1);
-    if (parser.isSet("masters")) {
-        if (auto st = io::readMasters(parser.value("masters").toStdString(), graph, *topology, part); !st)
-            return report(st.error());
-        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
-            if (part.masterSite[v] == 0xFF)
-                return report(makeError(ErrorCode::InvalidInput,
-                                        "vertex " + std::to_string(graph.originalId[v]) + " has no master in "
-                                            + parser.value("masters").toStdString()));
-            home[v] = part.masterSite[v];
-        }
-    } else {
-        auto h = io::readHomes(parser.value("homes").toStdString(), graph, *topology);
-        if (!h)
-            return report(h.error());
-        home = std::move(*h);
-        for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
-            if (home[v] < 0)
-                return report(makeError(ErrorCode::InvalidInput,
-                                        "vertex " + std::to_string(graph.originalId[v]) + " has no home in "
-                                            + parser.value("homes").toStdString()));
-            part.masterSite[v] = static_cast<std::uint8_t>(home[v]);
-        }
-    }
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> inserts, deletes;
-    if (parser.isSet("insert")) {
-        auto b = io::readEdgeBatch(parser.value("insert").toStdString());
-        if (!b)
-            return report(b.error());
-        inserts = std::move(*b);
-    }
-    if (parser.isSet("delete")) {
-        auto b = io::readEdgeBatch(parser.value("delete").toStdString());
-        if (!b)
-            return report(b.error());
-        deletes = std::move(*b);
-    }
-    auto problem = partition::PartitionProblem::create(graph, *topology, *profile, home, *budget);
+    auto home = readMastersOrHomes(parser, graph, *topology, part);
+    if (!home)
+        return report(home.error());
+    auto inserts = readBatchOption(parser, "insert");
+    if (!inserts)
+        return report(inserts.error());
+    auto deletes = readBatchOption(parser, "delete");
+    if (!deletes)
+        return report(deletes.error());
+    auto problem = partition::PartitionProblem::create(graph, *topology, *profile, *home, *budget);
     if (!problem)
         return report(problem.error());
 
     const Feedback feedback;
     const auto start = Clock::now();
-    auto stats = partition::applyUpdates(*problem, graph, part, home, deletes, inserts, *values, threshold, seed,
+    auto stats = partition::applyUpdates(*problem, graph, part, *home, *deletes, *inserts, *values, threshold, seed,
                                          feedback);
     const double updateSeconds = since(start);
     if (!stats)
         return report(stats.error());
     if (graph.edgeCount() == 0)
         return report(makeError(ErrorCode::InvalidInput, "the update deletes every edge; nothing is left to partition"));
-    auto updated = partition::PartitionProblem::create(graph, *topology, *profile, home, *budget);
+    auto updated = partition::PartitionProblem::create(graph, *topology, *profile, *home, *budget);
     if (!updated)
         return report(updated.error());
     const auto metrics = cost::evaluateGas(graph, part, updated->sizes, updated->network);
 
     QJsonObject out = metricsJson(metrics, *topology, *updated);
     if (parser.isSet("from-scratch")) {
-        const auto t0 = Clock::now();
-        auto fresh = scratch->run(*updated, seed, feedback);
+        auto fresh = fromScratchJson(*scratch, *updated, graph, *topology, seed);
         if (!fresh)
             return report(fresh.error());
-        const double seconds = since(t0);
-        QJsonObject f = metricsJson(cost::evaluateGas(graph, fresh->partition, updated->sizes, updated->network),
-                                    *topology, *updated);
-        f["algorithm"] = QString::fromStdString(std::string(scratch->id()));
-        f["runtime_s"] = seconds;
-        out["from_scratch"] = f;
+        out["from_scratch"] = *fresh;
     }
     std::vector<io::PendingFile> outputs{
         io::edgePartitionFile(parser.value("out").toStdString(), graph, part, *topology)};
