@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/version.h"
 
 #include <QCoreApplication>
 
@@ -32,14 +33,14 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("meridian-cli");
-    QCoreApplication::setApplicationVersion("0.1.0");
+    QCoreApplication::setApplicationVersion(MERIDIAN_VERSION);
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
         std::fputs(kUsage, args.size() < 2 ? stderr : stdout);
         return args.size() < 2 ? meridian::cli::kExitBadInput : meridian::cli::kExitOk;
     }
     if (args[1] == "--version") {
-        std::puts("meridian-cli 0.1.0");
+        std::puts("meridian-cli " MERIDIAN_VERSION);
         return meridian::cli::kExitOk;
     }
     const QString command = args[1];

@@ -10,6 +10,16 @@ std::optional<double> Run::metric(const std::string& id) const
     return std::nullopt;
 }
 
-std::string Run::label() const { return "#" + std::to_string(id) + " " + algorithm + " on " + application; }
+std::string Run::label() const
+{
+    // Appended rather than chained with operator+: GCC 12 warns (-Wrestrict, a false positive) on "#" + string.
+    std::string text = "#";
+    text += std::to_string(id);
+    text += ' ';
+    text += algorithm;
+    text += " on ";
+    text += application;
+    return text;
+}
 
 } // namespace meridian::document

@@ -1,3 +1,4 @@
+#include "app/version.h"
 #include "app/workbench/main_window.h"
 
 #include <QApplication>
@@ -8,7 +9,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName("Meridian");
     QApplication::setOrganizationName("Meridian");
-    QApplication::setApplicationVersion("0.1.0");
+    QApplication::setApplicationVersion(MERIDIAN_VERSION);
+    QGuiApplication::setDesktopFileName(MERIDIAN_APP_ID);
     QCommandLineParser parser;
     parser.setApplicationDescription("Meridian: plan where parallel work runs across geo-distributed sites.");
     parser.addHelpOption();
