@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <random>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -186,8 +188,40 @@ namespace {
 constexpr std::string_view kJournalHeader = "meridian-journal 1\n";
 } // namespace
 
+std::size_t removeStaleTemporaries(const std::string& path)
+{
+    const std::filesystem::path target(path);
+    const std::filesystem::path folder = target.parent_path().empty() ? "." : target.parent_path();
+    const std::string prefix = target.filename().string() + ".part-";
+    std::size_t removed = 0;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(prefix, 0) != 0)
+            continue;
+        // ".part-<pid>-<counter>-<salt>": the writer's process id, which must no longer exist.
+        long pid = 0;
+        const char* first = name.c_str() + prefix.size();
+        const auto [stop, parsed] = std::from_chars(first, name.c_str() + name.size(), pid);
+        if (parsed != std::errc() || stop == first || *stop != '-' || pid <= 0)
+            continue;
+        if (pid == static_cast<long>(::getpid()) || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+            continue; // this process, a live one, or one we cannot tell about
+        std::error_code ignored;
+        if (std::filesystem::remove(it->path(), ignored))
+            ++removed;
+    }
+    return removed;
+}
+
 Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::string& journalPath)
 {
+    // An older interrupted save is finished first, so that no temporary a journal still names is removed;
+    // then the temporaries that killed writers left beside these files go.
+    if (auto finished = completeJournal(journalPath); !finished)
+        return finished;
+    for (const auto& file : files)
+        removeStaleTemporaries(file.path);
     std::vector<std::string> temps;
     const auto discard = [&] {
         std::error_code ignored;

@@ -47,7 +47,8 @@ Status writeFilesTogether(const std::vector<PendingFile>& files);
 /// temporary, then the journal (temporary -> final, one pair a line) is written atomically, then every
 /// temporary is renamed over its final name in order and the journal is removed. A kill before the journal
 /// exists leaves the old files untouched; a kill after it leaves a journal that completeJournal() finishes.
-/// A reader that calls completeJournal() first therefore sees the old set or the new set, never a mix.
+/// A reader that calls completeJournal() first therefore sees the old set or the new set, never a mix. Before
+/// writing, an older interrupted save at `journalPath` is finished and stale temporaries of the files removed.
 Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::string& journalPath);
 /// Finishes a transaction that a kill interrupted: renames the temporaries its journal lists that are still
 /// there, then removes the journal. Does nothing when there is no journal. An unreadable journal or a
@@ -56,6 +57,9 @@ Status completeJournal(const std::string& journalPath);
 
 /// Returns a temporary name beside `path` that no other writer uses: "<path>.part-<pid>-<counter>-<random>".
 std::string uniqueTemporaryName(const std::string& path);
+/// Removes the temporaries of `path` (see uniqueTemporaryName) whose writing process no longer exists, as a
+/// kill -9 during a write leaves them; those of this or another live process stay. Returns how many went.
+std::size_t removeStaleTemporaries(const std::string& path);
 /// Flushes a written file's data to disk (fsync); returns false with errno set on failure.
 bool syncFile(const std::string& path);
 /// Syncs the folder holding `path`, so that a rename into it survives a power cut (best effort).

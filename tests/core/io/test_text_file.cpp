@@ -9,6 +9,9 @@
 
 #include <thread>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace meridian;
 
 namespace {
@@ -85,6 +88,49 @@ private Q_SLOTS:
             {{first.toStdString(), text("new")}, {dir.filePath("masters.tsv").toStdString(), text("new too")}}));
         QCOMPARE(readAll(first), QByteArray("new"));
         QCOMPARE(readAll(dir.filePath("masters.tsv")), QByteArray("new too"));
+    }
+
+    void aSaveRemovesTheTemporariesOfKilledWritersOnly()
+    {
+        QTemporaryDir dir;
+        const std::string project = dir.filePath("p.meridian").toStdString();
+        const std::string journal = project + ".saving";
+        // A writer that has exited (its process id no longer exists), this process, and an unrelated name.
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(0);
+        QVERIFY(child > 0);
+        ::waitpid(child, nullptr, 0);
+        const QString dead = QString::fromStdString(project) + QString(".part-%1-0-0000beef").arg(child);
+        const QString mine = QString::fromStdString(project) + QString(".part-%1-7-0000beef").arg(::getpid());
+        const QString other = dir.filePath("p.meridian.part-notapid");
+        for (const QString& f : {dead, mine, other}) {
+            QFile file(f);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
+        auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
+        QVERIFY(io::writeFilesWithJournal({{project, text("new")}}, journal));
+        QCOMPARE(readAll(QString::fromStdString(project)), QByteArray("new"));
+        QVERIFY(!QFile::exists(dead));
+        QVERIFY(QFile::exists(mine));
+        QVERIFY(QFile::exists(other));
+        QVERIFY(!QFile::exists(QString::fromStdString(journal)));
+    }
+
+    void aSaveFinishesAnOlderInterruptedSaveFirst()
+    {
+        QTemporaryDir dir;
+        const std::string project = dir.filePath("p.meridian").toStdString();
+        const std::string sidecar = dir.filePath("a.mtx").toStdString();
+        const std::string journal = project + ".saving";
+        // A save killed after its journal: the sidecar's temporary is still waiting to be renamed.
+        const std::string temp = sidecar + ".part-1-0-00000000";
+        QVERIFY(io::writeTextFileAtomically(temp, "interrupted sidecar"));
+        QVERIFY(io::writeTextFileAtomically(journal, "meridian-journal 1\n" + temp + "\t" + sidecar + "\n"));
+        auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
+        QVERIFY(io::writeFilesWithJournal({{project, text("new")}}, journal));
+        QCOMPARE(readAll(QString::fromStdString(sidecar)), QByteArray("interrupted sidecar"));
+        QVERIFY(!QFile::exists(QString::fromStdString(temp)));
     }
 };
 
