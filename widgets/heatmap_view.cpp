@@ -107,16 +107,7 @@ QColor HeatmapView::paletteColor(double t) { return interpolate(kViridis, t); }
 
 QColor HeatmapView::divergingColor(double t) { return interpolate(kDiverging, (std::clamp(t, -1.0, 1.0) + 1.0) / 2.0); }
 
-void HeatmapView::updateStatistics()
-{
-    MatrixStatistics stats = matrixStatistics(m_data);
-    m_rowSums = std::move(stats.rowSums);
-    m_columnSums = std::move(stats.columnSums);
-    m_dataMin = stats.min;
-    m_dataMax = stats.max;
-    m_minPositive = stats.minPositive;
-    m_signed = stats.isSigned();
-}
+void HeatmapView::updateStatistics() { m_stats = matrixStatistics(m_data); }
 
 void HeatmapView::buildCoarseLevel() { m_blocks = buildBlockLevel(m_data, kCoarseThreshold, kCoarseTarget); }
 
@@ -147,12 +138,8 @@ HeatmapView::Binned HeatmapView::bin(const QSize& pixels) const
     const PixelBins bins = binCells(m_data, m_view, pixels, m_blocks, kCoarseThreshold * 4);
     if (bins.width == 0 || bins.height == 0)
         return out;
-    MatrixStatistics stats; // the range only: the sums are not needed here
-    stats.min = m_dataMin;
-    stats.max = m_dataMax;
-    stats.minPositive = m_minPositive;
     const bool sum = m_binning == Binning::Sum;
-    const ColourScale scale = colourScale(bins, stats, sum, m_log);
+    const ColourScale scale = colourScale(bins, m_stats, sum, m_log);
     out.min = scale.min;
     out.max = scale.max;
     out.image = colourBins(bins, sum, scale, m_data.isSparse || m_log,
@@ -164,7 +151,7 @@ std::pair<double, double> HeatmapView::valueRange() const
 {
     if (m_binning == Binning::Sum)
         return {m_cache.min, m_cache.max};
-    return {m_log && !m_signed ? m_minPositive : m_dataMin, m_dataMax};
+    return {m_log && !m_stats.isSigned() ? m_stats.minPositive : m_stats.min, m_stats.max};
 }
 
 double HeatmapView::rebuildForBenchmark()
@@ -233,7 +220,7 @@ bool HeatmapView::event(QEvent* event)
         if (m_data.cellNote)
             text += "  [" + m_data.cellNote(r, c) + "]";
         text += tr("\nrow sum %1, column sum %2")
-                    .arg(formatValue(m_rowSums[r], m_data.unit), formatValue(m_columnSums[c], m_data.unit));
+                    .arg(formatValue(m_stats.rowSums[r], m_data.unit), formatValue(m_stats.columnSums[c], m_data.unit));
         const QRect plot = layoutFor(size()).plot;
         if (m_view.width() > plot.width() || m_view.height() > plot.height())
             text += tr("\n(one pixel shows several cells: %1 of them)")
@@ -396,9 +383,9 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
     const int rows = m_view.height(), cols = m_view.width();
     double maxRow = 0, maxColumn = 0;
     for (int r = m_view.top(); r <= m_view.bottom(); ++r)
-        maxRow = std::max(maxRow, std::abs(m_rowSums[r]));
+        maxRow = std::max(maxRow, std::abs(m_stats.rowSums[r]));
     for (int c = m_view.left(); c <= m_view.right(); ++c)
-        maxColumn = std::max(maxColumn, std::abs(m_columnSums[c]));
+        maxColumn = std::max(maxColumn, std::abs(m_stats.columnSums[c]));
     p.fillRect(l.rowSums, QColor(250, 250, 250));
     p.fillRect(l.columnSums, QColor(250, 250, 250));
     if (maxRow > 0)
@@ -409,7 +396,7 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
                                         + static_cast<int>(static_cast<long long>(y + 1) * rows / l.plot.height()));
             double s = 0;
             for (int r = r0; r < std::min(r1, m_view.top() + rows); ++r)
-                s = std::max(s, std::abs(m_rowSums[r]));
+                s = std::max(s, std::abs(m_stats.rowSums[r]));
             p.fillRect(QRect(l.rowSums.left(), l.rowSums.top() + y,
                              static_cast<int>(std::lround(s / maxRow * l.rowSums.width())), 1),
                        kSumBar);
@@ -422,7 +409,7 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
                                         + static_cast<int>(static_cast<long long>(x + 1) * cols / l.plot.width()));
             double s = 0;
             for (int c = c0; c < std::min(c1, m_view.left() + cols); ++c)
-                s = std::max(s, std::abs(m_columnSums[c]));
+                s = std::max(s, std::abs(m_stats.columnSums[c]));
             const int hgt = static_cast<int>(std::lround(s / maxColumn * l.columnSums.height()));
             p.fillRect(QRect(l.columnSums.left() + x, l.columnSums.top(), 1, hgt), kSumBar);
         }
@@ -449,16 +436,16 @@ void HeatmapView::paintLegend(QPainter& p, const Layout& l, const Binned& binned
 {
     const QFontMetrics fm(p.font());
     const QRect bar = l.legend;
-    const double lo = m_signed ? -std::max(std::abs(binned.min), std::abs(binned.max)) : binned.min;
-    const double hi = m_signed ? -lo : binned.max;
+    const double lo = m_stats.isSigned() ? -std::max(std::abs(binned.min), std::abs(binned.max)) : binned.min;
+    const double hi = m_stats.isSigned() ? -lo : binned.max;
     for (int y = 0; y < bar.height(); ++y) {
         const double t = 1.0 - static_cast<double>(y) / std::max(1, bar.height() - 1);
-        p.setPen(m_signed ? divergingColor(2 * t - 1) : paletteColor(t));
+        p.setPen(m_stats.isSigned() ? divergingColor(2 * t - 1) : paletteColor(t));
         p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
     }
     p.setPen(kText);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
-    const bool log = m_log && !m_signed && lo > 0 && hi > 0;
+    const bool log = m_log && !m_stats.isSigned() && lo > 0 && hi > 0;
     for (int k = 0; k <= 4; ++k) {
         const double t = k / 4.0;
         const double v = log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo)))
@@ -468,7 +455,7 @@ void HeatmapView::paintLegend(QPainter& p, const Layout& l, const Binned& binned
         p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 24, fm.height()),
                    Qt::AlignLeft | Qt::AlignVCenter, formatValue(v, m_data.unit));
     }
-    const QString scale = m_signed ? tr("difference") : log ? tr("log scale") : tr("linear scale");
+    const QString scale = m_stats.isSigned() ? tr("difference") : log ? tr("log scale") : tr("linear scale");
     p.drawText(QRect(bar.left() - 4, bar.bottom() + 4, kLegendWidth, fm.height()), Qt::AlignLeft, scale);
     p.drawText(QRect(bar.left() - 4, bar.bottom() + 4 + fm.height(), kLegendWidth, fm.height()), Qt::AlignLeft,
                m_binning == Binning::Max ? tr("max per pixel") : tr("sum per pixel"));

@@ -52,8 +52,8 @@ public:
     /// Returns the smallest and largest value the colours span (for sum binning, as of the last paint).
     std::pair<double, double> valueRange() const;
     /// Returns the sum of a row or a column over the whole matrix.
-    double rowSum(int row) const { return m_rowSums[row]; }
-    double columnSum(int column) const { return m_columnSums[column]; }
+    double rowSum(int row) const { return m_stats.rowSums[row]; }
+    double columnSum(int column) const { return m_stats.columnSums[column]; }
 
     /// Draws the heatmap (title, plot, sums, legend) into `target` with any painter: PNG, SVG, PDF.
     void renderTo(QPainter& painter, const QRect& target) const;
@@ -106,15 +106,10 @@ private:
 
     HeatmapData m_data;
     bool m_log = false;
-    bool m_signed = false;
     Binning m_binning = Binning::Max;
-    double m_dataMin = 0.0;
-    double m_dataMax = 0.0;
-    double m_minPositive = 1.0;
-    std::vector<double> m_rowSums;
-    std::vector<double> m_columnSums;
     QRect m_view;
-    BlockLevel m_blocks; ///< block level of large dense matrices (see buildBlockLevel)
+    MatrixStatistics m_stats; ///< sums and value range of the whole matrix
+    BlockLevel m_blocks;      ///< block level of large dense matrices (see buildBlockLevel)
 
     Binned m_cache;
     bool m_dirty = true;
