@@ -39,20 +39,17 @@ int RunController::submitOne(const RunRequest& r, int replaces)
                               .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
                               .arg(r.seed);
     const Registry<mapping::Mapper>* mappers = m_mappers;
-    return m_runner->start(
+    return m_runner->start<document::Run>(
         title,
-        [request = std::move(request), mappers](const Feedback& feedback) -> jobs::JobOutput {
-            auto run = jobs::runMapping(request, *mappers, feedback);
-            if (!run)
-                return run.error();
-            return jobs::JobOutput(std::any(std::move(*run)));
+        [request = std::move(request), mappers](const Feedback& feedback) {
+            return jobs::runMapping(request, *mappers, feedback);
         },
-        [this, title, replaces](jobs::JobOutput output) {
+        [this, title, replaces](Expected<document::Run> output) {
             if (!output) {
                 Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
                 return;
             }
-            auto run = std::any_cast<document::Run>(std::move(*output));
+            document::Run run = std::move(*output);
             const bool stale = m_document->isStale(run);
             QString text = tr("Run %1").arg(title);
             m_document->undoStack()->beginMacro(text);
@@ -107,20 +104,17 @@ int RunController::startSweep(jobs::SweepRequest request)
         ? tr("Sweep of the constraint ratio on %1").arg(QString::fromStdString(request.application))
         : tr("Sweep of the process count (%1)").arg(QString::fromStdString(request.pattern));
     const Registry<mapping::Mapper>* mappers = m_mappers;
-    return m_runner->start(
+    return m_runner->start<jobs::SweepResult>(
         title,
-        [request = std::move(request), mappers](const Feedback& feedback) -> jobs::JobOutput {
-            auto result = jobs::runSweep(request, *mappers, feedback);
-            if (!result)
-                return result.error();
-            return jobs::JobOutput(std::any(std::move(*result)));
+        [request = std::move(request), mappers](const Feedback& feedback) {
+            return jobs::runSweep(request, *mappers, feedback);
         },
-        [this, title](jobs::JobOutput output) {
+        [this, title](Expected<jobs::SweepResult> output) {
             if (!output) {
                 Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
                 return;
             }
-            Q_EMIT sweepFinished(std::any_cast<jobs::SweepResult>(*output));
+            Q_EMIT sweepFinished(*output);
         });
 }
 

@@ -1,23 +1,62 @@
 #include "app/jobs/job_runner.h"
 
 #include <QCoreApplication>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QRunnable>
+#include <QSemaphore>
 
-#include <exception>
+#include <vector>
 
 namespace meridian::jobs {
 
-namespace {
+int PoolExecutor::concurrency() const { return std::max(1, m_pool.maxThreadCount()); }
 
-constexpr int kProgressSteps = 1000;
+void PoolExecutor::shareWork(int workers, const Worker& worker)
+{
+    FirstException failure;
+    QSemaphore returned;
+    std::vector<std::unique_ptr<QRunnable>> offered;
+    for (int w = 1; w < workers; ++w) {
+        // Not auto-deleted: a runnable that never started is taken back, one that ran is deleted here.
+        offered.emplace_back(QRunnable::create([&failure, &worker, &returned, w] {
+            failure.run([&] { worker(w); });
+            returned.release();
+        }));
+        offered.back()->setAutoDelete(false);
+        m_pool.start(offered.back().get());
+    }
+    failure.run([&] { worker(0); });
+    int started = 0;
+    for (const auto& runnable : offered)
+        if (!m_pool.tryTake(runnable.get()))
+            ++started;
+    returned.acquire(started);
+    failure.rethrow();
+}
 
-} // namespace
+namespace detail {
 
-JobRunner::JobRunner(QObject* parent)
+Job::~Job() = default;
+
+Error errorOf(const std::exception_ptr& exception)
+{
+    try {
+        std::rethrow_exception(exception);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("the job failed: ") + e.what());
+    } catch (...) {
+        return makeError(ErrorCode::Internal, "the job failed with an unknown exception");
+    }
+}
+
+bool isCancellation(const Error& error) { return error.code == ErrorCode::Canceled; }
+
+} // namespace detail
+
+JobRunner::JobRunner(QObject* parent, int threads)
     : QObject(parent)
 {
     qRegisterMetaType<JobEnd>();
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    m_pool.setMaxThreadCount(threads > 0 ? threads : std::max(2, QThread::idealThreadCount()));
 }
 
 JobRunner::~JobRunner()
@@ -25,61 +64,35 @@ JobRunner::~JobRunner()
     cancelAll();
     m_pool.waitForDone();
     for (auto& [id, job] : m_jobs)
-        job.watcher->disconnect(this);
+        job->watcher().disconnect(this);
 }
 
-int JobRunner::start(const QString& title, Work work, Completion done)
+int JobRunner::add(std::unique_ptr<detail::Job> job)
 {
     const int id = m_nextId++;
-    Job& job = m_jobs[id];
-    job.title = title;
-    job.done = std::move(done);
-    job.watcher = new QFutureWatcher<std::shared_ptr<JobOutput>>(this);
-    job.clock.start();
-    auto* watcher = job.watcher;
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, id, watcher](int value) {
-        Q_EMIT jobProgress(id, double(value) / kProgressSteps, watcher->progressText());
-    });
-    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, id, watcher](const QString& text) {
-        Q_EMIT jobProgress(id, double(watcher->progressValue()) / kProgressSteps, text);
+    job->clock.start();
+    QFutureWatcherBase* watcher = &job->watcher();
+    const double steps = detail::kProgressSteps;
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this,
+            [this, id, watcher, steps](int value) { Q_EMIT jobProgress(id, value / steps, watcher->progressText()); });
+    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, id, watcher, steps](const QString& text) {
+        Q_EMIT jobProgress(id, watcher->progressValue() / steps, text);
     });
     connect(watcher, &QFutureWatcherBase::finished, this, [this, id] { finish(id); });
-
-    auto future = QtConcurrent::run(&m_pool, [work = std::move(work)](QPromise<std::shared_ptr<JobOutput>>& promise) {
-        promise.setProgressRange(0, kProgressSteps);
-        Feedback feedback(
-            [&promise](double fraction, std::string_view stage) {
-                promise.setProgressValueAndText(static_cast<int>(fraction * kProgressSteps),
-                                                QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-            },
-            [&promise] { return promise.isCanceled(); });
-        std::shared_ptr<JobOutput> output;
-        try {
-            output = std::make_shared<JobOutput>(work(feedback));
-        } catch (const std::exception& e) {
-            output = std::make_shared<JobOutput>(
-                makeError(ErrorCode::Internal, std::string("the job failed: ") + e.what()));
-        } catch (...) {
-            output = std::make_shared<JobOutput>(
-                makeError(ErrorCode::Internal, "the job failed with an unknown exception"));
-        }
-        promise.addResult(std::move(output));
-    });
-    watcher->setFuture(future);
-    Q_EMIT jobStarted(id, title);
+    m_jobs.emplace(id, std::move(job));
     return id;
 }
 
 void JobRunner::cancel(int id)
 {
     if (auto it = m_jobs.find(id); it != m_jobs.end())
-        it->second.watcher->cancel();
+        it->second->watcher().cancel();
 }
 
 void JobRunner::cancelAll()
 {
     for (auto& [id, job] : m_jobs)
-        job.watcher->cancel();
+        job->watcher().cancel();
 }
 
 void JobRunner::waitForAll()
@@ -93,13 +106,13 @@ void JobRunner::waitForAll()
 QString JobRunner::title(int id) const
 {
     auto it = m_jobs.find(id);
-    return it == m_jobs.end() ? QString() : it->second.title;
+    return it == m_jobs.end() ? QString() : it->second->title;
 }
 
 qint64 JobRunner::elapsedMs(int id) const
 {
     auto it = m_jobs.find(id);
-    return it == m_jobs.end() ? -1 : it->second.clock.elapsed();
+    return it == m_jobs.end() ? -1 : it->second->clock.elapsed();
 }
 
 void JobRunner::finish(int id)
@@ -107,24 +120,10 @@ void JobRunner::finish(int id)
     auto it = m_jobs.find(id);
     if (it == m_jobs.end())
         return;
-    Job job = std::move(it->second);
+    const std::unique_ptr<detail::Job> job = std::move(it->second);
     m_jobs.erase(it);
-    job.watcher->deleteLater();
-    const auto future = job.watcher->future();
-    // `finished` fires on cancel too: a canceled job's result is never applied.
-    std::shared_ptr<JobOutput> output;
-    if (future.resultCount() > 0)
-        output = future.resultAt(0);
-    const bool canceled = future.isCanceled() || (output && !*output && output->error().code == ErrorCode::Canceled);
-    if (canceled || !output) {
-        Q_EMIT jobEnded(id, JobEnd::Canceled, tr("canceled"));
-        return;
-    }
-    const bool ok = output->hasValue();
-    const QString message = ok ? QString() : QString::fromStdString(output->error().toString());
-    if (job.done)
-        job.done(std::move(*output));
-    Q_EMIT jobEnded(id, ok ? JobEnd::Finished : JobEnd::Failed, message);
+    const detail::Outcome outcome = job->deliver();
+    Q_EMIT jobEnded(id, outcome.end, outcome.end == JobEnd::Canceled ? tr("canceled") : outcome.error);
 }
 
 } // namespace meridian::jobs

@@ -1,46 +1,130 @@
 #pragma once
 
+#include "core/common/executor.h"
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QObject>
+#include <QPromise>
 #include <QString>
 #include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
-#include <any>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
 
 namespace meridian::jobs {
 
-/// What a job's work returns: any value on success (the caller knows its type), or an Error
-/// (ErrorCode::Canceled when it stopped because it was asked to).
-using JobOutput = Expected<std::any>;
-
 /// How a job ended.
 enum class JobEnd { Finished, Failed, Canceled };
 
-/// The one place in the application that starts threads. A job is a function of a Feedback
-/// that runs on the runner's thread pool through QtConcurrent::run in promise mode: the Feedback's
-/// progress goes to the QPromise and its cancel predicate polls QPromise::isCanceled(), and a
-/// QFutureWatcher brings progress and the outcome back to the main thread. The completion callback runs
-/// on the main thread and only for a job that finished without being canceled. Exceptions thrown by a
-/// job become a failed outcome. The destructor cancels every job and waits for all of them.
+/// The engine's Executor on a QThreadPool: offered workers are queued on the pool and withdrawn
+/// (QThreadPool::tryTake) if they have not started when the calling thread's worker returns.
+class PoolExecutor final : public Executor {
+public:
+    explicit PoolExecutor(QThreadPool& pool)
+        : m_pool(pool)
+    {}
+    int concurrency() const override;
+    void shareWork(int workers, const Worker& worker) override;
+
+private:
+    QThreadPool& m_pool;
+};
+
+namespace detail {
+
+/// What a finished job's outcome was, once its completion ran.
+struct Outcome {
+    JobEnd end = JobEnd::Canceled;
+    QString error;
+};
+
+/// A job as the runner keeps it, whatever its result type.
+class Job {
+public:
+    virtual ~Job();
+    virtual QFutureWatcherBase& watcher() = 0;
+    /// Hands a finished job's output to its completion (unless it was canceled) and says how it ended.
+    virtual Outcome deliver() = 0;
+
+    QString title;
+    QElapsedTimer clock;
+};
+
+/// Turns an exception thrown by a job's work into the error it fails with.
+Error errorOf(const std::exception_ptr& exception);
+bool isCancellation(const Error& error);
+/// A job's progress travels as a whole number of steps out of these.
+inline constexpr int kProgressSteps = 1000;
+
+/// A job whose work returns Expected<Result>. The output travels through the QFuture behind a shared
+/// pointer (Expected has no default value) and reaches the completion on the main thread, still typed.
+template <typename Result>
+class TypedJob final : public Job {
+public:
+    using Output = std::shared_ptr<Expected<Result>>;
+
+    TypedJob(QObject* parent, std::function<void(Expected<Result>)> done)
+        : m_watcher(new QFutureWatcher<Output>(parent))
+        , m_done(std::move(done))
+    {}
+    ~TypedJob() override { m_watcher->deleteLater(); }
+    QFutureWatcherBase& watcher() override { return *m_watcher; }
+    void setFuture(const QFuture<Output>& future) { m_watcher->setFuture(future); }
+
+    Outcome deliver() override
+    {
+        // `finished` fires on cancel too: a canceled job's result is never applied.
+        const QFuture<Output> future = m_watcher->future();
+        Output output;
+        if (future.resultCount() > 0)
+            output = future.resultAt(0);
+        if (future.isCanceled() || !output || (!*output && isCancellation(output->error())))
+            return {JobEnd::Canceled, {}};
+        const bool ok = output->hasValue();
+        QString error = ok ? QString() : QString::fromStdString(output->error().toString());
+        if (m_done)
+            m_done(std::move(*output));
+        return {ok ? JobEnd::Finished : JobEnd::Failed, error};
+    }
+
+private:
+    QFutureWatcher<Output>* m_watcher;
+    std::function<void(Expected<Result>)> m_done;
+};
+
+} // namespace detail
+
+/// The one place in the application that starts threads: one QThreadPool, and the PoolExecutor on it
+/// that every job's Feedback names, so a mapper's parallel workers share the cores with the other jobs.
+///
+/// A job is a function of a Feedback returning Expected<Result>, typed as Qt Creator's Async<ResultType>
+/// is: it runs on the pool through QtConcurrent::run in promise mode; the Feedback's progress goes to the
+/// QPromise and its cancel predicate polls QPromise::isCanceled(); a QFutureWatcher brings progress and the
+/// outcome back to the main thread. The completion runs on the main thread, with the Expected<Result>, and
+/// only for a job that was not canceled. Exceptions thrown by a job become a failed outcome. The destructor
+/// cancels every job and waits for all of them.
 class JobRunner : public QObject {
     Q_OBJECT
 public:
-    using Work = std::function<JobOutput(const Feedback& feedback)>;
-    using Completion = std::function<void(JobOutput output)>;
+    template <typename Result>
+    using Work = std::function<Expected<Result>(const Feedback& feedback)>;
+    template <typename Result>
+    using Completion = std::function<void(Expected<Result> output)>;
 
-    explicit JobRunner(QObject* parent = nullptr);
+    /// `threads` is the pool's size: 0 for one per core (at least 2).
+    explicit JobRunner(QObject* parent = nullptr, int threads = 0);
     ~JobRunner() override;
 
     /// Starts a job; returns its id. `done` runs on the main thread with the output unless the job was
     /// canceled (a job that fails still calls `done` with the error).
-    int start(const QString& title, Work work, Completion done = {});
+    template <typename Result>
+    int start(const QString& title, Work<Result> work, Completion<Result> done = {});
     /// Asks a job to stop; jobEnded(id, Canceled) follows once its work has returned.
     void cancel(int id);
     void cancelAll();
@@ -51,7 +135,8 @@ public:
     QString title(int id) const;
     /// Returns the milliseconds since the job started, or -1 for an unknown job.
     qint64 elapsedMs(int id) const;
-    QThreadPool* pool() { return &m_pool; }
+    /// The executor every job's Feedback names.
+    Executor& executor() { return m_executor; }
 
 Q_SIGNALS:
     void jobStarted(int id, const QString& title);
@@ -60,19 +145,45 @@ Q_SIGNALS:
     void jobEnded(int id, meridian::jobs::JobEnd end, const QString& message);
 
 private:
-    struct Job {
-        QString title;
-        QElapsedTimer clock;
-        QFutureWatcher<std::shared_ptr<JobOutput>>* watcher = nullptr;
-        Completion done;
-        QString stage;
-    };
+    /// Registers a job and connects its watcher (before its future is set, so that no signal is missed).
+    int add(std::unique_ptr<detail::Job> job);
     void finish(int id);
 
     QThreadPool m_pool;
-    std::map<int, Job> m_jobs;
+    PoolExecutor m_executor{m_pool};
+    std::map<int, std::unique_ptr<detail::Job>> m_jobs;
     int m_nextId = 1;
 };
+
+template <typename Result>
+int JobRunner::start(const QString& title, Work<Result> work, Completion<Result> done)
+{
+    using Output = typename detail::TypedJob<Result>::Output;
+    auto owned = std::make_unique<detail::TypedJob<Result>>(this, std::move(done));
+    detail::TypedJob<Result>* job = owned.get();
+    job->title = title;
+    const int id = add(std::move(owned));
+    Executor* executor = &m_executor;
+    job->setFuture(QtConcurrent::run(&m_pool, [work = std::move(work), executor](QPromise<Output>& promise) {
+        promise.setProgressRange(0, detail::kProgressSteps);
+        Feedback feedback(
+            [&promise](double fraction, std::string_view stage) {
+                promise.setProgressValueAndText(static_cast<int>(fraction * detail::kProgressSteps),
+                                                QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
+            },
+            [&promise] { return promise.isCanceled(); });
+        feedback.setExecutor(*executor);
+        Output output;
+        try {
+            output = std::make_shared<Expected<Result>>(work(feedback));
+        } catch (...) {
+            output = std::make_shared<Expected<Result>>(detail::errorOf(std::current_exception()));
+        }
+        promise.addResult(std::move(output));
+    }));
+    Q_EMIT jobStarted(id, title);
+    return id;
+}
 
 } // namespace meridian::jobs
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/executor.h"
+
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -15,7 +17,8 @@ namespace meridian {
 /// loop boundaries (at least every few milliseconds of work, so that cancelling takes effect within
 /// 100 ms). The owner, usually on another thread, calls cancel() or supplies a cancel predicate.
 /// Progress callbacks are throttled to one per 20 ms unless the stage changes. All members are
-/// thread-safe; the progress callback runs on the algorithm's thread.
+/// thread-safe; the progress callback runs on the algorithm's thread. The Feedback also names the Executor
+/// the computation's parallel workers run on (Executor::standard() unless the owner gives another).
 class Feedback {
 public:
     using ProgressCallback = std::function<void(double fraction, std::string_view stage)>;
@@ -36,9 +39,14 @@ public:
     /// Returns the last fraction reported (not throttled).
     double progress() const { return m_progress.load(std::memory_order_relaxed); }
 
+    /// Where the computation's parallel workers run; set before the computation starts.
+    Executor& executor() const { return *m_executor; }
+    void setExecutor(Executor& executor) { m_executor = &executor; }
+
 private:
     ProgressCallback m_progressCallback;
     CancelPredicate m_cancelPredicate;
+    Executor* m_executor = &Executor::standard();
     std::atomic<bool> m_canceled{false};
     mutable std::atomic<double> m_progress{0.0};
     mutable std::mutex m_mutex;
@@ -66,6 +74,7 @@ public:
         return FeedbackRange(m_parent, m_from + (m_to - m_from) * a, m_from + (m_to - m_from) * b);
     }
     const Feedback& parent() const { return m_parent; }
+    Executor& executor() const { return m_parent.executor(); }
 
 private:
     const Feedback& m_parent;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
-#include <thread>
 
 namespace meridian::mapping {
 
@@ -144,7 +143,8 @@ std::vector<ParamSpec> MonteCarloMapper::parameters() const
             ParamSpec::integer("keep", 100000, 0, 10000000,
                                "How many sample costs to keep for the CDF (the first ones)."),
             ParamSpec::integer("threads", 0, 0, 256,
-                               "Worker threads; 0 = all cores. The result does not depend on it.")};
+                               "Parallel workers; 0 = as many as the cores shared by all runs allow. "
+                               "The result does not depend on it.")};
 }
 
 Expected<MappingResult> MonteCarloMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
@@ -153,17 +153,13 @@ Expected<MappingResult> MonteCarloMapper::mapImpl(const MappingProblem& problem,
     const std::int64_t samples = values.integer("samples");
     int threads = static_cast<int>(values.integer("threads"));
     if (threads == 0)
-        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        threads = range.executor().concurrency();
     Sampling sampling(problem, seed, samples, std::min(values.integer("keep"), samples));
     threads = static_cast<int>(std::min<std::int64_t>(threads, sampling.chunks));
 
+    // Worker 0 runs on this thread and reports progress; the others run where the executor has room.
     std::vector<WorkerBest> bestOfWorker(threads);
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back([&, t] { sampling.work(false, bestOfWorker[t], range); });
-    sampling.work(true, bestOfWorker[0], range);
-    for (auto& t : pool)
-        t.join();
+    range.executor().shareWork(threads, [&](int t) { sampling.work(t == 0, bestOfWorker[t], range); });
     if (sampling.stop || range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
 

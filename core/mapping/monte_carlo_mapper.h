@@ -4,7 +4,8 @@
 
 namespace meridian::mapping {
 
-/// `monte-carlo`: the best of K uniformly random feasible placements (SC17 Section 5.4), on all cores.
+/// `monte-carlo`: the best of K uniformly random feasible placements (SC17 Section 5.4), on the cores
+/// its Feedback's Executor offers.
 ///
 /// Samples are drawn in fixed chunks of 4096, chunk c from its own generator seeded by (seed, c), and
 /// merged in chunk order, so the result is the same on any thread count. Keeps the first `keep` sample

@@ -10,6 +10,37 @@
 using namespace meridian;
 using namespace meridian::mapping;
 
+namespace {
+
+// Runs a computation's workers one after the other on the calling thread, in the order given: the extremes
+// of what a real executor may do (every offered worker withdrawn, or the offered ones taking all the work).
+class RecordingExecutor final : public Executor {
+public:
+    enum class Order { OnlyTheCaller, OfferedFirst };
+    RecordingExecutor(int concurrency, Order order)
+        : m_concurrency(concurrency)
+        , m_order(order)
+    {}
+    int concurrency() const override { return m_concurrency; }
+    void shareWork(int workers, const Worker& worker) override
+    {
+        ++calls;
+        offered = workers;
+        if (m_order == Order::OfferedFirst)
+            for (int w = workers - 1; w >= 1; --w)
+                worker(w);
+        worker(0);
+    }
+    int calls = 0;
+    int offered = 0;
+
+private:
+    int m_concurrency;
+    Order m_order;
+};
+
+} // namespace
+
 class TestMappers : public QObject {
     Q_OBJECT
 
@@ -112,6 +143,33 @@ private Q_SLOTS:
         QCOMPARE(one->placement.site, three->placement.site);
         QCOMPARE(one->costSamples, three->costSamples);
         QCOMPARE(one->bestCurve, three->bestCurve);
+    }
+
+    // Monte Carlo starts no thread of its own: its workers go to the Feedback's executor, as many as the
+    // executor runs at once, and the result is the same whichever of them does the work.
+    void monteCarloSharesItsWorkThroughTheFeedbacksExecutor()
+    {
+        const auto topo = test::fourRegions({16, 16, 16, 16});
+        const auto problem = test::makeProblem(synth::Pattern::LU, 64, topo, 0.2, 2);
+        const Mapper* mc = m_registry.find("monte-carlo");
+        const auto params = *ParamValues::parse(mc->parameters(), {"samples=30000", "keep=30000"});
+        const Feedback reference;
+        auto expected = mc->map(problem,
+                                *ParamValues::parse(mc->parameters(), {"samples=30000", "threads=1", "keep=30000"}), 9,
+                                reference);
+        QVERIFY(expected);
+        for (auto order : {RecordingExecutor::Order::OnlyTheCaller, RecordingExecutor::Order::OfferedFirst}) {
+            RecordingExecutor executor(5, order);
+            Feedback feedback;
+            feedback.setExecutor(executor);
+            auto r = mc->map(problem, params, 9, feedback);
+            QVERIFY(r);
+            QCOMPARE(executor.calls, 1);
+            QCOMPARE(executor.offered, 5);
+            QCOMPARE(r->placement.site, expected->placement.site);
+            QCOMPARE(r->costSamples, expected->costSamples);
+            QCOMPARE(r->bestCurve, expected->bestCurve);
+        }
     }
 
     void monteCarloKeepsTheDistributionAndABestSoFarCurve()
