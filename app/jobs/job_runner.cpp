@@ -17,11 +17,16 @@ void PoolExecutor::shareWork(int workers, const Worker& worker)
     std::vector<std::unique_ptr<QRunnable>> offered;
     for (int w = 1; w < workers; ++w) {
         // Not auto-deleted: a runnable that never started is taken back, one that ran is deleted here.
-        offered.emplace_back(QRunnable::create([&failure, &worker, &returned, w] {
+        offered.emplace_back(QRunnable::create([&failure, &worker, done = &returned, w] {
+            handoffAcquire(done);
             failure.run([&] { worker(w); });
-            returned.release();
+            // The runnable may be deleted as soon as `done` is released: nothing of it is read after.
+            QSemaphore* const semaphore = done;
+            handoffRelease(semaphore);
+            semaphore->release();
         }));
         offered.back()->setAutoDelete(false);
+        handoffRelease(&returned);
         m_pool.start(offered.back().get());
     }
     failure.run([&] { worker(0); });
@@ -30,6 +35,7 @@ void PoolExecutor::shareWork(int workers, const Worker& worker)
         if (!m_pool.tryTake(runnable.get()))
             ++started;
     returned.acquire(started);
+    handoffAcquire(&returned);
     failure.rethrow();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/jobs/handoff.h"
 #include "core/common/executor.h"
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
@@ -84,6 +85,7 @@ public:
         Output output;
         if (future.resultCount() > 0)
             output = future.resultAt(0);
+        handoffAcquire(this);
         if (future.isCanceled() || !output || (!*output && isCancellation(output->error())))
             return {JobEnd::Canceled, {}};
         const bool ok = output->hasValue();
@@ -164,7 +166,9 @@ int JobRunner::start(const QString& title, Work<Result> work, Completion<Result>
     job->title = title;
     const int id = add(std::move(owned));
     Executor* executor = &m_executor;
-    job->setFuture(QtConcurrent::run(&m_pool, [work = std::move(work), executor](QPromise<Output>& promise) {
+    handoffRelease(job);
+    job->setFuture(QtConcurrent::run(&m_pool, [work = std::move(work), executor, job](QPromise<Output>& promise) {
+        handoffAcquire(job);
         promise.setProgressRange(0, detail::kProgressSteps);
         Feedback feedback(
             [&promise](double fraction, std::string_view stage) {
@@ -179,6 +183,7 @@ int JobRunner::start(const QString& title, Work<Result> work, Completion<Result>
         } catch (...) {
             output = std::make_shared<Expected<Result>>(detail::errorOf(std::current_exception()));
         }
+        handoffRelease(job);
         promise.addResult(std::move(output));
     }));
     Q_EMIT jobStarted(id, title);

@@ -165,12 +165,13 @@ private Q_SLOTS:
         QSignalSpy ended(&runner, &jobs::JobRunner::jobEnded);
         std::atomic<int> running{0}, peak{0};
         std::vector<std::unique_ptr<Chunks>> work;
-        bool namedTheRunnersExecutor = true;
+        std::atomic<bool> namedTheRunnersExecutor = true;
         for (int k = 0; k < 3; ++k) {
             work.push_back(std::make_unique<Chunks>(40));
             Chunks* chunks = work.back().get();
             runner.start<int>(QString("shared %1").arg(k), [&, chunks](const Feedback& f) -> Expected<int> {
-                namedTheRunnersExecutor = namedTheRunnersExecutor && &f.executor() == &runner.executor();
+                if (&f.executor() != &runner.executor())
+                    namedTheRunnersExecutor = false;
                 f.executor().shareWork(4, [&](int) { chunks->take(running, peak); });
                 return chunks->done.load();
             });
