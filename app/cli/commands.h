@@ -18,6 +18,8 @@ int runCompare(const QStringList& arguments);
 int runListAlgorithms(const QStringList& arguments);
 int runPartition(const QStringList& arguments);
 int runUpdate(const QStringList& arguments);
+/// meridian-cli capture --out PREFIX -- COMMAND...: runs an MPI program with the tracer.
+int runCapture(const QStringList& arguments);
 /// meridian-cli project create | add-application | set-network | set-pins.
 int runProject(const QStringList& arguments);
 

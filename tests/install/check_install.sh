@@ -39,4 +39,10 @@ grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no
 gui=$(QT_QPA_PLATFORM=offscreen "$prefix/bin/meridian" --version 2>/dev/null)
 grep -q "$version" <<<"$gui" || fail "meridian --version printed '$gui'"
 "$prefix/bin/meridian-cli" list-algorithms >/dev/null || fail "the installed meridian-cli does not run"
+# The installed meridian-cli finds its installed tracer (a command that is not an MPI program then records
+# nothing, which is the error expected here; a missing tracer would be another one).
+[ -f "$prefix/lib/meridian/libmeridian-trace.so" ] || ls "$prefix"/lib/*/meridian/libmeridian-trace.so >/dev/null 2>&1 ||
+    fail "libmeridian-trace.so is not installed"
+traced=$(env -u MERIDIAN_TRACE_LIBRARY "$prefix/bin/meridian-cli" capture --out "$prefix/probe" -- true 2>&1 || true)
+grep -q "the tracer wrote nothing" <<<"$traced" || fail "the installed meridian-cli capture: $traced"
 echo "test_install: $(find "$prefix" -type f | wc -l) files installed and valid, version $version"

@@ -1,5 +1,6 @@
 // Saves a project over and over, alternating two versions, until it is killed. Used by
 // test_project_save_kill: version "A" is the project as given, version "B" has every volume doubled.
+// Prints "ready" before the first save and "saved" after each.
 //   save_loop BASE TARGET      (BASE is read, never written; TARGET is saved over and over)
 #include "app/document/project_file.h"
 
@@ -32,9 +33,12 @@ int main(int argc, char** argv)
     }
     std::puts("ready");
     std::fflush(stdout);
-    for (long k = 0;; ++k)
+    for (long k = 0;; ++k) {
         if (auto s = document::ProjectFile::save(k % 2 ? b : *a, path); !s) {
             std::fprintf(stderr, "%s\n", s.error().toString().c_str());
             return 1;
         }
+        std::puts("saved");
+        std::fflush(stdout);
+    }
 }

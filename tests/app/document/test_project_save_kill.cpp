@@ -6,6 +6,7 @@
 #include "test_support.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -45,9 +46,17 @@ private Q_SLOTS:
         for (int k = 0; k < 40; ++k) {
             QProcess loop;
             loop.start(MERIDIAN_SAVE_LOOP, {base, path});
+            // Kills at a random moment of the two saves after the first (B, then A), however long a save
+            // takes on this machine and build (a sanitizer build saves several times slower).
             QVERIFY(loop.waitForReadyRead(30000));
             QVERIFY(loop.readLine().startsWith("ready"));
-            QTest::qWait(static_cast<int>(random.bounded(5, 120)));
+            QElapsedTimer save;
+            save.start();
+            while (!loop.canReadLine())
+                QVERIFY(loop.waitForReadyRead(30000));
+            QVERIFY(loop.readLine().startsWith("saved"));
+            const int saveMs = std::max<int>(5, static_cast<int>(save.elapsed()));
+            QTest::qWait(static_cast<int>(random.bounded(0, 2 * saveMs)));
             ::kill(static_cast<pid_t>(loop.processId()), SIGKILL);
             QVERIFY(loop.waitForFinished(30000));
             finished += QFile::exists(document::ProjectFile::journalPath(path)) ? 1 : 0;

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "core/common/expected.h"
+#include "core/common/feedback.h"
+
+#include <QByteArray>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace meridian::capture {
+
+/// Finds libmeridian-trace.so: $MERIDIAN_TRACE_LIBRARY, else beside the running executable (the build tree),
+/// else in the installed library folder. The error says where it looked.
+Expected<QString> traceLibrary();
+
+/// How the tracer reaches the MPI processes: Open MPI's launcher exports variables to the ranks only
+/// with `-x NAME=VALUE` (so mpirun itself is never preloaded); any other command gets them in its environment.
+enum class Launcher { OpenMpi, Environment };
+
+/// Asks the command's program whether it is Open MPI's launcher (mpirun, mpiexec, orterun by name, then
+/// `--version` naming Open MPI).
+Launcher detectLauncher(const QStringList& command);
+
+/// A command ready to start with the tracer preloaded.
+struct PreparedCommand {
+    QString program;
+    QStringList arguments;
+    QProcessEnvironment environment;
+};
+
+/// Adds LD_PRELOAD (before any the user set) and MERIDIAN_TRACE_PREFIX to `command`: for Open MPI as `-x`
+/// options right after the launcher's name, otherwise in the environment.
+PreparedCommand prepareCommand(const QStringList& command, Launcher launcher, const QString& library,
+                               const QString& tracePrefix, QProcessEnvironment environment);
+
+struct CaptureOptions {
+    /// The command's output, as it comes; when empty, the output goes straight to this process's own
+    /// standard output and error.
+    std::function<void(const QByteArray& output)> output;
+    /// The tracer library; traceLibrary() when empty.
+    QString library;
+};
+
+/// What a capture did.
+struct CaptureOutcome {
+    /// The command's exit status (when it exited normally); nothing is written unless it is 0.
+    int exitStatus = 0;
+    /// True when the command was killed by a signal (or crashed): nothing is written.
+    bool crashed = false;
+    /// The files written, in the order written (empty unless the command succeeded).
+    std::vector<std::string> written;
+    int processes = 0;
+    /// The phases MPI_Pcontrol started (empty when it was never called).
+    std::vector<int> phases;
+};
+
+/// Runs `command` with the tracer and, when it succeeds, writes PREFIX.volume.mtx, PREFIX.messages.mtx,
+/// PREFIX.collectives.json and, when phases were used, PREFIX.phaseN.{volume,messages}.mtx. The tracer writes
+/// into a temporary folder beside PREFIX (which rank 0 must be able to write: on a cluster, a shared
+/// folder); its files are read back and checked, then written together, so a failed, killed or canceled run
+/// leaves the files at PREFIX as they were. Phase files of an earlier capture at PREFIX that this one did not
+/// write are removed. A command that fails is an outcome (its status), not an error; errors are a command
+/// that cannot start, a tracer that wrote nothing or something unreadable, and files that cannot be written.
+Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& prefix, const CaptureOptions& options,
+                                    const Feedback& feedback);
+
+} // namespace meridian::capture

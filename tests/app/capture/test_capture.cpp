@@ -1,0 +1,221 @@
+#include "app/capture/capture.h"
+#include "core/io/comm_io.h"
+#include "core/io/text_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace meridian;
+
+namespace {
+
+using Matrix = std::map<std::pair<int, int>, std::pair<double, double>>; // (from, to) -> (bytes, messages)
+
+void add(Matrix& m, int from, int to, double bytes, double messages)
+{
+    m[{from, to}].first += bytes;
+    m[{from, to}].second += messages;
+}
+
+// What tests/mpi/known_matrix.c sends on 4 ranks, phase by phase (see the comment at its top).
+Matrix knownPhase(int phase)
+{
+    Matrix m;
+    for (int r = 0; r < 4; ++r) {
+        if (phase == 0) {
+            add(m, r, (r + 1) % 4, 3 * 1000.0 * (r + 1) + 100 * 8 + 24, 3 + 1 + 1);
+            add(m, r, (r + 2) % 4, 2 * 500 + 10 * 4, 2 + 1);
+            add(m, r, (r + 3) % 4, 2 * 256 * 4 + 4 * 64, 2 + 4);
+        } else {
+            add(m, r, (r + 2) % 4, 5 * 77 + 13 * 8, 5 + 1);
+        }
+    }
+    return m;
+}
+
+Matrix knownTotal()
+{
+    Matrix m = knownPhase(0);
+    for (const auto& [pair, value] : knownPhase(1))
+        add(m, pair.first, pair.second, value.first, value.second);
+    return m;
+}
+
+Matrix entriesOf(const model::CommMatrix& comm)
+{
+    Matrix m;
+    for (const auto& e : comm.entries())
+        add(m, e.from, e.to, e.bytes, e.messages);
+    return m;
+}
+
+QString describe(const Matrix& m)
+{
+    QStringList lines;
+    for (const auto& [pair, value] : m)
+        lines << QString("%1->%2: %3 B in %4").arg(pair.first).arg(pair.second).arg(value.first).arg(value.second);
+    return lines.join("; ");
+}
+
+struct Ran {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Ran runCli(const QStringList& arguments)
+{
+    QProcess p;
+    QStringList environment = QProcess::systemEnvironment();
+    environment << "OMPI_MCA_plm_rsh_agent=false"; // never try ssh: every rank runs here
+    p.setEnvironment(environment);
+    p.start(MERIDIAN_CLI, arguments);
+    if (!p.waitForFinished(180000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromLocal8Bit(p.readAllStandardOutput()), QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+QStringList mpirunKnownMatrix(const QStringList& programArguments = {})
+{
+    return QStringList{QStandardPaths::findExecutable("mpirun"),
+                       "--allow-run-as-root",
+                       "--oversubscribe",
+                       "-np",
+                       "4",
+                       MERIDIAN_KNOWN_MATRIX}
+    + programArguments;
+}
+
+} // namespace
+
+class TestCapture : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(!QStandardPaths::findExecutable("mpirun").isEmpty(), "install openmpi-bin"); }
+
+    // The tracer under a real mpirun gives the known program's matrix exactly: world and sub-communicator
+    // sends, blocking, non-blocking, persistent and combined send-receive, per phase and in total.
+    void theTracerGivesTheKnownMatrixExactly()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath("known");
+        const Ran ran = runCli(QStringList{"capture", "--out", prefix, "--"} + mpirunKnownMatrix());
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err + ran.out));
+        QVERIFY2(ran.out.contains("known_matrix: done"),
+                 qPrintable("the program's output was not passed on: " + ran.out));
+        QVERIFY2(ran.err.contains("4 processes in phases 0, 1"), qPrintable(ran.err));
+
+        auto total = io::readCommMatrix((prefix + ".volume.mtx").toStdString(),
+                                        (prefix + ".messages.mtx").toStdString());
+        QVERIFY2(total, total ? "" : total.error().toString().c_str());
+        QCOMPARE(total->processCount(), 4);
+        QCOMPARE(describe(entriesOf(*total)), describe(knownTotal()));
+        for (int phase : {0, 1}) {
+            const QString p = prefix + QString(".phase%1").arg(phase);
+            auto comm = io::readCommMatrix((p + ".volume.mtx").toStdString(), (p + ".messages.mtx").toStdString());
+            QVERIFY2(comm, comm ? "" : comm.error().toString().c_str());
+            QCOMPARE(describe(entriesOf(*comm)), describe(knownPhase(phase)));
+        }
+
+        auto json = io::readTextFile((prefix + ".collectives.json").toStdString());
+        QVERIFY(json);
+        const QJsonObject summary = QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object();
+        QCOMPARE(summary.value("processes").toInt(), 4);
+        QStringList records;
+        for (const auto& value : summary.value("collectives").toArray()) {
+            const QJsonObject r = value.toObject();
+            records << QString("%1 %2 size %3 root %4 ranks %5 calls %6 bytes %7")
+                           .arg(r.value("phase").toInt())
+                           .arg(r.value("operation").toString())
+                           .arg(r.value("communicator_size").toInt())
+                           .arg(r.value("root").toInt())
+                           .arg(r.value("ranks").toInt())
+                           .arg(r.value("calls").toInt())
+                           .arg(r.value("bytes").toInt());
+        }
+        records.sort();
+        QCOMPARE(records,
+                 (QStringList{"0 allreduce size 4 root -1 ranks 4 calls 1 bytes 256",
+                              "0 barrier size 4 root -1 ranks 4 calls 1 bytes 0",
+                              "0 bcast size 4 root 0 ranks 4 calls 1 bytes 1000",
+                              "1 reduce size 2 root 2 ranks 2 calls 1 bytes 32",
+                              "1 reduce size 2 root 3 ranks 2 calls 1 bytes 32"}));
+        QCOMPARE(QDir(dir.path()).entryList({".meridian-capture-*"}, QDir::Dirs | QDir::Hidden).size(), 0);
+    }
+
+    // A run that aborts: the launcher's status is passed on and the files already at the prefix stay.
+    void aFailedRunWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath("known");
+        QVERIFY(io::writeTextFileAtomically((prefix + ".volume.mtx").toStdString(), "earlier capture\n"));
+        const Ran ran = runCli(QStringList{"capture", "--out", prefix, "--"} + mpirunKnownMatrix({"--abort"}));
+        QVERIFY2(ran.exitCode != 0 && ran.exitCode != 2, qPrintable(QString::number(ran.exitCode) + ran.err));
+        QVERIFY2(ran.err.contains("nothing was written") && ran.err.contains("exited with status"), qPrintable(ran.err));
+        QCOMPARE(*io::readTextFile((prefix + ".volume.mtx").toStdString()), std::string("earlier capture\n"));
+        QVERIFY(!QFile::exists(prefix + ".messages.mtx"));
+        QCOMPARE(QDir(dir.path()).entryList({".meridian-capture-*"}, QDir::Dirs | QDir::Hidden).size(), 0);
+    }
+
+    // A command that is not an MPI program succeeds but leaves no trace: an error that says why.
+    void aCommandThatRecordsNothingIsAnError()
+    {
+        QTemporaryDir dir;
+        const Ran ran = runCli({"capture", "--out", dir.filePath("x"), "--", "true"});
+        QCOMPARE(ran.exitCode, 2);
+        QVERIFY2(ran.err.contains("the tracer wrote nothing"), qPrintable(ran.err));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
+    }
+
+    void badUsageIsRefused()
+    {
+        QTemporaryDir dir;
+        const Ran noOut = runCli({"capture", "--", "true"});
+        QCOMPARE(noOut.exitCode, 2);
+        QVERIFY(noOut.err.contains("--out PREFIX is required"));
+        const Ran noCommand = runCli({"capture", "--out", dir.filePath("x")});
+        QCOMPARE(noCommand.exitCode, 2);
+        QVERIFY(noCommand.err.contains("give the command"));
+        const Ran missing = runCli({"capture", "--out", dir.filePath("x"), "--", "/nonexistent/program"});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("cannot start '/nonexistent/program'"), qPrintable(missing.err));
+        const Ran noFolder = runCli({"capture", "--out", dir.filePath("no/such/folder/x"), "--", "true"});
+        QCOMPARE(noFolder.exitCode, 2);
+        QVERIFY2(noFolder.err.contains("not in an existing folder"), qPrintable(noFolder.err));
+    }
+
+    // Open MPI's launcher gets the tracer with -x (mpirun itself is not preloaded); any other command in its
+    // environment; a preload the user set is kept, after the tracer.
+    void theTracerReachesTheRanks()
+    {
+        QProcessEnvironment environment;
+        environment.insert("LD_PRELOAD", "/opt/user.so");
+        const auto openMpi = capture::prepareCommand({"mpirun", "-np", "2", "./app"}, capture::Launcher::OpenMpi,
+                                                     "/lib/trace.so", "/tmp/t", environment);
+        QCOMPARE(openMpi.program, QString("mpirun"));
+        QCOMPARE(openMpi.arguments,
+                 (QStringList{"-x", "LD_PRELOAD=/lib/trace.so:/opt/user.so", "-x", "MERIDIAN_TRACE_PREFIX", "-np", "2",
+                              "./app"}));
+        QCOMPARE(openMpi.environment.value("LD_PRELOAD"), QString("/opt/user.so"));
+        QCOMPARE(openMpi.environment.value("MERIDIAN_TRACE_PREFIX"), QString("/tmp/t"));
+        const auto other = capture::prepareCommand({"srun", "./app"}, capture::Launcher::Environment, "/lib/trace.so",
+                                                   "/tmp/t", environment);
+        QCOMPARE(other.arguments, QStringList{"./app"});
+        QCOMPARE(other.environment.value("LD_PRELOAD"), QString("/lib/trace.so:/opt/user.so"));
+        QCOMPARE(capture::detectLauncher({QStandardPaths::findExecutable("mpirun")}), capture::Launcher::OpenMpi);
+        QCOMPARE(capture::detectLauncher({"true"}), capture::Launcher::Environment);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCapture)
+#include "test_capture.moc"
