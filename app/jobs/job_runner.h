@@ -6,12 +6,12 @@
 #include "core/common/feedback.h"
 
 #include <QElapsedTimer>
+#include <QFutureInterface>
 #include <QFutureWatcher>
 #include <QObject>
-#include <QPromise>
+#include <QRunnable>
 #include <QString>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 #include <functional>
@@ -100,15 +100,65 @@ private:
     std::function<void(Expected<Result>)> m_done;
 };
 
+/// What runs on the pool for a TypedJob: the work with a Feedback whose progress and cancellation are the
+/// job's future, its output (or the exception it threw, as an error) reported as the future's one result.
+template <typename Result>
+class TypedTask final : public QRunnable {
+public:
+    using Output = typename TypedJob<Result>::Output;
+
+    TypedTask(std::function<Expected<Result>(const Feedback&)> work, QFutureInterface<Output> promise,
+              Executor& executor, const void* token)
+        : m_work(std::move(work))
+        , m_promise(std::move(promise))
+        , m_executor(executor)
+        , m_token(token)
+    {}
+
+    void run() override
+    {
+        handoffAcquire(this); // the task's own address: nothing of it is read before this
+
+        Output output;
+        if (m_promise.isCanceled()) {
+            output = std::make_shared<Expected<Result>>(makeError(ErrorCode::Canceled, "canceled"));
+        } else {
+            QFutureInterface<Output>& promise = m_promise;
+            Feedback feedback(
+                [&promise](double fraction, std::string_view stage) {
+                    promise.setProgressValueAndText(static_cast<int>(fraction * kProgressSteps),
+                                                    QString::fromUtf8(stage.data(),
+                                                                      static_cast<qsizetype>(stage.size())));
+                },
+                [&promise] { return promise.isCanceled(); });
+            feedback.setExecutor(m_executor);
+            try {
+                output = std::make_shared<Expected<Result>>(m_work(feedback));
+            } catch (...) {
+                output = std::make_shared<Expected<Result>>(errorOf(std::current_exception()));
+            }
+        }
+        handoffRelease(m_token);
+        m_promise.reportAndMoveResult(std::move(output));
+        m_promise.reportFinished();
+    }
+
+private:
+    std::function<Expected<Result>(const Feedback&)> m_work;
+    QFutureInterface<Output> m_promise;
+    Executor& m_executor;
+    const void* m_token;
+};
+
 } // namespace detail
 
 /// The one place in the application that starts threads: one QThreadPool, and the PoolExecutor on it
 /// that every job's Feedback names, so a mapper's parallel workers share the cores with the other jobs.
 ///
 /// A job is a function of a Feedback returning Expected<Result>, typed as Qt Creator's Async<ResultType>
-/// is: it runs on the pool through QtConcurrent::run in promise mode; the Feedback's progress goes to the
-/// QPromise and its cancel predicate polls QPromise::isCanceled(); a QFutureWatcher brings progress and the
-/// outcome back to the main thread. The completion runs on the main thread, with the Expected<Result>, and
+/// is: it runs on the pool as a TypedTask; the Feedback's progress goes to the job's QFutureInterface and its
+/// cancel predicate polls isCanceled(); a QFutureWatcher brings progress and the outcome back to the main
+/// thread. The completion runs on the main thread, with the Expected<Result>, and
 /// only for a job that was not canceled. Exceptions thrown by a job become a failed outcome. The destructor
 /// cancels every job and waits for all of them.
 class JobRunner : public QObject {
@@ -160,32 +210,18 @@ private:
 template <typename Result>
 int JobRunner::start(const QString& title, Work<Result> work, Completion<Result> done)
 {
-    using Output = typename detail::TypedJob<Result>::Output;
     auto owned = std::make_unique<detail::TypedJob<Result>>(this, std::move(done));
     detail::TypedJob<Result>* job = owned.get();
     job->title = title;
     const int id = add(std::move(owned));
-    Executor* executor = &m_executor;
-    handoffRelease(job);
-    job->setFuture(QtConcurrent::run(&m_pool, [work = std::move(work), executor, job](QPromise<Output>& promise) {
-        handoffAcquire(job);
-        promise.setProgressRange(0, detail::kProgressSteps);
-        Feedback feedback(
-            [&promise](double fraction, std::string_view stage) {
-                promise.setProgressValueAndText(static_cast<int>(fraction * detail::kProgressSteps),
-                                                QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-            },
-            [&promise] { return promise.isCanceled(); });
-        feedback.setExecutor(*executor);
-        Output output;
-        try {
-            output = std::make_shared<Expected<Result>>(work(feedback));
-        } catch (...) {
-            output = std::make_shared<Expected<Result>>(detail::errorOf(std::current_exception()));
-        }
-        handoffRelease(job);
-        promise.addResult(std::move(output));
-    }));
+    QFutureInterface<typename detail::TypedJob<Result>::Output> promise;
+    promise.reportStarted();
+    promise.setProgressRange(0, detail::kProgressSteps);
+    job->setFuture(promise.future());
+    // The task is built here, before the hand-off, so everything it reads was written before it.
+    auto* task = new detail::TypedTask<Result>(std::move(work), std::move(promise), m_executor, job);
+    handoffRelease(task);
+    m_pool.start(task);
     Q_EMIT jobStarted(id, title);
     return id;
 }
