@@ -1,5 +1,12 @@
 #include "app/capture/capture.h"
 #include "app/cli/cli_support.h"
+#include "app/cli/json_util.h"
+#include "core/io/comm_io.h"
+#include "core/io/openmpi_monitoring.h"
+#include "core/io/text_file.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <cstdio>
 
@@ -64,6 +71,56 @@ int runCapture(const QStringList& arguments)
                  phases.isEmpty() ? "" : qPrintable(" in phases " + phases.join(", ")), outcome->written.size());
     for (const auto& file : outcome->written)
         std::fprintf(stderr, "  %s\n", file.c_str());
+    return kExitOk;
+}
+
+int runImportComm(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Turns another tool's record of an MPI run into Meridian's capture files: PREFIX.volume.mtx,\n"
+        "PREFIX.messages.mtx (sender -> receiver, world ranks) and PREFIX.collectives.json.\n"
+        "Open MPI's monitoring: mpirun --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3\n"
+        "  --mca pml_monitoring_filename DIR/NAME ... writes DIR/NAME.RANK.prof (Open MPI 4.1 leaves out\n"
+        "  persistent sends started with MPI_Start).");
+    parser.addOption({"openmpi-monitoring", "The folder of Open MPI's monitoring files (NAME.RANK.prof).", "DIR"});
+    parser.addOption({"name", "The run's NAME, when the folder holds files of several runs.", "NAME"});
+    parser.addOption({"out", "The prefix of the files to write.", "PREFIX"});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("openmpi-monitoring"))
+        return usageError("give --openmpi-monitoring DIR");
+    if (!parser.isSet("out"))
+        return usageError("--out PREFIX is required");
+    auto capture = io::readOpenMpiMonitoring(parser.value("openmpi-monitoring").toStdString(),
+                                             parser.value("name").toStdString());
+    if (!capture)
+        return report(capture.error());
+    const std::string prefix = parser.value("out").toStdString();
+    const std::string comment = "recorded by Open MPI's monitoring (" + capture->name + ".RANK.prof)";
+    const std::vector<io::PendingFile> files{{prefix + ".volume.mtx",
+                                              [&](std::ostream& out) {
+                                                  out << io::commMatrixText(capture->pointToPoint, false, comment);
+                                              }},
+                                             {prefix + ".messages.mtx",
+                                              [&](std::ostream& out) {
+                                                  out << io::commMatrixText(capture->pointToPoint, true, comment);
+                                              }},
+                                             {prefix + ".collectives.json", [&](std::ostream& out) {
+                                                  out << io::monitoringCollectivesJson(*capture);
+                                              }}};
+    if (auto written = io::writeFilesTogether(files); !written)
+        return report(written.error());
+    QJsonObject out;
+    out["source"] = "openmpi-monitoring";
+    out["run"] = QString::fromStdString(capture->name);
+    out["processes"] = capture->pointToPoint.processCount();
+    out["nonzeros"] = capture->pointToPoint.nonZeros();
+    QJsonArray written;
+    for (const auto& file : files)
+        written.append(QString::fromStdString(file.path));
+    out["written"] = written;
+    printJson(out);
     return kExitOk;
 }
 

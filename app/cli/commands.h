@@ -20,6 +20,8 @@ int runPartition(const QStringList& arguments);
 int runUpdate(const QStringList& arguments);
 /// meridian-cli capture --out PREFIX -- COMMAND...: runs an MPI program with the tracer.
 int runCapture(const QStringList& arguments);
+/// meridian-cli import-comm --openmpi-monitoring DIR --out PREFIX: another tool's record as capture files.
+int runImportComm(const QStringList& arguments);
 /// meridian-cli project create | add-application | set-network | set-pins.
 int runProject(const QStringList& arguments);
 

@@ -1,0 +1,337 @@
+#include "core/io/openmpi_monitoring.h"
+
+#include "core/io/text_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace meridian::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// More ranks than any monitoring run writes files for; a claim above it is refused before allocating.
+constexpr long long kMaxRanks = 1 << 22;
+
+struct ProfFile {
+    int rank = 0;
+    std::string path;
+};
+
+/// The NAME.RANK.prof files of `folder`, grouped by NAME.
+Expected<std::map<std::string, std::vector<ProfFile>>> listProfFiles(const std::string& folder)
+{
+    std::error_code error;
+    if (!fs::is_directory(folder, error))
+        return makeError(ErrorCode::Io, folder + " is not a folder (give the folder of the .prof files)");
+    std::map<std::string, std::vector<ProfFile>> runs;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+        const std::string file = entry.path().filename().string();
+        if (file.size() < 6 || file.compare(file.size() - 5, 5, ".prof") != 0)
+            continue;
+        const std::string stem = file.substr(0, file.size() - 5);
+        const auto dot = stem.rfind('.');
+        if (dot == std::string::npos)
+            continue;
+        const auto rank = parseInteger(std::string_view(stem).substr(dot + 1));
+        if (!rank || *rank < 0 || *rank >= kMaxRanks)
+            continue;
+        runs[stem.substr(0, dot)].push_back({static_cast<int>(*rank), entry.path().string()});
+    }
+    if (error)
+        return makeError(ErrorCode::Io, "cannot list " + folder + ": " + error.message());
+    return runs;
+}
+
+/// A line split on tabs, with the column where each field starts.
+struct Fields {
+    std::vector<std::string_view> text;
+    std::vector<int> column;
+};
+
+Fields splitTabs(std::string_view line)
+{
+    Fields fields;
+    std::size_t start = 0;
+    while (true) {
+        const auto tab = line.find('\t', start);
+        fields.text.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+        fields.column.push_back(static_cast<int>(start) + 1);
+        if (tab == std::string_view::npos)
+            return fields;
+        start = tab + 1;
+    }
+}
+
+/// Reads one file's lines into the capture.
+class ProfParser {
+public:
+    ProfParser(const ProfFile& file, std::string_view text, MonitoringCapture& capture,
+               std::vector<model::CommEntry>& entries, std::map<std::string, std::size_t>& communicatorIndex)
+        : m_file(file)
+        , m_text(text)
+        , m_capture(capture)
+        , m_entries(entries)
+        , m_communicatorIndex(communicatorIndex)
+    {}
+
+    Status parse()
+    {
+        LineReader lines(m_text);
+        bool pointToPoint = false, collectives = false;
+        while (lines.next()) {
+            m_line = lines.number();
+            const std::string_view line = lines.line();
+            if (trim(line).empty())
+                continue;
+            if (line.front() == '#') {
+                pointToPoint = pointToPoint || line.find("POINT TO POINT") != std::string_view::npos;
+                collectives = collectives || line.find("COLLECTIVES") != std::string_view::npos;
+                continue;
+            }
+            if (auto ok = parseLine(splitTabs(line)); !ok)
+                return ok;
+        }
+        if (!m_text.empty() && m_text.back() != '\n')
+            return parseError(m_file.path, m_line, 1, "the file is truncated: its last line has no end");
+        if (pointToPoint && !collectives)
+            return parseError(m_file.path, m_line, 1,
+                              "the file is truncated: it ends before its '# COLLECTIVES' section");
+        return {};
+    }
+
+    int worldSize() const { return m_worldSize; }
+    int maxRank() const { return m_maxRank; }
+
+private:
+    Error fieldError(const Fields& f, std::size_t k, const std::string& expected) const
+    {
+        const int column = k < f.column.size() ? f.column[k] : f.column.back();
+        const std::string found = k < f.text.size() ? ", found " + shown(f.text[k]) : ", found the end of the line";
+        return parseError(m_file.path, m_line, column, "expected " + expected + found);
+    }
+
+    Expected<std::uint64_t> amount(const Fields& f, std::size_t k, std::string_view unit) const
+    {
+        if (k < f.text.size()) {
+            const std::string_view text = trim(f.text[k]);
+            if (text.size() > unit.size() && text.substr(text.size() - unit.size()) == unit) {
+                const auto value = parseInteger(text.substr(0, text.size() - unit.size()));
+                if (value && *value >= 0)
+                    return static_cast<std::uint64_t>(*value);
+            }
+        }
+        return fieldError(f, k, "a count followed by '" + std::string(trim(unit)) + "'");
+    }
+
+    Expected<int> rank(const Fields& f, std::size_t k) const
+    {
+        if (k < f.text.size())
+            if (const auto value = parseInteger(f.text[k]); value && *value >= 0 && *value < kMaxRanks)
+                return static_cast<int>(*value);
+        return fieldError(f, k, "a rank (a whole number >= 0)");
+    }
+
+    Status parseLine(const Fields& f)
+    {
+        const std::string_view tag = f.text.front();
+        if (tag == "E" || tag == "C" || tag == "I" || tag == "S" || tag == "R")
+            return parsePair(f, tag);
+        if (tag == "D")
+            return parseCommunicator(f);
+        if (tag == "O2A" || tag == "A2O" || tag == "A2A")
+            return parseCommunicatorTotal(f, tag);
+        return fieldError(f, 0, "a monitoring record (E, I, C, D, O2A, A2O, A2A, S or R)");
+    }
+
+    Status parsePair(const Fields& f, std::string_view tag)
+    {
+        auto from = rank(f, 1);
+        if (!from)
+            return from.error();
+        auto to = rank(f, 2);
+        if (!to)
+            return to.error();
+        auto bytes = amount(f, 3, " bytes");
+        if (!bytes)
+            return bytes.error();
+        auto messages = amount(f, 4, " msgs sent");
+        if (!messages)
+            return messages.error();
+        if (*from != m_file.rank)
+            return fieldError(f, 1, "the rank of this file (" + std::to_string(m_file.rank) + ")");
+        m_maxRank = std::max({m_maxRank, *from, *to});
+        if (tag == "E")
+            m_entries.push_back({*from, *to, static_cast<double>(*bytes), static_cast<double>(*messages)});
+        else if (tag == "C")
+            m_capture.collectiveTraffic.push_back({*from, *to, *bytes, *messages});
+        return {};
+    }
+
+    Status parseCommunicator(const Fields& f)
+    {
+        const std::string_view procs = f.text.size() > 2 ? trim(f.text[2]) : std::string_view();
+        if (f.text.size() < 3 || procs.substr(0, 6) != "procs:")
+            return fieldError(f, 2, "'procs: ' and the communicator's ranks");
+        MonitoredCommunicator communicator;
+        communicator.name = std::string(trim(f.text[1]));
+        std::string_view list = trim(procs.substr(6));
+        while (!list.empty()) {
+            const auto comma = list.find(',');
+            const auto value = parseInteger(list.substr(0, comma));
+            if (!value || *value < 0 || *value >= kMaxRanks)
+                return fieldError(f, 2, "ranks separated by commas");
+            communicator.ranks.push_back(static_cast<int>(*value));
+            list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        }
+        if (communicator.name == "MPI_COMM_WORLD")
+            m_worldSize = static_cast<int>(communicator.ranks.size());
+        std::string key = communicator.name;
+        for (int r : communicator.ranks) {
+            key += ',';
+            key += std::to_string(r);
+        }
+        auto [it, added] = m_communicatorIndex.emplace(key, m_capture.communicators.size());
+        if (added)
+            m_capture.communicators.push_back(std::move(communicator));
+        m_current = &m_capture.communicators[it->second];
+        return {};
+    }
+
+    Status parseCommunicatorTotal(const Fields& f, std::string_view tag)
+    {
+        if (!m_current)
+            return fieldError(f, 0, "a 'D' line describing the communicator first");
+        auto bytes = amount(f, 2, " bytes");
+        if (!bytes)
+            return bytes.error();
+        auto messages = amount(f, 3, " msgs sent");
+        if (!messages)
+            return messages.error();
+        auto [b, m] = tag == "O2A" ? std::tie(m_current->oneToAllBytes, m_current->oneToAllMessages)
+            : tag == "A2O"         ? std::tie(m_current->allToOneBytes, m_current->allToOneMessages)
+                                   : std::tie(m_current->allToAllBytes, m_current->allToAllMessages);
+        b += *bytes;
+        m += *messages;
+        return {};
+    }
+
+    const ProfFile& m_file;
+    std::string_view m_text;
+    MonitoringCapture& m_capture;
+    std::vector<model::CommEntry>& m_entries;
+    std::map<std::string, std::size_t>& m_communicatorIndex;
+    MonitoredCommunicator* m_current = nullptr;
+    int m_line = 0;
+    int m_worldSize = 0;
+    int m_maxRank = 0;
+};
+
+/// Picks the run to read: the one named, or the only one in the folder.
+Expected<std::vector<ProfFile>> chooseRun(const std::string& folder, const std::string& name, std::string& chosen)
+{
+    auto runs = listProfFiles(folder);
+    if (!runs)
+        return runs.error();
+    if (runs->empty())
+        return makeError(ErrorCode::InvalidInput,
+                         folder
+                             + " holds no NAME.RANK.prof files (written by mpirun --mca pml_monitoring_enable 2 "
+                               "--mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "
+                             + folder + "/NAME)");
+    if (!name.empty()) {
+        const auto it = runs->find(name);
+        if (it == runs->end())
+            return makeError(ErrorCode::InvalidInput, folder + " holds no " + name + ".RANK.prof files");
+        chosen = name;
+        return it->second;
+    }
+    if (runs->size() > 1) {
+        std::string names;
+        for (const auto& [run, files] : *runs)
+            names += (names.empty() ? "" : ", ") + run;
+        return makeError(ErrorCode::InvalidInput,
+                         folder + " holds the files of several runs (" + names + "): name the one to read");
+    }
+    chosen = runs->begin()->first;
+    return runs->begin()->second;
+}
+
+/// Every rank below the world size must have its file; names the missing ones (the first few).
+Status checkRanks(const std::string& folder, const std::string& name, const std::set<int>& present, int worldSize)
+{
+    std::string missing;
+    int count = 0;
+    for (int r = 0; r < worldSize; ++r)
+        if (!present.count(r) && ++count <= 8)
+            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    if (count == 0)
+        return {};
+    return makeError(ErrorCode::InvalidInput,
+                     std::to_string(count) + " of " + std::to_string(worldSize) + " ranks have no file in " + folder
+                         + ": rank" + (count > 1 ? "s " : " ") + missing + (count > 8 ? ", ..." : "") + " (expected "
+                         + name + "." + missing.substr(0, missing.find(',')) + ".prof)");
+}
+
+} // namespace
+
+Expected<MonitoringCapture> readOpenMpiMonitoring(const std::string& folder, const std::string& name)
+{
+    MonitoringCapture capture;
+    auto files = chooseRun(folder, name, capture.name);
+    if (!files)
+        return files.error();
+    std::sort(files->begin(), files->end(), [](const ProfFile& a, const ProfFile& b) { return a.rank < b.rank; });
+    std::vector<model::CommEntry> entries;
+    std::map<std::string, std::size_t> communicatorIndex;
+    std::set<int> present;
+    int worldSize = 0, maxRank = 0;
+    for (const ProfFile& file : *files) {
+        auto text = readTextFile(file.path);
+        if (!text)
+            return text.error();
+        ProfParser parser(file, *text, capture, entries, communicatorIndex);
+        if (auto ok = parser.parse(); !ok)
+            return ok.error();
+        present.insert(file.rank);
+        worldSize = std::max(worldSize, parser.worldSize());
+        maxRank = std::max(maxRank, parser.maxRank());
+    }
+    worldSize = std::max({worldSize, maxRank + 1, *present.rbegin() + 1});
+    if (auto ok = checkRanks(folder, capture.name, present, worldSize); !ok)
+        return ok.error();
+    auto comm = model::CommMatrix::fromEntries(worldSize, entries, true);
+    if (!comm)
+        return comm.error();
+    capture.pointToPoint = std::move(*comm);
+    std::stable_partition(capture.communicators.begin(), capture.communicators.end(),
+                          [](const MonitoredCommunicator& c) { return c.name == "MPI_COMM_WORLD"; });
+    return capture;
+}
+
+std::string monitoringCollectivesJson(const MonitoringCapture& capture)
+{
+    nlohmann::ordered_json json;
+    json["format"] = "meridian-collectives";
+    json["version"] = 1;
+    json["source"] = "openmpi-monitoring";
+    json["processes"] = capture.pointToPoint.processCount();
+    auto& communicators = json["communicators"] = nlohmann::ordered_json::array();
+    for (const auto& c : capture.communicators)
+        communicators.push_back({{"name", c.name},
+                                 {"ranks", c.ranks},
+                                 {"one_to_all", {{"bytes", c.oneToAllBytes}, {"messages", c.oneToAllMessages}}},
+                                 {"all_to_one", {{"bytes", c.allToOneBytes}, {"messages", c.allToOneMessages}}},
+                                 {"all_to_all", {{"bytes", c.allToAllBytes}, {"messages", c.allToAllMessages}}}});
+    auto& traffic = json["collective_traffic"] = nlohmann::ordered_json::array();
+    for (const auto& t : capture.collectiveTraffic)
+        traffic.push_back({{"from", t.from}, {"to", t.to}, {"bytes", t.bytes}, {"messages", t.messages}});
+    return json.dump(2) + "\n";
+}
+
+} // namespace meridian::io

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/common/expected.h"
+#include "core/model/comm_matrix.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace meridian::io {
+
+/// Traffic between two ranks, in bytes and messages.
+struct RankTraffic {
+    int from = 0;
+    int to = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t messages = 0;
+};
+
+/// A communicator as Open MPI's monitoring describes it (its `D` line), with what its collectives moved,
+/// summed over its members: one-to-all (broadcast, scatter), all-to-one (gather, reduce) and all-to-all.
+struct MonitoredCommunicator {
+    std::string name;
+    std::vector<int> ranks;
+    std::uint64_t oneToAllBytes = 0, oneToAllMessages = 0;
+    std::uint64_t allToOneBytes = 0, allToOneMessages = 0;
+    std::uint64_t allToAllBytes = 0, allToAllMessages = 0;
+};
+
+/// What Open MPI's monitoring recorded for a run (`mpirun --mca pml_monitoring_enable 2
+/// --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename DIR/NAME`, one NAME.RANK.prof per rank).
+struct MonitoringCapture {
+    std::string name;
+    /// The application's point-to-point sends (`E` lines), sender -> receiver in world ranks, direction kept.
+    model::CommMatrix pointToPoint;
+    /// The point-to-point traffic collectives generated (`C` lines), per pair.
+    std::vector<RankTraffic> collectiveTraffic;
+    /// The communicators and their collective totals (D, O2A, A2O, A2A lines), MPI_COMM_WORLD first.
+    std::vector<MonitoredCommunicator> communicators;
+};
+
+/// Reads every NAME.RANK.prof of one run in `folder`. The ranks are 0 .. N-1 with N the size of
+/// MPI_COMM_WORLD as the files describe it; a missing rank is an error naming it (and the file expected). Open
+/// MPI's own traffic (`I` lines) and one-sided lines are left out. A truncated file (a last line without its
+/// end, or no collectives section after the point-to-point one) and every malformed line are errors naming
+/// the file, line and column. A folder holding the files of several runs must be narrowed with `name`.
+/// Open MPI 4.1 does not count persistent sends (MPI_Send_init + MPI_Start) in its monitoring.
+Expected<MonitoringCapture> readOpenMpiMonitoring(const std::string& folder, const std::string& name = {});
+
+/// The collectives summary of a monitoring capture as JSON text (`meridian-collectives`, source
+/// `openmpi-monitoring`): the communicators with their totals and the per-pair collective traffic.
+std::string monitoringCollectivesJson(const MonitoringCapture& capture);
+
+} // namespace meridian::io
