@@ -10,23 +10,48 @@ namespace meridian::jobs {
 
 int PoolExecutor::concurrency() const { return std::max(1, m_pool.maxThreadCount()); }
 
+namespace {
+
+/// A worker offered to the pool by shareWork(). Not auto-deleted: one that never started is taken back, one
+/// that ran is deleted by shareWork() once it has released `returned`.
+class OfferedWorker final : public QRunnable {
+public:
+    OfferedWorker(const Executor::Worker& worker, int index, FirstException& failure, QSemaphore& returned)
+        : m_worker(worker)
+        , m_index(index)
+        , m_failure(failure)
+        , m_returned(returned)
+    {
+        setAutoDelete(false);
+    }
+
+    void run() override
+    {
+        handoffAcquire(this); // its own address: nothing of it is read before this
+        m_failure.run([this] { m_worker(m_index); });
+        // shareWork() may delete this as soon as `returned` is released: nothing of it is read after.
+        QSemaphore& returned = m_returned;
+        handoffRelease(&returned);
+        returned.release();
+    }
+
+private:
+    const Executor::Worker& m_worker;
+    int m_index;
+    FirstException& m_failure;
+    QSemaphore& m_returned;
+};
+
+} // namespace
+
 void PoolExecutor::shareWork(int workers, const Worker& worker)
 {
     FirstException failure;
     QSemaphore returned;
-    std::vector<std::unique_ptr<QRunnable>> offered;
+    std::vector<std::unique_ptr<OfferedWorker>> offered;
     for (int w = 1; w < workers; ++w) {
-        // Not auto-deleted: a runnable that never started is taken back, one that ran is deleted here.
-        offered.emplace_back(QRunnable::create([&failure, &worker, done = &returned, w] {
-            handoffAcquire(done);
-            failure.run([&] { worker(w); });
-            // The runnable may be deleted as soon as `done` is released: nothing of it is read after.
-            QSemaphore* const semaphore = done;
-            handoffRelease(semaphore);
-            semaphore->release();
-        }));
-        offered.back()->setAutoDelete(false);
-        handoffRelease(&returned);
+        offered.push_back(std::make_unique<OfferedWorker>(worker, w, failure, returned));
+        handoffRelease(offered.back().get());
         m_pool.start(offered.back().get());
     }
     failure.run([&] { worker(0); });
