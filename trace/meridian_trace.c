@@ -320,53 +320,29 @@ int MPI_Pcontrol(const int level, ...)
 
 /* ---- point-to-point --------------------------------------------------------------------------------- */
 
-int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Send(buf, count, type, dest, tag, comm);
-}
+/* The blocking sends share MPI_Send's signature, the non-blocking ones MPI_Isend's. */
+#define BLOCKING_SEND(NAME)                                                                                     \
+    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)            \
+    {                                                                                                          \
+        countSend(comm, dest, count, type);                                                                    \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm);                                                 \
+    }
+BLOCKING_SEND(Send)
+BLOCKING_SEND(Ssend)
+BLOCKING_SEND(Bsend)
+BLOCKING_SEND(Rsend)
 
-int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Ssend(buf, count, type, dest, tag, comm);
-}
-
-int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Bsend(buf, count, type, dest, tag, comm);
-}
-
-int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Rsend(buf, count, type, dest, tag, comm);
-}
-
-int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Isend(buf, count, type, dest, tag, comm, req);
-}
-
-int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Issend(buf, count, type, dest, tag, comm, req);
-}
-
-int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Ibsend(buf, count, type, dest, tag, comm, req);
-}
-
-int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req)
-{
-    countSend(comm, dest, count, type);
-    return PMPI_Irsend(buf, count, type, dest, tag, comm, req);
-}
+#define NONBLOCKING_SEND(NAME)                                                                                  \
+    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,           \
+                   MPI_Request* req)                                                                           \
+    {                                                                                                          \
+        countSend(comm, dest, count, type);                                                                    \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                                            \
+    }
+NONBLOCKING_SEND(Isend)
+NONBLOCKING_SEND(Issend)
+NONBLOCKING_SEND(Ibsend)
+NONBLOCKING_SEND(Irsend)
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status)
