@@ -3,6 +3,7 @@
 #include "app/cli/json_util.h"
 #include "core/io/comm_io.h"
 #include "core/io/openmpi_monitoring.h"
+#include "core/io/otf2_trace.h"
 #include "core/io/text_file.h"
 
 #include <QJsonArray>
@@ -26,6 +27,14 @@ constexpr const char* kCaptureUsage
       "Example: meridian-cli capture --out lu -- mpirun -np 16 ./lu.B.16\n"
       "Then:    meridian-cli project add-application P.meridian --name lu --volume lu.volume.mtx "
       "--messages lu.messages.mtx\n";
+
+/// A record of a run, read from another tool's files.
+struct Imported {
+    std::string source;
+    std::string from;
+    model::CommMatrix comm;
+    std::string collectives;
+};
 
 } // namespace
 
@@ -82,40 +91,47 @@ int runImportComm(const QStringList& arguments)
         "PREFIX.messages.mtx (sender -> receiver, world ranks) and PREFIX.collectives.json.\n"
         "Open MPI's monitoring: mpirun --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3\n"
         "  --mca pml_monitoring_filename DIR/NAME ... writes DIR/NAME.RANK.prof (Open MPI 4.1 leaves out\n"
-        "  persistent sends started with MPI_Start).");
+        "  persistent sends started with MPI_Start).\n"
+        "OTF2 traces, as EZTrace writes them: mpirun -np N eztrace -t openmpi PROGRAM (sends counted on the\n"
+        "  sender's side; receivers resolved through their communicator).");
     parser.addOption({"openmpi-monitoring", "The folder of Open MPI's monitoring files (NAME.RANK.prof).", "DIR"});
     parser.addOption({"name", "The run's NAME, when the folder holds files of several runs.", "NAME"});
+    parser.addOption({"otf2", "An OTF2 trace's anchor file (EZTrace: PROGRAM_trace/eztrace_log.otf2).", "ARCHIVE"});
     parser.addOption({"out", "The prefix of the files to write.", "PREFIX"});
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
-    if (!parser.isSet("openmpi-monitoring"))
-        return usageError("give --openmpi-monitoring DIR");
+    if (parser.isSet("openmpi-monitoring") == parser.isSet("otf2"))
+        return usageError("give one of --openmpi-monitoring DIR and --otf2 ARCHIVE");
     if (!parser.isSet("out"))
         return usageError("--out PREFIX is required");
-    auto capture = io::readOpenMpiMonitoring(parser.value("openmpi-monitoring").toStdString(),
-                                             parser.value("name").toStdString());
-    if (!capture)
-        return report(capture.error());
     const std::string prefix = parser.value("out").toStdString();
-    const std::string comment = "recorded by Open MPI's monitoring (" + capture->name + ".RANK.prof)";
-    const std::vector<io::PendingFile> files{{prefix + ".volume.mtx",
-                                              [&](std::ostream& out) {
-                                                  out << io::commMatrixText(capture->pointToPoint, false, comment);
-                                              }},
-                                             {prefix + ".messages.mtx",
-                                              [&](std::ostream& out) {
-                                                  out << io::commMatrixText(capture->pointToPoint, true, comment);
-                                              }},
-                                             {prefix + ".collectives.json", [&](std::ostream& out) {
-                                                  out << io::monitoringCollectivesJson(*capture);
-                                              }}};
+    Imported imported;
+    if (parser.isSet("otf2")) {
+        auto trace = io::readOtf2Trace(parser.value("otf2").toStdString());
+        if (!trace)
+            return report(trace.error());
+        imported = {"otf2", parser.value("otf2").toStdString(), std::move(trace->pointToPoint),
+                    io::collectivesJson(trace->pointToPoint.processCount(), trace->collectives, "otf2")};
+    } else {
+        auto capture = io::readOpenMpiMonitoring(parser.value("openmpi-monitoring").toStdString(),
+                                                 parser.value("name").toStdString());
+        if (!capture)
+            return report(capture.error());
+        imported = {"openmpi-monitoring", capture->name + ".RANK.prof", capture->pointToPoint,
+                    io::monitoringCollectivesJson(*capture)};
+    }
+    const std::string comment = "recorded by " + imported.source + " (" + imported.from + ")";
+    const std::vector<io::PendingFile> files{
+        {prefix + ".volume.mtx", [&](std::ostream& out) { out << io::commMatrixText(imported.comm, false, comment); }},
+        {prefix + ".messages.mtx", [&](std::ostream& out) { out << io::commMatrixText(imported.comm, true, comment); }},
+        {prefix + ".collectives.json", [&](std::ostream& out) { out << imported.collectives; }}};
     if (auto written = io::writeFilesTogether(files); !written)
         return report(written.error());
     QJsonObject out;
-    out["source"] = "openmpi-monitoring";
-    out["run"] = QString::fromStdString(capture->name);
-    out["processes"] = capture->pointToPoint.processCount();
-    out["nonzeros"] = capture->pointToPoint.nonZeros();
+    out["source"] = QString::fromStdString(imported.source);
+    out["from"] = QString::fromStdString(imported.from);
+    out["processes"] = imported.comm.processCount();
+    out["nonzeros"] = imported.comm.nonZeros();
     QJsonArray written;
     for (const auto& file : files)
         written.append(QString::fromStdString(file.path));

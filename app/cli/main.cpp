@@ -16,7 +16,7 @@ constexpr const char* kUsage
       "Commands:\n"
       "  project SUBCOMMAND  create a project from your files; add applications, set the network or pins\n"
       "  capture --out P -- COMMAND  run an MPI program with the tracer; write its communication matrix\n"
-      "  import-comm         turn Open MPI's monitoring files into capture files\n"
+      "  import-comm         turn Open MPI monitoring files or an OTF2 trace into capture files\n"
       "  info PROJECT        summary of a project as JSON\n"
       "  generate PATTERN    generate a communication pattern or a constraint vector\n"
       "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"

@@ -27,14 +27,21 @@ void add(Matrix& m, int from, int to, double bytes, double messages)
 }
 
 // What tests/mpi/known_matrix.c sends on 4 ranks, phase by phase (see the comment at its top).
-Matrix knownPhase(int phase, bool persistentSends = true)
+// What a run of the program leaves out (its --without-persistent and --without-sendrecv).
+struct Without {
+    bool persistent = false;
+    bool sendrecv = false;
+};
+
+Matrix knownPhase(int phase, Without without = {})
 {
     Matrix m;
     for (int r = 0; r < 4; ++r) {
         if (phase == 0) {
-            add(m, r, (r + 1) % 4, 3 * 1000.0 * (r + 1) + 100 * 8 + 24, 3 + 1 + 1);
-            add(m, r, (r + 2) % 4, 2 * 500 + 10 * 4, 2 + 1);
-            add(m, r, (r + 3) % 4, 2 * 256 * 4 + (persistentSends ? 4 * 64 : 0), 2 + (persistentSends ? 4 : 0));
+            const double sendrecv = without.sendrecv ? 0 : 1, persistent = without.persistent ? 0 : 1;
+            add(m, r, (r + 1) % 4, 3 * 1000.0 * (r + 1) + sendrecv * 100 * 8 + 24, 3 + sendrecv + 1);
+            add(m, r, (r + 2) % 4, 2 * 500 + sendrecv * 10 * 4, 2 + sendrecv);
+            add(m, r, (r + 3) % 4, 2 * 256 * 4 + persistent * 4 * 64, 2 + persistent * 4);
         } else {
             add(m, r, (r + 2) % 4, 5 * 77 + 13 * 8, 5 + 1);
         }
@@ -42,9 +49,9 @@ Matrix knownPhase(int phase, bool persistentSends = true)
     return m;
 }
 
-Matrix knownTotal(bool persistentSends = true)
+Matrix knownTotal(Without without = {})
 {
-    Matrix m = knownPhase(0, persistentSends);
+    Matrix m = knownPhase(0, without);
     for (const auto& [pair, value] : knownPhase(1))
         add(m, pair.first, pair.second, value.first, value.second);
     return m;
@@ -179,7 +186,7 @@ private Q_SLOTS:
         QCOMPARE(summary.value("written").toArray().size(), 3);
         auto comm = io::readCommMatrix((prefix + ".volume.mtx").toStdString(), (prefix + ".messages.mtx").toStdString());
         QVERIFY2(comm, comm ? "" : comm.error().toString().c_str());
-        QCOMPARE(describe(entriesOf(*comm)), describe(knownTotal(false)));
+        QCOMPARE(describe(entriesOf(*comm)), describe(knownTotal({.persistent = true})));
         auto json = io::readTextFile((prefix + ".collectives.json").toStdString());
         QVERIFY(json);
         const QJsonObject collectives = QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object();
@@ -194,6 +201,66 @@ private Q_SLOTS:
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(missing.err.contains("rank 1") && missing.err.contains("known.1.prof"), qPrintable(missing.err));
         QVERIFY(!QFile::exists(dir.filePath("again.volume.mtx")));
+    }
+
+    // An OTF2 trace EZTrace wrote of the same program, imported: the same matrix, exactly (the run leaves out
+    // MPI_Sendrecv and MPI_Sendrecv_replace, which EZTrace 2.0 records without their messages), and the
+    // collectives per operation with their roots in world ranks.
+    void anOtf2TraceGivesTheKnownMatrixExactly()
+    {
+        const QString eztrace = QStandardPaths::findExecutable("eztrace");
+        QVERIFY2(!eztrace.isEmpty(), "eztrace not found: install eztrace (scripts/dev does)");
+        QTemporaryDir dir;
+        QProcess mpirun;
+        QStringList environment = QProcess::systemEnvironment();
+        environment << "OMPI_MCA_plm_rsh_agent=false";
+        mpirun.setEnvironment(environment);
+        mpirun.setWorkingDirectory(dir.path());
+        mpirun.start(QStandardPaths::findExecutable("mpirun"),
+                     {"--allow-run-as-root", "--oversubscribe", "-np", "4", eztrace, "-t", "openmpi",
+                      MERIDIAN_KNOWN_MATRIX, "--without-sendrecv"});
+        QVERIFY(mpirun.waitForFinished(180000));
+        QVERIFY2(mpirun.exitCode() == 0, mpirun.readAllStandardError().constData());
+        const QString archive = dir.filePath("known_matrix_trace/eztrace_log.otf2");
+        QVERIFY2(QFile::exists(archive), qPrintable(QDir(dir.path()).entryList().join(", ")));
+
+        const QString prefix = dir.filePath("traced");
+        const Ran ran = runCli({"import-comm", "--otf2", archive, "--out", prefix});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
+        auto comm = io::readCommMatrix((prefix + ".volume.mtx").toStdString(), (prefix + ".messages.mtx").toStdString());
+        QVERIFY2(comm, comm ? "" : comm.error().toString().c_str());
+        QCOMPARE(describe(entriesOf(*comm)), describe(knownTotal({.sendrecv = true})));
+        auto json = io::readTextFile((prefix + ".collectives.json").toStdString());
+        QVERIFY(json);
+        QStringList records;
+        for (const auto& value :
+             QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object().value("collectives").toArray()) {
+            const QJsonObject r = value.toObject();
+            records << QString("%1 size %2 root %3 ranks %4 calls %5")
+                           .arg(r.value("operation").toString())
+                           .arg(r.value("communicator_size").toInt())
+                           .arg(r.value("root").toInt())
+                           .arg(r.value("ranks").toInt())
+                           .arg(r.value("calls").toInt());
+        }
+        records.sort();
+        QCOMPARE(records,
+                 (QStringList{"allreduce size 4 root -1 ranks 4 calls 1", "barrier size 4 root -1 ranks 4 calls 1",
+                              "bcast size 4 root 0 ranks 4 calls 1", "reduce size 2 root 2 ranks 2 calls 1",
+                              "reduce size 2 root 3 ranks 2 calls 1"}));
+
+        // Bad input: a folder, and a file that is not an archive.
+        const Ran folder = runCli({"import-comm", "--otf2", dir.path(), "--out", dir.filePath("x")});
+        QCOMPARE(folder.exitCode, 2);
+        QVERIFY2(folder.err.contains("is not an OTF2 archive"), qPrintable(folder.err));
+        const Ran text = runCli({"import-comm", "--otf2", prefix + ".volume.mtx", "--out", dir.filePath("x")});
+        QCOMPARE(text.exitCode, 2);
+        QVERIFY2(text.err.contains("is not an OTF2 archive (give its anchor file, NAME.otf2)"), qPrintable(text.err));
+        QVERIFY(QFile::copy(prefix + ".volume.mtx", dir.filePath("fake.otf2")));
+        const Ran fake = runCli({"import-comm", "--otf2", dir.filePath("fake.otf2"), "--out", dir.filePath("x")});
+        QCOMPARE(fake.exitCode, 2);
+        QVERIFY2(fake.err.contains("is not a readable OTF2 archive"), qPrintable(fake.err));
+        QVERIFY(!QFile::exists(dir.filePath("x.volume.mtx")));
     }
 
     // A run that aborts: the launcher's status is passed on and the files already at the prefix stay.
