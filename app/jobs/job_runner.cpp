@@ -105,10 +105,7 @@ int JobRunner::add(std::unique_ptr<detail::Job> job)
     QFutureWatcherBase* watcher = &job->watcher();
     const double steps = detail::kProgressSteps;
     connect(watcher, &QFutureWatcherBase::progressValueChanged, this,
-            [this, id, watcher, steps](int value) { Q_EMIT jobProgress(id, value / steps, watcher->progressText()); });
-    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, id, watcher, steps](const QString& text) {
-        Q_EMIT jobProgress(id, watcher->progressValue() / steps, text);
-    });
+            [this, id, stage = job->stage, steps](int value) { Q_EMIT jobProgress(id, value / steps, stage->text()); });
     connect(watcher, &QFutureWatcherBase::finished, this, [this, id] { finish(id); });
     m_jobs.emplace(id, std::move(job));
     return id;

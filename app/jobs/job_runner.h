@@ -17,6 +17,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
 
 namespace meridian::jobs {
 
@@ -45,6 +48,28 @@ struct Outcome {
     QString error;
 };
 
+/// The stage a job's work reports, shared by its task (which writes it) and the runner (which reads it when
+/// the progress value changes). Kept apart from QFuture's progress text, so that no string is shared
+/// between threads behind a lock ThreadSanitizer cannot see.
+class Stage {
+public:
+    void set(std::string_view stage)
+    {
+        const std::lock_guard lock(m_mutex);
+        if (stage != m_text)
+            m_text.assign(stage);
+    }
+    QString text() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return QString::fromStdString(m_text);
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::string m_text;
+};
+
 /// A job as the runner keeps it, whatever its result type.
 class Job {
 public:
@@ -55,6 +80,7 @@ public:
 
     QString title;
     QElapsedTimer clock;
+    std::shared_ptr<Stage> stage = std::make_shared<Stage>();
 };
 
 /// Turns an exception thrown by a job's work into the error it fails with.
@@ -108,9 +134,10 @@ public:
     using Output = typename TypedJob<Result>::Output;
 
     TypedTask(std::function<Expected<Result>(const Feedback&)> work, QFutureInterface<Output> promise,
-              Executor& executor, const void* token)
+              std::shared_ptr<Stage> stage, Executor& executor, const void* token)
         : m_work(std::move(work))
         , m_promise(std::move(promise))
+        , m_stage(std::move(stage))
         , m_executor(executor)
         , m_token(token)
     {}
@@ -124,11 +151,11 @@ public:
             output = std::make_shared<Expected<Result>>(makeError(ErrorCode::Canceled, "canceled"));
         } else {
             QFutureInterface<Output>& promise = m_promise;
+            Stage& stage = *m_stage;
             Feedback feedback(
-                [&promise](double fraction, std::string_view stage) {
-                    promise.setProgressValueAndText(static_cast<int>(fraction * kProgressSteps),
-                                                    QString::fromUtf8(stage.data(),
-                                                                      static_cast<qsizetype>(stage.size())));
+                [&promise, &stage](double fraction, std::string_view name) {
+                    stage.set(name);
+                    promise.setProgressValue(static_cast<int>(fraction * kProgressSteps));
                 },
                 [&promise] { return promise.isCanceled(); });
             feedback.setExecutor(m_executor);
@@ -146,6 +173,7 @@ public:
 private:
     std::function<Expected<Result>(const Feedback&)> m_work;
     QFutureInterface<Output> m_promise;
+    std::shared_ptr<Stage> m_stage;
     Executor& m_executor;
     const void* m_token;
 };
@@ -219,7 +247,7 @@ int JobRunner::start(const QString& title, Work<Result> work, Completion<Result>
     promise.setProgressRange(0, detail::kProgressSteps);
     job->setFuture(promise.future());
     // The task is built here, before the hand-off, so everything it reads was written before it.
-    auto* task = new detail::TypedTask<Result>(std::move(work), std::move(promise), m_executor, job);
+    auto* task = new detail::TypedTask<Result>(std::move(work), std::move(promise), job->stage, m_executor, job);
     handoffRelease(task);
     m_pool.start(task);
     Q_EMIT jobStarted(id, title);
