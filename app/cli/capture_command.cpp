@@ -34,6 +34,8 @@ struct Imported {
     std::string from;
     model::CommMatrix comm;
     std::string collectives;
+    /// The events an OTF2 trace held (0 for other sources).
+    std::uint64_t events = 0;
 };
 
 } // namespace
@@ -111,7 +113,7 @@ int runImportComm(const QStringList& arguments)
         if (!trace)
             return report(trace.error());
         imported = {"otf2", parser.value("otf2").toStdString(), std::move(trace->pointToPoint),
-                    io::collectivesJson(trace->pointToPoint.processCount(), trace->collectives, "otf2")};
+                    io::collectivesJson(trace->pointToPoint.processCount(), trace->collectives, "otf2"), trace->events};
     } else {
         auto capture = io::readOpenMpiMonitoring(parser.value("openmpi-monitoring").toStdString(),
                                                  parser.value("name").toStdString());
@@ -132,6 +134,8 @@ int runImportComm(const QStringList& arguments)
     out["from"] = QString::fromStdString(imported.from);
     out["processes"] = imported.comm.processCount();
     out["nonzeros"] = imported.comm.nonZeros();
+    if (imported.events > 0)
+        out["events"] = static_cast<qint64>(imported.events);
     QJsonArray written;
     for (const auto& file : files)
         written.append(QString::fromStdString(file.path));
