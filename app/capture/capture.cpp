@@ -1,6 +1,8 @@
 #include "app/capture/capture.h"
 
 #include "core/io/comm_io.h"
+#include "core/io/openmpi_monitoring.h"
+#include "core/io/otf2_trace.h"
 #include "core/io/text_file.h"
 
 #include <QCoreApplication>
@@ -226,6 +228,40 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
     if (auto moved = moveInPlace(folder.path(), target.absoluteFilePath(), outcome); !moved)
         return moved.error();
     return outcome;
+}
+
+Expected<model::CommMatrix> readCapture(const QString& path, std::string& described)
+{
+    const QFileInfo info(path);
+    const std::string file = local(info.fileName());
+    if (path.endsWith(".otf2")) {
+        auto trace = io::readOtf2Trace(local(path));
+        if (!trace)
+            return trace.error();
+        described = "captured in the OTF2 trace " + file;
+        return std::move(trace->pointToPoint);
+    }
+    static const QRegularExpression prof(R"(^(.+)\.\d+\.prof$)");
+    if (const auto match = prof.match(info.fileName()); match.hasMatch()) {
+        auto run = io::readOpenMpiMonitoring(local(info.absolutePath()), local(match.captured(1)));
+        if (!run)
+            return run.error();
+        described = "captured by Open MPI's monitoring (" + run->name + ".RANK.prof)";
+        return std::move(run->pointToPoint);
+    }
+    if (path.endsWith(".volume.mtx")) {
+        const QString messages = path.chopped(QString("volume.mtx").size()) + "messages.mtx";
+        auto comm = io::readCommMatrix(local(path), QFile::exists(messages) ? local(messages) : std::string());
+        if (!comm)
+            return comm.error();
+        described = "captured by meridian-cli capture (" + file + ")";
+        return comm;
+    }
+    return makeError(ErrorCode::InvalidInput,
+                     local(path)
+                         + " is not a capture: expected PREFIX.volume.mtx (from "
+                           "meridian-cli capture), NAME.RANK.prof (Open MPI's "
+                           "monitoring) or NAME.otf2 (an OTF2 trace)");
 }
 
 } // namespace meridian::capture

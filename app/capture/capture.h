@@ -2,6 +2,7 @@
 
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
+#include "core/model/comm_matrix.h"
 
 #include <QByteArray>
 #include <QProcessEnvironment>
@@ -68,5 +69,11 @@ struct CaptureOutcome {
 /// that cannot start, a tracer that wrote nothing or something unreadable, and files that cannot be written.
 Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& prefix, const CaptureOptions& options,
                                     const Feedback& feedback);
+
+/// An application's communication read from a capture, whichever tool made it, told by the path: Meridian's
+/// capture files (`PREFIX.volume.mtx`, with `PREFIX.messages.mtx` beside it), one of Open MPI's monitoring
+/// files (`NAME.RANK.prof`: the whole run in its folder is read) or an OTF2 trace (`NAME.otf2`). `described`
+/// gets a one-line account of what was read.
+Expected<model::CommMatrix> readCapture(const QString& path, std::string& described);
 
 } // namespace meridian::capture

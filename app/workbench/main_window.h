@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/actions/capture_actions.h"
 #include "app/actions/run_controller.h"
 #include "app/document/autosave.h"
 #include "app/document/project_document.h"
@@ -19,6 +20,7 @@ class QTabWidget;
 namespace meridian::workbench {
 
 class ApplicationsPanel;
+class CaptureDialog;
 class ComparePanel;
 class NetworkPanel;
 class NewProjectWizard;
@@ -58,6 +60,14 @@ public:
     /// the choices, returns the choice or an empty string to cancel.
     void setChoiceQuestion(std::function<QString(const QString&, const QStringList&)> ask) { m_ask = std::move(ask); }
     Status saveProject(const QString& path);
+    /// Adds an application from a capture (Meridian's PREFIX.volume.mtx, an Open MPI NAME.RANK.prof or an
+    /// OTF2 NAME.otf2) as one undoable edit; an error is shown and returned.
+    bool importCapture(const QString& path, const std::string& name);
+    /// Opens Run > Capture Application (non-modal; it deletes itself when closed): when accepted, the
+    /// command runs with the tracer as a background job and its capture becomes an application.
+    CaptureDialog* startCaptureDialog();
+    /// Starts a capture job without the dialog (what the dialog's Run does); returns the job id.
+    int startCapture(const actions::CaptureRequest& request);
     /// Writes the report as HTML or PDF (by suffix).
     Status writeReport(const QString& path);
     report::ReportImages reportImages();
@@ -110,6 +120,7 @@ private:
     void importApplicationWithDialog();
     void importPinsWithDialog();
     void importMappingWithDialog();
+    void importCaptureWithDialog();
     bool importMapping(const QString& path);
     bool importNetwork(model::NetworkQuantity quantity, const QString& path);
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.

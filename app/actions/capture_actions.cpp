@@ -1,0 +1,85 @@
+#include "app/actions/capture_actions.h"
+
+#include "app/capture/capture.h"
+#include "app/document/project_edits.h"
+
+#include <QObject>
+
+namespace meridian::actions {
+
+Status importCapturedApplication(document::ProjectDocument& document, const std::string& name, const QString& path)
+{
+    std::string described;
+    auto comm = capture::readCapture(path, described);
+    if (!comm)
+        return comm.error();
+    document::Application application;
+    application.name = name;
+    application.description = described;
+    application.comm = std::move(*comm);
+    return document.edit(QObject::tr("Import captured application %1").arg(QString::fromStdString(name)),
+                         [&](const document::Project& p) { return document::withApplication(p, application); });
+}
+
+namespace {
+
+/// Keeps the last complete line of a command's output, as the job's stage.
+class OutputTail {
+public:
+    explicit OutputTail(const Feedback& feedback)
+        : m_feedback(feedback)
+    {}
+    void add(const QByteArray& output)
+    {
+        m_pending += output;
+        const qsizetype end = m_pending.lastIndexOf('\n');
+        if (end < 0)
+            return;
+        const QByteArray complete = m_pending.left(end).trimmed();
+        m_pending.remove(0, end + 1);
+        const QByteArray last = complete.mid(complete.lastIndexOf('\n') + 1).trimmed().left(200);
+        if (!last.isEmpty())
+            m_feedback.setProgress(0.0, last.toStdString());
+    }
+
+private:
+    const Feedback& m_feedback;
+    QByteArray m_pending;
+};
+
+} // namespace
+
+int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, const CaptureRequest& request,
+                 std::function<void(const QString& message)> failed, std::function<void()> landed)
+{
+    const QString title = QObject::tr("Capture of %1").arg(request.command.join(' '));
+    return runner.start<capture::CaptureOutcome>(
+        title,
+        [request](const Feedback& feedback) {
+            OutputTail tail(feedback);
+            capture::CaptureOptions options;
+            options.output = [&tail](const QByteArray& output) { tail.add(output); };
+            return capture::runCapture(request.command, request.prefix, options, feedback);
+        },
+        [&document, request, failed = std::move(failed),
+         landed = std::move(landed)](Expected<capture::CaptureOutcome> outcome) {
+            if (!outcome) {
+                failed(QString::fromStdString(outcome.error().toString()));
+                return;
+            }
+            if (outcome->crashed || outcome->exitStatus != 0) {
+                failed(outcome->crashed
+                           ? QObject::tr("'%1' was killed or crashed; nothing was written").arg(request.command.value(0))
+                           : QObject::tr("'%1' exited with status %2; nothing was written")
+                                 .arg(request.command.value(0))
+                                 .arg(outcome->exitStatus));
+                return;
+            }
+            if (auto added = importCapturedApplication(document, request.name, request.prefix + ".volume.mtx"); !added)
+                failed(QString::fromStdString(added.error().toString()));
+            else if (landed)
+                landed();
+        });
+}
+
+} // namespace meridian::actions
