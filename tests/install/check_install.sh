@@ -12,7 +12,7 @@ for tool in desktop-file-validate appstreamcli; do
 done
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/meridian bin/meridian-cli; do
+for f in bin/meridian bin/meridian-cli bin/meridian-probe; do
     [ -x "$prefix/$f" ] || fail "$f is not installed or not executable"
 done
 desktop=$prefix/share/applications/$id.desktop

@@ -1,0 +1,175 @@
+#include "app/document/project_file.h"
+#include "probe/tournament.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <set>
+
+using namespace meridian;
+
+namespace {
+
+struct Ran {
+    int exitCode = -1;
+    QString err;
+};
+
+Ran run(const QString& program, const QStringList& arguments)
+{
+    QProcess p;
+    QStringList environment = QProcess::systemEnvironment();
+    environment << "OMPI_MCA_plm_rsh_agent=false";
+    p.setEnvironment(environment);
+    p.start(program, arguments);
+    if (!p.waitForFinished(180000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+Ran probe(int ranks, const QStringList& options)
+{
+    return run(QStandardPaths::findExecutable("mpirun"),
+               QStringList{"--allow-run-as-root", "--oversubscribe", "-np", QString::number(ranks), MERIDIAN_PROBE}
+                   + options);
+}
+
+// The rows of a probe's matrix CSV: header names, then each row's cells.
+QList<QStringList> readCsv(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QStringList> rows;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (!line.isEmpty())
+            rows << QString::fromUtf8(line).split(',');
+    return rows;
+}
+
+} // namespace
+
+class TestProbe : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(!QStandardPaths::findExecutable("mpirun").isEmpty(), "install openmpi-bin"); }
+
+    // Every pair of n players meets exactly once, and nobody is in two pairs of one round.
+    void theTournamentCoversEveryPairOnce()
+    {
+        for (int n = 1; n <= 70; ++n) {
+            std::set<std::pair<int, int>> met;
+            for (int round = 0; round < tournamentRounds(n); ++round)
+                for (int p = 0; p < n; ++p) {
+                    const int q = tournamentPartner(n, round, p);
+                    if (q < 0)
+                        continue;
+                    QVERIFY(q != p && q < n);
+                    QCOMPARE(tournamentPartner(n, round, q), p); // one pair per player per round
+                    if (p < q)
+                        QVERIFY2(met.insert({p, q}).second, qPrintable(QString("n=%1: %2-%3 twice").arg(n).arg(p).arg(q)));
+                }
+            QCOMPARE(met.size(), std::size_t(n * (n - 1) / 2));
+        }
+    }
+
+    // Four ranks on this machine, each measured against each other: 4 x 4 finite positive matrices.
+    void measuresEveryPairOfRanks()
+    {
+        QTemporaryDir dir;
+        const Ran ran = probe(4, {"--per-rank", "--out", dir.filePath("local"), "--small-reps", "200", "--large-reps", "5"});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
+        for (const QString quantity : {"latency", "bandwidth"}) {
+            const auto rows = readCsv(dir.filePath("local." + quantity + ".csv"));
+            QCOMPARE(rows.size(), 5);
+            QCOMPARE(rows[0].first(), QString("host"));
+            for (int i = 1; i <= 4; ++i) {
+                QCOMPARE(rows[i].size(), 5);
+                QCOMPARE(rows[i].first(), rows[0][i]);
+                for (int j = 1; j <= 4; ++j) {
+                    if (i == j) {
+                        QVERIFY(rows[i][j].isEmpty());
+                        continue;
+                    }
+                    bool ok = false;
+                    const double v = rows[i][j].toDouble(&ok);
+                    QVERIFY2(ok && std::isfinite(v) && v > 0, qPrintable(quantity + ": " + rows[i][j]));
+                }
+            }
+        }
+        QFile json(dir.filePath("local.probe.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject summary = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(summary.value("participants").toArray().size(), 4);
+        QCOMPARE(summary.value("pairs").toArray().size(), 6);
+        const QJsonObject latency = summary.value("pairs").toArray().first().toObject().value("latency_ms").toObject();
+        QVERIFY(latency.value("p10").toDouble() <= latency.value("p50").toDouble());
+        QVERIFY(latency.value("p50").toDouble() <= latency.value("p90").toDouble());
+        QVERIFY(!summary.value("date").toString().isEmpty());
+    }
+
+    // Ranks grouped into two of a project's sites: the site matrices import into the project as measured.
+    void siteMatricesImportAsMeasured()
+    {
+        QTemporaryDir dir;
+        QFile hosts(dir.filePath("hosts.csv"));
+        QVERIFY(hosts.open(QIODevice::WriteOnly));
+        const QString host = QSysInfo::machineHostName();
+        hosts.write(QString("host,site\n%1/0,us-east\n%1/1,us-east\n%1/2,ireland\n%1/3,ireland\n").arg(host).toUtf8());
+        hosts.close();
+        const Ran ran = probe(4, {"--per-rank", "--sites", hosts.fileName(), "--out", dir.filePath("sites"),
+                                  "--small-reps", "200", "--large-reps", "5"});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
+        const auto rows = readCsv(dir.filePath("sites.latency.csv"));
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[0], (QStringList{"site", "us-east", "ireland"}));
+
+        QVERIFY(QDir().mkpath(dir.filePath("project")));
+        const QString sample = test::sampleProject("ec2-4-regions");
+        for (const QString& file : QDir(QFileInfo(sample).absolutePath()).entryList(QDir::Files))
+            QVERIFY(QFile::copy(QFileInfo(sample).absolutePath() + "/" + file, dir.filePath("project/" + file)));
+        const QString project = dir.filePath("project/" + QFileInfo(sample).fileName());
+        const Ran imported = run(MERIDIAN_CLI, {"project", "set-network", project, "--latency", dir.filePath("sites.latency.csv"),
+                                                "--bandwidth", dir.filePath("sites.bandwidth.csv")});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        auto loaded = document::ProjectFile::load(project);
+        QVERIFY(loaded);
+        const int east = 0, ireland = 3;
+        QCOMPARE(loaded->topology.site(ireland).name, std::string("ireland"));
+        for (auto q : {model::NetworkQuantity::Latency, model::NetworkQuantity::Bandwidth})
+            for (int a : {east, ireland})
+                for (int b : {east, ireland})
+                    QCOMPARE(loaded->network.provenance(q, a, b), model::Provenance::Measured);
+        QCOMPARE(loaded->network.value(model::NetworkQuantity::Latency, east, ireland), rows[1][2].toDouble());
+    }
+
+    void tooFewParticipantsAreRefused()
+    {
+        QTemporaryDir dir;
+        const Ran one = probe(1, {"--per-rank", "--out", dir.filePath("x")});
+        QCOMPARE(one.exitCode, 2);
+        QVERIFY2(one.err.contains("needs at least 2 participants, found 1"), qPrintable(one.err));
+        const Ran oneHost = probe(2, {"--out", dir.filePath("x")}); // two ranks, one host: one leader
+        QCOMPARE(oneHost.exitCode, 2);
+        QVERIFY2(oneHost.err.contains("--per-rank"), qPrintable(oneHost.err));
+        const Ran unknown = probe(2, {"--per-rank", "--sites", dir.filePath("none.csv"), "--out", dir.filePath("x")});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("cannot read"), qPrintable(unknown.err));
+        const Ran noOut = probe(2, {"--per-rank"});
+        QCOMPARE(noOut.exitCode, 2);
+        QVERIFY(noOut.err.contains("--out PREFIX is required"));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProbe)
+#include "test_probe.moc"
