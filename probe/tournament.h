@@ -3,10 +3,7 @@
 #pragma once
 
 /* The number of rounds for n players: n - 1 when n is even, n when odd (each player rests once). */
-static inline int tournamentRounds(int n)
-{
-    return n < 2 ? 0 : (n % 2 == 0 ? n - 1 : n);
-}
+static inline int tournamentRounds(int n) { return n < 2 ? 0 : (n % 2 == 0 ? n - 1 : n); }
 
 /* The player `player` meets in round `round` (0-based), or -1 when it rests. */
 static inline int tournamentPartner(int n, int round, int player)

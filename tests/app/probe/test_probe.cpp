@@ -33,7 +33,8 @@ Ran run(const QString& program, const QStringList& arguments)
     p.start(program, arguments);
     if (!p.waitForFinished(180000))
         return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromLocal8Bit(p.readAllStandardError())};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromLocal8Bit(p.readAllStandardError())};
 }
 
 Ran probe(int ranks, const QStringList& options)
@@ -76,7 +77,8 @@ private Q_SLOTS:
                     QVERIFY(q != p && q < n);
                     QCOMPARE(tournamentPartner(n, round, q), p); // one pair per player per round
                     if (p < q)
-                        QVERIFY2(met.insert({p, q}).second, qPrintable(QString("n=%1: %2-%3 twice").arg(n).arg(p).arg(q)));
+                        QVERIFY2(met.insert({p, q}).second,
+                                 qPrintable(QString("n=%1: %2-%3 twice").arg(n).arg(p).arg(q)));
                 }
             QCOMPARE(met.size(), std::size_t(n * (n - 1) / 2));
         }
@@ -86,7 +88,9 @@ private Q_SLOTS:
     void measuresEveryPairOfRanks()
     {
         QTemporaryDir dir;
-        const Ran ran = probe(4, {"--per-rank", "--out", dir.filePath("local"), "--small-reps", "200", "--large-reps", "5"});
+        const Ran ran = probe(4,
+                              {"--per-rank", "--out", dir.filePath("local"), "--small-reps", "200", "--large-reps",
+                               "5"});
         QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
         for (const QString quantity : {"latency", "bandwidth"}) {
             const auto rows = readCsv(dir.filePath("local." + quantity + ".csv"));
@@ -126,8 +130,9 @@ private Q_SLOTS:
         const QString host = QSysInfo::machineHostName();
         hosts.write(QString("host,site\n%1/0,us-east\n%1/1,us-east\n%1/2,ireland\n%1/3,ireland\n").arg(host).toUtf8());
         hosts.close();
-        const Ran ran = probe(4, {"--per-rank", "--sites", hosts.fileName(), "--out", dir.filePath("sites"),
-                                  "--small-reps", "200", "--large-reps", "5"});
+        const Ran ran = probe(4,
+                              {"--per-rank", "--sites", hosts.fileName(), "--out", dir.filePath("sites"),
+                               "--small-reps", "200", "--large-reps", "5"});
         QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
         const auto rows = readCsv(dir.filePath("sites.latency.csv"));
         QCOMPARE(rows.size(), 3);
@@ -138,8 +143,9 @@ private Q_SLOTS:
         for (const QString& file : QDir(QFileInfo(sample).absolutePath()).entryList(QDir::Files))
             QVERIFY(QFile::copy(QFileInfo(sample).absolutePath() + "/" + file, dir.filePath("project/" + file)));
         const QString project = dir.filePath("project/" + QFileInfo(sample).fileName());
-        const Ran imported = run(MERIDIAN_CLI, {"project", "set-network", project, "--latency", dir.filePath("sites.latency.csv"),
-                                                "--bandwidth", dir.filePath("sites.bandwidth.csv")});
+        const Ran imported = run(MERIDIAN_CLI,
+                                 {"project", "set-network", project, "--latency", dir.filePath("sites.latency.csv"),
+                                  "--bandwidth", dir.filePath("sites.bandwidth.csv")});
         QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
         auto loaded = document::ProjectFile::load(project);
         QVERIFY(loaded);
