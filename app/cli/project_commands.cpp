@@ -5,6 +5,8 @@
 #include "app/document/project_edits.h"
 #include "app/document/project_file.h"
 #include "app/document/project_imports.h"
+#include "core/io/netpipe.h"
+#include "core/io/netpipe.h"
 #include "core/io/placement_io.h"
 #include "core/io/sites_io.h"
 
@@ -28,6 +30,7 @@ constexpr const char* kProjectUsage
       "  add-application P --name A (--volume V [--messages M] | --pattern PATTERN --processes N [pattern options])\n"
       "                  [--pins PINS]\n"
       "  set-network P [--latency L] [--bandwidth B]\n"
+      "  set-link P --from SITE --to SITE --netpipe FILE [--one-direction]\n"
       "  set-pins P --application A --pins PINS\n"
       "  set-hosts P --hosts H\n"
       "\n"
@@ -227,6 +230,40 @@ int runSetNetwork(const QStringList& arguments)
     return finish(*edited, parser.positionalArguments().front());
 }
 
+int runSetLink(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Sets one site pair's latency and bandwidth from a NetPIPE measurement (mpirun -np 2 NPopenmpi -o FILE "
+        "between a host of each site): the one-way time of the smallest message and the highest throughput, "
+        "both marked measured, in both directions unless --one-direction.");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addOptions({{"from", "The first site.", "SITE"},
+                       {"to", "The second site.", "SITE"},
+                       {"netpipe", "NetPIPE's output (bytes Mbps seconds lines).", "FILE"},
+                       {"one-direction", "Set only from -> to."}});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    auto project = loadOne(parser, "meridian-cli project set-link P --from A --to B --netpipe FILE");
+    if (!project)
+        return report(project.error());
+    if (!parser.isSet("from") || !parser.isSet("to") || !parser.isSet("netpipe"))
+        return usageError("give --from SITE, --to SITE and --netpipe FILE");
+    const auto from = project->topology.siteIndex(parser.value("from").toStdString());
+    const auto to = project->topology.siteIndex(parser.value("to").toStdString());
+    if (!from || !to)
+        return usageError(
+            QString("the project has no site '%1'").arg(!from ? parser.value("from") : parser.value("to")));
+    auto link = io::readNetpipe(parser.value("netpipe").toStdString());
+    if (!link)
+        return report(link.error());
+    auto edited = document::withMeasuredLink(*project, *from, *to, link->latencyMs, link->bandwidthMBps,
+                                             !parser.isSet("one-direction"));
+    if (!edited)
+        return report(edited.error());
+    return finish(*edited, parser.positionalArguments().front());
+}
+
 int runSetPins(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -296,6 +333,8 @@ int runProject(const QStringList& arguments)
         return runAddApplication(rest);
     if (sub == "set-network")
         return runSetNetwork(rest);
+    if (sub == "set-link")
+        return runSetLink(rest);
     if (sub == "set-pins")
         return runSetPins(rest);
     if (sub == "set-hosts")

@@ -257,6 +257,25 @@ Expected<Project> withHostField(const Project& project, int host, int field, con
     return out;
 }
 
+Expected<Project> withMeasuredLink(const Project& project, int from, int to, double latencyMs, double bandwidthMBps,
+                                   bool bothDirections)
+{
+    const int n = project.topology.siteCount();
+    if (from < 0 || to < 0 || from >= n || to >= n)
+        return invalid("no site pair (" + std::to_string(from) + ", " + std::to_string(to) + ")");
+    if (!model::isValidNetworkValue(model::NetworkQuantity::Latency, latencyMs)
+        || !model::isValidNetworkValue(model::NetworkQuantity::Bandwidth, bandwidthMBps))
+        return invalid("a measured link needs a latency >= 0 ms and a bandwidth > 0 MB/s");
+    Project out = project;
+    for (const auto& [a, b] : {std::pair{from, to}, std::pair{to, from}}) {
+        out.network.set(model::NetworkQuantity::Latency, a, b, latencyMs, model::Provenance::Measured);
+        out.network.set(model::NetworkQuantity::Bandwidth, a, b, bandwidthMBps, model::Provenance::Measured);
+        if (!bothDirections)
+            break;
+    }
+    return out;
+}
+
 Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantity quantity, int from, int to,
                                    const std::string& text, bool bothDirections)
 {

@@ -40,6 +40,10 @@ Expected<Project> withHostField(const Project& project, int host, int field, con
 /// the reverse entry (to -> from) gets the same value.
 Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantity quantity, int from, int to,
                                    const std::string& text, bool bothDirections = false);
+/// Sets the latency (ms) and bandwidth (MB/s) of one site pair as measured (one link's measurement, as NetPIPE
+/// gives it); with `bothDirections` the reverse pair gets the same values.
+Expected<Project> withMeasuredLink(const Project& project, int from, int to, double latencyMs, double bandwidthMBps,
+                                   bool bothDirections);
 /// Sets a block of network entries from text cells (a spreadsheet paste), the top-left cell at (row, column);
 /// an empty cell clears its entry. A cell that is not a valid value, or a block that runs past the last site,
 /// is an error naming the cell; nothing is applied then.

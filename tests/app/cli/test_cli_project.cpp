@@ -143,7 +143,19 @@ private Q_SLOTS:
         write(path("hosts-slots.csv"), "node01,virginia,0\n");
         write(path("hosts-small.csv"), "node01,virginia,1\n");
         write(path("messages-3.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1\n");
+        write(path("netpipe-garbage.out"), "       1 20.95   0.00000036\n       2 fast   0.00000132\n");
+        write(path("netpipe-empty.out"), "\n");
         const QList<Case> cases{
+            {{"set-link", p, "--from", "virginia", "--to", "dublin", "--netpipe", path("netpipe-garbage.out")},
+             "netpipe-garbage.out:2:10",
+             "expected a throughput in Mbps (> 0), found 'fast'"},
+            {{"set-link", p, "--from", "virginia", "--to", "dublin", "--netpipe", path("netpipe-empty.out")},
+             "netpipe-empty.out:",
+             "no measurement"},
+            {{"set-link", p, "--from", "virginia", "--to", "tokyo", "--netpipe",
+              MERIDIAN_TEST_DATA "/netpipe_localhost.out"},
+             "",
+             "the project has no site 'tokyo'"},
             {{"set-network", p, "--latency", path("ragged.csv")}, "ragged.csv:3:1", "expected 4 fields"},
             {{"set-network", p, "--latency", path("nonnumeric.csv")}, "nonnumeric.csv:3:", "'fast'"},
             {{"set-network", p, "--latency", path("nonsquare.csv")}, "nonsquare.csv:", "expected a square matrix"},
@@ -198,6 +210,16 @@ private Q_SLOTS:
         write(path("hosts-real.csv"), "host,site,slots\nnode01,virginia,2\nnode02,virginia,2\n");
         const auto real = cli({"project", "set-hosts", p, "--hosts", path("hosts-real.csv")});
         QVERIFY2(real.code == 0, real.err.constData());
+        // A real NetPIPE run (NPopenmpi -o on localhost): one link, measured both ways.
+        const auto link = cli({"project", "set-link", p, "--from", "virginia", "--to", "dublin", "--netpipe",
+                               MERIDIAN_TEST_DATA "/netpipe_localhost.out"});
+        QVERIFY2(link.code == 0, link.err.constData());
+        const QJsonObject info = QJsonDocument::fromJson(link.out).object();
+        const QJsonArray latency = info.value("latency_ms").toArray();
+        QCOMPARE(latency.at(0).toArray().at(2).toDouble(), 0.00036); // 1 byte: 0.00000036 s one way
+        QCOMPARE(latency.at(2).toArray().at(0).toDouble(), 0.00036);
+        QCOMPARE(info.value("bandwidth_MBps").toArray().at(0).toArray().at(2).toDouble(), 31933.521215 / 8);
+        QCOMPARE(info.value("network").toObject().value("latency_entries").toObject().value("measured").toInt(), 2);
         QVERIFY(readAll(p).contains("node02"));
     }
 };

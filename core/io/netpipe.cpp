@@ -1,0 +1,73 @@
+#include "core/io/netpipe.h"
+
+#include "core/io/text_file.h"
+
+#include <limits>
+#include <vector>
+
+namespace meridian::io {
+
+namespace {
+
+/// The blank-separated fields of a line with the column each starts at.
+std::vector<std::pair<std::string_view, int>> splitBlanks(std::string_view line)
+{
+    std::vector<std::pair<std::string_view, int>> fields;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+            ++i;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            ++i;
+        if (i > start)
+            fields.emplace_back(line.substr(start, i - start), static_cast<int>(start) + 1);
+    }
+    return fields;
+}
+
+} // namespace
+
+Expected<NetpipeLink> readNetpipe(const std::string& path)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    NetpipeLink link;
+    link.smallestBytes = std::numeric_limits<std::int64_t>::max();
+    LineReader lines(*text);
+    while (lines.next()) {
+        if (isBlankOrComment(lines.line()))
+            continue;
+        const auto fields = splitBlanks(lines.line());
+        if (fields.size() != 3)
+            return parseError(path, lines.number(), fields.empty() ? 1 : fields.front().second,
+                              "expected 'bytes Mbps seconds' (NetPIPE's -o output), found " + shown(lines.line()));
+        const auto bytes = parseInteger(fields[0].first);
+        const auto mbps = parseNumber(fields[1].first);
+        const auto seconds = parseNumber(fields[2].first);
+        if (!bytes || *bytes < 1)
+            return parseError(path, lines.number(), fields[0].second,
+                              "expected a message size in bytes (a whole number >= 1), found " + shown(fields[0].first));
+        if (!mbps || *mbps <= 0)
+            return parseError(path, lines.number(), fields[1].second,
+                              "expected a throughput in Mbps (> 0), found " + shown(fields[1].first));
+        if (!seconds || *seconds <= 0)
+            return parseError(path, lines.number(), fields[2].second,
+                              "expected a one-way time in seconds (> 0), found " + shown(fields[2].first));
+        if (*bytes < link.smallestBytes) {
+            link.smallestBytes = *bytes;
+            link.latencyMs = *seconds * 1e3;
+        }
+        if (*mbps / 8 > link.bandwidthMBps) {
+            link.bandwidthMBps = *mbps / 8;
+            link.peakBytes = *bytes;
+        }
+        ++link.points;
+    }
+    if (link.points == 0)
+        return parseError(path, lines.number(), 1, "no measurement: expected NetPIPE's 'bytes Mbps seconds' lines");
+    return link;
+}
+
+} // namespace meridian::io
