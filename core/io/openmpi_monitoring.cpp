@@ -331,7 +331,8 @@ std::string monitoringCollectivesJson(const MonitoringCapture& capture)
     auto& traffic = json["collective_traffic"] = nlohmann::ordered_json::array();
     for (const auto& t : capture.collectiveTraffic)
         traffic.push_back({{"from", t.from}, {"to", t.to}, {"bytes", t.bytes}, {"messages", t.messages}});
-    return json.dump(2) + "\n";
+    // A name from a file may hold bytes that are not UTF-8: written as U+FFFD rather than refused.
+    return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace meridian::io

@@ -260,7 +260,8 @@ std::string collectivesJson(int processes, const std::vector<CollectiveRecord>& 
                         {"ranks", r.ranks},
                         {"calls", r.calls},
                         {"bytes", r.bytes}});
-    return json.dump(2) + "\n";
+    // A name from a file may hold bytes that are not UTF-8: written as U+FFFD rather than refused.
+    return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace meridian::io

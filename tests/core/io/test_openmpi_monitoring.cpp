@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -108,6 +109,21 @@ private Q_SLOTS:
         rewrite(dir.filePath("app.0.prof"), [](QByteArray text) { return text.replace("E\t1\t1", "Q\t0\t1"); });
         error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
         QVERIFY2(error.contains("app.0.prof:2:1") && error.contains("a monitoring record"), qPrintable(error));
+    }
+
+    // Found by fuzz_capture: a communicator name that is not UTF-8 made the collectives summary throw.
+    void aNameThatIsNotUtf8IsWrittenReplaced()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QString(MERIDIAN_TEST_DATA) + "/regressions/monitoring_invalid_utf8_name.prof",
+                            dir.filePath("app.0.prof")));
+        auto capture = io::readOpenMpiMonitoring(dir.path().toStdString());
+        QVERIFY2(capture, qPrintable(errorOf(capture)));
+        const std::string json = io::monitoringCollectivesJson(*capture);
+        QJsonParseError error;
+        QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QVERIFY(json.find("\xEF\xBF\xBD") != std::string::npos); // U+FFFD
     }
 
     void theRunToReadIsChosen()
