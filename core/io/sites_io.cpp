@@ -349,7 +349,8 @@ Status writeSitesGeoJson(const std::string& path, const model::Topology& topolog
                             {"properties", props}});
     }
     const nlohmann::json doc = {{"type", "FeatureCollection"}, {"features", features}};
-    return writeTextFileAtomically(path, doc.dump(2) + "\n");
+    // A site name read from a CSV may hold bytes that are not UTF-8: written as U+FFFD rather than thrown on.
+    return writeTextFileAtomically(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 Status writeSitesCsv(const std::string& path, const model::Topology& topology)

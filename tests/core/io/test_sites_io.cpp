@@ -158,6 +158,27 @@ private Q_SLOTS:
         QCOMPARE(again->site(2).egressUsdPerGB, 0.09);
     }
 
+    // A site name that is not UTF-8 (read from a CSV as bytes) is written with U+FFFD, not thrown on.
+    void writesANameThatIsNotUtf8()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("sites.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("name,lat,lon,nodes\n\xff\xfe"
+                "east,1,2,3\n");
+        f.close();
+        auto topo = io::loadTopology(csv.toStdString());
+        QVERIFY2(topo, topo ? "" : topo.error().toString().c_str());
+        const std::string out = dir.filePath("sites.geojson").toStdString();
+        QVERIFY(io::writeSitesGeoJson(out, *topo));
+        auto again = io::loadTopology(out);
+        QVERIFY2(again, again ? "" : again.error().toString().c_str());
+        QCOMPARE(again->site(0).name,
+                 std::string("\xEF\xBF\xBD\xEF\xBF\xBD"
+                             "east"));
+    }
+
     void roundTripsThroughGeoJson()
     {
         auto topo = io::loadTopology(data("sites.csv"));
