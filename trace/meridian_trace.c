@@ -12,8 +12,8 @@
  *   PREFIX.phaseN.{volume,messages}.mtx     per phase, when MPI_Pcontrol was called
  * Each file is written to a temporary name and renamed, so a reader never sees half a file.
  *
- * Counters are updated with atomic additions (several threads may send at once); the collective records and
- * the phase table take a mutex. Nothing is printed unless something fails. */
+ * Counters are updated with atomic additions when the program runs with MPI_THREAD_MULTIPLE (several threads
+ * may send at once) and with plain ones otherwise; the collective records and the phase table take a mutex. Nothing is printed unless something fails. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
@@ -64,6 +64,8 @@ static int g_worldSize = 0;
 static int g_worldRank = 0;
 static int g_keyval = MPI_KEYVAL_INVALID;
 static int g_active = 0;
+/* Only with MPI_THREAD_MULTIPLE may two threads send at once: the counters are then added to atomically. */
+static int g_threadMultiple = 0;
 static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
 static Phase g_phases[MAX_PHASES];
 static int g_phaseCount = 0;
@@ -187,8 +189,14 @@ static void countSend(MPI_Comm comm, int dest, int count, MPI_Datatype type)
     if (to < 0)
         return;
     Phase* phase = g_current;
-    __atomic_fetch_add(&phase->bytes[to], sizeOf(count, type), __ATOMIC_RELAXED);
-    __atomic_fetch_add(&phase->messages[to], 1, __ATOMIC_RELAXED);
+    const uint64_t bytes = sizeOf(count, type);
+    if (g_threadMultiple) {
+        __atomic_fetch_add(&phase->bytes[to], bytes, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&phase->messages[to], 1, __ATOMIC_RELAXED);
+    } else {
+        phase->bytes[to] += bytes;
+        ++phase->messages[to];
+    }
 }
 
 static void countCollective(int operation, MPI_Comm comm, int root, uint64_t bytes)
@@ -283,6 +291,9 @@ static void setUp(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_worldSize);
     PMPI_Comm_rank(MPI_COMM_WORLD, &g_worldRank);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteTable, &g_keyval, NULL);
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    g_threadMultiple = provided == MPI_THREAD_MULTIPLE;
     pthread_mutex_lock(&g_mutex);
     g_current = phaseOf(0);
     pthread_mutex_unlock(&g_mutex);
