@@ -6,7 +6,6 @@
 #include "app/document/project_file.h"
 #include "app/document/project_imports.h"
 #include "core/io/netpipe.h"
-#include "core/io/netpipe.h"
 #include "core/io/placement_io.h"
 #include "core/io/sites_io.h"
 
