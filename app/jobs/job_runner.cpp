@@ -137,6 +137,12 @@ QString JobRunner::title(int id) const
     return it == m_jobs.end() ? QString() : it->second->title;
 }
 
+QString JobRunner::stage(int id) const
+{
+    auto it = m_jobs.find(id);
+    return it == m_jobs.end() ? QString() : it->second->stage->text();
+}
+
 qint64 JobRunner::elapsedMs(int id) const
 {
     auto it = m_jobs.find(id);

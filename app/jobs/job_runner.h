@@ -213,6 +213,10 @@ public:
 
     int runningCount() const { return static_cast<int>(m_jobs.size()); }
     QString title(int id) const;
+    /// Returns the stage the job's work reported last (empty for an unknown job or none yet). The jobProgress
+    /// signal follows the progress value; a stage that changes while the value stays (a command's output
+    /// lines) is read here.
+    QString stage(int id) const;
     /// Returns the milliseconds since the job started, or -1 for an unknown job.
     qint64 elapsedMs(int id) const;
     /// The executor every job's Feedback names.

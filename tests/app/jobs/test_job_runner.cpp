@@ -95,6 +95,24 @@ private Q_SLOTS:
         QVERIFY(progress.last().at(1).toDouble() > 0.5);
     }
 
+    // A stage reported without a change of the progress value (a command's output lines) is still seen.
+    void keepsTheLatestStageWhileTheValueStays()
+    {
+        jobs::JobRunner runner;
+        std::atomic<bool> release{false};
+        const int id = runner.start<int>("stages", [&](const Feedback& f) -> Expected<int> {
+            f.setProgress(0.0, "first line");
+            f.setProgress(0.0, "second line");
+            while (!release)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            return 0;
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(runner.stage(id), QString("second line"), 5000);
+        release = true;
+        runner.waitForAll();
+        QCOMPARE(runner.stage(id), QString());
+    }
+
     void cancelsWithoutApplyingTheResult()
     {
         jobs::JobRunner runner;

@@ -4,6 +4,8 @@
 
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -125,6 +127,18 @@ private Q_SLOTS:
                  qPrintable(window.lastError()));
         QVERIFY(!findApplication(*window.document()->project(), "aborted"));
         QCOMPARE(window.document()->project()->applications.size(), before + 1);
+
+        // Cancel stops the command: the job ends canceled at once, nothing is added or written.
+        QElapsedTimer clock;
+        clock.start();
+        const int id = window.startCapture({{"sleep", "60"}, dir.filePath("slept"), "slept"});
+        QTest::qWait(300);
+        window.jobRunner()->cancel(id);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 3, 10000);
+        QCOMPARE(ended.last().at(1).value<jobs::JobEnd>(), jobs::JobEnd::Canceled);
+        QVERIFY(clock.elapsed() < 10000);
+        QVERIFY(!findApplication(*window.document()->project(), "slept"));
+        QVERIFY(!QFile::exists(dir.filePath("slept.volume.mtx")));
     }
 };
 
