@@ -47,11 +47,11 @@ static int parseOptions(int argc, char** argv, Options* o)
     *o = (Options){NULL, NULL, 0, 1024, 1000, 4 << 20, 20};
     for (int a = 1; a < argc; ++a) {
         const char* value = a + 1 < argc ? argv[a + 1] : NULL;
-        long* number = !strcmp(argv[a], "--small-bytes")   ? &o->smallBytes
-                       : !strcmp(argv[a], "--small-reps")  ? &o->smallReps
-                       : !strcmp(argv[a], "--large-bytes") ? &o->largeBytes
-                       : !strcmp(argv[a], "--large-reps")  ? &o->largeReps
-                                                           : NULL;
+        long* number = !strcmp(argv[a], "--small-bytes") ? &o->smallBytes
+            : !strcmp(argv[a], "--small-reps")           ? &o->smallReps
+            : !strcmp(argv[a], "--large-bytes")          ? &o->largeBytes
+            : !strcmp(argv[a], "--large-reps")           ? &o->largeReps
+                                                         : NULL;
         if (!strcmp(argv[a], "--per-rank")) {
             o->perRank = 1;
         } else if ((!strcmp(argv[a], "--out") || !strcmp(argv[a], "--sites")) && value) {
@@ -315,6 +315,26 @@ static void writeJsonString(FILE* file, const char* text)
     fputc('"', file);
 }
 
+/* A JSON number, or null for a statistic that was not measured (JSON has no NaN). */
+static void writeJsonNumber(FILE* file, double v)
+{
+    if (v == v)
+        fprintf(file, "%.6g", v);
+    else
+        fputs("null", file);
+}
+
+static void writePercentiles(FILE* file, const double* p)
+{
+    fputs("{\"p10\": ", file);
+    writeJsonNumber(file, p[0]);
+    fputs(", \"p50\": ", file);
+    writeJsonNumber(file, p[1]);
+    fputs(", \"p90\": ", file);
+    writeJsonNumber(file, p[2]);
+    fputc('}', file);
+}
+
 static void writeJson(const char* path, const Options* o, char (*names)[NAME], int n, const double* all,
                       char (*groups)[NAME], const int* groupOf)
 {
@@ -346,10 +366,11 @@ static void writeJson(const char* path, const Options* o, char (*names)[NAME], i
             writeJsonString(file, names[i]);
             fputs(", \"b\": ", file);
             writeJsonString(file, names[j]);
-            fprintf(file,
-                    ", \"latency_ms\": {\"p10\": %.6g, \"p50\": %.6g, \"p90\": %.6g}, "
-                    "\"bandwidth_MBps\": {\"p10\": %.6g, \"p50\": %.6g, \"p90\": %.6g}}",
-                    s[0], s[1], s[2], s[3], s[4], s[5]);
+            fputs(", \"latency_ms\": ", file);
+            writePercentiles(file, s);
+            fputs(", \"bandwidth_MBps\": ", file);
+            writePercentiles(file, s + 3);
+            fputc('}', file);
             first = 0;
         }
     fprintf(file, "\n  ]\n}\n");
@@ -382,8 +403,8 @@ static int groupParticipants(const Options* o, char (*names)[NAME], int n, char 
                 if (!strcmp(hosts[l], host))
                     group = sites[l];
             if (!group) {
-                fprintf(stderr, "meridian-probe: host '%s' is not in %s (expected a line '%s,SITE')\n", host,
-                        o->sites, host);
+                fprintf(stderr, "meridian-probe: host '%s' is not in %s (expected a line '%s,SITE')\n", host, o->sites,
+                        host);
                 free(hosts);
                 free(sites);
                 return -1;
@@ -463,8 +484,10 @@ int main(int argc, char** argv)
     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (n < 2) {
         if (g_rank == 0)
-            fprintf(stderr, "meridian-probe: needs at least 2 participants, found %d: run it on several hosts "
-                            "(mpirun --map-by node), or give --per-rank to measure between ranks\n", n);
+            fprintf(stderr,
+                    "meridian-probe: needs at least 2 participants, found %d: run it on several hosts "
+                    "(mpirun --map-by node), or give --per-rank to measure between ranks\n",
+                    n);
         MPI_Finalize();
         return 2;
     }

@@ -1,5 +1,7 @@
 #include "app/cli/cli_support.h"
 
+#include "core/common/utc_date.h"
+
 #include "app/cli/json_util.h"
 
 #include <QJsonArray>
@@ -42,6 +44,10 @@ QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Networ
                 std::string(model::provenanceId(p == Provenance::Missing ? Provenance::Estimated : p)))]
                 = input.count(q, p);
         o[q == NetworkQuantity::Latency ? "latency_entries" : "bandwidth_entries"] = counts;
+    }
+    if (const auto dates = input.measurementDates(); dates.dated > 0) {
+        o["oldest_measurement"] = QString::fromStdString(formatUtcDate(dates.oldest));
+        o["newest_measurement"] = QString::fromStdString(formatUtcDate(dates.newest));
     }
     return o;
 }

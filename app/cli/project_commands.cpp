@@ -7,6 +7,7 @@
 #include "app/document/project_imports.h"
 #include "core/io/netpipe.h"
 #include "core/io/placement_io.h"
+#include "core/io/probe_results.h"
 #include "core/io/sites_io.h"
 
 #include <QCommandLineParser>
@@ -30,6 +31,7 @@ constexpr const char* kProjectUsage
       "                  [--pins PINS]\n"
       "  set-network P [--latency L] [--bandwidth B]\n"
       "  set-link P --from SITE --to SITE --netpipe FILE [--one-direction]\n"
+      "  import-probe P PREFIX\n"
       "  set-pins P --application A --pins PINS\n"
       "  set-hosts P --hosts H\n"
       "\n"
@@ -257,10 +259,36 @@ int runSetLink(const QStringList& arguments)
     if (!link)
         return report(link.error());
     auto edited = document::withMeasuredLink(*project, *from, *to, link->latencyMs, link->bandwidthMBps,
-                                             !parser.isSet("one-direction"));
+                                             !parser.isSet("one-direction"), link->measuredAt);
     if (!edited)
         return report(edited.error());
     return finish(*edited, parser.positionalArguments().front());
+}
+
+int runImportProbe(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Imports what meridian-probe measured (PREFIX.latency.csv, PREFIX.bandwidth.csv, PREFIX.probe.json): "
+        "every pair it measured becomes a measured entry with the probe's date, so runs that used older entries "
+        "become stale. With the probe's --sites the pairs are site pairs; without, its hosts must be the "
+        "project's hosts: each host pair becomes a host link and each site pair the median of its host pairs.");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addPositionalArgument("prefix", "The probe's --out PREFIX, or one of its three files.");
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 2)
+        return usageError("usage: meridian-cli project import-probe P PREFIX");
+    auto project = document::ProjectFile::load(parser.positionalArguments().front());
+    if (!project)
+        return report(project.error());
+    auto probe = io::readProbeResults(parser.positionalArguments().at(1).toStdString());
+    if (!probe)
+        return report(probe.error());
+    auto imported = document::withProbeResults(*project, *probe);
+    if (!imported)
+        return report(imported.error());
+    return finish(imported->project, parser.positionalArguments().front());
 }
 
 int runSetPins(const QStringList& arguments)
@@ -334,6 +362,8 @@ int runProject(const QStringList& arguments)
         return runSetNetwork(rest);
     if (sub == "set-link")
         return runSetLink(rest);
+    if (sub == "import-probe")
+        return runImportProbe(rest);
     if (sub == "set-pins")
         return runSetPins(rest);
     if (sub == "set-hosts")

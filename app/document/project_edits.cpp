@@ -1,5 +1,9 @@
 #include "app/document/project_edits.h"
 
+#include "core/common/utc_date.h"
+#include "core/io/text_file.h"
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -68,7 +72,7 @@ Expected<Project> withSites(const Project& project, std::vector<model::Site> sit
                     continue;
                 const auto p = project.network.provenance(q, oi, oj);
                 if (p != model::Provenance::Missing && p != model::Provenance::Estimated)
-                    network.set(q, i, j, project.network.value(q, oi, oj), p);
+                    network.set(q, i, j, project.network.value(q, oi, oj), p, project.network.measuredAt(q, oi, oj));
             }
     for (const auto& [pair, link] : project.network.hostLinks()) {
         const auto a = topology->hostIndex(project.topology.host(pair.first).name);
@@ -258,7 +262,7 @@ Expected<Project> withHostField(const Project& project, int host, int field, con
 }
 
 Expected<Project> withMeasuredLink(const Project& project, int from, int to, double latencyMs, double bandwidthMBps,
-                                   bool bothDirections)
+                                   bool bothDirections, model::MeasuredAt measuredAt)
 {
     const int n = project.topology.siteCount();
     if (from < 0 || to < 0 || from >= n || to >= n)
@@ -268,8 +272,8 @@ Expected<Project> withMeasuredLink(const Project& project, int from, int to, dou
         return invalid("a measured link needs a latency >= 0 ms and a bandwidth > 0 MB/s");
     Project out = project;
     for (const auto& [a, b] : {std::pair{from, to}, std::pair{to, from}}) {
-        out.network.set(model::NetworkQuantity::Latency, a, b, latencyMs, model::Provenance::Measured);
-        out.network.set(model::NetworkQuantity::Bandwidth, a, b, bandwidthMBps, model::Provenance::Measured);
+        out.network.set(model::NetworkQuantity::Latency, a, b, latencyMs, model::Provenance::Measured, measuredAt);
+        out.network.set(model::NetworkQuantity::Bandwidth, a, b, bandwidthMBps, model::Provenance::Measured, measuredAt);
         if (!bothDirections)
             break;
     }
@@ -335,8 +339,108 @@ Expected<Project> withNetworkQuantity(const Project& project, model::NetworkQuan
             if (source.provenance(quantity, i, j) == model::Provenance::Missing)
                 out.network.clear(quantity, i, j);
             else
-                out.network.set(quantity, i, j, source.value(quantity, i, j), model::Provenance::Measured);
+                out.network.set(quantity, i, j, source.value(quantity, i, j), model::Provenance::Measured,
+                                source.measuredAt(quantity, i, j));
         }
+    return out;
+}
+
+namespace {
+
+double median(std::vector<double> values)
+{
+    const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), mid, values.end());
+    if (values.size() % 2 == 1)
+        return *mid;
+    return (*mid + *std::max_element(values.begin(), mid)) / 2;
+}
+
+std::string probeSource(const io::ProbeResults& probe)
+{
+    return "network measured by meridian-probe on " + formatUtcDate(probe.measuredAt) + ": "
+        + std::to_string(probe.participants) + (probe.perRank ? " ranks" : " hosts") + ", latency of "
+        + std::to_string(probe.smallBytes) + " B x " + std::to_string(probe.smallRepetitions) + ", bandwidth of "
+        + std::to_string(probe.largeBytes) + " B x " + std::to_string(probe.largeRepetitions) + " (medians)";
+}
+
+} // namespace
+
+Expected<ProbeImport> withProbeResults(const Project& project, const io::ProbeResults& probe)
+{
+    const auto& topo = project.topology;
+    const int m = static_cast<int>(probe.names.size());
+    std::vector<int> sites(m, -1), hosts(m, -1);
+    std::vector<std::string> unknown;
+    bool allSites = true, allHosts = true;
+    for (int k = 0; k < m; ++k) {
+        if (auto s = topo.siteIndex(probe.names[k]))
+            sites[k] = *s;
+        else
+            allSites = false;
+        if (auto h = topo.hostIndex(probe.names[k]))
+            hosts[k] = *h;
+        else
+            allHosts = false;
+        if (sites[k] < 0 && hosts[k] < 0)
+            unknown.push_back(probe.names[k]);
+    }
+    if (!allSites && !allHosts) {
+        std::string names;
+        for (std::size_t k = 0; k < unknown.size() && k < 5; ++k)
+            names += (k ? ", " : "") + io::shown(unknown[k]);
+        if (unknown.size() > 5)
+            names += " and " + std::to_string(unknown.size() - 5) + " more";
+        return invalid(probe.prefix + ": the probe measured " + names
+                       + (unknown.empty() ? ", a mix of site and host names"
+                                          : ", which the project has neither as a site nor as a host")
+                       + "; give meridian-probe --sites with a host,site line for each host to measure between the "
+                         "project's sites");
+    }
+    ProbeImport out;
+    out.project = project;
+    auto& network = out.project.network;
+    const auto setSite = [&](int a, int b, double latency, double bandwidth) {
+        network.set(model::NetworkQuantity::Latency, a, b, latency, model::Provenance::Measured, probe.measuredAt);
+        network.set(model::NetworkQuantity::Bandwidth, a, b, bandwidth, model::Provenance::Measured, probe.measuredAt);
+        ++out.siteEntries;
+    };
+    if (allSites) {
+        out.bySite = true;
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < m; ++j)
+                if (!std::isnan(probe.latencyMs(i, j)))
+                    setSite(sites[i], sites[j], probe.latencyMs(i, j), probe.bandwidthMBps(i, j));
+    } else {
+        // Host pairs become host links; each site pair gets the median of its host pairs, as the probe's
+        // own --sites aggregation does.
+        const int n = topo.siteCount();
+        std::vector<std::vector<double>> latency(static_cast<std::size_t>(n) * n), bandwidth(latency.size());
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < m; ++j) {
+                if (i == j || std::isnan(probe.latencyMs(i, j)))
+                    continue;
+                model::HostLink link;
+                link.latencyMs = probe.latencyMs(i, j);
+                link.bandwidthMBps = probe.bandwidthMBps(i, j);
+                link.provenance = model::Provenance::Measured;
+                link.measuredAt = probe.measuredAt;
+                network.setHostLink(hosts[i], hosts[j], link);
+                ++out.hostLinks;
+                const auto cell = static_cast<std::size_t>(topo.siteOfHost(hosts[i])) * n + topo.siteOfHost(hosts[j]);
+                latency[cell].push_back(link.latencyMs);
+                bandwidth[cell].push_back(link.bandwidthMBps);
+            }
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b) {
+                const auto cell = static_cast<std::size_t>(a) * n + b;
+                if (!latency[cell].empty())
+                    setSite(a, b, median(latency[cell]), median(bandwidth[cell]));
+            }
+    }
+    if (out.siteEntries == 0 && out.hostLinks == 0)
+        return invalid(probe.prefix + ": the probe measured no pair");
+    out.project.sources.push_back(probeSource(probe));
     return out;
 }
 
@@ -515,11 +619,15 @@ std::uint64_t inputFingerprint(const Project& project, const std::string& applic
                 h.value(p);
                 if (p != model::Provenance::Missing)
                     h.value(n.value(q, i, j));
+                // A newer measurement makes runs on the older one stale even when the values agree.
+                h.value(n.measuredAt(q, i, j));
             }
     for (const auto& [pair, link] : n.hostLinks()) {
         h.value(pair);
         h.value(link.latencyMs);
         h.value(link.bandwidthMBps);
+        h.value(link.provenance);
+        h.value(link.measuredAt);
     }
     const int a = project.applicationIndex(application);
     h.value(a);

@@ -2,6 +2,7 @@
 
 #include "app/document/project.h"
 #include "core/common/expected.h"
+#include "core/io/probe_results.h"
 
 #include <cstdint>
 #include <string>
@@ -40,10 +41,24 @@ Expected<Project> withHostField(const Project& project, int host, int field, con
 /// the reverse entry (to -> from) gets the same value.
 Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantity quantity, int from, int to,
                                    const std::string& text, bool bothDirections = false);
-/// Sets the latency (ms) and bandwidth (MB/s) of one site pair as measured (one link's measurement, as NetPIPE
-/// gives it); with `bothDirections` the reverse pair gets the same values.
+/// Sets the latency (ms) and bandwidth (MB/s) of one site pair as measured on `measuredAt` (one link's
+/// measurement, as NetPIPE gives it; 0 when the date is unknown); with `bothDirections` the reverse pair gets
+/// the same values.
 Expected<Project> withMeasuredLink(const Project& project, int from, int to, double latencyMs, double bandwidthMBps,
-                                   bool bothDirections);
+                                   bool bothDirections, model::MeasuredAt measuredAt = 0);
+/// A probe's results applied to a project, and what they set.
+struct ProbeImport {
+    Project project;
+    bool bySite = false; ///< the probe's groups were the project's sites (else its hosts)
+    int siteEntries = 0; ///< site pairs set (latency and bandwidth each)
+    int hostLinks = 0;   ///< host links set
+};
+/// Applies a meridian-probe run: every pair it measured becomes a measured entry dated by the probe; pairs it
+/// did not measure keep their values. When the probe's groups are the project's sites the site entries are
+/// set; when they are its hosts, each host pair becomes a host link and each site pair the median of its host
+/// pairs. Names that are neither are an error naming them, and nothing is applied. Adds a line to the
+/// project's sources saying what was measured.
+Expected<ProbeImport> withProbeResults(const Project& project, const io::ProbeResults& probe);
 /// Sets a block of network entries from text cells (a spreadsheet paste), the top-left cell at (row, column);
 /// an empty cell clears its entry. A cell that is not a valid value, or a block that runs past the last site,
 /// is an error naming the cell; nothing is applied then.

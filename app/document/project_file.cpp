@@ -1,5 +1,6 @@
 #include "app/document/project_file.h"
 
+#include "core/common/utc_date.h"
 #include "core/io/comm_io.h"
 #include "core/io/network_io.h"
 #include "core/io/placement_io.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace meridian::document {
@@ -194,6 +196,38 @@ Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity
     return {};
 }
 
+// "measured_at": [{"date": "YYYY-MM-DDTHH:MM:SSZ", "latency_ms": [[row, column], ...], "bandwidth_MBps": [...]}]:
+// the entries measured at each date, grouped by date since one measurement sets many entries at once.
+Status readMeasurementDates(const Reader& r, const QJsonValue& value, const model::Topology& topo, model::Network& out)
+{
+    if (value.isUndefined())
+        return {};
+    if (!value.isArray())
+        return r.fail("network.measured_at",
+                      "expected an array of {\"date\": ..., \"latency_ms\": [[row, column], ...]}");
+    const auto groups = value.toArray();
+    for (qsizetype g = 0; g < groups.size(); ++g) {
+        const QString where = QString("network.measured_at[%1]").arg(g);
+        const auto group = groups[g].toObject();
+        if (auto k = r.checkKeys(group, where, {"date", "latency_ms", "bandwidth_MBps"}); !k)
+            return k;
+        const auto date = parseUtcDate(group.value("date").toString().toStdString());
+        if (!date)
+            return r.fail(where + ".date", "expected a UTC date \"YYYY-MM-DDTHH:MM:SSZ\"");
+        for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
+            for (const auto& cell : group.value(quantityKey(q)).toArray()) {
+                const auto pair = cell.toArray();
+                const int i = pair.at(0).toInt(-1), j = pair.at(1).toInt(-1);
+                if (pair.size() != 2 || i < 0 || j < 0 || i >= topo.siteCount() || j >= topo.siteCount()
+                    || out.provenance(q, i, j) != model::Provenance::Measured)
+                    return r.fail(where + "." + quantityKey(q),
+                                  "expected [row, column] pairs of measured entries (not edited, not empty)");
+                out.set(q, i, j, out.value(q, i, j), model::Provenance::Measured, *date);
+            }
+    }
+    return {};
+}
+
 Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topology& topo, model::Network& out)
 {
     out = model::Network(topo.siteCount());
@@ -202,7 +236,7 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
     if (!value.isObject())
         return r.fail("network", "expected an object");
     const auto o = value.toObject();
-    if (auto k = r.checkKeys(o, "network", {"latency_ms", "bandwidth_MBps", "edited", "host_links"}); !k)
+    if (auto k = r.checkKeys(o, "network", {"latency_ms", "bandwidth_MBps", "edited", "measured_at", "host_links"}); !k)
         return k;
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
         if (auto s = readQuantity(r, o, q, topo, out); !s)
@@ -221,11 +255,15 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
             out.set(q, i, j, out.value(q, i, j), model::Provenance::Edited);
         }
     }
+    if (auto s = readMeasurementDates(r, o.value("measured_at"), topo, out); !s)
+        return s;
     const auto links = o.value("host_links").toArray();
     for (qsizetype k = 0; k < links.size(); ++k) {
         const QString where = QString("network.host_links[%1]").arg(k);
         const auto link = links[k].toObject();
-        if (auto c = r.checkKeys(link, where, {"from", "to", "latency_ms", "bandwidth_MBps", "provenance"}); !c)
+        if (auto c = r.checkKeys(link, where,
+                                 {"from", "to", "latency_ms", "bandwidth_MBps", "provenance", "measured_at"});
+            !c)
             return c;
         const auto from = topo.hostIndex(link.value("from").toString().toStdString());
         const auto to = topo.hostIndex(link.value("to").toString().toStdString());
@@ -241,6 +279,12 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
             return r.fail(where,
                           "expected latency_ms >= 0, bandwidth_MBps > 0 and provenance measured, estimated or edited");
         h.provenance = *provenance;
+        if (link.contains("measured_at")) {
+            const auto date = parseUtcDate(link.value("measured_at").toString().toStdString());
+            if (!date || h.provenance != model::Provenance::Measured)
+                return r.fail(where + ".measured_at", "expected a UTC date \"YYYY-MM-DDTHH:MM:SSZ\" on a measured link");
+            h.measuredAt = *date;
+        }
         out.setHostLink(*from, *to, h);
     }
     return {};
@@ -469,6 +513,7 @@ Status ProjectFile::save(const Project& project, const QString& path)
     root["sites"] = sites;
 
     QJsonObject network, edited;
+    std::map<model::MeasuredAt, QJsonObject> measuredAt; // date -> {"latency_ms": cells, "bandwidth_MBps": cells}
     const int m = project.topology.siteCount();
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
         QJsonArray rows, editedCells;
@@ -480,6 +525,12 @@ Status ProjectFile::save(const Project& project, const QString& path)
                 row.append(known ? QJsonValue(project.network.value(q, i, j)) : QJsonValue());
                 if (p == model::Provenance::Edited)
                     editedCells.append(QJsonArray{i, j});
+                if (const auto date = project.network.measuredAt(q, i, j); date != 0) {
+                    auto& group = measuredAt[date];
+                    auto cells = group.value(quantityKey(q)).toArray();
+                    cells.append(QJsonArray{i, j});
+                    group[quantityKey(q)] = cells;
+                }
             }
             rows.append(row);
         }
@@ -489,14 +540,25 @@ Status ProjectFile::save(const Project& project, const QString& path)
     }
     if (!edited.isEmpty())
         network["edited"] = edited;
+    if (!measuredAt.empty()) {
+        QJsonArray groups;
+        for (auto& [date, group] : measuredAt) {
+            group["date"] = QString::fromStdString(formatUtcDate(date));
+            groups.append(group);
+        }
+        network["measured_at"] = groups;
+    }
     QJsonArray links;
-    for (const auto& [key, link] : project.network.hostLinks())
-        links.append(
-            QJsonObject{{"from", QString::fromStdString(project.topology.host(key.first).name)},
-                        {"to", QString::fromStdString(project.topology.host(key.second).name)},
-                        {"latency_ms", link.latencyMs},
-                        {"bandwidth_MBps", link.bandwidthMBps},
-                        {"provenance", QString::fromStdString(std::string(model::provenanceId(link.provenance)))}});
+    for (const auto& [key, link] : project.network.hostLinks()) {
+        QJsonObject o{{"from", QString::fromStdString(project.topology.host(key.first).name)},
+                      {"to", QString::fromStdString(project.topology.host(key.second).name)},
+                      {"latency_ms", link.latencyMs},
+                      {"bandwidth_MBps", link.bandwidthMBps},
+                      {"provenance", QString::fromStdString(std::string(model::provenanceId(link.provenance)))}};
+        if (link.provenance == model::Provenance::Measured && link.measuredAt != 0)
+            o["measured_at"] = QString::fromStdString(formatUtcDate(link.measuredAt));
+        links.append(o);
+    }
     if (!links.isEmpty())
         network["host_links"] = links;
     root["network"] = network;

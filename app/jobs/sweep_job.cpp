@@ -38,7 +38,7 @@ model::Network siteLevel(const model::Network& network)
         for (int i = 0; i < network.siteCount(); ++i)
             for (int j = 0; j < network.siteCount(); ++j)
                 if (network.provenance(q, i, j) != model::Provenance::Missing)
-                    out.set(q, i, j, network.value(q, i, j), network.provenance(q, i, j));
+                    out.set(q, i, j, network.value(q, i, j), network.provenance(q, i, j), network.measuredAt(q, i, j));
     return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/io/text_file.h"
 
+#include <sys/stat.h>
+
 #include <limits>
 #include <vector>
 
@@ -67,6 +69,9 @@ Expected<NetpipeLink> readNetpipe(const std::string& path)
     }
     if (link.points == 0)
         return parseError(path, lines.number(), 1, "no measurement: expected NetPIPE's 'bytes Mbps seconds' lines");
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0)
+        link.measuredAt = static_cast<std::int64_t>(info.st_mtime);
     return link;
 }
 

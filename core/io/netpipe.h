@@ -17,6 +17,9 @@ struct NetpipeLink {
     std::int64_t smallestBytes = 0;
     std::int64_t peakBytes = 0;
     int points = 0;
+    /// When the file was last written (seconds since 1970 UTC): NetPIPE writes no date, and it writes its
+    /// output as it measures, so the file's modification time is when the measurement ended.
+    std::int64_t measuredAt = 0;
 };
 
 /// Reads a NetPIPE output file. Every line must hold a message size in bytes (a whole number >= 1), a

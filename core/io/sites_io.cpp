@@ -1,5 +1,6 @@
 #include "core/io/sites_io.h"
 
+#include "core/io/json_text.h"
 #include "core/io/text_file.h"
 
 #include <nlohmann/json.hpp>
@@ -228,21 +229,10 @@ Expected<std::vector<model::Site>> readSitesGeoJsonUnguarded(const std::string& 
     auto text = readTextFile(path);
     if (!text)
         return text.error();
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::out_of_range& e) {
-        return parseError(path, 0, 0, "not valid JSON: a number is out of range (" + std::string(e.what()) + ")");
-    } catch (const nlohmann::json::parse_error& e) {
-        const auto byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text->size());
-        const auto begin = text->begin();
-        const int line = 1 + static_cast<int>(std::count(begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
-        const auto lastNewline = text->rfind('\n', byte > 0 ? byte - 1 : 0);
-        const int column = static_cast<int>(
-                               byte - (lastNewline == std::string::npos || lastNewline >= byte ? 0 : lastNewline + 1))
-            + 1;
-        return parseError(path, line, column, "not valid JSON");
-    }
+    auto parsed = parseJsonText(*text, path);
+    if (!parsed)
+        return parsed.error();
+    const nlohmann::json& doc = *parsed;
     if (!doc.is_object() || stringMember(doc, "type") != "FeatureCollection" || !doc.contains("features")
         || !doc["features"].is_array())
         return parseError(path, 1, 1, "expected a GeoJSON FeatureCollection with a 'features' array");

@@ -1,5 +1,6 @@
 #include "core/model/network.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace meridian::model {
@@ -39,6 +40,8 @@ Network::Network(int siteCount)
     , m_bandwidthMBps(Eigen::MatrixXd::Constant(siteCount, siteCount, std::nan("")))
     , m_latencyProvenance(ProvenanceMatrix::Zero(siteCount, siteCount))
     , m_bandwidthProvenance(ProvenanceMatrix::Zero(siteCount, siteCount))
+    , m_latencyMeasuredAt(DateMatrix::Zero(siteCount, siteCount))
+    , m_bandwidthMeasuredAt(DateMatrix::Zero(siteCount, siteCount))
 {}
 
 double Network::value(NetworkQuantity q, int from, int to) const
@@ -52,16 +55,24 @@ Provenance Network::provenance(NetworkQuantity q, int from, int to) const
     return static_cast<Provenance>(m(from, to));
 }
 
-void Network::set(NetworkQuantity q, int from, int to, double value, Provenance provenance)
+MeasuredAt Network::measuredAt(NetworkQuantity q, int from, int to) const
+{
+    return q == NetworkQuantity::Latency ? m_latencyMeasuredAt(from, to) : m_bandwidthMeasuredAt(from, to);
+}
+
+void Network::set(NetworkQuantity q, int from, int to, double value, Provenance provenance, MeasuredAt measuredAt)
 {
     assert(isValidNetworkValue(q, value));
     assert(provenance != Provenance::Missing);
+    const MeasuredAt date = provenance == Provenance::Measured ? measuredAt : 0;
     if (q == NetworkQuantity::Latency) {
         m_latencyMs(from, to) = value;
         m_latencyProvenance(from, to) = static_cast<std::uint8_t>(provenance);
+        m_latencyMeasuredAt(from, to) = date;
     } else {
         m_bandwidthMBps(from, to) = value;
         m_bandwidthProvenance(from, to) = static_cast<std::uint8_t>(provenance);
+        m_bandwidthMeasuredAt(from, to) = date;
     }
 }
 
@@ -70,9 +81,11 @@ void Network::clear(NetworkQuantity q, int from, int to)
     if (q == NetworkQuantity::Latency) {
         m_latencyMs(from, to) = std::nan("");
         m_latencyProvenance(from, to) = 0;
+        m_latencyMeasuredAt(from, to) = 0;
     } else {
         m_bandwidthMBps(from, to) = std::nan("");
         m_bandwidthProvenance(from, to) = 0;
+        m_bandwidthMeasuredAt(from, to) = 0;
     }
 }
 
@@ -85,6 +98,24 @@ int Network::count(NetworkQuantity q, Provenance p) const
 {
     const auto& m = q == NetworkQuantity::Latency ? m_latencyProvenance : m_bandwidthProvenance;
     return static_cast<int>((m.array() == static_cast<std::uint8_t>(p)).count());
+}
+
+Network::MeasurementDates Network::measurementDates() const
+{
+    MeasurementDates out;
+    const auto note = [&out](MeasuredAt date) {
+        if (date == 0)
+            return;
+        out.oldest = out.dated == 0 ? date : std::min(out.oldest, date);
+        out.newest = out.dated == 0 ? date : std::max(out.newest, date);
+        ++out.dated;
+    };
+    for (const auto* dates : {&m_latencyMeasuredAt, &m_bandwidthMeasuredAt})
+        for (Eigen::Index k = 0; k < dates->size(); ++k)
+            note(dates->data()[k]);
+    for (const auto& [pair, link] : m_hostLinks)
+        note(link.provenance == Provenance::Measured ? link.measuredAt : 0);
+    return out;
 }
 
 void Network::setHostLink(int fromHost, int toHost, const HostLink& link) { m_hostLinks[{fromHost, toHost}] = link; }

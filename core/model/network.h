@@ -22,15 +22,21 @@ std::optional<Provenance> provenanceFromId(std::string_view id);
 /// Which of the two network quantities an operation refers to.
 enum class NetworkQuantity { Latency, Bandwidth };
 
+/// When an entry was measured: seconds since 1970-01-01 UTC; 0 when the date is not known (typed in,
+/// estimated, or from a file that carries no date).
+using MeasuredAt = std::int64_t;
+
 /// Latency (ms) and bandwidth (MB/s) of a link between two hosts, overriding the site-level entry.
 struct HostLink {
     double latencyMs = std::nan("");
     double bandwidthMBps = std::nan("");
     Provenance provenance = Provenance::Measured;
+    MeasuredAt measuredAt = 0;
 };
 
 /// Latency and bandwidth between sites, row = sender, column = receiver; the diagonal is intra-site.
-/// Matrices may be asymmetric. Every entry carries a Provenance; a Missing entry holds NaN until
+/// Matrices may be asymmetric. Every entry carries a Provenance, and a measured entry the date of its
+/// measurement (measurements age: cloud networks change); a Missing entry holds NaN until
 /// NetworkEstimator fills it in. Optional host-level links override the site entry for one host pair.
 /// Latency is in milliseconds and bandwidth in MB/s (10^6 bytes/s), as in files and the UI.
 class Network {
@@ -45,10 +51,14 @@ public:
     double bandwidthMBps(int from, int to) const { return m_bandwidthMBps(from, to); }
     double value(NetworkQuantity q, int from, int to) const;
     Provenance provenance(NetworkQuantity q, int from, int to) const;
+    /// The date of a measured entry, 0 when unknown or when the entry is not measured.
+    MeasuredAt measuredAt(NetworkQuantity q, int from, int to) const;
 
     /// Sets one entry. Values must be finite, latency >= 0 and bandwidth > 0 (asserted: readers check
-    /// user input first and report errors with their file position).
-    void set(NetworkQuantity q, int from, int to, double value, Provenance provenance = Provenance::Measured);
+    /// user input first and report errors with their file position). `measuredAt` is kept only for a
+    /// Measured entry.
+    void set(NetworkQuantity q, int from, int to, double value, Provenance provenance = Provenance::Measured,
+             MeasuredAt measuredAt = 0);
     /// Makes one entry missing again.
     void clear(NetworkQuantity q, int from, int to);
 
@@ -59,6 +69,14 @@ public:
     bool isComplete() const;
     /// Returns the number of entries of a quantity with the given provenance.
     int count(NetworkQuantity q, Provenance p) const;
+    /// The oldest and newest measurement date over both quantities and the host links, and how many
+    /// measured entries carry a date; {0, 0, 0} when none does.
+    struct MeasurementDates {
+        MeasuredAt oldest = 0;
+        MeasuredAt newest = 0;
+        int dated = 0;
+    };
+    MeasurementDates measurementDates() const;
 
     void setHostLink(int fromHost, int toHost, const HostLink& link);
     const HostLink* hostLink(int fromHost, int toHost) const;
@@ -70,10 +88,13 @@ public:
 
 private:
     using ProvenanceMatrix = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic>;
+    using DateMatrix = Eigen::Matrix<MeasuredAt, Eigen::Dynamic, Eigen::Dynamic>;
     Eigen::MatrixXd m_latencyMs;
     Eigen::MatrixXd m_bandwidthMBps;
     ProvenanceMatrix m_latencyProvenance;
     ProvenanceMatrix m_bandwidthProvenance;
+    DateMatrix m_latencyMeasuredAt;
+    DateMatrix m_bandwidthMeasuredAt;
     std::map<std::pair<int, int>, HostLink> m_hostLinks;
 };
 

@@ -3,6 +3,7 @@
 #include "cli_run.h"
 #include "test_support.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -11,6 +12,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 
 namespace {
 
@@ -211,8 +213,15 @@ private Q_SLOTS:
         const auto real = cli({"project", "set-hosts", p, "--hosts", path("hosts-real.csv")});
         QVERIFY2(real.code == 0, real.err.constData());
         // A real NetPIPE run (NPopenmpi -o on localhost): one link, measured both ways.
-        const auto link = cli({"project", "set-link", p, "--from", "virginia", "--to", "dublin", "--netpipe",
-                               MERIDIAN_TEST_DATA "/netpipe_localhost.out"});
+        // NetPIPE writes no date: the file's modification time is when it finished measuring.
+        QVERIFY(QFile::copy(MERIDIAN_TEST_DATA "/netpipe_localhost.out", path("np.out")));
+        QFile np(path("np.out"));
+        QVERIFY(np.open(QIODevice::ReadWrite));
+        QVERIFY(np.setFileTime(QDateTime(QDate(2026, 11, 20), QTime(9, 30), QTimeZone::utc()),
+                               QFileDevice::FileModificationTime));
+        np.close();
+        const auto link = cli(
+            {"project", "set-link", p, "--from", "virginia", "--to", "dublin", "--netpipe", path("np.out")});
         QVERIFY2(link.code == 0, link.err.constData());
         const QJsonObject info = QJsonDocument::fromJson(link.out).object();
         const QJsonArray latency = info.value("latency_ms").toArray();
@@ -220,6 +229,8 @@ private Q_SLOTS:
         QCOMPARE(latency.at(2).toArray().at(0).toDouble(), 0.00036);
         QCOMPARE(info.value("bandwidth_MBps").toArray().at(0).toArray().at(2).toDouble(), 31933.521215 / 8);
         QCOMPARE(info.value("network").toObject().value("latency_entries").toObject().value("measured").toInt(), 2);
+        QCOMPARE(info.value("network").toObject().value("newest_measurement").toString(),
+                 QString("2026-11-20T09:30:00Z"));
         QVERIFY(readAll(p).contains("node02"));
     }
 };

@@ -1,5 +1,6 @@
 #include "app/document/project_document.h"
 #include "app/document/project_edits.h"
+#include "core/io/probe_results.h"
 #include "test_support.h"
 
 #include <QSignalSpy>
@@ -151,6 +152,80 @@ private Q_SLOTS:
             doc.undoStack()->undo();
             QVERIFY(doc.staleRuns().empty());
         }
+    }
+
+    // A newer measurement makes runs on the older one stale, even when it measured the same values; the
+    // probe's pairs are dated, and what it did not measure keeps its value.
+    void aNewerMeasurementMakesRunsStale()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        auto probe = io::readProbeResults(MERIDIAN_TEST_DATA "/probe/localhost");
+        QVERIFY(probe);
+        const double tokyo = doc.project()->network.latencyMs(1, 2);
+        const auto first = document::withProbeResults(*doc.project(), *probe);
+        QVERIFY(first && first->bySite);
+        QCOMPARE(first->siteEntries, 4);
+        QVERIFY(doc.edit("Import",
+                         [&](const document::Project&) -> Expected<document::Project> { return first->project; }));
+        const auto p = doc.project();
+        QCOMPARE(p->network.latencyMs(0, 3), 0.002649);
+        QCOMPARE(p->network.measuredAt(model::NetworkQuantity::Bandwidth, 3, 0), probe->measuredAt);
+        QCOMPARE(p->network.latencyMs(1, 2), tokyo);
+        QVERIFY(p->sources.back().find("meridian-probe on 2026-11-23T14:43:23Z") != std::string::npos);
+        doc.addRuns({runOf(doc, p->applications[0].name)}, "run");
+        QVERIFY(doc.staleRuns().empty());
+        // The same values, measured a day later.
+        probe->measuredAt += 86400;
+        QVERIFY(doc.edit("Import again", [&](const document::Project& q) -> Expected<document::Project> {
+            auto imported = document::withProbeResults(q, *probe);
+            if (!imported)
+                return imported.error();
+            return imported->project;
+        }));
+        QCOMPARE(doc.staleRuns().size(), std::size_t(1));
+        doc.undoStack()->undo();
+        QVERIFY(doc.staleRuns().empty());
+        // Names the project does not have are refused, naming them.
+        probe->names = {"us-east", "mars"};
+        const auto refused = document::withProbeResults(*doc.project(), *probe);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("'mars', which the project has neither as a site nor as a host")
+                     != std::string::npos,
+                 refused.error().message.c_str());
+    }
+
+    // A probe between hosts: each host pair becomes a host link, each site pair the median of its host pairs.
+    void aProbeBetweenHostsSetsHostLinksAndSiteMedians()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        const auto& topo = doc.project()->topology;
+        io::ProbeResults probe;
+        probe.prefix = "hosts";
+        probe.measuredAt = 1795444988;
+        const int a0 = topo.firstHost(0), a1 = a0 + 1, b0 = topo.firstHost(3);
+        probe.names = {topo.host(a0).name, topo.host(a1).name, topo.host(b0).name};
+        probe.latencyMs = Eigen::MatrixXd::Constant(3, 3, std::nan(""));
+        probe.bandwidthMBps = probe.latencyMs;
+        const auto set = [&](int i, int j, double l, double b) {
+            probe.latencyMs(i, j) = probe.latencyMs(j, i) = l;
+            probe.bandwidthMBps(i, j) = probe.bandwidthMBps(j, i) = b;
+        };
+        set(0, 1, 0.1, 1000);
+        set(0, 2, 40, 50);
+        set(1, 2, 44, 70);
+        auto imported = document::withProbeResults(*doc.project(), probe);
+        QVERIFY2(imported, imported ? "" : imported.error().message.c_str());
+        QVERIFY(!imported->bySite);
+        QCOMPARE(imported->hostLinks, 6);
+        const auto& n = imported->project.network;
+        QCOMPARE(n.hostLink(a1, b0)->latencyMs, 44.0);
+        QCOMPARE(n.hostLink(b0, a0)->measuredAt, probe.measuredAt);
+        QCOMPARE(n.latencyMs(0, 3), 42.0); // median of 40 and 44
+        QCOMPARE(n.bandwidthMBps(3, 0), 60.0);
+        QCOMPARE(n.latencyMs(0, 0), 0.1);
+        QCOMPARE(n.measuredAt(model::NetworkQuantity::Latency, 0, 0), probe.measuredAt);
     }
 
     void deletesRunsUndoably()

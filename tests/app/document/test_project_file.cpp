@@ -1,4 +1,6 @@
+#include "app/document/project_edits.h"
 #include "app/document/project_file.h"
+#include "core/common/utc_date.h"
 #include "core/io/sites_io.h"
 #include "test_support.h"
 
@@ -138,6 +140,56 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(p.network.provenance(NetworkQuantity::Latency, 0, 0), Provenance::Edited);
+    }
+
+    // Measurement dates survive a save, per entry and per host link; undated and edited entries stay undated.
+    void keepsMeasurementDates()
+    {
+        auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
+        const std::int64_t monday = *parseUtcDate("2026-11-23T14:43:23Z"),
+                           earlier = *parseUtcDate("2026-10-01T08:00:00Z");
+        p.network.set(NetworkQuantity::Latency, 0, 1, 40.5, Provenance::Measured, monday);
+        p.network.set(NetworkQuantity::Bandwidth, 0, 1, 90.0, Provenance::Measured, earlier);
+        p.network.set(NetworkQuantity::Latency, 1, 0, 41.0, Provenance::Measured);      // measured, date unknown
+        p.network.set(NetworkQuantity::Latency, 2, 3, 7.0, Provenance::Edited, monday); // edits carry no date
+        model::HostLink link;
+        link.latencyMs = 0.5;
+        link.bandwidthMBps = 900;
+        link.measuredAt = monday;
+        p.network.setHostLink(0, 1, link);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("dated.meridian");
+        QVERIFY(document::ProjectFile::save(p, path));
+        auto back = document::ProjectFile::load(path);
+        QVERIFY2(back, back ? "" : back.error().toString().c_str());
+        QCOMPARE(back->network.measuredAt(NetworkQuantity::Latency, 0, 1), monday);
+        QCOMPARE(back->network.measuredAt(NetworkQuantity::Bandwidth, 0, 1), earlier);
+        QCOMPARE(back->network.measuredAt(NetworkQuantity::Latency, 1, 0), std::int64_t{0});
+        QCOMPARE(back->network.measuredAt(NetworkQuantity::Latency, 2, 3), std::int64_t{0});
+        QCOMPARE(back->network.provenance(NetworkQuantity::Latency, 2, 3), Provenance::Edited);
+        QCOMPARE(back->network.hostLink(0, 1)->measuredAt, monday);
+        const auto dates = back->network.measurementDates();
+        QCOMPARE(dates.oldest, earlier);
+        QCOMPARE(dates.newest, monday);
+        QCOMPARE(dates.dated, 3);
+        QCOMPARE(document::inputFingerprint(*back, back->applications[0].name),
+                 document::inputFingerprint(p, p.applications[0].name));
+        // A date on an entry that has no measured value, or a date that is not one, is refused with its path.
+        const QByteArray saved = [&] {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        for (const auto& [from, to, where] :
+             {std::tuple{QByteArray("\"date\": \"2026-10-01T08:00:00Z\""), QByteArray("\"date\": \"2026-10-01\""),
+                         "network.measured_at[0].date"},
+              std::tuple{QByteArray("\"measured_at\": \"2026-11-23T14:43:23Z\""),
+                         QByteArray("\"measured_at\": \"soon\""), "network.host_links[0].measured_at"}}) {
+            QVERIFY(saved.contains(from));
+            writeFile(path, QByteArray(saved).replace(from, to));
+            const auto bad = document::ProjectFile::load(path);
+            QVERIFY(!bad);
+            QVERIFY2(bad.error().message.find(where) != std::string::npos, bad.error().toString().c_str());
+        }
     }
 
     void refusesANewerVersion()

@@ -1,4 +1,5 @@
 #include "app/document/project_file.h"
+#include "core/common/utc_date.h"
 #include "probe/tournament.h"
 #include "test_support.h"
 
@@ -55,6 +56,26 @@ QList<QStringList> readCsv(const QString& path)
         if (!line.isEmpty())
             rows << QString::fromUtf8(line).split(',');
     return rows;
+}
+
+// Copies the ec2-4-regions sample into dir/sub and returns its project file.
+QString copySample(const QTemporaryDir& dir, const QString& sub = "project")
+{
+    QDir().mkpath(dir.filePath(sub));
+    const QString sample = test::sampleProject("ec2-4-regions");
+    for (const QString& file : QDir(QFileInfo(sample).absolutePath()).entryList(QDir::Files))
+        QFile::copy(QFileInfo(sample).absolutePath() + "/" + file, dir.filePath(sub + "/" + file));
+    return dir.filePath(sub + "/" + QFileInfo(sample).fileName());
+}
+
+// The date a probe wrote into its summary.
+std::int64_t probeDate(const QString& json)
+{
+    QFile f(json);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const auto date = QJsonDocument::fromJson(f.readAll()).object().value("date").toString().toStdString();
+    return parseUtcDate(date).value_or(-1);
 }
 
 } // namespace
@@ -138,24 +159,69 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), 3);
         QCOMPARE(rows[0], (QStringList{"site", "us-east", "ireland"}));
 
-        QVERIFY(QDir().mkpath(dir.filePath("project")));
-        const QString sample = test::sampleProject("ec2-4-regions");
-        for (const QString& file : QDir(QFileInfo(sample).absolutePath()).entryList(QDir::Files))
-            QVERIFY(QFile::copy(QFileInfo(sample).absolutePath() + "/" + file, dir.filePath("project/" + file)));
-        const QString project = dir.filePath("project/" + QFileInfo(sample).fileName());
-        const Ran imported = run(MERIDIAN_CLI,
-                                 {"project", "set-network", project, "--latency", dir.filePath("sites.latency.csv"),
-                                  "--bandwidth", dir.filePath("sites.bandwidth.csv")});
+        const QString project = copySample(dir);
+        const Ran imported = run(MERIDIAN_CLI, {"project", "import-probe", project, dir.filePath("sites")});
         QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
         auto loaded = document::ProjectFile::load(project);
         QVERIFY(loaded);
         const int east = 0, ireland = 3;
         QCOMPARE(loaded->topology.site(ireland).name, std::string("ireland"));
+        const auto date = probeDate(dir.filePath("sites.probe.json"));
         for (auto q : {model::NetworkQuantity::Latency, model::NetworkQuantity::Bandwidth})
             for (int a : {east, ireland})
-                for (int b : {east, ireland})
+                for (int b : {east, ireland}) {
                     QCOMPARE(loaded->network.provenance(q, a, b), model::Provenance::Measured);
+                    QCOMPARE(loaded->network.measuredAt(q, a, b), date);
+                }
         QCOMPARE(loaded->network.value(model::NetworkQuantity::Latency, east, ireland), rows[1][2].toDouble());
+        QVERIFY(loaded->sources.back().find("meridian-probe") != std::string::npos);
+    }
+
+    // Without --sites the probe measures between hosts; when those are the project's hosts, the import sets
+    // host links and each site pair's median.
+    void hostMatricesImportAsHostLinks()
+    {
+        QTemporaryDir dir;
+        const QString project = copySample(dir);
+        QFile hosts(dir.filePath("hosts.csv"));
+        QVERIFY(hosts.open(QIODevice::WriteOnly));
+        const QString host = QSysInfo::machineHostName();
+        hosts.write(QString("host,site,slots\n%1/0,us-east,4\n%1/1,us-east,4\n%1/2,ireland,4\n%1/3,ireland,4\n")
+                        .arg(host)
+                        .toUtf8());
+        hosts.close();
+        const Ran set = run(MERIDIAN_CLI, {"project", "set-hosts", project, "--hosts", hosts.fileName()});
+        QVERIFY2(set.exitCode == 0, qPrintable(set.err));
+        const Ran ran = probe(4,
+                              {"--per-rank", "--out", dir.filePath("hosts"), "--small-reps", "200", "--large-reps",
+                               "5"});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
+        const Ran imported = run(MERIDIAN_CLI, {"project", "import-probe", project, dir.filePath("hosts.probe.json")});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        auto loaded = document::ProjectFile::load(project);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->network.hostLinks().size(), std::size_t(12));
+        const auto date = probeDate(dir.filePath("hosts.probe.json"));
+        for (const auto& [pair, link] : loaded->network.hostLinks()) {
+            QCOMPARE(link.measuredAt, date);
+            QVERIFY(link.latencyMs > 0 && link.bandwidthMBps > 0);
+        }
+        QCOMPARE(loaded->network.measuredAt(model::NetworkQuantity::Latency, 0, 3), date);
+        QCOMPARE(loaded->network.measuredAt(model::NetworkQuantity::Bandwidth, 3, 3), date);
+        // A probe of hosts the project does not have changes nothing and says which.
+        const QByteArray before = [&] {
+            QFile f(project);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        const QString original = copySample(dir, "original");
+        const Ran refused = run(MERIDIAN_CLI, {"project", "import-probe", original, dir.filePath("hosts")});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("which the project has neither as a site nor as a host")
+                     && refused.err.contains(host + "/0"),
+                 qPrintable(refused.err));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
     }
 
     void tooFewParticipantsAreRefused()

@@ -1,0 +1,40 @@
+#include "core/io/json_text.h"
+
+#include "core/io/text_file.h"
+
+#include <algorithm>
+
+namespace meridian::io {
+
+Expected<nlohmann::json> parseJsonText(const std::string& text, const std::string& path)
+{
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::out_of_range& e) {
+        return parseError(path, 0, 0, "not valid JSON: a number is out of range (" + std::string(e.what()) + ")");
+    } catch (const nlohmann::json::parse_error& e) {
+        const auto byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        const auto begin = text.begin();
+        const int line = 1 + static_cast<int>(std::count(begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
+        const auto lastNewline = text.rfind('\n', byte > 0 ? byte - 1 : 0);
+        const int column = static_cast<int>(
+                               byte - (lastNewline == std::string::npos || lastNewline >= byte ? 0 : lastNewline + 1))
+            + 1;
+        return parseError(path, line, column, "not valid JSON");
+    }
+}
+
+int lineOf(const std::string& text, const std::string& needle, int fromLine)
+{
+    std::size_t start = 0;
+    for (int line = 1; line < fromLine && start != std::string::npos; ++line)
+        start = text.find('\n', start) == std::string::npos ? std::string::npos : text.find('\n', start) + 1;
+    if (start == std::string::npos)
+        return 0;
+    const auto at = text.find(needle, start);
+    if (at == std::string::npos)
+        return 0;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+} // namespace meridian::io

@@ -1,0 +1,137 @@
+#include "core/common/utc_date.h"
+#include "core/io/probe_results.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace meridian;
+using meridian::test::data;
+
+namespace {
+
+void write(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestProbeResults : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    // Copies the real probe run into the temporary folder as PREFIX, with `file` replaced by `text`.
+    QString copyWith(const QString& prefix, const QString& suffix = {}, const QByteArray& text = {})
+    {
+        for (const QString s : {".latency.csv", ".bandwidth.csv", ".probe.json"}) {
+            const QString to = m_dir.filePath(prefix + s);
+            QFile::remove(to);
+            write(to, s == suffix ? text : readAll(QString::fromStdString(data("probe/localhost" + s.toStdString()))));
+        }
+        return m_dir.filePath(prefix);
+    }
+
+private Q_SLOTS:
+    void utcDatesParseStrictlyAndRoundTrip()
+    {
+        QCOMPARE(parseUtcDate("1970-01-01T00:00:00Z"), std::optional<std::int64_t>(0));
+        QCOMPARE(parseUtcDate("2026-11-23T14:43:08Z"), std::optional<std::int64_t>(1795444988));
+        QCOMPARE(parseUtcDate("2024-02-29T23:59:59Z"), std::optional<std::int64_t>(1709251199));
+        for (const char* bad : {"2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-31T00:00:00Z",
+                                "2026-11-23 14:43:08Z", "2026-11-23T14:43:08", "2026-11-23T24:00:00Z",
+                                "1969-12-31T23:59:59Z", "2026-11-23T14:43:08+01:00", "", "2026-1a-23T14:43:08Z"})
+            QVERIFY2(!parseUtcDate(bad), bad);
+        for (std::int64_t t : {std::int64_t{0}, std::int64_t{1709251199}, std::int64_t{1795444988}})
+            QCOMPARE(parseUtcDate(formatUtcDate(t)), std::optional<std::int64_t>(t));
+    }
+
+    // A real run: mpirun -np 4 meridian-probe --per-rank --sites (two ranks each to us-east and ireland).
+    void readsARealProbeRun()
+    {
+        for (const char* path : {"probe/localhost", "probe/localhost.probe.json", "probe/localhost.latency.csv"}) {
+            auto r = io::readProbeResults(data(path));
+            QVERIFY2(r, r ? "" : r.error().message.c_str());
+            QCOMPARE(r->names, (std::vector<std::string>{"us-east", "ireland"}));
+            QCOMPARE(r->measuredAt, *parseUtcDate("2026-11-23T14:43:23Z"));
+            QVERIFY(r->perRank);
+            QCOMPARE(r->participants, 4);
+            QCOMPARE(r->smallBytes, std::int64_t{1024});
+            QCOMPARE(r->smallRepetitions, std::int64_t{1000});
+            QCOMPARE(r->latencyMs(0, 1), 0.002649);
+            QCOMPARE(r->bandwidthMBps(1, 0), 6640.75);
+        }
+    }
+
+    void badOutputIsAnErrorNamingFileAndLine_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("json truncated") << ".probe.json" << QByteArray("{\n  \"format\": \"meridian-probe\",\n  \"ver")
+                                        << "x.probe.json:3:";
+        QTest::newRow("not a probe") << ".probe.json" << QByteArray("{\"format\": \"geojson\"}")
+                                     << "expected a meridian-probe result";
+        QTest::newRow("version 2") << ".probe.json" << QByteArray("{\"format\": \"meridian-probe\",\n\"version\": 2}")
+                                   << "x.probe.json:2: expected \"version\": 1";
+        QTest::newRow("bad date") << ".probe.json"
+                                  << QByteArray("{\"format\": \"meridian-probe\", \"version\": 1,\n\n\"date\": "
+                                                "\"yesterday\"}")
+                                  << "x.probe.json:3: expected \"date\"";
+        QTest::newRow("no participants")
+            << ".probe.json"
+            << QByteArray("{\"format\": \"meridian-probe\", \"version\": 1, \"date\": \"2026-11-23T14:43:23Z\", "
+                          "\"per_rank\": false, \"small_bytes\": 1024, \"small_repetitions\": 10, \"large_bytes\": "
+                          "4096, \"large_repetitions\": 2, \"participants\": []}")
+            << "at least two ranks";
+        QTest::newRow("names differ") << ".bandwidth.csv"
+                                      << QByteArray("site,us-east,dublin\nus-east,1,2\ndublin,3,4\n")
+                                      << "x.bandwidth.csv:1:1: expected the same hosts or sites as";
+        QTest::newRow("zero bandwidth") << ".bandwidth.csv"
+                                        << QByteArray("site,us-east,ireland\nus-east,1,0\nireland,3,4\n")
+                                        << "x.bandwidth.csv:2:";
+        QTest::newRow("half a pair") << ".bandwidth.csv"
+                                     << QByteArray("site,us-east,ireland\nus-east,1,\nireland,3,4\n")
+                                     << "has a latency or a bandwidth but not both";
+        QTest::newRow("no names") << ".latency.csv" << QByteArray("1,2\n3,4\n")
+                                  << "x.latency.csv:1:1: expected a header row and a first column";
+        QTest::newRow("rows differ") << ".latency.csv" << QByteArray("site,us-east,ireland\nireland,1,2\nus-east,3,4\n")
+                                     << "expected the header row to name the rows'";
+    }
+
+    void badOutputIsAnErrorNamingFileAndLine()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        const auto r = io::readProbeResults(copyWith("x", suffix, text).toStdString());
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error().toString()).contains(expected), r.error().toString().c_str());
+    }
+
+    void aMissingFileIsNamed()
+    {
+        const QString prefix = copyWith("gone");
+        QVERIFY(QFile::remove(prefix + ".bandwidth.csv"));
+        const auto r = io::readProbeResults(prefix.toStdString());
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error().toString()).contains("gone.bandwidth.csv"),
+                 r.error().toString().c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProbeResults)
+#include "test_probe_results.moc"
