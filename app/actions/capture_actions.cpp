@@ -2,6 +2,7 @@
 
 #include "app/capture/capture.h"
 #include "app/document/project_edits.h"
+#include "app/jobs/output_tail.h"
 
 #include <QObject>
 
@@ -21,34 +22,6 @@ Status importCapturedApplication(document::ProjectDocument& document, const std:
                          [&](const document::Project& p) { return document::withApplication(p, application); });
 }
 
-namespace {
-
-/// Keeps the last complete line of a command's output, as the job's stage.
-class OutputTail {
-public:
-    explicit OutputTail(const Feedback& feedback)
-        : m_feedback(feedback)
-    {}
-    void add(const QByteArray& output)
-    {
-        m_pending += output;
-        const qsizetype end = m_pending.lastIndexOf('\n');
-        if (end < 0)
-            return;
-        const QByteArray complete = m_pending.left(end).trimmed();
-        m_pending.remove(0, end + 1);
-        const QByteArray last = complete.mid(complete.lastIndexOf('\n') + 1).trimmed().left(200);
-        if (!last.isEmpty())
-            m_feedback.setProgress(0.0, last.toStdString());
-    }
-
-private:
-    const Feedback& m_feedback;
-    QByteArray m_pending;
-};
-
-} // namespace
-
 int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, const CaptureRequest& request,
                  std::function<void(const QString& message)> failed, std::function<void()> landed)
 {
@@ -56,7 +29,7 @@ int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, c
     return runner.start<capture::CaptureOutcome>(
         title,
         [request](const Feedback& feedback) {
-            OutputTail tail(feedback);
+            jobs::OutputTail tail(feedback);
             capture::CaptureOptions options;
             options.output = [&tail](const QByteArray& output) { tail.add(output); };
             return capture::runCapture(request.command, request.prefix, options, feedback);

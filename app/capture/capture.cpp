@@ -30,39 +30,6 @@ constexpr const char* kLibraryName = "libmeridian-trace.so";
 
 std::string local(const QString& text) { return text.toLocal8Bit().toStdString(); }
 
-/// Starts `process` and waits for it, passing its output on and stopping it when the run is canceled.
-Status runToEnd(QProcess& process, const PreparedCommand& prepared, const CaptureOptions& options,
-                const Feedback& feedback)
-{
-    process.setProgram(prepared.program);
-    process.setArguments(prepared.arguments);
-    process.setProcessEnvironment(prepared.environment);
-    process.setProcessChannelMode(options.output ? QProcess::MergedChannels : QProcess::ForwardedChannels);
-    process.start();
-    if (!process.waitForStarted(30000))
-        return makeError(ErrorCode::Io,
-                         "cannot start '" + local(prepared.program) + "': " + local(process.errorString()));
-    while (!process.waitForFinished(50)) {
-        if (process.state() == QProcess::NotRunning)
-            break;
-        if (options.output)
-            if (const QByteArray out = process.readAll(); !out.isEmpty())
-                options.output(out);
-        if (feedback.isCanceled()) {
-            process.terminate();
-            if (!process.waitForFinished(3000)) {
-                process.kill();
-                process.waitForFinished(3000);
-            }
-            return makeError(ErrorCode::Canceled, "canceled");
-        }
-    }
-    if (options.output)
-        if (const QByteArray out = process.readAll(); !out.isEmpty())
-            options.output(out);
-    return {};
-}
-
 /// The tracer's files in `folder` (named `trace.*`), as (file there, suffix after "trace").
 std::vector<std::pair<QString, QString>> tracerFiles(const QString& folder)
 {
@@ -134,6 +101,38 @@ Status moveInPlace(const QString& folder, const QString& prefix, CaptureOutcome&
 }
 
 } // namespace
+
+Status runToEnd(QProcess& process, const PreparedCommand& prepared,
+                const std::function<void(const QByteArray&)>& output, const Feedback& feedback)
+{
+    process.setProgram(prepared.program);
+    process.setArguments(prepared.arguments);
+    process.setProcessEnvironment(prepared.environment);
+    process.setProcessChannelMode(output ? QProcess::MergedChannels : QProcess::ForwardedChannels);
+    process.start();
+    if (!process.waitForStarted(30000))
+        return makeError(ErrorCode::Io,
+                         "cannot start '" + local(prepared.program) + "': " + local(process.errorString()));
+    while (!process.waitForFinished(50)) {
+        if (process.state() == QProcess::NotRunning)
+            break;
+        if (output)
+            if (const QByteArray out = process.readAll(); !out.isEmpty())
+                output(out);
+        if (feedback.isCanceled()) {
+            process.terminate();
+            if (!process.waitForFinished(3000)) {
+                process.kill();
+                process.waitForFinished(3000);
+            }
+            return makeError(ErrorCode::Canceled, "canceled");
+        }
+    }
+    if (output)
+        if (const QByteArray out = process.readAll(); !out.isEmpty())
+            output(out);
+    return {};
+}
 
 Expected<QString> traceLibrary()
 {
@@ -216,7 +215,7 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
     const PreparedCommand prepared = prepareCommand(command, detectLauncher(command), library, folder.filePath("trace"),
                                                     QProcessEnvironment::systemEnvironment());
     QProcess process;
-    if (auto ran = runToEnd(process, prepared, options, feedback); !ran)
+    if (auto ran = runToEnd(process, prepared, options.output, feedback); !ran)
         return ran.error();
     CaptureOutcome outcome;
     outcome.crashed = process.exitStatus() == QProcess::CrashExit;

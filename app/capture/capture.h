@@ -5,6 +5,7 @@
 #include "core/model/comm_matrix.h"
 
 #include <QByteArray>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -38,6 +39,13 @@ struct PreparedCommand {
 /// options right after the launcher's name, otherwise in the environment.
 PreparedCommand prepareCommand(const QStringList& command, Launcher launcher, const QString& library,
                                const QString& tracePrefix, QProcessEnvironment environment);
+
+/// Starts `process` with `prepared` and waits for it. Its merged output goes to `output` as it comes (to this
+/// process's own standard output and error when `output` is empty); a canceled `feedback` stops it
+/// (terminate, then kill) and returns a Canceled error. An exit status, even a failing one, is not an error:
+/// read it from `process`.
+Status runToEnd(QProcess& process, const PreparedCommand& prepared,
+                const std::function<void(const QByteArray&)>& output, const Feedback& feedback);
 
 struct CaptureOptions {
     /// The command's output, as it comes; when empty, the output goes straight to this process's own

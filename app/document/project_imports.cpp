@@ -4,9 +4,13 @@
 #include "core/io/matrix_csv.h"
 #include "core/io/network_io.h"
 #include "core/io/placement_io.h"
+#include "core/io/probe_results.h"
 #include "core/io/text_file.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cstring>
 
 namespace meridian::document {
 
@@ -43,6 +47,17 @@ namespace {
 
 bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool fileExists(const std::string& path)
+{
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
 // True for "12", "p12", "rank12": a process id written as a matrix name.
 bool isProcessName(const std::string& name)
 {
@@ -66,6 +81,21 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
         return say(why, FileKind::Unknown, text.error().toString());
     const std::string_view body = io::trim(
         std::string_view(*text).substr(0, std::min<std::size_t>(text->size(), 1 << 16)));
+    // What measurement tools wrote: told by content, with the files a result always comes with beside it.
+    const auto beside = [&](const char* suffix, const char* sibling) {
+        return endsWith(path, suffix) && fileExists(path.substr(0, path.size() - std::strlen(suffix)) + sibling);
+    };
+    if (endsWith(path, ".otf2") && std::string_view(*text).substr(0, 8).find("OTF2") != std::string_view::npos)
+        return say(why, FileKind::Capture, "an OTF2 trace's anchor file: the communication of an MPI run");
+    if (endsWith(path, ".prof") && (startsWith(body, "# POINT TO POINT") || startsWith(body, "# COLLECTIVES")))
+        return say(why, FileKind::Capture, "one rank's Open MPI monitoring file: the communication of an MPI run");
+    if (startsWith(body, "%%MatrixMarket") && beside(".volume.mtx", ".messages.mtx"))
+        return say(why, FileKind::Capture, "a capture by meridian-cli capture (with its .messages.mtx beside it)");
+    if (startsWith(body, "{") && body.find("\"meridian-probe\"") != std::string_view::npos)
+        return say(why, FileKind::ProbeResults, "a meridian-probe result: latency and bandwidth between hosts or sites");
+    if ((beside(".latency.csv", ".probe.json") || beside(".bandwidth.csv", ".probe.json"))
+        && detectFileKind(io::probePrefix(path) + ".probe.json", topology) == FileKind::ProbeResults)
+        return say(why, FileKind::ProbeResults, "a matrix of a meridian-probe result (its .probe.json is beside it)");
     if (startsWith(body, "{")) {
         if (body.find("\"meridian-project\"") != std::string_view::npos)
             return say(why, FileKind::Project, "a Meridian project (\"format\": \"meridian-project\")");

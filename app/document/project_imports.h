@@ -39,7 +39,10 @@ enum class FileKind {
     Application,   ///< Matrix Market, or a square CSV matrix of processes (p0, rank0 names, or none)
     ProcessSites,  ///< `process,site` lines: pins or a site-level mapping (ask)
     Mapping,       ///< `process,site,host,slot` lines
-    Hosts          ///< a `host,site[,slots]` header: the hosts of the sites
+    Hosts,         ///< a `host,site[,slots]` header: the hosts of the sites
+    Capture,       ///< an application's communication as a tool recorded it: meridian-cli capture's
+                   ///< PREFIX.volume.mtx (with PREFIX.messages.mtx), an Open MPI monitoring .prof, an OTF2 anchor
+    ProbeResults   ///< meridian-probe's PREFIX.probe.json, or one of its matrices with the JSON beside it
 };
 
 /// Returns the kind of a file and, in `why`, one sentence saying what gave it away or why none fits.

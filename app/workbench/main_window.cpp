@@ -191,6 +191,11 @@ void MainWindow::buildMenus()
           "actionImportApplication");
     named(importMenu->addAction(tr("Application from a &Capture\u2026"), this, &MainWindow::importCaptureWithDialog),
           "actionImportCapture");
+    named(importMenu->addAction(tr("&Network Measurement (meridian-probe)\u2026"), this,
+                                &MainWindow::importProbeWithDialog),
+          "actionImportProbe");
+    named(importMenu->addAction(tr("Link from Net&PIPE\u2026"), this, [this] { startNetpipeDialog(); }),
+          "actionImportNetpipe");
     named(importMenu->addAction(tr("&Pins\u2026"), this, &MainWindow::importPinsWithDialog), "actionImportPins");
     named(importMenu->addAction(tr("&Mapping as a Run\u2026"), this, &MainWindow::importMappingWithDialog),
           "actionImportMapping");
@@ -216,6 +221,8 @@ void MainWindow::buildMenus()
     run->addAction(tr("&Cancel All"), this, [this] { m_runner->cancelAll(); });
     run->addSeparator();
     named(run->addAction(tr("Ca&pture Application\u2026"), this, [this] { startCaptureDialog(); }), "actionCapture");
+    named(run->addAction(tr("Measure &Network\u2026"), this, [this] { startMeasureNetworkDialog(); }),
+          "actionMeasureNetwork");
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>())
@@ -343,6 +350,10 @@ bool MainWindow::openOrImportUnguarded(const QString& path)
         return importMapping(path);
     case document::FileKind::Hosts:
         return imported(actions::importHosts(*m_document, path), tr("the hosts"));
+    case document::FileKind::Capture:
+        return importCapture(path, document::unusedApplicationName(*m_document->project(), captureBaseName(path)));
+    case document::FileKind::ProbeResults:
+        return importProbe(path);
     case document::FileKind::Unknown:
         break;
     }
@@ -577,64 +588,6 @@ void MainWindow::importNetworkWithDialog(model::NetworkQuantity quantity)
                                                       QString(), tr("Matrices (*.csv *.mtx);;All files (*)"));
     if (!path.isEmpty())
         importNetwork(quantity, path);
-}
-
-bool MainWindow::importCapture(const QString& path, const std::string& name)
-{
-    if (auto s = actions::importCapturedApplication(*m_document, name, path); !s) {
-        showError(tr("Cannot import the capture"), QString::fromStdString(s.error().toString()));
-        return false;
-    }
-    m_tabs->setCurrentWidget(m_applicationsPanel);
-    m_applicationsPanel->setCurrentApplication(static_cast<int>(m_document->project()->applications.size()) - 1);
-    statusBar()->showMessage(tr("Imported the captured application %1").arg(QString::fromStdString(name)), 8000);
-    return true;
-}
-
-void MainWindow::importCaptureWithDialog()
-{
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import an application from a capture"), QFileInfo(m_document->path()).absolutePath(),
-        tr("Captures (*.volume.mtx *.prof *.otf2);;meridian-cli capture (*.volume.mtx);;"
-           "Open MPI monitoring, any rank's file (*.prof);;OTF2 trace (*.otf2);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QString base = QFileInfo(path).fileName().section('.', 0, 0);
-    if (path.endsWith(".otf2"))
-        base = QFileInfo(QFileInfo(path).absolutePath()).fileName().remove("_trace");
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Import a capture"), tr("Application name:"), QLineEdit::Normal,
-                                               QString::fromStdString(
-                                                   document::unusedApplicationName(*m_document->project(),
-                                                                                   base.toStdString())),
-                                               &ok);
-    if (ok && !name.trimmed().isEmpty())
-        importCapture(path, name.trimmed().toStdString());
-}
-
-CaptureDialog* MainWindow::startCaptureDialog()
-{
-    auto* dialog = new CaptureDialog(QFileInfo(m_document->path()).absolutePath(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { startCapture(dialog->request()); });
-    dialog->open();
-    return dialog;
-}
-
-int MainWindow::startCapture(const actions::CaptureRequest& request)
-{
-    statusBar()->showMessage(tr("Capturing %1 in the background (see the Jobs panel)").arg(request.command.join(' ')),
-                             8000);
-    const QString name = QString::fromStdString(request.name);
-    return actions::startCapture(
-        *m_runner, *m_document, request,
-        [this](const QString& message) { showError(tr("The capture failed"), message); },
-        [this, name] {
-            m_tabs->setCurrentWidget(m_applicationsPanel);
-            m_applicationsPanel->setCurrentApplication(static_cast<int>(m_document->project()->applications.size())
-                                                       - 1); // withApplication appends
-            statusBar()->showMessage(tr("Captured the application %1").arg(name), 15000);
-        });
 }
 
 void MainWindow::importApplicationWithDialog()

@@ -2,6 +2,7 @@
 
 #include "app/actions/capture_actions.h"
 #include "app/actions/run_controller.h"
+#include "app/capture/probe_run.h"
 #include "app/document/autosave.h"
 #include "app/document/project_document.h"
 #include "app/jobs/job_runner.h"
@@ -21,6 +22,8 @@ namespace meridian::workbench {
 
 class ApplicationsPanel;
 class CaptureDialog;
+class MeasureNetworkDialog;
+class NetpipeLinkDialog;
 class ComparePanel;
 class NetworkPanel;
 class NewProjectWizard;
@@ -30,6 +33,10 @@ class MapPanel;
 class MatrixPanel;
 class RunPanel;
 class RunsPanel;
+
+/// The application name a capture file suggests: its name up to the first dot, or for an EZTrace OTF2 archive
+/// (NAME_trace/eztrace_log.otf2) the program's name.
+std::string captureBaseName(const QString& path);
 
 /// The workbench window. Thin: it owns the document, the mapper registry, the JobRunner and the run
 /// controller, lays out the panels (map, matrices, compare, diff in the centre; run panel, runs and
@@ -47,7 +54,8 @@ public:
     /// Like loadProject, but reports an error in a message box.
     bool openProject(const QString& path);
     /// Opens a dropped file by what its content holds (document::detectFileKind): a project opens; sites,
-    /// a network matrix, an application, pins or a mapping are imported as one undoable edit. Where the
+    /// a network matrix, an application, a capture, a probe's results, pins or a mapping are imported as one
+    /// undoable edit. Where the
     /// content fits two kinds (latency or bandwidth; pins or a site-level mapping) the user is asked.
     /// A file that fits none is refused with the reason, never imported as the wrong kind.
     bool openOrImport(const QString& path);
@@ -68,6 +76,16 @@ public:
     CaptureDialog* startCaptureDialog();
     /// Starts a capture job without the dialog (what the dialog's Run does); returns the job id.
     int startCapture(const actions::CaptureRequest& request);
+    /// Imports a meridian-probe result (its prefix or any of its files) into the network as one undoable edit;
+    /// an error is shown and returned.
+    bool importProbe(const QString& path);
+    /// Opens File > Import > Link from NetPIPE (non-modal; deletes itself when closed); nullptr without sites.
+    NetpipeLinkDialog* startNetpipeDialog();
+    /// Opens Run > Measure Network (non-modal; deletes itself when closed): when accepted, meridian-probe runs
+    /// as a background job and its results are imported. nullptr without sites.
+    MeasureNetworkDialog* startMeasureNetworkDialog();
+    /// Starts a probe job without the dialog (what the dialog's Measure does); returns the job id.
+    int startProbe(const capture::ProbeRequest& request);
     /// Writes the report as HTML or PDF (by suffix).
     Status writeReport(const QString& path);
     report::ReportImages reportImages();
@@ -121,6 +139,7 @@ private:
     void importPinsWithDialog();
     void importMappingWithDialog();
     void importCaptureWithDialog();
+    void importProbeWithDialog();
     bool importMapping(const QString& path);
     bool importNetwork(model::NetworkQuantity quantity, const QString& path);
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.

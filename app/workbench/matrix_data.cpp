@@ -1,5 +1,7 @@
 #include "app/workbench/matrix_data.h"
 
+#include "app/workbench/measurement_age.h"
+
 #include <QCoreApplication>
 
 #include <numeric>
@@ -32,6 +34,8 @@ widgets::HeatmapData networkData(const document::ProjectDocument& document, bool
     data.rowAxis = tr("from");
     data.columnAxis = tr("to");
     data.cellNote = [network, q](int r, int c) {
+        if (const auto date = network.measuredAt(q, r, c); date != 0)
+            return tr("measured %1").arg(measurementDateText(date));
         return QString::fromStdString(std::string(model::provenanceId(network.provenance(q, r, c))));
     };
     return data;

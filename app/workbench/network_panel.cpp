@@ -1,10 +1,12 @@
 #include "app/workbench/network_panel.h"
 
 #include "app/document/project_edits.h"
+#include "app/workbench/measurement_age.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +19,13 @@
 namespace meridian::workbench {
 
 using model::NetworkQuantity;
+
+namespace {
+
+// The shade of entries measured too long ago (kOldMeasurementDays).
+const QColor kOldColor(255, 236, 179);
+
+} // namespace
 
 NetworkPanel::NetworkPanel(document::ProjectDocument* document, QWidget* parent)
     : QWidget(parent)
@@ -106,6 +115,8 @@ void NetworkPanel::rebuild()
         names << QString::fromStdString(s.name);
     m_table->setHorizontalHeaderLabels(names);
     m_table->setVerticalHeaderLabels(names);
+    const model::MeasuredAt now = QDateTime::currentSecsSinceEpoch();
+    int old = 0;
     if (complete.siteCount() == n)
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j) {
@@ -118,21 +129,41 @@ void NetworkPanel::rebuild()
                 item->setFont(font);
                 if (!known)
                     item->setForeground(QColor(130, 130, 130));
-                item->setToolTip(tr("%1 \u2192 %2: %3")
-                                     .arg(names[i], names[j],
-                                          known ? QString::fromStdString(std::string(model::provenanceId(provenance)))
-                                                : tr("estimated from distance")));
+                QString origin = known ? QString::fromStdString(std::string(model::provenanceId(provenance)))
+                                       : tr("estimated from distance");
+                if (const auto date = project->network.measuredAt(q, i, j); date != 0) {
+                    origin = tr("measured %1 (%2)").arg(measurementDateText(date), measurementAgeText(date, now));
+                    if (measurementAgeDays(date, now) > kOldMeasurementDays) {
+                        item->setBackground(kOldColor);
+                        ++old;
+                    }
+                }
+                item->setToolTip(tr("%1 \u2192 %2: %3").arg(names[i], names[j], origin));
                 m_table->setItem(i, j, item);
             }
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     const int measured = project->network.count(q, model::Provenance::Measured)
         + project->network.count(q, model::Provenance::Edited);
+    QString dates;
+    if (const auto d = project->network.measurementDates(); d.dated > 0) {
+        dates = d.oldest == d.newest
+            ? tr("Measured %1 (%2).").arg(measurementDateText(d.newest), measurementAgeText(d.newest, now))
+            : tr("Measured between %1 (%2) and %3 (%4).")
+                  .arg(measurementDateText(d.oldest), measurementAgeText(d.oldest, now), measurementDateText(d.newest),
+                       measurementAgeText(d.newest, now));
+        if (old > 0)
+            dates += " "
+                + tr("%n entries (shaded) are over %1 days old: networks change, re-measure them with Run > "
+                     "Measure Network.",
+                     "", old)
+                      .arg(kOldMeasurementDays);
+    }
     m_note->setText(
         n == 0 ? tr("Add sites first (File > Import > Sites, or double-click the map).")
-               : tr("%1 of %2 entries measured or edited (plain or bold); the rest are estimated (grey italics). %3")
+               : tr("%1 of %2 entries measured or edited (plain or bold); the rest are estimated (grey italics).")
                      .arg(measured)
                      .arg(n * n)
-                     .arg(m_document->networkModelText()));
+                + (dates.isEmpty() ? QString() : "\n" + dates) + "\n" + m_document->networkModelText());
     m_rebuilding = false;
 }
 

@@ -15,7 +15,9 @@ namespace meridian::workbench {
 
 /// The network as tables a user can type or paste into: latency (ms) or bandwidth (MB/s) between every
 /// pair of sites, row = from, column = to. Measured entries are plain, edited ones bold, estimated ones
-/// grey italics (with the distance model under the table). Editing a cell asks whether the value holds for
+/// grey italics (with the distance model under the table). A measured entry's tooltip gives its date and age;
+/// entries measured over kOldMeasurementDays ago are shaded, and the note under the table says when the
+/// network was measured. Editing a cell asks whether the value holds for
 /// both directions; pasting a tab-separated block from a spreadsheet (Ctrl+V, or the Paste button) sets
 /// every cell it covers as one undoable edit; Import reads a whole matrix from a file.
 class NetworkPanel : public QWidget {
