@@ -1,12 +1,33 @@
-// Capture readers: Open MPI's monitoring files and NetPIPE's output. The monitoring reader reads a folder, so
-// the input is also written as rank 0's file of a run in a folder of its own.
+// Capture readers: Open MPI's monitoring files, NetPIPE's output and meridian-probe's results. The monitoring
+// reader reads a folder, so the input is also written as rank 0's file of a run in a folder of its own; the
+// probe's reader reads three files, so the input is written once as the JSON and once as the latency matrix,
+// each beside valid companions.
 #include "core/io/netpipe.h"
 #include "core/io/openmpi_monitoring.h"
+#include "core/io/probe_results.h"
 #include "fuzz_input.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+
+namespace {
+
+constexpr const char* kProbeJson = R"({"format": "meridian-probe", "version": 1, "date": "2026-11-23T14:43:23Z",
+"per_rank": true, "small_bytes": 1024, "small_repetitions": 1000, "large_bytes": 4194304, "large_repetitions": 10,
+"participants": [{"name": "vm/0", "group": "a"}, {"name": "vm/1", "group": "b"}], "pairs": []}
+)";
+constexpr const char* kProbeMatrix = "site,a,b\na,0.0028,0.0026\nb,0.0026,0.0028\n";
+
+void writeFile(const std::string& path, const char* data, std::size_t size)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(data, static_cast<std::streamsize>(size));
+}
+
+void writeFile(const std::string& path, const std::string& text) { writeFile(path, text.data(), text.size()); }
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -26,5 +47,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (auto capture = io::readOpenMpiMonitoring(folder))
         (void)io::monitoringCollectivesJson(*capture);
+    const auto* bytes = reinterpret_cast<const char*>(data);
+    static const bool companions = [] {
+        writeFile(folder + "/json.latency.csv", kProbeMatrix);
+        writeFile(folder + "/json.bandwidth.csv", kProbeMatrix);
+        writeFile(folder + "/csv.probe.json", kProbeJson);
+        writeFile(folder + "/csv.bandwidth.csv", kProbeMatrix);
+        return true;
+    }();
+    (void)companions;
+    writeFile(folder + "/json.probe.json", bytes, size);
+    (void)io::readProbeResults(folder + "/json");
+    writeFile(folder + "/csv.latency.csv", bytes, size);
+    (void)io::readProbeResults(folder + "/csv");
     return 0;
 }
