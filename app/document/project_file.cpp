@@ -470,48 +470,12 @@ Expected<Project> ProjectFile::load(const QString& path)
     return project;
 }
 
-Status ProjectFile::save(const Project& project, const QString& path)
+namespace {
+
+// The network as saved: both matrices (measured and edited values; estimated ones are left null), which entries
+// were edited, when measured entries were measured, and the host links.
+QJsonObject networkJson(const Project& project)
 {
-    const QDir dir = QFileInfo(path).absoluteDir();
-    QJsonObject root;
-    root["format"] = "meridian-project";
-    root["version"] = kVersion;
-    root["name"] = QString::fromStdString(project.name);
-    if (!project.description.empty())
-        root["description"] = QString::fromStdString(project.description);
-    QJsonArray sources;
-    for (const auto& s : project.sources)
-        sources.append(QString::fromStdString(s));
-    if (!sources.isEmpty())
-        root["sources"] = sources;
-
-    QJsonArray sites;
-    for (const auto& s : project.topology.sites()) {
-        QJsonObject o;
-        o["name"] = QString::fromStdString(s.name);
-        o["lat"] = s.latitude;
-        o["lon"] = s.longitude;
-        const bool uniform = std::all_of(s.hosts.begin(), s.hosts.end(),
-                                         [&](const model::Host& h) { return h.slots == s.hosts.front().slots; });
-        bool defaultNames = true;
-        for (int h = 0; h < s.nodes; ++h)
-            defaultNames = defaultNames && s.hosts[h].name == model::Topology::defaultHostName(s.name, h, s.nodes);
-        if (uniform && defaultNames) {
-            o["nodes"] = s.nodes;
-            o["slots"] = s.hosts.front().slots;
-        } else {
-            QJsonArray hosts;
-            for (const auto& h : s.hosts)
-                hosts.append(QJsonObject{{"name", QString::fromStdString(h.name)}, {"slots", h.slots}});
-            o["hosts"] = hosts;
-        }
-        o["up_MBps"] = numberOrNull(s.uplinkMBps);
-        o["down_MBps"] = numberOrNull(s.downlinkMBps);
-        o["egress_usd_per_GB"] = numberOrNull(s.egressUsdPerGB);
-        sites.append(o);
-    }
-    root["sites"] = sites;
-
     QJsonObject network, edited;
     std::map<model::MeasuredAt, QJsonObject> measuredAt; // date -> {"latency_ms": cells, "bandwidth_MBps": cells}
     const int m = project.topology.siteCount();
@@ -561,7 +525,54 @@ Status ProjectFile::save(const Project& project, const QString& path)
     }
     if (!links.isEmpty())
         network["host_links"] = links;
-    root["network"] = network;
+    return network;
+}
+
+} // namespace
+
+Status ProjectFile::save(const Project& project, const QString& path)
+{
+    const QDir dir = QFileInfo(path).absoluteDir();
+    QJsonObject root;
+    root["format"] = "meridian-project";
+    root["version"] = kVersion;
+    root["name"] = QString::fromStdString(project.name);
+    if (!project.description.empty())
+        root["description"] = QString::fromStdString(project.description);
+    QJsonArray sources;
+    for (const auto& s : project.sources)
+        sources.append(QString::fromStdString(s));
+    if (!sources.isEmpty())
+        root["sources"] = sources;
+
+    QJsonArray sites;
+    for (const auto& s : project.topology.sites()) {
+        QJsonObject o;
+        o["name"] = QString::fromStdString(s.name);
+        o["lat"] = s.latitude;
+        o["lon"] = s.longitude;
+        const bool uniform = std::all_of(s.hosts.begin(), s.hosts.end(),
+                                         [&](const model::Host& h) { return h.slots == s.hosts.front().slots; });
+        bool defaultNames = true;
+        for (int h = 0; h < s.nodes; ++h)
+            defaultNames = defaultNames && s.hosts[h].name == model::Topology::defaultHostName(s.name, h, s.nodes);
+        if (uniform && defaultNames) {
+            o["nodes"] = s.nodes;
+            o["slots"] = s.hosts.front().slots;
+        } else {
+            QJsonArray hosts;
+            for (const auto& h : s.hosts)
+                hosts.append(QJsonObject{{"name", QString::fromStdString(h.name)}, {"slots", h.slots}});
+            o["hosts"] = hosts;
+        }
+        o["up_MBps"] = numberOrNull(s.uplinkMBps);
+        o["down_MBps"] = numberOrNull(s.downlinkMBps);
+        o["egress_usd_per_GB"] = numberOrNull(s.egressUsdPerGB);
+        sites.append(o);
+    }
+    root["sites"] = sites;
+
+    root["network"] = networkJson(project);
 
     // The sidecars and the project are one transaction (io::writeFilesWithJournal): a kill at any moment
     // leaves the old set or the new set, never applications of both.

@@ -53,7 +53,8 @@ std::optional<std::int64_t> parseUtcDate(std::string_view text)
         return std::nullopt;
     if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 60)
         return std::nullopt;
-    return daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 + h * 3600 + mi * 60 + s;
+    const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+    return days * 86400 + std::int64_t{h} * 3600 + std::int64_t{mi} * 60 + s;
 }
 
 std::string formatUtcDate(std::int64_t seconds)
