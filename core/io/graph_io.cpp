@@ -24,16 +24,6 @@ using namespace detail;
 
 namespace {
 
-void reserveFor(model::Graph& g, const std::string& path)
-{
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0) {
-        const auto estimate = static_cast<std::size_t>(st.st_size / 12 + 16);
-        g.src.reserve(estimate);
-        g.dst.reserve(estimate);
-    }
-}
-
 Error emptyGraph(const std::string& path)
 {
     return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)",
@@ -141,33 +131,6 @@ Expected<GraphFormat> graphFormatFromId(std::string_view id)
         return GraphFormat::MatrixMarket;
     return makeError(ErrorCode::InvalidInput,
                      "unknown graph format '" + std::string(id) + "' (known: snap, metis, mtx)");
-}
-
-Expected<model::Graph> readSnapGraph(const std::string& path)
-{
-    model::Graph g;
-    reserveFor(g, path);
-    std::error_code sizeError;
-    DenseIdMap ids(g, std::filesystem::file_size(path, sizeError));
-    auto ok = forEachEdgeLine(path,
-                              [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t,
-                                  std::int64_t) -> Status {
-                                  if (a == b) {
-                                      ++g.selfLoopsDropped;
-                                      ids.get(a);
-                                      return {};
-                                  }
-                                  const std::uint32_t u = ids.get(a);
-                                  const std::uint32_t v = ids.get(b);
-                                  g.src.push_back(u);
-                                  g.dst.push_back(v);
-                                  return {};
-                              });
-    if (!ok)
-        return ok.error();
-    if (g.src.empty())
-        return emptyGraph(path);
-    return g;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/expected.h"
+#include "core/common/feedback.h"
 #include "core/model/graph.h"
 #include "core/model/topology.h"
 
@@ -21,8 +22,10 @@ Expected<GraphFormat> graphFormatFromId(std::string_view id);
 /// columns are ignored), LF or CRLF. Ids are non-negative integers below 2^32, renumbered densely in order of
 /// first appearance. Self-loops are dropped and counted; duplicates are kept. Errors (a line with one id, a
 /// non-numeric or negative id, an id of 2^32 or more, no edge at all) name the file, line and column.
-/// Streams the file in blocks, so memory is the edge list plus one block. O(file size).
-Expected<model::Graph> readSnapGraph(const std::string& path);
+/// The file is cut into chunks of whole lines that the workers of `feedback`'s executor parse at once; the ids
+/// are then renumbered in file order. Memory is the edge list plus the chunks' raw ids (8 bytes per edge)
+/// until each is renumbered. O(file size). Cancel is checked between chunks (16 MB).
+Expected<model::Graph> readSnapGraph(const std::string& path, const Feedback& feedback = Feedback());
 
 /// Reads a METIS graph (`n m [fmt [ncon]]`, `%` comments, 1-based neighbours, optional vertex and edge
 /// weights, which are checked and ignored). Each undirected edge {u, v} becomes one directed edge from the

@@ -152,6 +152,41 @@ Expected<std::string> writeTemporary(const PendingFile& file)
 
 } // namespace
 
+void writeRecordsInParallel(std::ostream& out, std::size_t count, std::size_t blockSize,
+                            const std::function<void(std::size_t begin, std::size_t end, std::string& buffer)>& format,
+                            Executor& executor)
+{
+    const std::size_t blocks = (count + blockSize - 1) / blockSize;
+    const int workers = std::max(1, executor.concurrency());
+    // Two blocks per worker per batch, in two sets of buffers: while a batch is formatted, the calling thread
+    // first writes the batch before it (the kernel's copy overlaps the formatting).
+    const std::size_t batch = 2 * static_cast<std::size_t>(workers);
+    std::vector<std::string> buffers[2] = {std::vector<std::string>(batch), std::vector<std::string>(batch)};
+    std::size_t pending = 0; // blocks of the previous batch not yet written
+    const auto writeOut = [&](const std::vector<std::string>& set, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            out.write(set[k].data(), static_cast<std::streamsize>(set[k].size()));
+    };
+    std::size_t round = 0;
+    for (std::size_t first = 0; first < blocks; first += batch, ++round) {
+        const std::size_t inBatch = std::min(batch, blocks - first);
+        auto& current = buffers[round % 2];
+        const auto& previous = buffers[(round + 1) % 2];
+        std::atomic<std::size_t> next{0};
+        executor.shareWork(workers, [&](int worker) {
+            if (worker == 0)
+                writeOut(previous, pending);
+            for (std::size_t k = next++; k < inBatch; k = next++) {
+                const std::size_t begin = (first + k) * blockSize;
+                current[k].clear();
+                format(begin, std::min(count, begin + blockSize), current[k]);
+            }
+        });
+        pending = inBatch;
+    }
+    writeOut(buffers[(round + 1) % 2], pending);
+}
+
 Status writeFilesTogether(const std::vector<PendingFile>& files)
 {
     std::vector<std::string> temps;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/executor.h"
 #include "core/common/expected.h"
 
 #include <cstdint>
@@ -31,6 +32,13 @@ Status writeTextFileAtomically(const std::string& path, std::string_view content
 /// folder; on any error the temporary file is removed, `path` is left as it was, and the error says why.
 /// For outputs too large to build in memory first.
 Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce);
+
+/// Writes records 0..count-1 to `out` in order. Blocks of `blockSize` records are formatted by the executor's
+/// workers at once, a few blocks per worker at a time, each worker appending block [begin, end) to a buffer of
+/// its own through `format`; the calling thread writes the buffers in order. For outputs of millions of lines.
+void writeRecordsInParallel(std::ostream& out, std::size_t count, std::size_t blockSize,
+                            const std::function<void(std::size_t begin, std::size_t end, std::string& buffer)>& format,
+                            Executor& executor = Executor::standard());
 
 /// Writes several files that belong together (a partition and its masters, a mapping and its launcher
 /// files): every file is written and synced to a unique temporary first, and only then are all renamed,

@@ -6,7 +6,8 @@
 //   upload_share   per-site upload shares of hash and geo-cut (Table 10)
 //   budget         B swept from 1.0 to 0.6 (Fig. 19-20): geo-cut and g-cut (WAN budget scaled alike)
 //   heterogeneity  Tables 5 and 6 on 20 sites with a 10^7-edge power-law graph, normalised to hash
-//   throughput     streaming stage from the binary cache, end to end from SNAP text, and peak memory
+//   throughput     whole commands (SNAP text in, E.tsv and M.tsv out, wall clock) for hash, hdrf and geo-cut on
+//                  2 x 10^7 edges, with each phase's seconds and the peak memory per edge
 #include "app/document/project_file.h"
 #include "core/io/graph_io.h"
 #include "core/partition/builtin_partitioners.h"
@@ -197,14 +198,18 @@ int main()
         std::fflush(stdout);
     }
 
-    // Throughput and memory, through meridian-cli so the peak is that of one partitioning run.
+    // Throughput and memory of whole commands as a user runs them: meridian-cli from the SNAP text to E.tsv and
+    // M.tsv, wall clock around the process (no binary edge cache), 2 x 10^7 edges of a power-law graph.
     QTemporaryDir dir;
     const QString text = dir.filePath("powerlaw.txt");
+    const auto throughputGraph = need(synth::generatePowerLawGraph(20000000, 2.1, 2));
     {
         std::ofstream out(text.toStdString());
-        out << "# power-law graph, alpha 2.1, seed 1\n";
-        for (std::size_t e = 0; e < big.edgeCount(); ++e)
-            out << big.src[e] << '\t' << big.dst[e] << '\n';
+        out << "# power-law graph, alpha 2.1, seed 2\n";
+        std::string lines;
+        for (std::size_t e = 0; e < throughputGraph.edgeCount(); ++e)
+            lines += std::to_string(throughputGraph.src[e]) + '\t' + std::to_string(throughputGraph.dst[e]) + '\n';
+        out << lines;
     }
     const QString sitesCsv = dir.filePath("sites.csv");
     {
@@ -214,36 +219,47 @@ int main()
             out << "dc" << r << ',' << r << ',' << r << ",1,1," << use.uplinkMBps * (r < 10 ? 1 : 0.5) << ','
                 << use.downlinkMBps * (r < 10 ? 1 : 0.5) << ',' << use.egressUsdPerGB * (r < 15 ? 1 : 0.5) << '\n';
     }
+    struct Command {
+        QJsonObject json;
+        double wallSeconds = 0.0;
+    };
     const auto cli = [&](const QStringList& args) {
         QProcess p;
         QStringList env = QProcess::systemEnvironment();
         env << "XDG_CACHE_HOME=" + dir.filePath("cache");
         p.setEnvironment(env);
+        const auto t0 = Clock::now();
         p.start(MERIDIAN_CLI, args);
         p.waitForFinished(-1);
+        const double wall = since(t0);
         if (p.exitCode() != 0) {
             std::fprintf(stderr, "bench: meridian-cli failed: %s\n", p.readAllStandardError().constData());
             std::exit(1);
         }
-        return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        return Command{QJsonDocument::fromJson(p.readAllStandardOutput()).object(), wall};
     };
-    const QStringList base{"partition", "--graph", text,
-                           "--sites",   sitesCsv,  "--algorithm",
-                           "geo-cut",   "--out",   dir.filePath("e.tsv")};
-    const QStringList streamOnly{"--param", "max_iter=0", "--param", "lq_fraction=0"};
-    const auto fromText = cli(base + streamOnly + QStringList{"--no-cache"}); // parses the text
-    cli(base + streamOnly);                                                   // writes the cache
-    const auto fromCache = cli(base + streamOnly);                            // loads the binary cache
-    const auto full = cli(base + QStringList{"--no-cache"});
-    const double edges = static_cast<double>(big.edgeCount());
-    const double textSeconds = fromText["graph"].toObject()["load_s"].toDouble() + fromText["streaming_s"].toDouble();
-    std::printf(
-        "RESULT case=throughput edges=%.0f snap_text_load_s=%.3f streaming_from_cache_edges_per_s=%.3g target_min=1e7 "
-        "cache_load_s=%.3f end_to_end_from_text_edges_per_s=%.3g target_min=8e6 peak_bytes_per_edge_streaming=%.1f "
-        "peak_bytes_per_edge_full_geo_cut=%.1f target_max=40 full_geo_cut_runtime_s=%.2f loaded_from_cache=%d\n",
-        edges, fromText["graph"].toObject()["load_s"].toDouble(), fromCache["streaming_edges_per_second"].toDouble(),
-        fromCache["graph"].toObject()["load_s"].toDouble(), edges / textSeconds,
-        fromText["peak_memory_bytes"].toDouble() / edges, full["peak_memory_bytes"].toDouble() / edges,
-        full["runtime_s"].toDouble(), fromCache["graph"].toObject()["loaded_from_cache"].toBool() ? 1 : 0);
+    const double edges = static_cast<double>(throughputGraph.edgeCount());
+    std::map<std::string, double> wall;
+    for (const char* algorithm : {"hash", "hdrf", "geo-cut"}) {
+        // The fastest of 3 runs: identical runs differ by up to 30% on this virtual machine.
+        Command best;
+        for (int k = 0; k < 3; ++k) {
+            Command c = cli({"partition", "--graph", text, "--sites", sitesCsv, "--algorithm", algorithm, "--no-cache",
+                             "--out", dir.filePath("E.tsv"), "--masters", dir.filePath("M.tsv")});
+            if (k == 0 || c.wallSeconds < best.wallSeconds)
+                best = c;
+        }
+        wall[algorithm] = best.wallSeconds;
+        const QJsonObject& j = best.json;
+        std::printf("RESULT case=throughput algorithm=%s edges=%.0f whole_command_wall_s=%.3f "
+                    "whole_command_edges_per_s=%.3g target_min=1e7 json_edges_per_s=%.3g read_s=%.3f partition_s=%.3f "
+                    "evaluate_s=%.3f write_s=%.3f peak_bytes_per_edge=%.1f target_max=40\n",
+                    algorithm, edges, best.wallSeconds, edges / best.wallSeconds, j["edges_per_second"].toDouble(),
+                    j["graph"].toObject()["load_s"].toDouble(), j["runtime_s"].toDouble(), j["evaluate_s"].toDouble(),
+                    j["write_s"].toDouble(), j["peak_memory_bytes"].toDouble() / edges);
+        std::fflush(stdout);
+    }
+    std::printf("RESULT case=throughput_summary geo_cut_over_hdrf_wall=%.2f target_max=2\n",
+                wall["geo-cut"] / wall["hdrf"]);
     return 0;
 }

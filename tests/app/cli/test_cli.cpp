@@ -291,9 +291,15 @@ private Q_SLOTS:
         QCOMPARE(o["graph"].toObject()["self_loops_dropped"].toInt(), 1);
         QCOMPARE(o["homes"].toObject()["random"].toInt(), 2);
         QCOMPARE(o["budget"].toObject()["status"].toString(), QString("within budget"));
-        for (const char* key : {"replication_factor", "transfer_time_s", "wan_cost_usd", "wan_bytes", "runtime_s",
-                                "edges_per_second", "peak_memory_bytes"})
+        for (const char* key :
+             {"replication_factor", "transfer_time_s", "wan_cost_usd", "wan_bytes", "runtime_s", "edges_per_second",
+              "partitioning_edges_per_second", "peak_memory_bytes", "evaluate_s", "write_s", "whole_s"})
             QVERIFY2(o.contains(key), key);
+        // edges_per_second is the whole command's: reading, partitioning, evaluating and writing.
+        const double whole = o["whole_s"].toDouble();
+        QVERIFY(whole
+                >= o["graph"].toObject()["load_s"].toDouble() + o["runtime_s"].toDouble() + o["write_s"].toDouble());
+        QCOMPARE(o["edges_per_second"].toDouble(), 5 / whole);
         QCOMPARE(o["sites"].toArray().size(), 2);
         const auto lines = readAll(e).split('\n');
         QCOMPARE(lines.size(), 6);

@@ -1,3 +1,4 @@
+#include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/graph_io.h"
 #include "core/io/sites_io.h"
@@ -47,6 +48,50 @@ private Q_SLOTS:
         auto missing = io::readSnapGraph(test::data("graphs/none.txt"));
         QVERIFY(!missing);
         QCOMPARE(missing.error().code, ErrorCode::Io);
+    }
+
+    // The reader cuts a file into chunks parsed at once: any cut, even inside a line or a CRLF, and any number of
+    // workers give the graph a sequential read gives, and an error names the line counted from the file's start.
+    void chunksGiveTheSameGraphAsOneRead()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("mixed.txt");
+        QByteArray text = "# a comment\r\n\n";
+        for (int k = 0; k < 400; ++k) {
+            text += QByteArray::number((k * 7919) % 97 + (k % 5 == 0 ? 4000000000ull : 0)) + (k % 3 ? "\t" : "  ")
+                + QByteArray::number((k * 104729) % 89) + (k % 4 == 0 ? " 1.5 extra" : "") + (k % 2 ? "\r\n" : "\n");
+            if (k % 50 == 0)
+                text += "# more\n   \n" + QByteArray::number(k) + " " + QByteArray::number(k) + "\n"; // a self-loop
+        }
+        text += "12 13"; // no final newline
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        }
+        const auto whole = io::detail::readSnapGraphInChunks(path.toStdString(), Feedback(), 1u << 20);
+        QVERIFY2(whole, whole ? "" : whole.error().toString().c_str());
+        QCOMPARE(whole->edgeCount() + whole->selfLoopsDropped, std::uint64_t(400 + 8 + 1)); // every edge line
+        QVERIFY(whole->selfLoopsDropped >= 8);
+        for (std::size_t chunk : {1u, 2u, 3u, 7u, 16u, 100u, 999u}) {
+            const auto g = io::detail::readSnapGraphInChunks(path.toStdString(), Feedback(), chunk);
+            QVERIFY2(g, g ? "" : g.error().toString().c_str());
+            QCOMPARE(g->src, whole->src);
+            QCOMPARE(g->dst, whole->dst);
+            QCOMPARE(g->originalId, whole->originalId);
+            QCOMPARE(g->selfLoopsDropped, whole->selfLoopsDropped);
+        }
+        // A bad line deep in the file: its number counts every line before it, whichever chunk holds it.
+        const QByteArray bad = text.left(text.lastIndexOf("12 13")) + "12 x13\n";
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(bad);
+        }
+        const int badLine = static_cast<int>(bad.count('\n'));
+        for (std::size_t chunk : {5u, 64u, 1u << 20})
+            MERIDIAN_VERIFY_ERROR(io::detail::readSnapGraphInChunks(path.toStdString(), Feedback(), chunk), "mixed.txt",
+                                  badLine, 4, "non-negative integer");
     }
 
     void readsMetisAsOneEdgePerUndirectedPair()

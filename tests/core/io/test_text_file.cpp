@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sstream>
 #include <thread>
 
 #include <sys/wait.h>
@@ -27,6 +28,24 @@ QByteArray readAll(const QString& path)
 class TestTextFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Records formatted in blocks by several workers come out in order, whatever the block size.
+    void writesRecordsInParallelInOrder()
+    {
+        const auto format = [](std::size_t begin, std::size_t end, std::string& buffer) {
+            for (std::size_t k = begin; k < end; ++k)
+                buffer += std::to_string(k * k) + (k % 3 ? "\t" : "\n");
+        };
+        for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1000}}) {
+            std::string expected;
+            format(0, count, expected);
+            for (std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{5000}}) {
+                std::ostringstream out;
+                io::writeRecordsInParallel(out, count, block, format);
+                QCOMPARE(out.str(), expected);
+            }
+        }
+    }
+
     void readsWithinTheCapAndRefusesBeyondIt()
     {
         QTemporaryDir dir;
