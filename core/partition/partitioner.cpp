@@ -2,6 +2,7 @@
 
 #include "core/common/random.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -100,7 +101,11 @@ Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, cons
     std::vector<std::uint64_t> replicas(g.vertexCount, 0);
     for (std::uint32_t v = 0; v < g.vertexCount; ++v)
         replicas[v] = 1ull << problem.home[v];
-    for (std::size_t e = 0; e < g.edgeCount(); ++e) {
+    const std::size_t edges = g.edgeCount();
+    for (std::size_t e = 0; e < edges; ++e) {
+        const std::size_t ahead = std::min<std::size_t>(e + 16, edges - 1); // random vertices: load them ahead
+        __builtin_prefetch(replicas.data() + g.src[ahead], 1);
+        __builtin_prefetch(replicas.data() + g.dst[ahead], 1);
         if (p.edgeSite[e] >= m)
             return makeError(ErrorCode::Internal, std::string(id()) + " left an edge without a site");
         replicas[g.src[e]] |= 1ull << p.edgeSite[e];
