@@ -121,6 +121,8 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
     return {
         ParamSpec::integer("d", 2, 1, 64, "Pairs of partitions sampled per mapping step (power of d choices)."),
         ParamSpec::integer("max_iter", 1000, 0, 1000000, "Upper bound on partition-mapping steps (0 skips stage 2a)."),
+        ParamSpec::integer("exhaustive_sites", 8, 0, 10,
+                           "Up to this many sites, partition mapping tries every mapping (M!) instead of sampling."),
         ParamSpec::integer("patience", 0, 0, 100000,
                            "Fruitless samples in a row before mapping stops; 0 = the number of sites, 1 = the paper."),
         ParamSpec::real("lq_fraction", 0.05, 0.0, 1.0,
@@ -131,13 +133,14 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
 
 bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
                                model::EdgePartition& partition, const ParamValues& values, std::uint64_t seed,
-                               const FeedbackRange& range, std::vector<std::string>& notes, double budgetUsd)
+                               const FeedbackRange& range, std::vector<std::string>& notes, double budgetUsd,
+                               std::vector<int>* mapping)
 {
     Random random(seed ^ 0x47454f435554ull);
     refinement::repairBudget(problem, graph, partition, static_cast<int>(values.integer("groups")), budgetUsd, range,
                              notes);
     if (values.integer("max_iter") > 0
-        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes))
+        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, mapping))
         return false;
     range.setProgress(0.3, "edge migration");
     return refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes);
@@ -184,7 +187,8 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
     else
         std::snprintf(text, sizeof text, "stage 1 costs %.6g USD", stage1);
     result.notes.emplace_back(text);
-    if (!refine(problem, g, result.partition, values, seed, range.sub(0.5, 1.0), result.notes, budget))
+    if (!refine(problem, g, result.partition, values, seed, range.sub(0.5, 1.0), result.notes, budget,
+                &result.siteMapping))
         return makeError(ErrorCode::Canceled, "canceled");
     return result;
 }

@@ -41,7 +41,7 @@ public:
     /// `budgetUsd` (infinity = none); returns false when canceled. Notes say what each stage achieved.
     static bool refine(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                        const ParamValues& values, std::uint64_t seed, const FeedbackRange& range,
-                       std::vector<std::string>& notes, double budgetUsd);
+                       std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr);
 
 private:
     Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,

@@ -99,8 +99,11 @@ Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, cons
         return makeError(ErrorCode::Internal, std::string(id()) + " returned a partition of the wrong size");
     const int m = problem.siteCount();
     std::vector<std::uint64_t> replicas(g.vertexCount, 0);
+    const auto& moved = result->siteMapping;
+    if (!moved.empty() && static_cast<int>(moved.size()) != m)
+        return makeError(ErrorCode::Internal, std::string(id()) + " returned a site mapping of the wrong size");
     for (std::uint32_t v = 0; v < g.vertexCount; ++v)
-        replicas[v] = 1ull << problem.home[v];
+        replicas[v] = 1ull << (moved.empty() ? problem.home[v] : moved[problem.home[v]]);
     const std::size_t edges = g.edgeCount();
     for (std::size_t e = 0; e < edges; ++e) {
         const std::size_t ahead = std::min<std::size_t>(e + 16, edges - 1); // random vertices: load them ahead

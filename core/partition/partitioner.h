@@ -44,6 +44,9 @@ struct PartitionResult {
     model::EdgePartition partition;
     std::vector<std::string> notes;
     double streamingSeconds = 0.0; ///< wall time of the streaming pass alone (for throughput figures)
+    /// Where partition mapping moved each site's partition (a permutation; empty when nothing moved). A
+    /// vertex's home data moves with its partition: its master may then be at siteMapping[home].
+    std::vector<int> siteMapping;
 };
 
 /// The budget status of a partition: met, or over by how many USD.

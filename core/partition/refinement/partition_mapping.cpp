@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 namespace meridian::partition::refinement {
@@ -20,18 +21,21 @@ struct MappingTables {
         double seconds = 0.0, usd = 0.0;
     };
 
+    /// A partition is everything stage 1 put on one site, its masters included: a mapping moves it whole, so
+    /// the traffic between partitions stays and only the sites carrying it (bandwidths, prices) change.
     Estimate evaluate(const std::vector<int>& site, const cost::GasNetwork& net) const
     {
         std::vector<double> gUp(m, 0.0), gDown(m, 0.0), aUp(m, 0.0), aDown(m, 0.0);
         for (int p = 0; p < m; ++p) {
             const int r = site[p];
             for (int h = 0; h < m; ++h) {
-                if (r == h)
+                if (p == h)
                     continue;
+                const int masters = site[h];
                 const double g = gather[p * m + h], a = apply[p * m + h];
                 gUp[r] += g;
-                gDown[h] += g;
-                aUp[h] += a;
+                gDown[masters] += g;
+                aUp[masters] += a;
                 aDown[r] += a;
             }
         }
@@ -96,7 +100,7 @@ Swap bestSampledSwap(const MappingTables& tables, const cost::GasNetwork& net, s
 
 bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                    const ParamValues& values, Random& random, double budgetUsd, const FeedbackRange& range,
-                   std::vector<std::string>& notes)
+                   std::vector<std::string>& notes, std::vector<int>* mapping)
 {
     const int m = problem.siteCount();
     const auto& net = problem.network;
@@ -108,28 +112,54 @@ bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, m
     std::iota(site.begin(), site.end(), 0);
     MappingTables::Estimate now = tables.evaluate(site, net);
     const double startSeconds = now.seconds;
-    const int d = static_cast<int>(values.integer("d"));
-    const auto maxIter = values.integer("max_iter");
-    const int patience = values.integer("patience") > 0 ? static_cast<int>(values.integer("patience")) : m;
-    int fruitless = 0, swaps = 0;
-    for (std::int64_t it = 0; it < maxIter && m > 1 && fruitless < patience; ++it) {
-        if ((it & 63) == 0 && range.isCanceled())
-            return false;
-        const Swap swap = bestSampledSwap(tables, net, site, d, now.seconds, budget, random);
-        if (swap.p < 0) {
-            ++fruitless;
-            continue;
+    int swaps = 0;
+    const char* how = "power of d choices";
+    if (m > 1 && m <= values.integer("exhaustive_sites")) {
+        // Few sites: every mapping is tried (M! of them, O(M^2) each), as the paper suggests for small M.
+        how = "every mapping tried";
+        std::vector<int> trial = site, best = site;
+        std::int64_t tried = 0;
+        while (std::next_permutation(trial.begin(), trial.end())) {
+            if ((++tried & 4095) == 0 && range.isCanceled())
+                return false;
+            const MappingTables::Estimate e = tables.evaluate(trial, net);
+            if (e.seconds < now.seconds && withinBudget(e.usd, budget)) {
+                now = e;
+                best = trial;
+            }
         }
-        fruitless = 0;
-        ++swaps;
-        std::swap(site[swap.p], site[swap.q]);
-        now = swap.estimate;
+        for (int p = 0; p < m; ++p)
+            swaps += best[p] != site[p] ? 1 : 0;
+        site = best;
+    } else {
+        const int d = static_cast<int>(values.integer("d"));
+        const auto maxIter = values.integer("max_iter");
+        const int patience = values.integer("patience") > 0 ? static_cast<int>(values.integer("patience")) : m;
+        int fruitless = 0;
+        for (std::int64_t it = 0; it < maxIter && m > 1 && fruitless < patience; ++it) {
+            if ((it & 63) == 0 && range.isCanceled())
+                return false;
+            const Swap swap = bestSampledSwap(tables, net, site, d, now.seconds, budget, random);
+            if (swap.p < 0) {
+                ++fruitless;
+                continue;
+            }
+            fruitless = 0;
+            ++swaps;
+            std::swap(site[swap.p], site[swap.q]);
+            now = swap.estimate;
+        }
     }
     for (auto& s : partition.edgeSite)
         s = static_cast<std::uint8_t>(site[s]);
+    for (auto& s : partition.masterSite)
+        s = static_cast<std::uint8_t>(site[s]);
+    if (mapping)
+        *mapping = site;
     char text[160];
-    std::snprintf(text, sizeof text, "partition mapping: %d swap(s), transfer time %.6g s -> %.6g s", swaps,
-                  startSeconds, now.seconds);
+    std::snprintf(text, sizeof text, "partition mapping (%s): %d %s, transfer time %.6g s -> %.6g s", how, swaps,
+                  std::strcmp(how, "power of d choices") == 0 ? "swap(s)" : "partition(s) moved", startSeconds,
+                  now.seconds);
     notes.emplace_back(text);
     return true;
 }
