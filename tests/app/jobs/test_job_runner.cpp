@@ -64,7 +64,11 @@ private Q_SLOTS:
             runner.start<int>(
                 QString("job %1").arg(k),
                 [&, k](const Feedback&) -> Expected<int> {
-                    peak = std::max(peak.load(), ++concurrent);
+                    // An atomic maximum: a plain load-then-store loses the higher count when both jobs start
+                    // together (seen once in a pristine root: peak 1).
+                    const int now = ++concurrent;
+                    for (int seen = peak.load(); now > seen && !peak.compare_exchange_weak(seen, now);) {
+                    }
                     std::this_thread::sleep_for(std::chrono::milliseconds(150));
                     --concurrent;
                     return k;
