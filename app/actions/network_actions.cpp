@@ -2,20 +2,14 @@
 
 #include "app/document/project_edits.h"
 #include "app/jobs/output_tail.h"
+#include "app/workbench/measurement_age.h"
 #include "core/io/netpipe.h"
 
-#include <QDateTime>
 #include <QObject>
-#include <QTimeZone>
 
 namespace meridian::actions {
 
 namespace {
-
-QString dateText(model::MeasuredAt date)
-{
-    return QDateTime::fromSecsSinceEpoch(date, QTimeZone::utc()).toString("yyyy-MM-dd HH:mm 'UTC'");
-}
 
 QString siteName(const document::Project& project, int site)
 {
@@ -40,10 +34,10 @@ Expected<QString> applyProbeResults(document::ProjectDocument& document, const i
         return imported.error();
     const QString summary = imported->bySite
         ? QObject::tr("the latency and bandwidth of %n site pair(s), measured %1", "", imported->siteEntries)
-              .arg(dateText(probe->measuredAt))
+              .arg(workbench::measurementDateText(probe->measuredAt))
         : QObject::tr("%n host link(s) and the medians of %1 site pair(s), measured %2", "", imported->hostLinks)
               .arg(imported->siteEntries)
-              .arg(dateText(probe->measuredAt));
+              .arg(workbench::measurementDateText(probe->measuredAt));
     if (auto s = document.edit(QObject::tr("Import network measurement"),
                                [&](const document::Project&) -> Expected<document::Project> {
                                    return std::move(imported->project);
@@ -71,7 +65,7 @@ Expected<QString> importNetpipeLink(document::ProjectDocument& document, const Q
         .arg(siteName(*project, from), bothDirections ? QString("\u2194") : QString("\u2192"), siteName(*project, to))
         .arg(link->latencyMs, 0, 'g', 4)
         .arg(link->bandwidthMBps, 0, 'g', 5)
-        .arg(dateText(link->measuredAt));
+        .arg(workbench::measurementDateText(link->measuredAt));
 }
 
 int startProbe(jobs::JobRunner& runner, document::ProjectDocument& document, const capture::ProbeRequest& request,

@@ -24,14 +24,9 @@ Expected<nlohmann::json> parseJsonText(const std::string& text, const std::strin
     }
 }
 
-int lineOf(const std::string& text, const std::string& needle, int fromLine)
+int lineOf(const std::string& text, const std::string& needle)
 {
-    std::size_t start = 0;
-    for (int line = 1; line < fromLine && start != std::string::npos; ++line)
-        start = text.find('\n', start) == std::string::npos ? std::string::npos : text.find('\n', start) + 1;
-    if (start == std::string::npos)
-        return 0;
-    const auto at = text.find(needle, start);
+    const auto at = text.find(needle);
     if (at == std::string::npos)
         return 0;
     return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));

@@ -14,8 +14,8 @@ namespace meridian::io {
 /// where parsing stopped; a number out of range is one too.
 Expected<nlohmann::json> parseJsonText(const std::string& text, const std::string& path);
 
-/// Returns the 1-based line of the first occurrence of `needle` in `text` at or after line `fromLine`,
-/// or 0 when there is none: used to point an error about a JSON member at the line that holds it.
-int lineOf(const std::string& text, const std::string& needle, int fromLine = 1);
+/// Returns the 1-based line of the first occurrence of `needle` in `text`, or 0 when there is none: used to
+/// point an error about a JSON member at the line that holds it.
+int lineOf(const std::string& text, const std::string& needle);
 
 } // namespace meridian::io
