@@ -140,14 +140,32 @@ Status importMapping(document::ProjectDocument& document, const std::string& app
     return {};
 }
 
+namespace {
+
+Status needsPlacement(const document::Run& run)
+{
+    if (run.kind == document::RunKind::Partition)
+        return makeError(ErrorCode::InvalidInput,
+                         "run " + std::to_string(run.id)
+                             + " is a graph partition, not a placement: export it with File > "
+                               "Export > Partition of the Selected Run");
+    return {};
+}
+
+} // namespace
+
 Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format,
                       const QString& path)
 {
+    if (auto s = needsPlacement(run); !s)
+        return s;
     return io::writeLauncherFile(path.toStdString(), format, run.placement, project.topology);
 }
 
 Status exportMappingCsv(const document::Run& run, const document::Project& project, const QString& path)
 {
+    if (auto s = needsPlacement(run); !s)
+        return s;
     return io::writeMappingCsv(path.toStdString(), run.placement, project.topology);
 }
 

@@ -1,6 +1,8 @@
 #include "app/actions/run_controller.h"
 
 #include "app/jobs/mapping_job.h"
+#include "app/jobs/partition_job.h"
+#include "core/partition/builtin_partitioners.h"
 
 #include <QUndoStack>
 
@@ -14,6 +16,7 @@ RunController::RunController(document::ProjectDocument* document, jobs::JobRunne
     , m_mappers(mappers)
 {
     qRegisterMetaType<jobs::SweepResult>();
+    partition::registerBuiltinPartitioners(m_partitioners);
 }
 
 std::vector<int> RunController::submit(const std::vector<RunRequest>& requests)
@@ -26,6 +29,8 @@ std::vector<int> RunController::submit(const std::vector<RunRequest>& requests)
 
 int RunController::submitOne(const RunRequest& r, int replaces)
 {
+    if (r.partition)
+        return submitPartition(r, replaces);
     jobs::MappingRequest request;
     request.project = m_document->project();
     request.completeNetwork = m_document->completeNetwork();
@@ -49,15 +54,75 @@ int RunController::submitOne(const RunRequest& r, int replaces)
                 Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
                 return;
             }
-            document::Run run = std::move(*output);
-            const bool stale = m_document->isStale(run);
-            QString text = tr("Run %1").arg(title);
-            m_document->undoStack()->beginMacro(text);
-            const auto ids = m_document->addRuns({std::move(run)}, text);
-            if (replaces >= 0 && m_document->run(replaces))
-                m_document->removeRuns({replaces});
-            m_document->undoStack()->endMacro();
-            Q_EMIT runLanded(ids.front(), stale);
+            land(std::move(*output), title, replaces);
+        });
+}
+
+int RunController::submitPartition(const RunRequest& r, int replaces)
+{
+    jobs::PartitionRequest request;
+    request.project = m_document->project();
+    request.graph = r.application;
+    request.algorithm = r.algorithm;
+    request.params = r.params;
+    request.seed = r.seed;
+    request.profile = r.partition->profile;
+    request.activeFraction = r.partition->activeFraction;
+    request.budgetUsd = r.partition->budgetUsd;
+    request.fingerprint = m_document->fingerprint(r.application);
+    const QString title = tr("%1 on %2, seed %3")
+                              .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
+                              .arg(r.seed);
+    const Registry<partition::Partitioner>* partitioners = &m_partitioners;
+    return m_runner->start<document::Run>(
+        title,
+        [request = std::move(request), partitioners](const Feedback& feedback) {
+            return jobs::runPartition(request, *partitioners, feedback);
+        },
+        [this, title, replaces](Expected<document::Run> output) {
+            if (!output) {
+                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
+                return;
+            }
+            land(std::move(*output), title, replaces);
+        });
+}
+
+void RunController::land(document::Run run, const QString& title, int replaces)
+{
+    const bool stale = m_document->isStale(run);
+    QString text = tr("Run %1").arg(title);
+    m_document->undoStack()->beginMacro(text);
+    const auto ids = m_document->addRuns({std::move(run)}, text);
+    if (replaces >= 0 && m_document->run(replaces))
+        m_document->removeRuns({replaces});
+    m_document->undoStack()->endMacro();
+    Q_EMIT runLanded(ids.front(), stale);
+}
+
+int RunController::computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed)
+{
+    jobs::PartitionRequest request;
+    request.project = m_document->project();
+    request.graph = graph;
+    request.algorithm = "graph-h";
+    request.seed = seed;
+    request.profile = settings.profile;
+    request.activeFraction = settings.activeFraction;
+    const QString name = QString::fromStdString(graph);
+    const QString title = tr("GrapH's WAN cost on %1").arg(name);
+    const Registry<partition::Partitioner>* partitioners = &m_partitioners;
+    return m_runner->start<double>(
+        title,
+        [request = std::move(request), partitioners](const Feedback& feedback) {
+            return jobs::graphHCost(request, *partitioners, feedback);
+        },
+        [this, title, name](Expected<double> output) {
+            if (!output) {
+                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
+                return;
+            }
+            Q_EMIT graphHCostReady(name, *output);
         });
 }
 
@@ -66,7 +131,10 @@ namespace {
 // The same algorithm, parameters and seed on the same application, for the current inputs.
 RunRequest requestOf(const document::Run& run)
 {
-    return {run.application, run.algorithm, run.params, run.seed, std::nullopt};
+    RunRequest request{run.application, run.algorithm, run.params, run.seed, std::nullopt, std::nullopt};
+    if (run.kind == document::RunKind::Partition)
+        request.partition = PartitionSettings{run.profile, run.activeFraction, run.budgetUsd};
+    return request;
 }
 
 } // namespace

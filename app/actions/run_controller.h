@@ -5,6 +5,7 @@
 #include "app/jobs/sweep_job.h"
 #include "core/common/registry.h"
 #include "core/mapping/mapper.h"
+#include "core/partition/partitioner.h"
 
 #include <QObject>
 
@@ -13,13 +14,21 @@
 
 namespace meridian::actions {
 
-/// One run the user asked for.
+/// The partition settings of a run on a graph (Geo-Cut's traffic profile and WAN budget).
+struct PartitionSettings {
+    std::string profile = "pagerank";
+    double activeFraction = 0.1;
+    std::optional<double> budgetUsd;
+};
+
+/// One run the user asked for: a mapper on an application, or a partitioner on a graph (`partition` set).
 struct RunRequest {
-    std::string application;
+    std::string application; ///< or the graph's name
     std::string algorithm;
     ParamValues params;
     std::uint64_t seed = 1;
     std::optional<model::Placement> start; ///< for refine with start=input
+    std::optional<PartitionSettings> partition;
 };
 
 /// Submits mapping runs and sweeps to the JobRunner and lands their results in the document.
@@ -35,6 +44,8 @@ public:
                   const Registry<mapping::Mapper>* mappers, QObject* parent = nullptr);
 
     const Registry<mapping::Mapper>& mappers() const { return *m_mappers; }
+    /// The partitioners (hash, greedy, hdrf, graph-h, g-cut, geo-cut), owned by the controller.
+    const Registry<partition::Partitioner>& partitioners() const { return m_partitioners; }
     /// Starts one job per request; returns the job ids.
     std::vector<int> submit(const std::vector<RunRequest>& requests);
     /// Runs again with the same algorithm, parameters and seed on the current inputs.
@@ -46,19 +57,26 @@ public:
 
     /// Returns a sweep request for the current project (snapshot and network filled in).
     jobs::SweepRequest sweepRequest() const;
-
+    /// Computes GrapH's WAN cost on a graph in the background (Geo-Cut's budget B) and delivers it by
+    /// graphHCostReady; returns the job id.
+    int computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed);
 Q_SIGNALS:
     /// A run landed in the document (id in the run list); `stale` when its inputs changed meanwhile.
     void runLanded(int runId, bool stale);
     void runFailed(const QString& title, const QString& message);
     void sweepFinished(const meridian::jobs::SweepResult& result);
+    void graphHCostReady(const QString& graph, double usd);
 
 private:
     int submitOne(const RunRequest& request, int replaces);
+    int submitPartition(const RunRequest& request, int replaces);
+    /// Adds a finished run to the document (replacing run `replaces` when it still exists) and says so.
+    void land(document::Run run, const QString& title, int replaces);
 
     document::ProjectDocument* m_document;
     jobs::JobRunner* m_runner;
     const Registry<mapping::Mapper>* m_mappers;
+    Registry<partition::Partitioner> m_partitioners;
 };
 
 } // namespace meridian::actions

@@ -119,6 +119,20 @@ QJsonObject projectInfoJson(const document::Project& project)
                         {"messages", app.comm.hasMessages() ? QJsonValue(app.comm.totalMessages()) : QJsonValue()},
                         {"pins", app.pins.size()}});
     out["applications"] = apps;
+    QJsonArray graphs;
+    for (const auto& g : project.graphs) {
+        QJsonObject o{{"name", QString::fromStdString(g.name)},
+                      {"file", QString::fromStdString(g.path)},
+                      {"format", QString::fromStdString(std::string(io::graphFormatId(g.format)))},
+                      {"vertices", static_cast<double>(g.stats.vertices)},
+                      {"edges", static_cast<double>(g.stats.edges)},
+                      {"max_degree", static_cast<double>(g.stats.maxDegree)},
+                      {"homes", QString::fromStdString(g.homesText(project.topology.siteCount()))}};
+        if (const auto change = document::graphChangeOnDisk(g); !change.empty())
+            o["changed_on_disk"] = QString::fromStdString(change);
+        graphs.append(o);
+    }
+    out["graphs"] = graphs;
     return out;
 }
 

@@ -32,6 +32,7 @@ constexpr const char* kProjectUsage
       "  set-network P [--latency L] [--bandwidth B]\n"
       "  set-link P --from SITE --to SITE --netpipe FILE [--one-direction]\n"
       "  import-probe P PREFIX\n"
+      "  import-graph P GRAPH [--name G] [--format snap|metis|mtx] [--homes H] [--homes-seed S]\n"
       "  set-pins P --application A --pins PINS\n"
       "  set-hosts P --hosts H\n"
       "\n"
@@ -291,6 +292,49 @@ int runImportProbe(const QStringList& arguments)
     return finish(imported->project, parser.positionalArguments().front());
 }
 
+int runImportGraph(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Adds a graph for the partitioners (or replaces the graph of the same name). The project refers to the "
+        "file where it is and keeps its checksum, so a change on disk makes the runs on it stale. Each vertex's "
+        "home site comes from --homes ('vertex site' lines); the vertices it does not list (all, without it) get "
+        "a uniformly random site drawn with --homes-seed.");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addPositionalArgument("graph", "The graph file.");
+    parser.addOptions({{"name", "The graph's name in the project (default: the file's name).", "G"},
+                       {"format", "snap, metis or mtx (default: from the file's name).", "format"},
+                       {"homes", "Home site of each vertex: 'vertex site' lines.", "file"},
+                       {"homes-seed", "Seed of the drawn homes (default 1).", "S", "1"}});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 2)
+        return usageError("usage: meridian-cli project import-graph P GRAPH [--name G] [--homes H]");
+    const QString projectPath = parser.positionalArguments().front();
+    const QString graphPath = parser.positionalArguments().at(1);
+    auto project = document::ProjectFile::load(projectPath);
+    if (!project)
+        return report(project.error());
+    auto format = parser.isSet("format") ? io::graphFormatFromId(parser.value("format").toStdString())
+                                         : Expected<io::GraphFormat>(io::guessGraphFormat(graphPath.toStdString()));
+    if (!format)
+        return report(format.error());
+    bool ok = false;
+    const qulonglong seed = parser.value("homes-seed").toULongLong(&ok);
+    if (!ok)
+        return usageError("--homes-seed must be a non-negative integer");
+    const std::string name = parser.isSet("name") ? parser.value("name").toStdString()
+                                                  : QFileInfo(graphPath).completeBaseName().toStdString();
+    auto imported = document::importGraph(name, graphPath.toStdString(), *format, parser.value("homes").toStdString(),
+                                          seed, project->topology);
+    if (!imported)
+        return report(imported.error());
+    auto edited = document::withGraph(*project, std::move(imported->first));
+    if (!edited)
+        return report(edited.error());
+    return finish(*edited, projectPath);
+}
+
 int runSetPins(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -364,6 +408,8 @@ int runProject(const QStringList& arguments)
         return runSetLink(rest);
     if (sub == "import-probe")
         return runImportProbe(rest);
+    if (sub == "import-graph")
+        return runImportGraph(rest);
     if (sub == "set-pins")
         return runSetPins(rest);
     if (sub == "set-hosts")

@@ -15,4 +15,12 @@ int Project::applicationIndex(const std::string& name) const
     return -1;
 }
 
+int Project::graphIndex(const std::string& name) const
+{
+    for (std::size_t i = 0; i < graphs.size(); ++i)
+        if (graphs[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
 } // namespace meridian::document

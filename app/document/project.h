@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/document/graph_input.h"
 #include "core/model/comm_matrix.h"
 #include "core/model/constraints.h"
 #include "core/model/network.h"
@@ -36,11 +37,15 @@ struct Project {
     model::Topology topology;
     model::Network network;
     std::vector<Application> applications;
+    /// Graphs for the partitioners; a graph's name is never an application's (runs name either).
+    std::vector<GraphInput> graphs;
 
     /// Returns the network with every missing entry estimated (NetworkEstimator), and the model used.
     model::Network completeNetwork(model::DistanceModel* model = nullptr) const;
     /// Returns the index of the application with that name, or -1.
     int applicationIndex(const std::string& name) const;
+    /// Returns the index of the graph with that name, or -1.
+    int graphIndex(const std::string& name) const;
 };
 
 } // namespace meridian::document

@@ -5,6 +5,7 @@
 #include "app/document/run_file.h"
 
 #include <QFile>
+#include <QFileSystemWatcher>
 
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -72,6 +73,15 @@ ProjectDocument::ProjectDocument(QObject* parent)
     , m_undoStack(new QUndoStack(this))
 {
     m_undoStack->setUndoLimit(200);
+    m_graphWatcher = new QFileSystemWatcher(this);
+    connect(m_graphWatcher, &QFileSystemWatcher::fileChanged, this, [this](const QString& file) {
+        const std::string path = file.toStdString();
+        std::erase_if(m_graphChanges,
+                      [&](const auto& entry) { return entry.first.find(path + '\n') != std::string::npos; });
+        watchGraphFiles(); // an editor's save replaces the file, which drops it from the watcher
+        Q_EMIT graphFilesChanged();
+        Q_EMIT runsChanged();
+    });
     connect(m_undoStack, &QUndoStack::cleanChanged, this, &ProjectDocument::titleChanged);
     setProjectSnapshot(m_project);
 }
@@ -168,6 +178,7 @@ void ProjectDocument::setProjectSnapshot(std::shared_ptr<const Project> project)
     m_completeNetwork = m_project->topology.siteCount() > 0 ? m_project->completeNetwork(&model) : model::Network();
     m_networkModelText = m_project->topology.siteCount() > 0 ? QString::fromStdString(model.describe()) : QString();
     m_fingerprints.clear();
+    watchGraphFiles();
     Q_EMIT projectChanged();
     Q_EMIT runsChanged();
 }
@@ -231,7 +242,42 @@ void ProjectDocument::eraseRuns(const std::vector<int>& ids)
     Q_EMIT runsChanged();
 }
 
-bool ProjectDocument::isStale(const Run& run) const { return fingerprint(run.application) != run.inputFingerprint; }
+bool ProjectDocument::isStale(const Run& run) const
+{
+    if (fingerprint(run.application) != run.inputFingerprint)
+        return true;
+    return run.kind == RunKind::Partition && !graphChangeOnDisk(run.application).empty();
+}
+
+std::string ProjectDocument::graphChangeOnDisk(const std::string& graph) const
+{
+    const int g = m_project->graphIndex(graph);
+    if (g < 0)
+        return {};
+    const auto& input = m_project->graphs[g];
+    const std::string key = input.path + '\n' + std::to_string(input.checksum) + '\n' + input.homesPath + '\n'
+        + std::to_string(input.homesChecksum);
+    auto it = m_graphChanges.find(key);
+    if (it == m_graphChanges.end())
+        it = m_graphChanges.emplace(key, document::graphChangeOnDisk(input)).first;
+    return it->second;
+}
+
+void ProjectDocument::watchGraphFiles()
+{
+    QStringList wanted;
+    for (const auto& g : m_project->graphs)
+        for (const auto& path : {g.path, g.homesPath})
+            if (!path.empty() && QFile::exists(QString::fromStdString(path)))
+                wanted << QString::fromStdString(path);
+    const QStringList watched = m_graphWatcher->files();
+    for (const auto& path : watched)
+        if (!wanted.contains(path))
+            m_graphWatcher->removePath(path);
+    for (const auto& path : wanted)
+        if (!watched.contains(path))
+            m_graphWatcher->addPath(path);
+}
 
 std::vector<int> ProjectDocument::staleRuns() const
 {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+class QFileSystemWatcher;
 class QUndoStack;
 
 namespace meridian::document {
@@ -62,8 +63,13 @@ public:
     std::vector<int> addRuns(std::vector<Run> runs, const QString& text);
     /// Deletes runs as one undoable command.
     void removeRuns(const std::vector<int>& ids);
-    /// Returns true when the run's inputs have changed since it was computed.
+    /// Returns true when the run's inputs have changed since it was computed (for a partition run, also
+    /// when its graph's files changed on disk since they were imported).
     bool isStale(const Run& run) const;
+    /// Returns what changed on disk since a graph of the project was imported ("" when nothing did): its
+    /// file or homes file edited, replaced or gone. Checked by checksum when the project changes and when
+    /// a file watcher reports a change.
+    std::string graphChangeOnDisk(const std::string& graph) const;
     /// Returns the ids of all stale runs.
     std::vector<int> staleRuns() const;
     /// Returns the fingerprint of an application's inputs in the current project.
@@ -88,9 +94,16 @@ Q_SIGNALS:
     void reloaded();
     /// The file path or the modified state changed.
     void titleChanged();
+    /// A graph's file or homes file changed on disk (see graphChangeOnDisk).
+    void graphFilesChanged();
 
 private:
+    void watchGraphFiles();
+
     std::shared_ptr<const Project> m_project;
+    QFileSystemWatcher* m_graphWatcher = nullptr;
+    /// graph file path + checksums as imported -> what changed ("" nothing); cleared for a path the watcher reports
+    mutable std::map<std::string, std::string> m_graphChanges;
     model::Network m_completeNetwork;
     QString m_networkModelText;
     QUndoStack* m_undoStack = nullptr;

@@ -453,6 +453,8 @@ Status checkApplicationName(const Project& project, const std::string& name, int
     const int existing = project.applicationIndex(name);
     if (existing >= 0 && existing != except)
         return invalid("the project already has an application named '" + name + "'");
+    if (project.graphIndex(name) >= 0)
+        return invalid("the project already has a graph named '" + name + "'");
     return {};
 }
 
@@ -506,9 +508,34 @@ Expected<Project> withoutApplication(const Project& project, int application)
 std::string unusedApplicationName(const Project& project, const std::string& base)
 {
     std::string name = base;
-    for (int k = 2; project.applicationIndex(name) >= 0; ++k)
+    for (int k = 2; project.applicationIndex(name) >= 0 || project.graphIndex(name) >= 0; ++k)
         name = base + " (" + std::to_string(k) + ")";
     return name;
+}
+
+Expected<Project> withGraph(const Project& project, GraphInput graph)
+{
+    if (isBlank(graph.name))
+        return invalid("a graph needs a name");
+    if (project.applicationIndex(graph.name) >= 0)
+        return invalid("the project already has an application named '" + graph.name + "'");
+    Project out = project;
+    const int existing = out.graphIndex(graph.name);
+    if (existing >= 0)
+        out.graphs[existing] = std::move(graph);
+    else
+        out.graphs.push_back(std::move(graph));
+    return out;
+}
+
+Expected<Project> withoutGraph(const Project& project, const std::string& name)
+{
+    const int g = project.graphIndex(name);
+    if (g < 0)
+        return invalid("the project has no graph '" + name + "'");
+    Project out = project;
+    out.graphs.erase(out.graphs.begin() + g);
+    return out;
 }
 
 Expected<Project> withCommEntry(const Project& project, int application, bool messages, int from, int to, double value)
@@ -595,10 +622,32 @@ private:
     std::uint64_t m_hash = 1469598103934665603ull;
 };
 
+// A partition run depends on the sites' names, WAN bandwidths and prices (Geo-Cut's model has no latency and
+// no hosts) and on the graph and homes files as imported.
+std::uint64_t graphFingerprint(const Project& project, const GraphInput& graph)
+{
+    Fnv h;
+    h.text("graph");
+    for (const auto& s : project.topology.sites()) {
+        h.text(s.name);
+        for (double v : {s.uplinkMBps, s.downlinkMBps, s.egressUsdPerGB})
+            h.value(v);
+    }
+    h.text(graph.path);
+    h.value(graph.format);
+    h.value(graph.checksum);
+    h.text(graph.homesPath);
+    h.value(graph.homesChecksum);
+    h.value(graph.homesSeed);
+    return h.hash();
+}
+
 } // namespace
 
 std::uint64_t inputFingerprint(const Project& project, const std::string& application)
 {
+    if (const int g = project.graphIndex(application); g >= 0)
+        return graphFingerprint(project, project.graphs[g]);
     Fnv h;
     const auto& t = project.topology;
     for (const auto& s : t.sites()) {

@@ -79,6 +79,10 @@ Expected<Project> withDuplicatedApplication(const Project& project, int applicat
 Expected<Project> withoutApplication(const Project& project, int application);
 /// Returns `base`, or "base (2)", "base (3)", ... : the first name no application of the project has.
 std::string unusedApplicationName(const Project& project, const std::string& base);
+/// Adds a graph, or replaces the graph of the same name (a re-import); its name must not be an application's.
+Expected<Project> withGraph(const Project& project, GraphInput graph);
+/// Removes a graph (its files stay where they are).
+Expected<Project> withoutGraph(const Project& project, const std::string& name);
 /// Sets a communication matrix entry (bytes or messages) of an application; 0 removes the pair.
 Expected<Project> withCommEntry(const Project& project, int application, bool messages, int from, int to, double value);
 /// Pins a process to a site, or unpins it with site = -1.
@@ -89,6 +93,8 @@ Expected<Project> withPins(const Project& project, int application, model::Const
 /// Returns a 64-bit fingerprint of everything a mapping run of an application depends on: the sites and
 /// hosts (positions included, since they drive estimated network entries), the network with provenance,
 /// the application's matrices and its pins. Equal inputs give equal fingerprints; O(size of inputs).
+/// For a graph's name, the fingerprint of a partition run's inputs: the sites' names, WAN bandwidths and
+/// prices, and the graph and homes files (by checksum) with the homes seed.
 std::uint64_t inputFingerprint(const Project& project, const std::string& application);
 
 } // namespace meridian::document

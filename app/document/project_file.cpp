@@ -355,6 +355,103 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
 
 QJsonValue numberOrNull(double v) { return std::isnan(v) ? QJsonValue() : QJsonValue(v); }
 
+/// A whole non-negative number below 2^53 (JSON numbers are doubles).
+bool readCount(const QJsonValue& v, std::uint64_t& out)
+{
+    const double d = v.toDouble(-1.0);
+    if (!v.isDouble() || d < 0 || d != std::floor(d) || d > 9007199254740992.0)
+        return false;
+    out = static_cast<std::uint64_t>(d);
+    return true;
+}
+
+bool readHex(const QJsonValue& v, std::uint64_t& out)
+{
+    bool ok = false;
+    out = v.toString().toULongLong(&ok, 16);
+    return v.isString() && ok;
+}
+
+Status readGraphStats(const Reader& r, const QJsonObject& o, const QString& where, GraphStats& stats)
+{
+    for (auto [key, field] :
+         {std::pair{"vertices", &stats.vertices}, std::pair{"edges", &stats.edges},
+          std::pair{"self_loops_dropped", &stats.selfLoopsDropped}, std::pair{"max_degree", &stats.maxDegree},
+          std::pair{"homes_from_file", &stats.homesFromFile}})
+        if (!readCount(o.value(key), *field))
+            return r.fail(where + "." + key, "expected a whole number >= 0 (measured when the graph was imported)");
+    if (stats.homesFromFile > stats.vertices)
+        return r.fail(where + ".homes_from_file", "more homes than vertices");
+    const auto histogram = o.value("degree_histogram").toArray();
+    for (qsizetype k = 0; k < histogram.size(); ++k) {
+        std::uint64_t n = 0;
+        if (!readCount(histogram[k], n))
+            return r.fail(where + QString(".degree_histogram[%1]").arg(k), "expected a whole number >= 0");
+        stats.degreeHistogram.push_back(n);
+    }
+    return {};
+}
+
+Expected<GraphInput> readGraph(const Reader& r, const QJsonValue& value, int index)
+{
+    const QString where = QString("graphs[%1]").arg(index);
+    const auto o = value.toObject();
+    if (auto k = r.checkKeys(o, where,
+                             {"name", "file", "format", "checksum", "homes", "homes_checksum", "homes_seed", "vertices",
+                              "edges", "self_loops_dropped", "max_degree", "degree_histogram", "homes_from_file"});
+        !k)
+        return k.error();
+    GraphInput g;
+    if (!o.value("name").isString() || o.value("name").toString().isEmpty())
+        return r.fail(where + ".name", "expected a non-empty string");
+    g.name = o.value("name").toString().toStdString();
+    if (!o.value("file").isString() || o.value("file").toString().isEmpty())
+        return r.fail(where + ".file", "expected the path of the graph file");
+    const QDir dir = QFileInfo(r.path).absoluteDir();
+    g.path = QDir::cleanPath(dir.absoluteFilePath(o.value("file").toString())).toStdString();
+    auto format = io::graphFormatFromId(o.value("format").toString().toStdString());
+    if (!format)
+        return r.fail(where + ".format", "expected \"snap\", \"metis\" or \"mtx\"");
+    g.format = *format;
+    if (!readHex(o.value("checksum"), g.checksum))
+        return r.fail(where + ".checksum", "expected the file's checksum as a hexadecimal string");
+    if (o.contains("homes")) {
+        if (!o.value("homes").isString() || o.value("homes").toString().isEmpty())
+            return r.fail(where + ".homes", "expected the path of the homes file");
+        g.homesPath = QDir::cleanPath(dir.absoluteFilePath(o.value("homes").toString())).toStdString();
+        if (!readHex(o.value("homes_checksum"), g.homesChecksum))
+            return r.fail(where + ".homes_checksum", "expected the homes file's checksum as a hexadecimal string");
+    }
+    if (!readCount(o.value("homes_seed"), g.homesSeed))
+        return r.fail(where + ".homes_seed", "expected the seed of the drawn homes, a whole number >= 0");
+    if (auto s = readGraphStats(r, o, where, g.stats); !s)
+        return s.error();
+    return g;
+}
+
+QJsonObject graphJson(const GraphInput& g, const QDir& dir)
+{
+    QJsonArray histogram;
+    for (auto n : g.stats.degreeHistogram)
+        histogram.append(static_cast<double>(n));
+    QJsonObject o{{"name", QString::fromStdString(g.name)},
+                  {"file", dir.relativeFilePath(QString::fromStdString(g.path))},
+                  {"format", QString::fromStdString(std::string(io::graphFormatId(g.format)))},
+                  {"checksum", QString::number(g.checksum, 16)},
+                  {"homes_seed", static_cast<double>(g.homesSeed)},
+                  {"vertices", static_cast<double>(g.stats.vertices)},
+                  {"edges", static_cast<double>(g.stats.edges)},
+                  {"self_loops_dropped", static_cast<double>(g.stats.selfLoopsDropped)},
+                  {"max_degree", static_cast<double>(g.stats.maxDegree)},
+                  {"homes_from_file", static_cast<double>(g.stats.homesFromFile)},
+                  {"degree_histogram", histogram}};
+    if (!g.homesPath.empty()) {
+        o["homes"] = dir.relativeFilePath(QString::fromStdString(g.homesPath));
+        o["homes_checksum"] = QString::number(g.homesChecksum, 16);
+    }
+    return o;
+}
+
 } // namespace
 
 QString ProjectFile::sidecarName(const std::string& applicationName, SidecarKind kind)
@@ -443,8 +540,8 @@ Expected<Project> ProjectFile::load(const QString& path)
                 .toStdString(),
             {path.toStdString()});
     if (auto k = r.checkKeys(root, {},
-                             {"format", "version", "name", "description", "sources", "sites", "network",
-                              "applications"});
+                             {"format", "version", "name", "description", "sources", "sites", "network", "applications",
+                              "graphs"});
         !k)
         return k.error();
     Project project;
@@ -466,6 +563,15 @@ Expected<Project> ProjectFile::load(const QString& path)
         if (project.applicationIndex(app->name) >= 0)
             return r.fail(QString("applications[%1].name").arg(i), "another application has the same name");
         project.applications.push_back(std::move(*app));
+    }
+    const auto graphs = root.value("graphs").toArray();
+    for (qsizetype i = 0; i < graphs.size(); ++i) {
+        auto graph = readGraph(r, graphs[i], static_cast<int>(i));
+        if (!graph)
+            return graph.error();
+        if (project.graphIndex(graph->name) >= 0 || project.applicationIndex(graph->name) >= 0)
+            return r.fail(QString("graphs[%1].name").arg(i), "another graph or application has the same name");
+        project.graphs.push_back(std::move(*graph));
     }
     return project;
 }
@@ -601,6 +707,12 @@ Status ProjectFile::save(const Project& project, const QString& path)
         apps.append(o);
     }
     root["applications"] = apps;
+    if (!project.graphs.empty()) {
+        QJsonArray graphs;
+        for (const auto& g : project.graphs)
+            graphs.append(graphJson(g, dir));
+        root["graphs"] = graphs;
+    }
     const QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
     outputs.emplace_back(QFileInfo(path).absoluteFilePath().toStdString(), json.toStdString());
     std::vector<io::PendingFile> files;

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "core/common/param.h"
+#include "core/model/graph.h"
 #include "core/model/placement.h"
 
 #include <Eigen/Dense>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,13 +23,18 @@ struct RunMetric {
     double value = 0.0;
 };
 
-/// A finished run of one mapper on one application of a project: what was asked (algorithm,
-/// parameters, seed), what came back (placement, Monte Carlo samples, notes) and what it is worth
-/// (metrics, site x site traffic and time). Immutable once it lands in the document's run list.
+/// What a run computed: a placement of an application's processes, or an edge partition of a graph.
+enum class RunKind { Mapping, Partition };
+
+/// A finished run of one mapper on one application of a project, or of one partitioner on one of its
+/// graphs: what was asked (algorithm, parameters, seed), what came back (placement or edge partition,
+/// Monte Carlo samples, notes) and what it is worth (metrics, site x site traffic and time). Immutable once
+/// it lands in the document's run list.
 struct Run {
-    int id = 0;              ///< unique within a document, never reused
-    std::string algorithm;   ///< mapper id
-    std::string application; ///< application name in the project
+    int id = 0; ///< unique within a document, never reused
+    RunKind kind = RunKind::Mapping;
+    std::string algorithm;   ///< mapper or partitioner id
+    std::string application; ///< application name in the project, or the graph's for a partition run
     ParamValues params;
     std::uint64_t seed = 1;
     model::Placement placement;
@@ -41,6 +48,17 @@ struct Run {
     double runtimeSeconds = 0.0;
     /// Fingerprint of the inputs the run was computed from (ProjectDocument::inputFingerprint).
     std::uint64_t inputFingerprint = 0;
+
+    // Partition runs only.
+    std::string profile;             ///< traffic profile id (pagerank, sssp, subgraph-isomorphism)
+    double activeFraction = 0.1;     ///< sssp's share of active vertices
+    std::optional<double> budgetUsd; ///< WAN budget per iteration (Geo-Cut eq. 6)
+    /// Each edge's site and each vertex's master, in the graph's order; shared, never modified.
+    std::shared_ptr<const model::EdgePartition> partition;
+    std::vector<double> siteUploadBytes;     ///< per site, gather and apply together, per iteration
+    std::vector<double> siteDownloadBytes;   ///< per site
+    std::vector<double> siteUploadSeconds;   ///< per site: its upload bytes over its uplink
+    std::vector<double> siteDownloadSeconds; ///< per site: its download bytes over its downlink
 
     /// Returns the value of a metric, or nullopt when the run does not report it.
     std::optional<double> metric(const std::string& id) const;

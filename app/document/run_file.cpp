@@ -31,6 +31,39 @@ QJsonArray toArray(const std::vector<int>& v)
     return a;
 }
 
+QJsonArray toArray(const std::vector<double>& v)
+{
+    QJsonArray a;
+    for (double x : v)
+        a.append(x);
+    return a;
+}
+
+QString bytesToBase64(const std::vector<std::uint8_t>& bytes)
+{
+    return QString::fromLatin1(
+        QByteArray::fromRawData(reinterpret_cast<const char*>(bytes.data()), static_cast<qsizetype>(bytes.size()))
+            .toBase64());
+}
+
+// A partition run keeps its edge partition (one byte per edge and per vertex, base64) and per-site traffic.
+void addPartitionJson(QJsonObject& o, const Run& run)
+{
+    o["kind"] = "partition";
+    o["profile"] = QString::fromStdString(run.profile);
+    o["active_fraction"] = run.activeFraction;
+    if (run.budgetUsd)
+        o["budget_usd"] = *run.budgetUsd;
+    if (run.partition) {
+        o["edge_sites"] = bytesToBase64(run.partition->edgeSite);
+        o["master_sites"] = bytesToBase64(run.partition->masterSite);
+    }
+    o["site_upload_bytes"] = toArray(run.siteUploadBytes);
+    o["site_download_bytes"] = toArray(run.siteDownloadBytes);
+    o["site_upload_s"] = toArray(run.siteUploadSeconds);
+    o["site_download_s"] = toArray(run.siteDownloadSeconds);
+}
+
 QJsonObject runToJson(const Run& run)
 {
     QJsonObject o;
@@ -59,9 +92,13 @@ QJsonObject runToJson(const Run& run)
         params[QString::fromStdString(name)] = v;
     }
     o["params"] = params;
-    o["site"] = toArray(run.placement.site);
-    o["host"] = toArray(run.placement.host);
-    o["slot"] = toArray(run.placement.slot);
+    if (run.kind == RunKind::Partition)
+        addPartitionJson(o, run);
+    else {
+        o["site"] = toArray(run.placement.site);
+        o["host"] = toArray(run.placement.host);
+        o["slot"] = toArray(run.placement.slot);
+    }
     QJsonArray metrics;
     for (const auto& m : run.metrics)
         metrics.append(QJsonObject{{"id", QString::fromStdString(m.id)},
@@ -96,6 +133,71 @@ bool readInts(const QJsonValue& v, std::vector<int>& out)
         out.push_back(x.toInt());
     }
     return true;
+}
+
+bool readDoubles(const QJsonValue& v, std::size_t n, std::vector<double>& out)
+{
+    const auto a = v.toArray();
+    if (static_cast<std::size_t>(a.size()) != n)
+        return false;
+    out.clear();
+    for (const auto& x : a) {
+        if (!x.isDouble())
+            return false;
+        out.push_back(x.toDouble());
+    }
+    return true;
+}
+
+/// Reads base64 site bytes: exactly `n` of them, each a site below `sites`.
+bool readSiteBytes(const QJsonValue& v, std::uint64_t n, int sites, std::vector<std::uint8_t>& out)
+{
+    const QByteArray bytes = QByteArray::fromBase64(v.toString().toLatin1());
+    if (!v.isString() || static_cast<std::uint64_t>(bytes.size()) != n)
+        return false;
+    out.assign(bytes.begin(), bytes.end());
+    return std::all_of(out.begin(), out.end(), [&](std::uint8_t s) { return s < sites; });
+}
+
+/// Reads a partition run's own fields; returns what does not fit the project ("" when all fits).
+std::string readPartitionRun(const QJsonObject& o, const Project& project, Run& run)
+{
+    run.kind = RunKind::Partition;
+    const int g = project.graphIndex(run.application);
+    if (g < 0)
+        return "the project has no graph '" + run.application + "'";
+    const auto& stats = project.graphs[g].stats;
+    const int sites = project.topology.siteCount();
+    run.profile = o.value("profile").toString().toStdString();
+    run.activeFraction = o.value("active_fraction").toDouble(0.1);
+    if (o.contains("budget_usd"))
+        run.budgetUsd = o.value("budget_usd").toDouble();
+    auto partition = std::make_shared<model::EdgePartition>();
+    if (!readSiteBytes(o.value("edge_sites"), stats.edges, sites, partition->edgeSite)
+        || !readSiteBytes(o.value("master_sites"), stats.vertices, sites, partition->masterSite))
+        return "the partition does not give one of the project's " + std::to_string(sites) + " sites to each of the "
+            + std::to_string(stats.edges) + " edges and " + std::to_string(stats.vertices) + " vertices of graph '"
+            + run.application + "'";
+    run.partition = std::move(partition);
+    const auto n = static_cast<std::size_t>(sites);
+    if (!readDoubles(o.value("site_upload_bytes"), n, run.siteUploadBytes)
+        || !readDoubles(o.value("site_download_bytes"), n, run.siteDownloadBytes)
+        || !readDoubles(o.value("site_upload_s"), n, run.siteUploadSeconds)
+        || !readDoubles(o.value("site_download_s"), n, run.siteDownloadSeconds))
+        return "the per-site traffic does not list the project's " + std::to_string(sites) + " sites";
+    return {};
+}
+
+/// The metrics and notes every run has.
+void readRunCommon(const QJsonObject& o, Run& run)
+{
+    for (const auto& m : o.value("metrics").toArray()) {
+        const auto mo = m.toObject();
+        run.metrics.push_back({mo.value("id").toString().toStdString(), mo.value("label").toString().toStdString(),
+                               mo.value("unit").toString().toStdString(), mo.value("value").toDouble()});
+    }
+    for (const auto& note : o.value("notes").toArray())
+        run.notes.push_back(note.toString().toStdString());
 }
 
 bool readMatrix(const QJsonValue& v, int n, Eigen::MatrixXd& out)
@@ -209,6 +311,16 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
             }
             return fileError(path, where + what);
         };
+        if (o.value("kind").toString() == "partition") {
+            if (const auto what = readPartitionRun(o, project, run); !what.empty()) {
+                if (auto e = misfit(what))
+                    return *e;
+                continue;
+            }
+            readRunCommon(o, run);
+            runs.push_back(std::move(run));
+            continue;
+        }
         const int a = project.applicationIndex(run.application);
         if (a < 0) {
             if (auto e = misfit("the project has no application '" + run.application + "'"))
@@ -239,11 +351,7 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
                 return *e;
             continue;
         }
-        for (const auto& m : o.value("metrics").toArray()) {
-            const auto mo = m.toObject();
-            run.metrics.push_back({mo.value("id").toString().toStdString(), mo.value("label").toString().toStdString(),
-                                   mo.value("unit").toString().toStdString(), mo.value("value").toDouble()});
-        }
+        readRunCommon(o, run);
         if (!readMatrix(o.value("traffic_bytes"), topology.siteCount(), run.trafficBytes)
             || !readMatrix(o.value("time_s"), topology.siteCount(), run.timeSeconds)) {
             if (auto e = misfit("the site matrices do not match the project's " + std::to_string(topology.siteCount())
@@ -257,8 +365,6 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
             const auto pair = p.toArray();
             run.bestCurve.emplace_back(pair.at(0).toString().toLongLong(), pair.at(1).toDouble());
         }
-        for (const auto& note : o.value("notes").toArray())
-            run.notes.push_back(note.toString().toStdString());
         runs.push_back(std::move(run));
     }
     return loaded;

@@ -10,6 +10,8 @@
 #include <QSaveFile>
 #include <QTextDocument>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -104,6 +106,53 @@ QString sitesHtml(const model::Topology& topology)
     return h + "</table>";
 }
 
+/// Each partition run's metrics (Geo-Cut's GAS model), the transfer time and WAN cost also normalised to the
+/// mean current hash run of its graph (Geo-Cut Figs. 5-8); empty without partition runs.
+QString partitionComparisonHtml(const document::ProjectDocument& document)
+{
+    const auto& runs = document.runs();
+    std::map<std::string, std::array<double, 3>> hash; // graph -> time sum, cost sum, count
+    bool any = false;
+    for (const auto& r : runs) {
+        any = any || r->kind == document::RunKind::Partition;
+        if (r->kind == document::RunKind::Partition && r->algorithm == "hash" && !document.isStale(*r)) {
+            auto& h = hash[r->application];
+            h[0] += r->metric("transfer_time_s").value_or(0);
+            h[1] += r->metric("wan_usd").value_or(0);
+            h[2] += 1;
+        }
+    }
+    if (!any)
+        return {};
+    QString h = "<h3>Partition runs</h3><table><thead><tr><th>Run</th><th>Graph</th><th>Transfer time (s)</th>"
+                "<th>Time / hash</th><th>WAN cost (USD)</th><th>Cost / hash</th><th>WAN bytes</th>"
+                "<th>Replication</th><th>Budget</th><th>Runtime (s)</th><th>Status</th></tr></thead>";
+    const auto ratio = [](double value, double sum, double count) {
+        return count > 0 && sum > 0 ? QString::number(value / (sum / count), 'f', 3) : QString("\u2014");
+    };
+    for (const auto& r : runs) {
+        if (r->kind != document::RunKind::Partition)
+            continue;
+        const double time = r->metric("transfer_time_s").value_or(NAN), usd = r->metric("wan_usd").value_or(NAN);
+        const auto found = hash.find(r->application);
+        const std::array<double, 3> base = found == hash.end() ? std::array<double, 3>{0, 0, 0} : found->second;
+        const auto over = r->metric("over_budget_usd");
+        const QString budget = !over ? QString("\u2014")
+            : *over > 0              ? QString("over by %1").arg(QString::number(*over, 'g', 3))
+                                     : QString("met");
+        h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td "
+                     "class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
+                 .arg(document.isStale(*r) ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)),
+                      esc(r->application), QString::number(time, 'g', 4), ratio(time, base[0], base[2]),
+                      QString::number(usd, 'g', 4), ratio(usd, base[1], base[2]),
+                      widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
+                      QString::number(r->metric("replication_factor").value_or(NAN), 'f', 2));
+        h += QString("<td>%1</td><td class=n>%2</td><td>%3</td></tr>")
+                 .arg(budget, QString::number(r->runtimeSeconds, 'g', 3), document.isStale(*r) ? "stale" : "current");
+    }
+    return h + "</table>";
+}
+
 /// Each run's cost, also normalised to the mean current random run of its application.
 QString comparisonHtml(const document::ProjectDocument& document)
 {
@@ -118,9 +167,15 @@ QString comparisonHtml(const document::ProjectDocument& document)
             random[r->application].first += *r->metric("cost_s");
             random[r->application].second += 1;
         }
+    const bool anyMapping = std::any_of(runs.begin(), runs.end(),
+                                        [](const auto& r) { return r->kind == document::RunKind::Mapping; });
+    if (!anyMapping)
+        return h + partitionComparisonHtml(document);
     h += "<table><thead><tr><th>Run</th><th>Application</th><th>Seed</th><th>Cost (s)</th><th>Cost / random</th>"
          "<th>Bytes between sites</th><th>WAN egress (USD)</th><th>Runtime (s)</th><th>Status</th></tr></thead>";
     for (const auto& r : runs) {
+        if (r->kind != document::RunKind::Mapping)
+            continue;
         const bool stale = document.isStale(*r);
         const double cost = r->metric("cost_s").value_or(NAN);
         const auto rnd = random.find(r->application);
@@ -137,7 +192,23 @@ QString comparisonHtml(const document::ProjectDocument& document)
                       QString::number(r->runtimeSeconds, 'g', 3));
         h += QString("<td>%1</td></tr>").arg(stale ? "stale" : "current");
     }
-    return h + "</table>";
+    return h + "</table>" + partitionComparisonHtml(document);
+}
+
+/// A partition run's upload and download per site, each with its time over the site's link.
+QString partitionSitesHtml(const document::Run& run, const model::Topology& topology)
+{
+    if (run.siteUploadBytes.size() != static_cast<std::size_t>(topology.siteCount()))
+        return {};
+    QString sites;
+    for (int s = 0; s < topology.siteCount(); ++s)
+        sites += QString("%1%2 up %3 (%4), down %5 (%6)")
+                     .arg(sites.isEmpty() ? "" : "; ", esc(topology.site(s).name),
+                          widgets::formatValue(run.siteUploadBytes[s], "bytes"),
+                          widgets::formatValue(run.siteUploadSeconds[s], "s"),
+                          widgets::formatValue(run.siteDownloadBytes[s], "bytes"),
+                          widgets::formatValue(run.siteDownloadSeconds[s], "s"));
+    return "<li>Per site and iteration: " + sites + "</li>";
 }
 
 QString runsHtml(const document::ProjectDocument& document)
@@ -155,6 +226,13 @@ QString runsHtml(const document::ProjectDocument& document)
         for (const auto& m : r->metrics)
             h += "<li>" + esc(m.label) + ": "
                 + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
+        if (r->kind == document::RunKind::Partition) {
+            h += partitionSitesHtml(*r, topology);
+            for (const auto& n : r->notes)
+                h += "<li>Note: " + esc(n) + "</li>";
+            h += "</ul>";
+            continue;
+        }
         const auto load = r->placement.siteLoad(topology.siteCount());
         QString loads;
         for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)

@@ -68,7 +68,14 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
                 if (current.isValid())
                     m_document->setCurrentRun(current.data(CompareTableModel::RunIdRole).toInt());
             });
-    for (auto* combo : {m_skyApplication, m_xMetric, m_yMetric})
+    connect(m_skyApplication, &QComboBox::currentIndexChanged, this, [this] {
+        {
+            QSignalBlocker bx(m_xMetric), by(m_yMetric);
+            fitAxesToInput();
+        }
+        refreshSkyline();
+    });
+    for (auto* combo : {m_xMetric, m_yMetric})
         connect(combo, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSkyline);
     connect(m_mcRun, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshMonteCarlo);
     connect(m_sweepMetric, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshSweepChart);
@@ -121,7 +128,7 @@ QWidget* ComparePanel::buildSkylineTab()
     m_yMetric = new QComboBox(skyControls);
     m_xMetric->setObjectName("skylineX");
     m_yMetric->setObjectName("skylineY");
-    skyLayout->addWidget(new QLabel(tr("Application:"), skyControls));
+    skyLayout->addWidget(new QLabel(tr("Input:"), skyControls));
     skyLayout->addWidget(m_skyApplication);
     skyLayout->addWidget(new QLabel(tr("x:"), skyControls));
     skyLayout->addWidget(m_xMetric, 1);
@@ -280,6 +287,8 @@ void ComparePanel::refresh()
         m_skyApplication->clear();
         for (const auto& a : m_document->project()->applications)
             m_skyApplication->addItem(QString::fromStdString(a.name));
+        for (const auto& g : m_document->project()->graphs)
+            m_skyApplication->addItem(QString::fromStdString(g.name));
         const int appIndex = m_skyApplication->findText(keepApp);
         if (appIndex >= 0)
             m_skyApplication->setCurrentIndex(appIndex);
@@ -287,6 +296,7 @@ void ComparePanel::refresh()
             m_skyApplication->setCurrentText(QString::fromStdString(run->application));
         else if (!m_document->runs().empty())
             m_skyApplication->setCurrentText(QString::fromStdString(m_document->runs().back()->application));
+        fitAxesToInput();
 
         const int keepMc = m_mcRun->currentData().toInt();
         m_mcRun->clear();
@@ -299,6 +309,20 @@ void ComparePanel::refresh()
     refreshBars();
     refreshSkyline();
     refreshMonteCarlo();
+}
+
+void ComparePanel::fitAxesToInput()
+{
+    // A graph's runs are partitions: WAN dollars against the transfer time of an iteration (Geo-Cut's
+    // trade-off); an application's runs are placements: WAN dollars against the mapping cost.
+    const bool graph = m_document->project()->graphIndex(m_skyApplication->currentText().toStdString()) >= 0;
+    const QString y = m_yMetric->currentData().toString();
+    const QString wanted = graph ? "transfer_time_s" : "cost_s";
+    const QString other = graph ? "cost_s" : "transfer_time_s";
+    if ((y == other || y.isEmpty()) && m_yMetric->findData(wanted) >= 0)
+        m_yMetric->setCurrentIndex(m_yMetric->findData(wanted));
+    if (m_xMetric->currentData().toString().isEmpty() && m_xMetric->findData("wan_usd") >= 0)
+        m_xMetric->setCurrentIndex(m_xMetric->findData("wan_usd"));
 }
 
 void ComparePanel::refreshBaselines()

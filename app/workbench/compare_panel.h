@@ -61,6 +61,8 @@ Q_SIGNALS:
 private:
     void refresh();
     void refreshBaselines();
+    /// Sets the skyline's y axis to what the chosen input's runs report (transfer time for a graph).
+    void fitAxesToInput();
     void refreshBars();
     void refreshSkyline();
     void refreshMonteCarlo();

@@ -95,6 +95,12 @@ void DiffPanel::update()
         m_heatmap->setData({});
         return;
     }
+    if (a->kind == document::RunKind::Partition || b->kind == document::RunKind::Partition) {
+        m_summary->setText(tr("Diff compares the placements of two mapping runs; compare partition runs in the "
+                              "Compare tab (skyline and table)."));
+        m_heatmap->setData({});
+        return;
+    }
     if (a->application != b->application || a->placement.processCount() != b->placement.processCount()) {
         m_summary->setText(
             tr("Run %1 maps %2 and run %3 maps %4: placements of different applications cannot be compared.")

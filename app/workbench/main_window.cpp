@@ -7,6 +7,7 @@
 #include "app/workbench/capture_dialog.h"
 #include "app/workbench/compare_panel.h"
 #include "app/workbench/diff_panel.h"
+#include "app/workbench/graphs_panel.h"
 #include "app/workbench/jobs_panel.h"
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
@@ -66,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_matrixPanel = new MatrixPanel(m_document, m_tabs);
     m_networkPanel = new NetworkPanel(m_document, m_tabs);
     m_applicationsPanel = new ApplicationsPanel(m_document, m_tabs);
+    m_graphsPanel = new GraphsPanel(m_document, m_tabs);
     m_runPanel = new RunPanel(m_document, m_controller, this);
     m_comparePanel = new ComparePanel(
         m_document, m_controller,
@@ -80,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_mapPanel, tr("Site map"));
     m_tabs->addTab(m_networkPanel, tr("Network"));
     m_tabs->addTab(m_applicationsPanel, tr("Applications"));
+    m_tabs->addTab(m_graphsPanel, tr("Graphs"));
     m_tabs->addTab(m_matrixPanel, tr("Matrices"));
     m_tabs->addTab(m_comparePanel, tr("Compare"));
     m_tabs->addTab(m_diffPanel, tr("Diff"));
@@ -109,6 +112,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_matrixPanel, &MatrixPanel::errorOccurred, this, errors);
     connect(m_networkPanel, &NetworkPanel::errorOccurred, this, errors);
     connect(m_applicationsPanel, &ApplicationsPanel::errorOccurred, this, errors);
+    connect(m_graphsPanel, &GraphsPanel::errorOccurred, this, errors);
+    connect(m_graphsPanel, &GraphsPanel::importRequested, this, [this] { startImportGraphDialog(); });
+    connect(m_graphsPanel, &GraphsPanel::reimportRequested, this, &MainWindow::importGraph);
     connect(m_networkPanel, &NetworkPanel::importRequested, this, &MainWindow::importNetworkWithDialog);
     // The map counts the pins of the application chosen in the Applications tab or the run panel.
     connect(m_applicationsPanel, &ApplicationsPanel::currentApplicationChanged, this, [this](const QString& name) {
@@ -125,12 +131,16 @@ MainWindow::MainWindow(QWidget* parent)
         const auto run = m_document->run(id);
         if (!run)
             return;
-        statusBar()->showMessage(stale ? tr("%1 finished, but the inputs changed while it ran: it is marked stale.")
-                                             .arg(QString::fromStdString(run->label()))
-                                       : tr("%1 finished: cost %2")
-                                             .arg(QString::fromStdString(run->label()),
-                                                  widgets::formatValue(run->metric("cost_s").value_or(0), "s")),
-                                 8000);
+        const QString label = QString::fromStdString(run->label());
+        QString result = run->kind == document::RunKind::Partition
+            ? tr("%1 finished: transfer time %2, WAN cost %3")
+                  .arg(label, widgets::formatValue(run->metric("transfer_time_s").value_or(0), "s"),
+                       widgets::formatValue(run->metric("wan_usd").value_or(0), "USD"))
+            : tr("%1 finished: cost %2").arg(label, widgets::formatValue(run->metric("cost_s").value_or(0), "s"));
+        statusBar()
+            ->showMessage(stale ? tr("%1 finished, but the inputs changed while it ran: it is marked stale.").arg(label)
+                                : result,
+                          8000);
     });
     connect(m_runsPanel, &RunsPanel::duplicateRequested, this, [this](int id) {
         if (auto run = m_document->run(id))
@@ -196,11 +206,17 @@ void MainWindow::buildMenus()
           "actionImportProbe");
     named(importMenu->addAction(tr("Link from Net&PIPE\u2026"), this, [this] { startNetpipeDialog(); }),
           "actionImportNetpipe");
+    named(importMenu->addAction(tr("&Graph (SNAP, METIS, Matrix Market)\u2026"), this,
+                                [this] { startImportGraphDialog(); }),
+          "actionImportGraph");
     named(importMenu->addAction(tr("&Pins\u2026"), this, &MainWindow::importPinsWithDialog), "actionImportPins");
     named(importMenu->addAction(tr("&Mapping as a Run\u2026"), this, &MainWindow::importMappingWithDialog),
           "actionImportMapping");
     auto* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("Heatmap (PNG, SVG or CSV)\u2026"), this, &MainWindow::exportHeatmapWithDialog);
+    named(exportMenu->addAction(tr("&Partition of the Selected Run (E.tsv, M.tsv)\u2026"), this,
+                                &MainWindow::exportPartitionWithDialog),
+          "actionExportPartition");
     exportMenu->addAction(tr("Site Map (PNG or SVG)\u2026"), this, &MainWindow::exportMapWithDialog);
     exportMenu->addAction(tr("Report (HTML or PDF)\u2026"), this, &MainWindow::reportWithDialog);
     file->addSeparator();
@@ -215,7 +231,7 @@ void MainWindow::buildMenus()
     edit->addAction(redo);
 
     auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("Run &Ticked Mappers"), this, [this] { m_runPanel->runChecked(); })
+    run->addAction(tr("Run &Ticked Algorithms"), this, [this] { m_runPanel->runChecked(); })
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     run->addAction(tr("Re-run &Stale Runs"), this, [this] { m_controller->rerunStale(); });
     run->addAction(tr("&Cancel All"), this, [this] { m_runner->cancelAll(); });

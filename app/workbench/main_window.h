@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/actions/capture_actions.h"
+#include "app/actions/graph_actions.h"
 #include "app/actions/run_controller.h"
 #include "app/capture/probe_run.h"
 #include "app/document/autosave.h"
@@ -28,6 +29,8 @@ class ComparePanel;
 class NetworkPanel;
 class NewProjectWizard;
 class DiffPanel;
+class GraphsPanel;
+class ImportGraphDialog;
 class JobsPanel;
 class MapPanel;
 class MatrixPanel;
@@ -44,7 +47,7 @@ std::string captureBaseName(const QString& path);
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum CentralTab { MapTab, NetworkTab, ApplicationsTab, MatricesTab, CompareTab, DiffTab };
+    enum CentralTab { MapTab, NetworkTab, ApplicationsTab, GraphsTab, MatricesTab, CompareTab, DiffTab };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -86,6 +89,14 @@ public:
     MeasureNetworkDialog* startMeasureNetworkDialog();
     /// Starts a probe job without the dialog (what the dialog's Measure does); returns the job id.
     int startProbe(const capture::ProbeRequest& request);
+    /// Reads a graph in the background and adds it to the project as one undoable edit (File > Import > Graph);
+    /// returns the job id. An error is shown.
+    int importGraph(const actions::GraphSource& source);
+    /// Opens File > Import > Graph (non-modal; deletes itself when closed).
+    ImportGraphDialog* startImportGraphDialog();
+    /// Writes a partition run's E.tsv and M.tsv in the background; returns the job id (-1 when the run is not a
+    /// partition run; the error is shown).
+    int exportPartition(int runId, const QString& edgesPath, const QString& mastersPath);
     /// Writes the report as HTML or PDF (by suffix).
     Status writeReport(const QString& path);
     report::ReportImages reportImages();
@@ -104,6 +115,7 @@ public:
     MatrixPanel* matrixPanel() const { return m_matrixPanel; }
     NetworkPanel* networkPanel() const { return m_networkPanel; }
     ApplicationsPanel* applicationsPanel() const { return m_applicationsPanel; }
+    GraphsPanel* graphsPanel() const { return m_graphsPanel; }
     /// The action of a menu entry by its object name ("actionNewProject", "actionImportLatency", ...).
     QAction* menuAction(const QString& objectName) const;
     ComparePanel* comparePanel() const { return m_comparePanel; }
@@ -144,6 +156,7 @@ private:
     bool importNetwork(model::NetworkQuantity quantity, const QString& path);
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.
     std::string targetApplication() const;
+    void exportPartitionWithDialog();
     void exportHeatmapWithDialog();
     void exportMapWithDialog();
     void reportWithDialog();
@@ -158,6 +171,7 @@ private:
     MatrixPanel* m_matrixPanel = nullptr;
     NetworkPanel* m_networkPanel = nullptr;
     ApplicationsPanel* m_applicationsPanel = nullptr;
+    GraphsPanel* m_graphsPanel = nullptr;
     ComparePanel* m_comparePanel = nullptr;
     DiffPanel* m_diffPanel = nullptr;
     RunPanel* m_runPanel = nullptr;

@@ -119,7 +119,7 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     connect(m_linkMode, &QComboBox::currentIndexChanged, this, &MapPanel::refreshLinks);
     connect(m_logLinks, &QCheckBox::toggled, this, &MapPanel::refreshLinks);
     connect(m_document, &document::ProjectDocument::projectChanged, this, &MapPanel::refreshSites);
-    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &MapPanel::refreshLinks);
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &MapPanel::refreshSites);
     connect(m_document, &document::ProjectDocument::reloaded, m_map, &widgets::WorldMapView::fitToSites);
     connect(m_document, &document::ProjectDocument::runsChanged, this, &MapPanel::refreshLinks);
     refreshSites();
@@ -171,8 +171,33 @@ void MapPanel::refreshSites()
                                        .arg(m_pinApplication.toHtmlEscaped());
             }
     }
+    addPartitionBadges(sites);
     m_map->setSites(std::move(sites));
     refreshLinks();
+}
+
+void MapPanel::addPartitionBadges(QVector<widgets::MapSite>& sites) const
+{
+    // The selected partition run: each site's upload and download time of one iteration, the slowest marked.
+    const auto run = m_document->run(m_document->currentRun());
+    if (!run || run->kind != document::RunKind::Partition || run->siteUploadSeconds.size() != std::size_t(sites.size()))
+        return;
+    const auto up = run->siteUploadSeconds, down = run->siteDownloadSeconds;
+    const double slowest = std::max(*std::max_element(up.begin(), up.end()),
+                                    *std::max_element(down.begin(), down.end()));
+    for (int s = 0; s < sites.size(); ++s) {
+        const bool bottleneck = slowest > 0 && std::max(up[s], down[s]) >= slowest;
+        sites[s].badge = QString("\u2191%1 \u2193%2%3")
+                             .arg(widgets::formatValue(up[s], "s"), widgets::formatValue(down[s], "s"),
+                                  bottleneck ? tr(" \u25c6 bottleneck") : QString());
+        sites[s].detail += tr("<br>Run %1: uploads %2 in %3, downloads %4 in %5 per iteration%6")
+                               .arg(run->id)
+                               .arg(widgets::formatValue(run->siteUploadBytes[s], "bytes"),
+                                    widgets::formatValue(up[s], "s"),
+                                    widgets::formatValue(run->siteDownloadBytes[s], "bytes"),
+                                    widgets::formatValue(down[s], "s"),
+                                    bottleneck ? tr(" (the slowest link of the run)") : QString());
+    }
 }
 
 void MapPanel::refreshLinks()
@@ -203,7 +228,9 @@ void MapPanel::refreshLinks()
     } else if (mode == LinkMode::MappedTraffic) {
         const auto run = m_document->run(m_document->currentRun());
         if (run && run->trafficBytes.rows() == n) {
-            quantity = tr("Traffic mapped by run %1 (both directions)").arg(run->id);
+            quantity = run->kind == document::RunKind::Partition
+                ? tr("Traffic of one GAS iteration, run %1 (both directions)").arg(run->id)
+                : tr("Traffic mapped by run %1 (both directions)").arg(run->id);
             unit = "bytes";
             for (int i = 0; i < n; ++i)
                 for (int j = i + 1; j < n; ++j) {

@@ -10,6 +10,7 @@ class QTableView;
 class QTabWidget;
 
 namespace meridian::widgets {
+struct MapSite;
 class WorldMapView;
 class SiteTableModel;
 class HostTableModel;
@@ -49,6 +50,7 @@ Q_SIGNALS:
 private:
     void refreshSites();
     void refreshLinks();
+    void addPartitionBadges(QVector<widgets::MapSite>& sites) const;
     void askNewSite(double latitude, double longitude);
     void askRename(int site);
 

@@ -1,5 +1,7 @@
 #include "app/workbench/network_measurement_dialogs.h"
 
+#include "app/workbench/dialog_rows.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -19,21 +21,6 @@
 namespace meridian::workbench {
 
 namespace {
-
-// A line edit with a Browse button beside it, as one row.
-QHBoxLayout* withBrowse(QLineEdit* edit, QWidget* parent, const std::function<QString()>& choose)
-{
-    auto* row = new QHBoxLayout;
-    auto* browse = new QPushButton(QObject::tr("Browse\u2026"), parent);
-    QObject::connect(browse, &QPushButton::clicked, parent, [edit, choose] {
-        const QString chosen = choose();
-        if (!chosen.isEmpty())
-            edit->setText(chosen);
-    });
-    row->addWidget(edit, 1);
-    row->addWidget(browse);
-    return row;
-}
 
 QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent)
 {

@@ -4,11 +4,15 @@
 #include "core/synth/constraint_generator.h"
 #include "widgets/param_form.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDoubleValidator>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
@@ -28,28 +32,21 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
     auto* top = new QFormLayout;
     m_application = new QComboBox(this);
     m_application->setObjectName("runApplication");
-    top->addRow(tr("Application:"), m_application);
+    m_application->setToolTip(tr("An application gets the mappers; a graph gets the partitioners."));
+    top->addRow(tr("Input:"), m_application);
     layout->addLayout(top);
 
-    layout->addWidget(new QLabel(tr("Mappers (tick to run; select to see parameters):"), this));
+    m_algorithmsLabel = new QLabel(this);
+    layout->addWidget(m_algorithmsLabel);
     m_mappers = new QListWidget(this);
     m_mappers->setObjectName("mapperList");
     m_forms = new QStackedWidget(this);
-    for (const auto* mapper : controller->mappers().all()) {
-        auto* item = new QListWidgetItem(QString::fromStdString(std::string(mapper->id())), m_mappers);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Unchecked);
-        item->setToolTip(QString::fromStdString(std::string(mapper->description())));
-        auto* form = new widgets::ParamForm(m_forms);
-        form->setSpecs(mapper->parameters());
-        form->setObjectName(item->text());
-        m_formById.insert(item->text(), form);
-        auto* scroll = new QScrollArea(m_forms);
-        scroll->setWidget(form);
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        m_forms->addWidget(scroll);
-    }
+    for (const auto* mapper : controller->mappers().all())
+        addAlgorithm(QString::fromStdString(std::string(mapper->id())),
+                     QString::fromStdString(std::string(mapper->description())), mapper->parameters(), false);
+    for (const auto* partitioner : controller->partitioners().all())
+        addAlgorithm(QString::fromStdString(std::string(partitioner->id())),
+                     QString::fromStdString(std::string(partitioner->description())), partitioner->parameters(), true);
     m_mappers->setMaximumHeight(220);
     layout->addWidget(m_mappers);
     auto* formBox = new QGroupBox(tr("Parameters"), this);
@@ -67,12 +64,15 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
     seeds->addRow(tr("Seed:"), m_seed);
     seeds->addRow(tr("Seeds:"), m_seeds);
     layout->addLayout(seeds);
-    auto* run = new QPushButton(tr("Run ticked mappers"), this);
+    layout->addWidget(buildPartitionSettings());
+    auto* run = new QPushButton(this);
+    m_runButton = run;
     run->setObjectName("runButton");
     run->setDefault(true);
     layout->addWidget(run);
 
     auto* pins = new QGroupBox(tr("Constraint generator"), this);
+    m_pinsBox = pins;
     auto* pinLayout = new QFormLayout(pins);
     m_ratio = new QDoubleSpinBox(pins);
     m_ratio->setRange(0.0, 1.0);
@@ -90,57 +90,212 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
 
     connect(m_mappers, &QListWidget::currentRowChanged, m_forms, &QStackedWidget::setCurrentIndex);
     connect(run, &QPushButton::clicked, this, [this] {
-        if (requests().empty())
-            Q_EMIT errorOccurred(tr("Nothing to run"), tr("Tick at least one mapper and choose an application."));
+        if (isGraphInput() && m_budgetOn->isChecked() && !partitionSettings().budgetUsd)
+            Q_EMIT errorOccurred(tr("No valid budget"),
+                                 tr("The WAN budget '%1' is not a number of USD; type one (for example 8.4e-06) or "
+                                    "untick WAN budget.")
+                                     .arg(m_budget->text()));
+        else if (requests().empty())
+            Q_EMIT errorOccurred(tr("Nothing to run"),
+                                 isGraphInput() ? tr("Tick at least one partitioner and choose a graph.")
+                                                : tr("Tick at least one mapper and choose an application."));
         else
             runChecked();
     });
+    connect(m_application, &QComboBox::currentIndexChanged, this, &RunPanel::showAlgorithmsForInput);
     connect(generate, &QPushButton::clicked, this, [this] {
         if (const QString e = generatePins(); !e.isEmpty())
             Q_EMIT errorOccurred(tr("The pins were not changed"), e);
     });
     connect(m_document, &document::ProjectDocument::projectChanged, this, &RunPanel::rebuildApplications);
+    connect(controller, &actions::RunController::graphHCostReady, this, [this](const QString& graph, double usd) {
+        if (graph != m_application->currentText())
+            return;
+        m_budget->setText(QString::number(usd, 'g', 12));
+        m_budgetOn->setChecked(true);
+        m_budgetNote->setText(
+            tr("GrapH's WAN cost on %1: %2 USD per iteration (Geo-Cut's B).").arg(graph, QString::number(usd, 'g', 6)));
+    });
     rebuildApplications();
-    m_mappers->setCurrentRow(0);
 }
+
+void RunPanel::addAlgorithm(const QString& id, const QString& description, const std::vector<ParamSpec>& specs,
+                            bool partitioner)
+{
+    auto* item = new QListWidgetItem(id, m_mappers);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Unchecked);
+    item->setToolTip(description);
+    item->setData(kPartitionerRole, partitioner);
+    auto* form = new widgets::ParamForm(m_forms);
+    form->setSpecs(specs);
+    form->setObjectName(id);
+    (partitioner ? m_partitionFormById : m_formById).insert(id, form);
+    auto* scroll = new QScrollArea(m_forms);
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_forms->addWidget(scroll);
+}
+
+QWidget* RunPanel::buildPartitionSettings()
+{
+    m_partitionBox = new QGroupBox(tr("Traffic and budget (Geo-Cut)"), this);
+    auto* form = new QFormLayout(m_partitionBox);
+    m_profile = new QComboBox(m_partitionBox);
+    m_profile->setObjectName("partitionProfile");
+    m_profile->addItem(tr("PageRank"), "pagerank");
+    m_profile->addItem(tr("SSSP"), "sssp");
+    m_profile->addItem(tr("Subgraph isomorphism"), "subgraph-isomorphism");
+    m_profile->setToolTip(
+        tr("What one GAS iteration sends (Geo-Cut Section 6): the size of gathered and applied data."));
+    m_activeFraction = new QDoubleSpinBox(m_partitionBox);
+    m_activeFraction->setRange(0.001, 1.0);
+    m_activeFraction->setDecimals(3);
+    m_activeFraction->setSingleStep(0.05);
+    m_activeFraction->setValue(0.1);
+    m_activeFraction->setToolTip(tr("SSSP: the share of vertices active in an iteration."));
+    m_budgetOn = new QCheckBox(tr("WAN budget"), m_partitionBox);
+    m_budgetOn->setObjectName("budgetOn");
+    m_budgetOn->setToolTip(tr("Geo-Cut's B (eq. 6): the WAN dollars one iteration may cost."));
+    // A line edit, not a spin box: one iteration of a small graph costs micro-dollars, which a spin box's fixed
+    // decimals would round away.
+    m_budget = new QLineEdit(m_partitionBox);
+    m_budget->setObjectName("budget");
+    auto* validator = new QDoubleValidator(0.0, 1e12, 12, m_budget);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    validator->setLocale(QLocale::c());
+    m_budget->setValidator(validator);
+    m_budget->setPlaceholderText(tr("USD per iteration, e.g. 8.4e-06"));
+    m_budget->setEnabled(false);
+    auto* graphH = new QPushButton(tr("GrapH's cost"), m_partitionBox);
+    graphH->setObjectName("graphHCost");
+    graphH->setToolTip(tr("Sets the budget to the WAN cost of GrapH's partition of this graph, the setting of "
+                          "Geo-Cut's evaluation (computed in the background)."));
+    m_budgetNote = new QLabel(m_partitionBox);
+    m_budgetNote->setWordWrap(true);
+    auto* budgetRow = new QHBoxLayout;
+    budgetRow->addWidget(m_budget, 1);
+    budgetRow->addWidget(graphH);
+    form->addRow(tr("Profile:"), m_profile);
+    form->addRow(tr("Active share:"), m_activeFraction);
+    form->addRow(m_budgetOn, budgetRow);
+    form->addRow(m_budgetNote);
+    connect(m_budgetOn, &QCheckBox::toggled, m_budget, &QWidget::setEnabled);
+    connect(m_profile, &QComboBox::currentIndexChanged, this,
+            [this] { m_activeFraction->setEnabled(m_profile->currentData().toString() == "sssp"); });
+    m_activeFraction->setEnabled(false);
+    connect(graphH, &QPushButton::clicked, this, [this] {
+        if (!isGraphInput())
+            return;
+        m_budgetNote->setText(tr("Computing GrapH's WAN cost..."));
+        m_controller->computeGraphHCost(m_application->currentText().toStdString(), partitionSettings(),
+                                        static_cast<std::uint64_t>(m_seed->value()));
+    });
+    return m_partitionBox;
+}
+
+actions::PartitionSettings RunPanel::partitionSettings() const
+{
+    actions::PartitionSettings settings;
+    settings.profile = m_profile->currentData().toString().toStdString();
+    settings.activeFraction = m_activeFraction->value();
+    bool ok = false;
+    const double budget = m_budget->text().toDouble(&ok);
+    if (m_budgetOn->isChecked() && ok && budget >= 0.0)
+        settings.budgetUsd = budget;
+    return settings;
+}
+
+void RunPanel::setPartitionSettings(const actions::PartitionSettings& settings)
+{
+    m_profile->setCurrentIndex(std::max(0, m_profile->findData(QString::fromStdString(settings.profile))));
+    m_activeFraction->setValue(settings.activeFraction);
+    m_budgetOn->setChecked(settings.budgetUsd.has_value());
+    if (settings.budgetUsd)
+        m_budget->setText(QString::number(*settings.budgetUsd, 'g', 12));
+}
+
+bool RunPanel::isGraphInput() const { return m_application->currentData(kGraphRole).toBool(); }
 
 void RunPanel::rebuildApplications()
 {
     const QString keep = m_application->currentText();
     QSignalBlocker blocker(m_application);
     m_application->clear();
-    for (const auto& a : m_document->project()->applications)
+    const auto project = m_document->project();
+    for (const auto& a : project->applications)
         m_application->addItem(QString::fromStdString(a.name));
+    if (!project->applications.empty() && !project->graphs.empty())
+        m_application->insertSeparator(m_application->count());
+    for (const auto& g : project->graphs) {
+        m_application->addItem(QString::fromStdString(g.name));
+        const int i = m_application->count() - 1;
+        m_application->setItemData(i, true, kGraphRole);
+        m_application
+            ->setItemData(i, tr("Graph: %1 vertices, %2 edges (partitioners)").arg(g.stats.vertices).arg(g.stats.edges),
+                          Qt::ToolTipRole);
+    }
     const int i = m_application->findText(keep);
     m_application->setCurrentIndex(i >= 0 ? i : 0);
+    showAlgorithmsForInput();
+}
+
+void RunPanel::showAlgorithmsForInput()
+{
+    const bool graph = isGraphInput();
+    int first = -1;
+    for (int i = 0; i < m_mappers->count(); ++i) {
+        const bool hidden = m_mappers->item(i)->data(kPartitionerRole).toBool() != graph;
+        m_mappers->item(i)->setHidden(hidden);
+        if (!hidden && first < 0)
+            first = i;
+    }
+    const int current = m_mappers->currentRow();
+    if (current < 0 || m_mappers->item(current)->isHidden())
+        m_mappers->setCurrentRow(first);
+    m_algorithmsLabel->setText(graph ? tr("Partitioners (tick to run; select to see parameters):")
+                                     : tr("Mappers (tick to run; select to see parameters):"));
+    m_runButton->setText(graph ? tr("Run ticked partitioners") : tr("Run ticked mappers"));
+    m_partitionBox->setVisible(graph);
+    m_pinsBox->setVisible(!graph);
+    m_budgetNote->clear();
 }
 
 void RunPanel::setCheckedMappers(const QStringList& ids)
 {
-    for (int i = 0; i < m_mappers->count(); ++i)
-        m_mappers->item(i)->setCheckState(ids.contains(m_mappers->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    for (int i = 0; i < m_mappers->count(); ++i) {
+        auto* item = m_mappers->item(i);
+        item->setCheckState(!item->isHidden() && ids.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+    }
 }
 
 QStringList RunPanel::checkedMappers() const
 {
     QStringList ids;
     for (int i = 0; i < m_mappers->count(); ++i)
-        if (m_mappers->item(i)->checkState() == Qt::Checked)
+        if (!m_mappers->item(i)->isHidden() && m_mappers->item(i)->checkState() == Qt::Checked)
             ids << m_mappers->item(i)->text();
     return ids;
 }
 
-widgets::ParamForm* RunPanel::form(const QString& id) const { return m_formById.value(id, nullptr); }
+widgets::ParamForm* RunPanel::form(const QString& id) const
+{
+    return (isGraphInput() ? m_partitionFormById : m_formById).value(id, nullptr);
+}
 
 std::vector<actions::RunRequest> RunPanel::requests() const
 {
     std::vector<actions::RunRequest> out;
     if (m_application->currentIndex() < 0)
         return out;
+    std::optional<actions::PartitionSettings> partition;
+    if (isGraphInput())
+        partition = partitionSettings();
     for (const QString& id : checkedMappers())
         for (int k = 0; k < m_seeds->value(); ++k)
             out.push_back({m_application->currentText().toStdString(), id.toStdString(), form(id)->values(),
-                           static_cast<std::uint64_t>(m_seed->value() + k), std::nullopt});
+                           static_cast<std::uint64_t>(m_seed->value() + k), std::nullopt, partition});
     return out;
 }
 
@@ -151,8 +306,10 @@ void RunPanel::loadRun(const document::Run& run)
     m_application->setCurrentText(QString::fromStdString(run.application));
     setCheckedMappers({QString::fromStdString(run.algorithm)});
     for (int i = 0; i < m_mappers->count(); ++i)
-        if (m_mappers->item(i)->text() == QString::fromStdString(run.algorithm))
+        if (!m_mappers->item(i)->isHidden() && m_mappers->item(i)->text() == QString::fromStdString(run.algorithm))
             m_mappers->setCurrentRow(i);
+    if (run.kind == document::RunKind::Partition)
+        setPartitionSettings({run.profile, run.activeFraction, run.budgetUsd});
     if (auto* f = form(QString::fromStdString(run.algorithm)))
         f->setValues(run.params);
     m_seed->setValue(static_cast<int>(run.seed));

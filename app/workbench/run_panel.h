@@ -6,7 +6,12 @@
 #include <QMap>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
+class QGroupBox;
+class QLineEdit;
+class QLabel;
+class QPushButton;
 class QDoubleSpinBox;
 class QListWidget;
 class QSpinBox;
@@ -18,9 +23,10 @@ class ParamForm;
 
 namespace meridian::workbench {
 
-/// Where runs are asked for: the application, one or several mappers (each with a parameter form
-/// generated from its specs), the seed and the number of seeds; and a generator that redraws the
-/// application's pins at a constraint ratio (an undoable edit).
+/// Where runs are asked for: the input (an application or a graph), one or several algorithms (mappers for
+/// an application, partitioners for a graph; each with a parameter form generated from its specs), the seed
+/// and the number of seeds. For an application, a generator that redraws its pins at a constraint ratio (an
+/// undoable edit); for a graph, the traffic profile and the WAN budget, with GrapH's cost one click away.
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
@@ -33,7 +39,12 @@ public:
     std::vector<actions::RunRequest> requests() const;
     /// Loads a run's application, algorithm, parameters and seed into the panel (duplicate).
     void loadRun(const document::Run& run);
-    /// Returns the parameter form of a mapper.
+    /// The traffic profile and budget the partitioners get.
+    actions::PartitionSettings partitionSettings() const;
+    void setPartitionSettings(const actions::PartitionSettings& settings);
+    /// True when the chosen input is a graph.
+    bool isGraphInput() const;
+    /// Returns the parameter form of a mapper (or a partitioner, when the input is a graph).
     widgets::ParamForm* form(const QString& id) const;
     QComboBox* applicationChooser() const { return m_application; }
     /// Submits requests(); returns the job ids.
@@ -45,7 +56,13 @@ Q_SIGNALS:
     void errorOccurred(const QString& title, const QString& message);
 
 private:
+    static constexpr int kGraphRole = Qt::UserRole + 1;
+    static constexpr int kPartitionerRole = Qt::UserRole + 2;
     void rebuildApplications();
+    void showAlgorithmsForInput();
+    void addAlgorithm(const QString& id, const QString& description, const std::vector<ParamSpec>& specs,
+                      bool partitioner);
+    QWidget* buildPartitionSettings();
 
     document::ProjectDocument* m_document;
     actions::RunController* m_controller;
@@ -57,6 +74,16 @@ private:
     QDoubleSpinBox* m_ratio = nullptr;
     QSpinBox* m_pinSeed = nullptr;
     QMap<QString, widgets::ParamForm*> m_formById;
+    QMap<QString, widgets::ParamForm*> m_partitionFormById;
+    QLabel* m_algorithmsLabel = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QGroupBox* m_pinsBox = nullptr;
+    QGroupBox* m_partitionBox = nullptr;
+    QComboBox* m_profile = nullptr;
+    QDoubleSpinBox* m_activeFraction = nullptr;
+    QCheckBox* m_budgetOn = nullptr;
+    QLineEdit* m_budget = nullptr;
+    QLabel* m_budgetNote = nullptr;
 };
 
 } // namespace meridian::workbench

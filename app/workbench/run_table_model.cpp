@@ -22,6 +22,17 @@ QVariant metricCell(const document::Run& run, const char* id, const char* unit, 
     return widgets::formatValue(*v, unit);
 }
 
+// "met", "over by 0.12 USD", or a dash without a budget.
+QVariant budgetCell(const document::Run& run, int role)
+{
+    const auto over = run.metric("over_budget_usd");
+    if (!over)
+        return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
+    if (role == Qt::EditRole)
+        return *over;
+    return *over > 0.0 ? QObject::tr("over by %1").arg(widgets::formatValue(*over, "USD")) : QObject::tr("met");
+}
+
 } // namespace
 
 RunTableModel::RunTableModel(document::ProjectDocument* document, QObject* parent)
@@ -71,6 +82,12 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         QString tip = QString::fromStdString(run.label());
         if (stale)
             tip += tr("\nStale: the project's inputs changed since this run; re-run it to update.");
+        if (run.kind == document::RunKind::Partition) {
+            if (const auto change = m_document->graphChangeOnDisk(run.application); !change.empty())
+                tip += "\n" + QString::fromStdString(change) + ".";
+            tip += tr("\nCost: transfer time of one GAS iteration (Geo-Cut eq. 1), profile %1.")
+                       .arg(QString::fromStdString(run.profile));
+        }
         for (const auto& n : run.notes)
             tip += "\n" + QString::fromStdString(n);
         return tip;
@@ -80,6 +97,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
                                                                    : QVariant();
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
+    const bool partition = run.kind == document::RunKind::Partition;
     switch (index.column()) {
     case Id:
         return run.id;
@@ -92,15 +110,21 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     case Seed:
         return QVariant::fromValue<qulonglong>(run.seed);
     case Cost:
-        return metricCell(run, "cost_s", "s", role);
+        return metricCell(run, partition ? "transfer_time_s" : "cost_s", "s", role);
     case Latency:
         return metricCell(run, "latency_s", "s", role);
     case Bandwidth:
         return metricCell(run, "bandwidth_s", "s", role);
     case WanUsd:
         return metricCell(run, "wan_usd", "USD", role);
+    case WanBytes:
+        return metricCell(run, "wan_bytes", "bytes", role);
     case CommTime:
         return metricCell(run, "comm_time_s", "s", role);
+    case Replication:
+        return metricCell(run, "replication_factor", "", role);
+    case Budget:
+        return budgetCell(run, role);
     case Runtime:
         return metricCell(run, "runtime_s", "s", role);
     case Status:
@@ -114,8 +138,9 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
-    static const char* names[] = {"Run",          "Algorithm",      "Application", "Parameters", "Seed",    "Cost",
-                                  "Latency part", "Bandwidth part", "WAN egress",  "CommTime",   "Runtime", "Status"};
+    static const char* names[] = {"Run",      "Algorithm",    "Input",          "Parameters", "Seed",
+                                  "Cost",     "Latency part", "Bandwidth part", "WAN egress", "WAN bytes",
+                                  "CommTime", "Repl. factor", "Budget",         "Runtime",    "Status"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
 }
 

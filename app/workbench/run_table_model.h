@@ -6,10 +6,11 @@
 
 namespace meridian::workbench {
 
-/// The run list as a table: id, algorithm, application, parameters, seed, the cost and its parts,
-/// WAN dollars, CloudMap's CommTime, runtime and whether the run is stale (its inputs changed since;
-/// such rows are tinted and say so). Numbers are doubles under Qt::EditRole for sorting. Read-only;
-/// follows the document.
+/// The run list as a table: id, algorithm, input (application or graph), parameters, seed, the cost (a
+/// mapping's alpha-beta cost, a partition's transfer time per GAS iteration) and its parts, WAN dollars and
+/// bytes, CloudMap's CommTime, a partition's replication factor and budget status, runtime and whether the
+/// run is stale (its inputs changed since; such rows are tinted and say so). Numbers are doubles under
+/// Qt::EditRole for sorting. Read-only; follows the document.
 class RunTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -23,7 +24,10 @@ public:
         Latency,
         Bandwidth,
         WanUsd,
+        WanBytes,
         CommTime,
+        Replication,
+        Budget,
         Runtime,
         Status,
         ColumnCount

@@ -182,45 +182,84 @@ double seconds(const std::vector<double>& a, const std::vector<double>& b, const
 
 } // namespace
 
+namespace {
+
+/// Each vertex's replica sites (its master and its edges' sites), the sites holding its in-edges, and for a
+/// binding profile the gathered bytes per (vertex, site).
+struct ReplicaSets {
+    std::vector<std::uint64_t> replicas, inSites;
+    std::vector<float> bound;
+    int sites = 0;
+
+    ReplicaSets(const model::Graph& graph, const model::EdgePartition& partition, const VertexSizes& sizes, int m)
+        : replicas(graph.vertexCount, 0)
+        , inSites(graph.vertexCount, 0)
+        , sites(m)
+    {
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+            replicas[v] = 1ull << partition.masterSite[v];
+        if (sizes.binds)
+            bound.assign(static_cast<std::size_t>(graph.vertexCount) * m, 0.0f);
+        const std::size_t edges = graph.edgeCount();
+        for (std::size_t e = 0; e < edges; ++e) {
+            // The per-vertex arrays are larger than the caches and the edges' vertices random: load them ahead.
+            constexpr std::size_t kAhead = 16;
+            const std::size_t ahead = std::min(e + kAhead, edges - 1);
+            __builtin_prefetch(replicas.data() + graph.src[ahead], 1);
+            __builtin_prefetch(replicas.data() + graph.dst[ahead], 1);
+            __builtin_prefetch(inSites.data() + graph.dst[ahead], 1);
+            const std::uint64_t bit = 1ull << partition.edgeSite[e];
+            replicas[graph.src[e]] |= bit;
+            replicas[graph.dst[e]] |= bit;
+            inSites[graph.dst[e]] |= bit;
+            if (sizes.binds)
+                bound[static_cast<std::size_t>(graph.dst[e]) * m + partition.edgeSite[e]] += sizes.apply[graph.src[e]];
+        }
+    }
+
+    /// The bytes the mirror of v at site r gathers to its master.
+    double gatherOf(std::uint32_t v, int r, const VertexSizes& sizes) const
+    {
+        if (!(inSites[v] >> r & 1))
+            return 0.0;
+        return sizes.binds ? bound[static_cast<std::size_t>(v) * sites + r] : sizes.gather;
+    }
+};
+
+} // namespace
+
 GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& partition, const VertexSizes& sizes,
                        const GasNetwork& network)
 {
     const int m = network.siteCount();
     const std::uint32_t n = graph.vertexCount;
-    std::vector<std::uint64_t> replicas(n, 0), inSites(n, 0);
-    for (std::uint32_t v = 0; v < n; ++v)
-        replicas[v] = 1ull << partition.masterSite[v];
-    std::vector<float> bound;
-    if (sizes.binds)
-        bound.assign(static_cast<std::size_t>(n) * m, 0.0f);
-    const std::size_t edges = graph.edgeCount();
-    for (std::size_t e = 0; e < edges; ++e) {
-        // The per-vertex arrays are larger than the caches and the edges' vertices random: load them ahead.
-        constexpr std::size_t kAhead = 16;
-        const std::size_t ahead = std::min(e + kAhead, edges - 1);
-        __builtin_prefetch(replicas.data() + graph.src[ahead], 1);
-        __builtin_prefetch(replicas.data() + graph.dst[ahead], 1);
-        __builtin_prefetch(inSites.data() + graph.dst[ahead], 1);
-        const std::uint64_t bit = 1ull << partition.edgeSite[e];
-        replicas[graph.src[e]] |= bit;
-        replicas[graph.dst[e]] |= bit;
-        inSites[graph.dst[e]] |= bit;
-        if (sizes.binds)
-            bound[static_cast<std::size_t>(graph.dst[e]) * m + partition.edgeSite[e]] += sizes.apply[graph.src[e]];
-    }
+    const ReplicaSets sets(graph, partition, sizes, m);
     Totals t(m);
     double replicaSum = 0.0;
     for (std::uint32_t v = 0; v < n; ++v) {
-        replicaSum += std::popcount(replicas[v]);
-        const auto gatherOf = [&](int r) -> double {
-            if (!(inSites[v] >> r & 1))
-                return 0.0;
-            return sizes.binds ? bound[static_cast<std::size_t>(v) * m + r] : sizes.gather;
-        };
-        addVertexTraffic(t.gUp, t.gDown, t.aUp, t.aDown, replicas[v], partition.masterSite[v], sizes.apply[v], gatherOf,
-                         1.0);
+        replicaSum += std::popcount(sets.replicas[v]);
+        addVertexTraffic(
+            t.gUp, t.gDown, t.aUp, t.aDown, sets.replicas[v], partition.masterSite[v], sizes.apply[v],
+            [&](int r) { return sets.gatherOf(v, r, sizes); }, 1.0);
     }
     return finish(t, network, replicaSum, n);
+}
+
+std::vector<double> gasTrafficMatrix(const model::Graph& graph, const model::EdgePartition& partition,
+                                     const VertexSizes& sizes, int sites)
+{
+    const ReplicaSets sets(graph, partition, sizes, sites);
+    std::vector<double> bytes(static_cast<std::size_t>(sites) * sites, 0.0);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+        const int master = partition.masterSite[v];
+        for (std::uint64_t rest = sets.replicas[v] & ~(1ull << master); rest; rest &= rest - 1) {
+            const int r = std::countr_zero(rest);
+            bytes[static_cast<std::size_t>(master) * sites + r] += sizes.apply[v]; // apply: master -> mirror
+            bytes[static_cast<std::size_t>(r) * sites + master] += sets.gatherOf(v, r,
+                                                                                 sizes); // gather: mirror -> master
+        }
+    }
+    return bytes;
 }
 
 GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes,

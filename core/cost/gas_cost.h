@@ -148,4 +148,10 @@ private:
 GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& partition, const VertexSizes& sizes,
                        const GasNetwork& network);
 
+/// The bytes one GAS iteration sends from each site to each other site (row = sender, `sites` x `sites`, row
+/// major): apply data from a master to each of its mirrors, gathered data from each mirror to its master. Row
+/// sums are the sites' uploads of evaluateGas. O(E + V M).
+std::vector<double> gasTrafficMatrix(const model::Graph& graph, const model::EdgePartition& partition,
+                                     const VertexSizes& sizes, int sites);
+
 } // namespace meridian::cost

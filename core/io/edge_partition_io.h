@@ -19,11 +19,12 @@ Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph
                                      const model::Topology& topology);
 
 /// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
-/// The writers below as files still to be written, for writeFilesTogether (a partition and its masters).
+/// The writers below as files still to be written, for writeFilesTogether (a partition and its masters); the
+/// lines are formatted by `executor`'s workers.
 PendingFile edgePartitionFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
-                              const model::Topology& topology);
+                              const model::Topology& topology, Executor& executor = Executor::standard());
 PendingFile mastersFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
-                        const model::Topology& topology);
+                        const model::Topology& topology, Executor& executor = Executor::standard());
 Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                           const model::Topology& topology);
 /// Writes `vertex site` per vertex (original ids, master site names), tab-separated.

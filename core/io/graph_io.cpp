@@ -133,6 +133,53 @@ Expected<GraphFormat> graphFormatFromId(std::string_view id)
                      "unknown graph format '" + std::string(id) + "' (known: snap, metis, mtx)");
 }
 
+std::string_view graphFormatId(GraphFormat format)
+{
+    switch (format) {
+    case GraphFormat::Metis:
+        return "metis";
+    case GraphFormat::MatrixMarket:
+        return "mtx";
+    case GraphFormat::Snap:
+        break;
+    }
+    return "snap";
+}
+
+GraphFormat guessGraphFormat(std::string_view path)
+{
+    const std::string name = toLower(std::filesystem::path(std::string(path)).filename().string());
+    const auto endsWith = [&](std::string_view suffix) {
+        return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (endsWith(".mtx"))
+        return GraphFormat::MatrixMarket;
+    if (endsWith(".graph") || endsWith(".metis"))
+        return GraphFormat::Metis;
+    return GraphFormat::Snap;
+}
+
+Expected<std::uint64_t> fileChecksum(const std::string& path)
+{
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f)
+        return makeError(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), SourceLocation{path, 0, 0});
+    std::vector<unsigned char> block(std::size_t(1) << 20);
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    std::uint64_t total = 0;
+    for (;;) {
+        const std::size_t n = std::fread(block.data(), 1, block.size(), f.get());
+        // Each block hashes from a whole word boundary, so a block's tail bytes never shift the next block.
+        h = checksum(block.data(), n, h);
+        total += n;
+        if (n < block.size())
+            break;
+    }
+    if (std::ferror(f.get()))
+        return makeError(ErrorCode::Io, "cannot read the file", SourceLocation{path, 0, 0});
+    return h ^ total;
+}
+
 namespace {
 
 /// The numbers of one METIS line, each with its column.
@@ -397,14 +444,14 @@ std::string defaultGraphCacheDir()
 }
 
 Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir,
-                                 bool* fromCache)
+                                 bool* fromCache, const Feedback& feedback)
 {
     if (fromCache)
         *fromCache = false;
     const auto read = [&]() -> Expected<model::Graph> {
         switch (format) {
         case GraphFormat::Snap:
-            return readSnapGraph(path);
+            return readSnapGraph(path, feedback);
         case GraphFormat::Metis:
             return readMetisGraph(path);
         case GraphFormat::MatrixMarket:

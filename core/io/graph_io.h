@@ -17,6 +17,13 @@ enum class GraphFormat { Snap, Metis, MatrixMarket };
 
 /// Returns the format of a `--format` id ("snap", "metis", "mtx"), or an error listing them.
 Expected<GraphFormat> graphFormatFromId(std::string_view id);
+/// Returns the id of a format ("snap", "metis", "mtx").
+std::string_view graphFormatId(GraphFormat format);
+/// Returns the format a file's name suggests: `.mtx` Matrix Market, `.graph` or `.metis` METIS, else SNAP.
+GraphFormat guessGraphFormat(std::string_view path);
+/// Returns a 64-bit checksum of a file's bytes (word-wise multiplicative hash, about 1 GB/s): tells whether a
+/// file the project refers to changed since it was read.
+Expected<std::uint64_t> fileChecksum(const std::string& path);
 
 /// Reads a SNAP edge list: `#` comment lines, then `src dst` per line separated by tabs or spaces (further
 /// columns are ignored), LF or CRLF. Ids are non-negative integers below 2^32, renumbered densely in order of
@@ -44,8 +51,9 @@ Expected<model::Graph> readMatrixMarketGraph(const std::string& path);
 /// checksum of the arrays): a stale or corrupt entry is ignored and rewritten. A cache that cannot be
 /// written is skipped silently (the graph itself is still returned).
 /// `fromCache` tells which path was taken.
+/// A SNAP file is parsed by the workers of `feedback`'s executor.
 Expected<model::Graph> loadGraph(const std::string& path, GraphFormat format, const std::string& cacheDir,
-                                 bool* fromCache = nullptr);
+                                 bool* fromCache = nullptr, const Feedback& feedback = Feedback());
 
 /// Returns the default cache folder: $XDG_CACHE_HOME/meridian/graphs or ~/.cache/meridian/graphs.
 std::string defaultGraphCacheDir();

@@ -204,7 +204,7 @@ private Q_SLOTS:
 
         auto* doc = window.document();
         QSignalSpy ended(window.jobRunner(), &jobs::JobRunner::jobEnded);
-        window.runController()->submit({{doc->project()->applications[0].name, "greedy", {}, 1, {}}});
+        window.runController()->submit({{doc->project()->applications[0].name, "greedy", {}, 1, {}, {}}});
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 60000);
         QCOMPARE(doc->runs().size(), std::size_t(1));
         QVERIFY(doc->staleRuns().empty());

@@ -1,0 +1,134 @@
+#include "app/jobs/partition_job.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace meridian::jobs {
+
+namespace {
+
+struct Prepared {
+    document::LoadedGraph loaded;
+    std::optional<partition::PartitionProblem> problem;
+};
+
+/// Reads the request's graph and builds its problem; the problem points into `out.loaded`.
+Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepared& out)
+{
+    const auto& project = *request.project;
+    const int g = project.graphIndex(request.graph);
+    if (g < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no graph '" + request.graph + "'");
+    auto profile = cost::TrafficProfile::fromId(request.profile, request.activeFraction);
+    if (!profile)
+        return profile.error();
+    feedback.setProgress(0.0, "reading the graph");
+    auto loaded = document::loadGraphInput(project.graphs[g], project.topology, feedback);
+    if (!loaded)
+        return loaded.error();
+    out.loaded = std::move(*loaded);
+    auto problem = partition::PartitionProblem::create(out.loaded.graph, project.topology, *profile, out.loaded.home,
+                                                       request.budgetUsd);
+    if (!problem)
+        return Error{problem.error().code, "graph '" + request.graph + "': " + problem.error().message, {}};
+    out.problem = std::move(*problem);
+    return {};
+}
+
+} // namespace
+
+void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
+                      const model::EdgePartition& partition)
+{
+    const auto& topology = *problem.topology;
+    const auto m = cost::evaluateGas(*problem.graph, partition, problem.sizes, problem.network);
+    run.metrics.clear();
+    auto add = [&](std::string id, std::string label, std::string unit, double value) {
+        run.metrics.push_back({std::move(id), std::move(label), std::move(unit), value});
+    };
+    add("transfer_time_s", "Transfer time", "s", m.transferSeconds);
+    add("gather_time_s", "Gather time", "s", m.gatherSeconds);
+    add("apply_time_s", "Apply time", "s", m.applySeconds);
+    add("wan_usd", "WAN cost", "USD", m.wanUsd);
+    add("wan_bytes", "WAN bytes", "bytes", m.wanBytes);
+    add("replication_factor", "Replication factor", "", m.replicationFactor);
+    const auto budget = partition::budgetStatus(problem, m.wanUsd);
+    if (budget.given)
+        add("over_budget_usd", "Over budget", "USD", budget.overUsd);
+    add("runtime_s", "Runtime", "s", run.runtimeSeconds);
+    const int sites = topology.siteCount();
+    run.siteUploadBytes.assign(sites, 0.0);
+    run.siteDownloadBytes.assign(sites, 0.0);
+    run.siteUploadSeconds.assign(sites, 0.0);
+    run.siteDownloadSeconds.assign(sites, 0.0);
+    for (int r = 0; r < sites; ++r) {
+        run.siteUploadBytes[r] = m.gatherUp[r] + m.applyUp[r];
+        run.siteDownloadBytes[r] = m.gatherDown[r] + m.applyDown[r];
+        run.siteUploadSeconds[r] = run.siteUploadBytes[r] / problem.network.upBytesPerSecond[r];
+        run.siteDownloadSeconds[r] = run.siteDownloadBytes[r] / problem.network.downBytesPerSecond[r];
+    }
+    const auto pairs = cost::gasTrafficMatrix(*problem.graph, partition, problem.sizes, sites);
+    run.trafficBytes = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+        pairs.data(), sites, sites);
+    // A pair's own time: its bytes over the slower of the sender's uplink and the receiver's downlink.
+    run.timeSeconds = Eigen::MatrixXd::Zero(sites, sites);
+    for (int i = 0; i < sites; ++i)
+        for (int j = 0; j < sites; ++j)
+            run.timeSeconds(i, j) = run.trafficBytes(i, j)
+                / std::min(problem.network.upBytesPerSecond[i], problem.network.downBytesPerSecond[j]);
+    run.notes.push_back(
+        "Bottleneck: gather " + cost::GasMetrics::linkName(topology, m.gatherBottleneck, m.gatherBottleneckUplink)
+        + ", apply " + cost::GasMetrics::linkName(topology, m.applyBottleneck, m.applyBottleneckUplink) + ".");
+    run.notes.push_back("Budget: " + budget.text() + ".");
+}
+
+Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
+                                     const Feedback& feedback)
+{
+    const partition::Partitioner* partitioner = registry.find(request.algorithm);
+    if (!partitioner)
+        return makeError(ErrorCode::InvalidInput, "no partitioner '" + request.algorithm + "'");
+    Prepared prepared;
+    if (auto s = prepare(request, feedback, prepared); !s)
+        return s.error();
+    const auto begin = std::chrono::steady_clock::now();
+    auto result = partitioner->run(*prepared.problem, request.params, request.seed, feedback);
+    if (!result)
+        return result.error();
+    document::Run run;
+    run.kind = document::RunKind::Partition;
+    run.algorithm = request.algorithm;
+    run.application = request.graph;
+    run.params = request.params;
+    run.seed = request.seed;
+    run.profile = request.profile;
+    run.activeFraction = request.activeFraction;
+    run.budgetUsd = request.budgetUsd;
+    run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    run.inputFingerprint = request.fingerprint;
+    run.notes = std::move(result->notes);
+    feedback.setProgress(1.0, "measuring");
+    measurePartition(run, *prepared.problem, result->partition);
+    run.partition = std::make_shared<const model::EdgePartition>(std::move(result->partition));
+    return run;
+}
+
+Expected<double> graphHCost(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
+                            const Feedback& feedback)
+{
+    const partition::Partitioner* graphH = registry.find("graph-h");
+    if (!graphH)
+        return makeError(ErrorCode::Internal, "graph-h is not registered");
+    Prepared prepared;
+    PartitionRequest unbudgeted = request;
+    unbudgeted.budgetUsd.reset();
+    if (auto s = prepare(unbudgeted, feedback, prepared); !s)
+        return s.error();
+    auto result = graphH->run(*prepared.problem, request.seed, feedback);
+    if (!result)
+        return result.error();
+    const auto& p = *prepared.problem;
+    return cost::evaluateGas(*p.graph, result->partition, p.sizes, p.network).wanUsd;
+}
+
+} // namespace meridian::jobs

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "app/document/project.h"
+#include "app/document/run.h"
+#include "core/common/expected.h"
+#include "core/common/feedback.h"
+#include "core/common/registry.h"
+#include "core/partition/partitioner.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace meridian::jobs {
+
+/// Everything one partition run needs, captured on the main thread so the job never touches the document.
+struct PartitionRequest {
+    std::shared_ptr<const document::Project> project;
+    std::string graph; ///< the graph's name in the project
+    std::string algorithm;
+    ParamValues params;
+    std::uint64_t seed = 1;
+    std::string profile = "pagerank";
+    double activeFraction = 0.1;
+    std::optional<double> budgetUsd;
+    std::uint64_t fingerprint = 0;
+};
+
+/// Reads the graph (checking it is the file imported), runs one partitioner and measures the partition
+/// under Geo-Cut's GAS model: transfer time with its gather and apply parts, WAN dollars and bytes,
+/// replication factor, budget status, per-site upload and download, the bottleneck links, and the runtime
+/// of the partitioner alone. Thread-safe. Progress stages: "reading the graph", the partitioner's own
+/// (streaming, refinement), "measuring".
+Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
+                                     const Feedback& feedback);
+
+/// Fills a partition run's metrics and per-site traffic from a partition of a loaded graph.
+void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
+                      const model::EdgePartition& partition);
+
+/// The WAN budget GrapH's partition of the graph costs (the setting of Geo-Cut's evaluation, B = GrapH's
+/// cost): runs graph-h with its defaults and the same seed and profile.
+Expected<double> graphHCost(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
+                            const Feedback& feedback);
+
+} // namespace meridian::jobs

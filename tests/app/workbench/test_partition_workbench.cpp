@@ -1,0 +1,223 @@
+// Graph partitioning in the workbench, as a user: open the Geo-Cut sample (Wiki-Vote with homes), run hash,
+// hdrf, g-cut and geo-cut from the run panel, read the runs list and the skyline, export E.tsv and M.tsv,
+// save and reopen, and see a graph changed on disk make its runs stale. Screenshots go to build/screenshots/.
+#include "app/actions/graph_actions.h"
+#include "app/document/project_file.h"
+#include "app/workbench/compare_panel.h"
+#include "app/workbench/graphs_panel.h"
+#include "app/workbench/main_window.h"
+#include "app/workbench/run_panel.h"
+#include "app/workbench/run_table_model.h"
+#include "app/workbench/runs_panel.h"
+#include "test_support.h"
+
+#include <QChartView>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextStream>
+
+using namespace meridian;
+
+namespace {
+
+QString shotPath(const QString& view)
+{
+    const QString dir = QString(MERIDIAN_BINARY_DIR) + "/screenshots";
+    QDir().mkpath(dir);
+    return dir + "/geo-cut-ec2-8-regions-" + view + ".png";
+}
+
+/// Copies the Geo-Cut sample into `dir` (the project refers to its graph by a relative path); returns the project.
+QString copySample(const QTemporaryDir& dir)
+{
+    const QString from = QFileInfo(test::sampleProject("geo-cut-ec2-8-regions")).absolutePath();
+    for (const QString& name : QDir(from).entryList(QDir::Files))
+        QFile::copy(from + "/" + name, dir.filePath(name));
+    return dir.filePath("geo-cut-ec2-8-regions.meridian");
+}
+
+int lineCount(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    int n = 0;
+    while (!f.atEnd()) {
+        f.readLine();
+        ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+class TestPartitionWorkbench : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void runsPartitionersComparesExportsAndDetectsChanges()
+    {
+        QTemporaryDir dir;
+        const QString path = copySample(dir);
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto loaded = window.loadProject(path);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().toString().c_str());
+
+        // The Graphs tab shows Wiki-Vote's statistics and its degree distribution.
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::GraphsTab);
+        auto* graphs = window.graphsPanel();
+        QCOMPARE(graphs->graphList()->count(), 1);
+        QCOMPARE(graphs->currentGraph(), QString("wiki-vote"));
+        QVERIFY(graphs->details()->text().contains("103,689"));
+        QVERIFY(graphs->details()->text().contains("7,115 from wiki-vote.homes.tsv"));
+        QVERIFY(!graphs->degreeChart()->chart()->series().isEmpty());
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("graphs")));
+
+        // The run panel offers the partitioners for the graph.
+        auto* runPanel = window.runPanel();
+        QVERIFY(runPanel->isGraphInput());
+        QVERIFY(runPanel->form("geo-cut") != nullptr);
+        runPanel->setCheckedMappers({"hash", "hdrf", "g-cut", "geo-cut", "refine"});
+        QCOMPARE(runPanel->checkedMappers(), QStringList({"hash", "hdrf", "g-cut", "geo-cut"}));
+
+        // GrapH's cost fills the budget (Geo-Cut's setting).
+        QSignalSpy budget(window.runController(), &actions::RunController::graphHCostReady);
+        runPanel->findChild<QPushButton*>("graphHCost")->click();
+        QVERIFY(budget.wait(60000));
+        QVERIFY(runPanel->findChild<QCheckBox*>("budgetOn")->isChecked());
+        const double b = runPanel->findChild<QLineEdit*>("budget")->text().toDouble();
+        QVERIFY(b > 0.0);
+        QCOMPARE(runPanel->partitionSettings().budgetUsd.value_or(-1), b);
+
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        QSignalSpy failed(window.runController(), &actions::RunController::runFailed);
+        runPanel->findChild<QPushButton*>("runButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 4, 120000);
+        QCOMPARE(failed.count(), 0);
+        auto* doc = window.document();
+        std::map<std::string, std::shared_ptr<const document::Run>> byAlgorithm;
+        for (const auto& r : doc->runs()) {
+            QCOMPARE(r->kind, document::RunKind::Partition);
+            QVERIFY(!doc->isStale(*r));
+            QVERIFY(r->metric("transfer_time_s").value_or(0) > 0);
+            QVERIFY(r->metric("replication_factor").value_or(0) >= 1.0);
+            QVERIFY(r->metric("over_budget_usd").has_value());
+            QCOMPARE(r->partition->edgeSite.size(), std::size_t(103689));
+            // The per-pair traffic adds up to each site's upload.
+            for (int s = 0; s < 8; ++s)
+                QVERIFY(std::abs(r->trafficBytes.row(s).sum() - r->siteUploadBytes[s])
+                        <= 1e-6 * (1 + r->siteUploadBytes[s]));
+            byAlgorithm[r->algorithm] = r;
+        }
+        QCOMPARE(byAlgorithm.size(), std::size_t(4));
+        // Geo-Cut meets GrapH's budget; hash, which ignores prices, costs more than it.
+        QCOMPARE(*byAlgorithm["geo-cut"]->metric("over_budget_usd"), 0.0);
+        QVERIFY(*byAlgorithm["hash"]->metric("wan_usd") > b);
+
+        // The runs list shows the partition's numbers.
+        auto* model = window.runsPanel()->model();
+        const int row = model->rowOf(byAlgorithm["geo-cut"]->id);
+        QCOMPARE(model->data(model->index(row, workbench::RunTableModel::Budget)).toString(), QString("met"));
+        QCOMPARE(model->data(model->index(row, workbench::RunTableModel::Cost), Qt::EditRole).toDouble(),
+                 *byAlgorithm["geo-cut"]->metric("transfer_time_s"));
+
+        // The skyline of the graph: WAN dollars against transfer time, geo-cut on the Pareto front.
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        auto* compare = window.comparePanel();
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
+        QVERIFY(compare->setSkylineAxes("wan_usd", "transfer_time_s"));
+        const auto front = compare->skylineFront();
+        QVERIFY(std::find(front.begin(), front.end(), byAlgorithm["geo-cut"]->id) != front.end());
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("skyline")));
+
+        // The map shows the selected run's per-site upload and download with the bottleneck.
+        doc->setCurrentRun(byAlgorithm["geo-cut"]->id);
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::MapTab);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("partition-map")));
+
+        // Export E.tsv and M.tsv.
+        const QString edges = dir.filePath("geo-cut.E.tsv"), masters = dir.filePath("geo-cut.M.tsv");
+        QVERIFY(window.exportPartition(byAlgorithm["geo-cut"]->id, edges, masters) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(lineCount(edges), 103689, 30000);
+        QCOMPARE(lineCount(masters), 7115);
+        QVERIFY(window.lastError().isEmpty());
+
+        // Saved and reopened, the partition runs are still current.
+        QVERIFY(window.saveProject(path));
+        workbench::MainWindow reopened;
+        reopened.setInteractive(false);
+        QVERIFY(reopened.loadProject(path));
+        QCOMPARE(reopened.document()->runs().size(), std::size_t(4));
+        for (const auto& r : reopened.document()->runs()) {
+            QVERIFY(!reopened.document()->isStale(*r));
+            QCOMPARE(r->partition->edgeSite, byAlgorithm[r->algorithm]->partition->edgeSite);
+        }
+
+        // The graph file changes on disk: every run on it becomes stale, the Graphs tab says why, and a new run
+        // refuses the changed file until it is imported again.
+        {
+            QFile f(dir.filePath("wiki-vote.txt"));
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("\n1\t2\n"); // the file ends without a line break
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!doc->graphChangeOnDisk("wiki-vote").empty(), 5000);
+        for (const auto& r : doc->runs())
+            QVERIFY(doc->isStale(*r));
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::GraphsTab);
+        QTRY_VERIFY_WITH_TIMEOUT(graphs->details()->text().contains("changed since it was imported"), 5000);
+        QVERIFY(window.grab().save(shotPath("graph-changed")));
+        runPanel->setCheckedMappers({"hash"});
+        landed.clear();
+        failed.clear();
+        runPanel->findChild<QPushButton*>("runButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY(failed.front().at(1).toString().contains("import it again"));
+
+        // Imported again, the graph has the new edge and new runs are current.
+        const auto& g = doc->project()->graphs.front();
+        window.importGraph({g.name, g.path, g.format, g.homesPath, g.homesSeed});
+        QTRY_COMPARE_WITH_TIMEOUT(doc->project()->graphs.front().stats.edges, std::uint64_t(103690), 30000);
+        QVERIFY(doc->graphChangeOnDisk("wiki-vote").empty());
+    }
+
+    void refusesHomesOfAnotherGraph()
+    {
+        QTemporaryDir dir;
+        const QString path = copySample(dir);
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(path));
+        // A homes file naming a vertex Wiki-Vote does not have: the import fails at that line, nothing changes.
+        const QString homes = dir.filePath("other.homes.tsv");
+        {
+            QFile f(homes);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("# homes of another graph\n3\tUSE\n99999999\tEU\n");
+        }
+        const auto before = window.document()->project();
+        window.importGraph(
+            {"other", dir.filePath("wiki-vote.txt").toStdString(), io::GraphFormat::Snap, homes.toStdString(), 1});
+        QTRY_VERIFY_WITH_TIMEOUT(!window.lastError().isEmpty(), 30000);
+        QVERIFY2(window.lastError().contains("other.homes.tsv:3"), qPrintable(window.lastError()));
+        QVERIFY(window.lastError().contains("vertex 99999999 is not in the graph"));
+        QCOMPARE(window.document()->project(), before);
+    }
+};
+
+QTEST_MAIN(TestPartitionWorkbench)
+#include "test_partition_workbench.moc"
