@@ -30,3 +30,8 @@ d=$here/sample_projects/cloudmap-a7
 for app in bt lu sp cg ft mg; do
     gen "$app" --processes 64 --out "$d/$app.volume.mtx" --messages-out "$d/$app.messages.mtx"
 done
+
+# Geo-Cut on EC2: SNAP's Wiki-Vote (copied unchanged as wiki-vote.txt) and its homes (wiki-vote.homes.tsv: each
+# vertex, in increasing id, gets random.Random(1).choice of the eight regions in the project's order, as the file's
+# header says). The project's "graphs" entry (checksums, statistics) is what this command prints:
+#   meridian-cli project import-graph P wiki-vote.txt --name wiki-vote --homes wiki-vote.homes.tsv

@@ -73,6 +73,12 @@ QString formatValue(double value, const QString& unit)
         }
         return QString::number(v, 'g', 4) + ' ' + prefixes[p];
     }
+    // Short durations read in ms and \u00b5s rather than in powers of ten.
+    if (unit == "s" && value != 0.0 && std::abs(value) < 1.0) {
+        const bool micro = std::abs(value) < 1e-3;
+        return QString::number(value * (micro ? 1e6 : 1e3), 'g', 4)
+            + (micro ? QStringLiteral(" \u00b5s") : QStringLiteral(" ms"));
+    }
     return QString::number(value, 'g', 4) + (unit.isEmpty() ? QString() : ' ' + unit);
 }
 

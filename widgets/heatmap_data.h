@@ -46,7 +46,8 @@ struct HeatmapData {
 /// as `row,column,value` lines (only the stored entries). NaN cells are left empty.
 void writeHeatmapCsv(const HeatmapData& data, QTextStream& out);
 
-/// Formats a value with its unit compactly (e.g. "43 kB", "0.16 ms", "1.2e+06 messages").
+/// Formats a value with its unit compactly (e.g. "43 kB", "0.16 ms", "1.2e+06 messages"); seconds below one read
+/// in ms or µs ("44.7 µs").
 QString formatValue(double value, const QString& unit);
 
 } // namespace meridian::widgets

@@ -79,8 +79,7 @@ ProjectDocument::ProjectDocument(QObject* parent)
         std::erase_if(m_graphChanges,
                       [&](const auto& entry) { return entry.first.find(path + '\n') != std::string::npos; });
         watchGraphFiles(); // an editor's save replaces the file, which drops it from the watcher
-        Q_EMIT graphFilesChanged();
-        Q_EMIT runsChanged();
+        Q_EMIT graphCheckNeeded();
     });
     connect(m_undoStack, &QUndoStack::cleanChanged, this, &ProjectDocument::titleChanged);
     setProjectSnapshot(m_project);
@@ -179,6 +178,8 @@ void ProjectDocument::setProjectSnapshot(std::shared_ptr<const Project> project)
     m_networkModelText = m_project->topology.siteCount() > 0 ? QString::fromStdString(model.describe()) : QString();
     m_fingerprints.clear();
     watchGraphFiles();
+    if (!uncheckedGraphs().empty())
+        Q_EMIT graphCheckNeeded();
     Q_EMIT projectChanged();
     Q_EMIT runsChanged();
 }
@@ -249,18 +250,39 @@ bool ProjectDocument::isStale(const Run& run) const
     return run.kind == RunKind::Partition && !graphChangeOnDisk(run.application).empty();
 }
 
+namespace {
+
+std::string graphCheckKey(const GraphInput& input)
+{
+    return input.path + '\n' + std::to_string(input.checksum) + '\n' + input.homesPath + '\n'
+        + std::to_string(input.homesChecksum);
+}
+
+} // namespace
+
 std::string ProjectDocument::graphChangeOnDisk(const std::string& graph) const
 {
     const int g = m_project->graphIndex(graph);
     if (g < 0)
         return {};
-    const auto& input = m_project->graphs[g];
-    const std::string key = input.path + '\n' + std::to_string(input.checksum) + '\n' + input.homesPath + '\n'
-        + std::to_string(input.homesChecksum);
-    auto it = m_graphChanges.find(key);
-    if (it == m_graphChanges.end())
-        it = m_graphChanges.emplace(key, document::graphChangeOnDisk(input)).first;
-    return it->second;
+    const auto it = m_graphChanges.find(graphCheckKey(m_project->graphs[g]));
+    return it == m_graphChanges.end() ? std::string() : it->second;
+}
+
+std::vector<GraphInput> ProjectDocument::uncheckedGraphs() const
+{
+    std::vector<GraphInput> out;
+    for (const auto& g : m_project->graphs)
+        if (!m_graphChanges.count(graphCheckKey(g)))
+            out.push_back(g);
+    return out;
+}
+
+void ProjectDocument::setGraphChange(const GraphInput& graph, const std::string& change)
+{
+    m_graphChanges[graphCheckKey(graph)] = change;
+    Q_EMIT graphFilesChanged();
+    Q_EMIT runsChanged();
 }
 
 void ProjectDocument::watchGraphFiles()

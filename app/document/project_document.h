@@ -66,10 +66,16 @@ public:
     /// Returns true when the run's inputs have changed since it was computed (for a partition run, also
     /// when its graph's files changed on disk since they were imported).
     bool isStale(const Run& run) const;
-    /// Returns what changed on disk since a graph of the project was imported ("" when nothing did): its
-    /// file or homes file edited, replaced or gone. Checked by checksum when the project changes and when
-    /// a file watcher reports a change.
+    /// Returns what changed on disk since a graph of the project was imported ("" when nothing did, or when it
+    /// was not checked yet): its file or homes file edited, replaced or gone. Checking reads the files
+    /// (checksums), so it is done off the main thread: graphCheckNeeded asks for it when a graph is added or
+    /// loaded and when a file watcher reports a change; setGraphChange delivers the answer. A run on a changed
+    /// file refuses to start anyway (document::loadGraphInput checks too).
     std::string graphChangeOnDisk(const std::string& graph) const;
+    /// The graphs whose files have not been checked since they last changed.
+    std::vector<GraphInput> uncheckedGraphs() const;
+    /// Records what a check found for a graph (graphChangeOnDisk for those very files) and updates the views.
+    void setGraphChange(const GraphInput& graph, const std::string& change);
     /// Returns the ids of all stale runs.
     std::vector<int> staleRuns() const;
     /// Returns the fingerprint of an application's inputs in the current project.
@@ -94,8 +100,10 @@ Q_SIGNALS:
     void reloaded();
     /// The file path or the modified state changed.
     void titleChanged();
-    /// A graph's file or homes file changed on disk (see graphChangeOnDisk).
+    /// A graph's file or homes file was checked (see graphChangeOnDisk).
     void graphFilesChanged();
+    /// Some graphs need their files checked (uncheckedGraphs).
+    void graphCheckNeeded();
 
 private:
     void watchGraphFiles();
@@ -103,7 +111,7 @@ private:
     std::shared_ptr<const Project> m_project;
     QFileSystemWatcher* m_graphWatcher = nullptr;
     /// graph file path + checksums as imported -> what changed ("" nothing); cleared for a path the watcher reports
-    mutable std::map<std::string, std::string> m_graphChanges;
+    std::map<std::string, std::string> m_graphChanges;
     model::Network m_completeNetwork;
     QString m_networkModelText;
     QUndoStack* m_undoStack = nullptr;

@@ -27,6 +27,8 @@ Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepar
     if (!loaded)
         return loaded.error();
     out.loaded = std::move(*loaded);
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
     auto problem = partition::PartitionProblem::create(out.loaded.graph, project.topology, *profile, out.loaded.home,
                                                        request.budgetUsd);
     if (!problem)
@@ -38,7 +40,7 @@ Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepar
 } // namespace
 
 void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
-                      const model::EdgePartition& partition)
+                      const model::EdgePartition& partition, const std::function<bool()>& canceled)
 {
     const auto& topology = *problem.topology;
     const auto m = cost::evaluateGas(*problem.graph, partition, problem.sizes, problem.network);
@@ -67,6 +69,8 @@ void measurePartition(document::Run& run, const partition::PartitionProblem& pro
         run.siteUploadSeconds[r] = run.siteUploadBytes[r] / problem.network.upBytesPerSecond[r];
         run.siteDownloadSeconds[r] = run.siteDownloadBytes[r] / problem.network.downBytesPerSecond[r];
     }
+    if (canceled())
+        return;
     const auto pairs = cost::gasTrafficMatrix(*problem.graph, partition, problem.sizes, sites);
     run.trafficBytes = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
         pairs.data(), sites, sites);
@@ -107,8 +111,12 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     run.inputFingerprint = request.fingerprint;
     run.notes = std::move(result->notes);
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
     feedback.setProgress(1.0, "measuring");
-    measurePartition(run, *prepared.problem, result->partition);
+    measurePartition(run, *prepared.problem, result->partition, [&feedback] { return feedback.isCanceled(); });
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
     run.partition = std::make_shared<const model::EdgePartition>(std::move(result->partition));
     return run;
 }

@@ -7,6 +7,7 @@
 #include "core/common/registry.h"
 #include "core/partition/partitioner.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,9 +35,10 @@ struct PartitionRequest {
 Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                                      const Feedback& feedback);
 
-/// Fills a partition run's metrics and per-site traffic from a partition of a loaded graph.
+/// Fills a partition run's metrics and per-site traffic from a partition of a loaded graph. Two O(E) passes;
+/// `canceled` is asked between them, and a canceled measurement is incomplete.
 void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
-                      const model::EdgePartition& partition);
+                      const model::EdgePartition& partition, const std::function<bool()>& canceled);
 
 /// The WAN budget GrapH's partition of the graph costs (the setting of Geo-Cut's evaluation, B = GrapH's
 /// cost): runs graph-h with its defaults and the same seed and profile.

@@ -1,5 +1,7 @@
 #include "app/workbench/compare_panel.h"
 
+#include "app/workbench/partition_charts.h"
+
 #include "app/workbench/compare_charts.h"
 #include "core/cost/pareto_front.h"
 
@@ -58,6 +60,7 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
     m_tabs->addTab(buildSkylineTab(), tr("Skyline"));
     m_tabs->addTab(buildMonteCarloTab(), tr("Monte Carlo"));
     m_tabs->addTab(buildSweepTab(), tr("Sweeps"));
+    m_tabs->addTab(buildPartitionTab(), tr("Partitions"));
 
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
         if (m_baseline->currentIndex() >= 0)
@@ -230,9 +233,41 @@ QWidget* ComparePanel::chartTab(QChartView* view, QWidget* controls)
     return tab;
 }
 
+/// Geo-Cut's bars (normalised to hash) for one graph, and the selected partition run's per-site shares.
+QWidget* ComparePanel::buildPartitionTab()
+{
+    auto* controls = new QWidget(this);
+    auto* row = new QHBoxLayout(controls);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_partitionGraph = new QComboBox(controls);
+    m_partitionGraph->setObjectName("partitionGraph");
+    row->addWidget(new QLabel(tr("Graph:"), controls));
+    row->addWidget(m_partitionGraph);
+    row->addStretch(1);
+    m_partitionBars = makeChartView(this, tr("Partitioners, normalised to hash"));
+    m_siteShares = makeChartView(this, tr("Per-site upload and download"));
+    auto* tab = new QWidget(this);
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(chartTab(m_partitionBars, controls), 1);
+    layout->addWidget(chartTab(m_siteShares, nullptr), 1);
+    connect(m_partitionGraph, &QComboBox::currentIndexChanged, this, &ComparePanel::refreshPartitions);
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &ComparePanel::refreshPartitions);
+    return tab;
+}
+
+void ComparePanel::refreshPartitions()
+{
+    const auto run = m_document->run(m_document->currentRun());
+    fillPartitionBars(m_partitionBars->chart(), *m_document, m_partitionGraph->currentText().toStdString());
+    fillSiteShares(m_siteShares->chart(), run.get(), m_document->project()->topology);
+}
+
 QChartView* ComparePanel::chart(Tab tab) const
 {
     switch (tab) {
+    case PartitionsTab:
+        return m_partitionBars;
     case BarsTab:
         return m_bars;
     case SkylineTab:
@@ -306,9 +341,20 @@ void ComparePanel::refresh()
         const int mcIndex = m_mcRun->findData(keepMc);
         m_mcRun->setCurrentIndex(mcIndex >= 0 ? mcIndex : m_mcRun->count() - 1);
     }
+    {
+        QSignalBlocker blocker(m_partitionGraph);
+        const QString keep = m_partitionGraph->currentText();
+        m_partitionGraph->clear();
+        for (const auto& g : m_document->project()->graphs)
+            m_partitionGraph->addItem(QString::fromStdString(g.name));
+        m_partitionGraph->setCurrentIndex(std::max(0, m_partitionGraph->findText(keep)));
+        if (auto run = m_document->run(m_document->currentRun()); run && run->kind == document::RunKind::Partition)
+            m_partitionGraph->setCurrentText(QString::fromStdString(run->application));
+    }
     refreshBars();
     refreshSkyline();
     refreshMonteCarlo();
+    refreshPartitions();
 }
 
 void ComparePanel::fitAxesToInput()

@@ -25,11 +25,13 @@ class CompareTableModel;
 /// Comparison of runs: a table normalised to a baseline run, bar charts per application, the cost/time
 /// skyline with its Pareto front (clicking a point selects the run everywhere), the Monte Carlo cost
 /// CDF and best-of-K curve with every other mapper's cost marked (SC17 Fig. 9-10), and sweeps over the
-/// constraint ratio and the process count (Fig. 7-8). Every chart exports to PNG and SVG.
+/// constraint ratio and the process count (Fig. 7-8); for graphs, the partitioners' transfer time and WAN cost
+/// normalised to hash (Geo-Cut Figs. 5-8) and a partition run's per-site shares (Table 10). Every chart exports
+/// to PNG and SVG.
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { TableTab, BarsTab, SkylineTab, MonteCarloTab, SweepsTab };
+    enum Tab { TableTab, BarsTab, SkylineTab, MonteCarloTab, SweepsTab, PartitionsTab };
     /// Returns the mappers (and their parameters) a sweep should run.
     using MapperProvider = std::function<std::vector<std::pair<std::string, ParamValues>>()>;
 
@@ -67,6 +69,8 @@ private:
     void refreshSkyline();
     void refreshMonteCarlo();
     void refreshSweepChart();
+    void refreshPartitions();
+    QWidget* buildPartitionTab();
     QWidget* chartTab(QChartView* view, QWidget* controls);
     QWidget* buildTableTab();
     QWidget* buildSkylineTab();
@@ -98,6 +102,9 @@ private:
     QSpinBox* m_sweepSeeds = nullptr;
     QComboBox* m_sweepMetric = nullptr;
     std::optional<jobs::SweepResult> m_sweep;
+    QComboBox* m_partitionGraph = nullptr;
+    QChartView* m_partitionBars = nullptr;
+    QChartView* m_siteShares = nullptr;
 };
 
 } // namespace meridian::workbench

@@ -40,6 +40,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace meridian::workbench {
@@ -115,6 +116,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_graphsPanel, &GraphsPanel::errorOccurred, this, errors);
     connect(m_graphsPanel, &GraphsPanel::importRequested, this, [this] { startImportGraphDialog(); });
     connect(m_graphsPanel, &GraphsPanel::reimportRequested, this, &MainWindow::importGraph);
+    // Several watcher events while a file is written make one check.
+    auto* graphCheck = new QTimer(this);
+    graphCheck->setSingleShot(true);
+    graphCheck->setInterval(200);
+    connect(graphCheck, &QTimer::timeout, this, &MainWindow::checkGraphFiles);
+    connect(m_document, &document::ProjectDocument::graphCheckNeeded, graphCheck, qOverload<>(&QTimer::start));
     connect(m_networkPanel, &NetworkPanel::importRequested, this, &MainWindow::importNetworkWithDialog);
     // The map counts the pins of the application chosen in the Applications tab or the run panel.
     connect(m_applicationsPanel, &ApplicationsPanel::currentApplicationChanged, this, [this](const QString& name) {

@@ -157,6 +157,8 @@ private:
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.
     std::string targetApplication() const;
     void exportPartitionWithDialog();
+    /// Checks the unchecked graphs' files in the background (ProjectDocument::graphCheckNeeded).
+    void checkGraphFiles();
     void exportHeatmapWithDialog();
     void exportMapWithDialog();
     void reportWithDialog();

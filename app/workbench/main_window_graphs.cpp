@@ -14,6 +14,31 @@
 
 namespace meridian::workbench {
 
+void MainWindow::checkGraphFiles()
+{
+    const auto graphs = m_document->uncheckedGraphs();
+    if (graphs.empty())
+        return;
+    using Checks = std::vector<std::pair<document::GraphInput, std::string>>;
+    m_runner->start<Checks>(
+        tr("Check the graph files"),
+        [graphs](const Feedback& feedback) -> Expected<Checks> {
+            Checks checks;
+            for (const auto& g : graphs) {
+                if (feedback.isCanceled())
+                    return makeError(ErrorCode::Canceled, "canceled");
+                checks.emplace_back(g, document::graphChangeOnDisk(g));
+            }
+            return checks;
+        },
+        [this](Expected<Checks> checks) {
+            if (!checks)
+                return;
+            for (const auto& [graph, change] : *checks)
+                m_document->setGraphChange(graph, change);
+        });
+}
+
 int MainWindow::importGraph(const actions::GraphSource& source)
 {
     statusBar()->showMessage(tr("Reading graph %1 in the background (see the Jobs panel)")
@@ -24,6 +49,10 @@ int MainWindow::importGraph(const actions::GraphSource& source)
         *m_runner, *m_document, source,
         [this](const QString& message) { showError(tr("The graph was not imported"), message); },
         [this, name](const QString& summary) {
+            // The import read these very files: they are as imported.
+            const auto project = m_document->project();
+            if (const int g = project->graphIndex(name.toStdString()); g >= 0)
+                m_document->setGraphChange(project->graphs[g], {});
             m_tabs->setCurrentWidget(m_graphsPanel);
             const auto found = m_graphsPanel->graphList()->findItems(name, Qt::MatchExactly);
             if (!found.isEmpty())

@@ -189,7 +189,7 @@ void MapPanel::addPartitionBadges(QVector<widgets::MapSite>& sites) const
         const bool bottleneck = slowest > 0 && std::max(up[s], down[s]) >= slowest;
         sites[s].badge = QString("\u2191%1 \u2193%2%3")
                              .arg(widgets::formatValue(up[s], "s"), widgets::formatValue(down[s], "s"),
-                                  bottleneck ? tr(" \u25c6 bottleneck") : QString());
+                                  bottleneck ? tr(" \u25c6") : QString());
         sites[s].detail += tr("<br>Run %1: uploads %2 in %3, downloads %4 in %5 per iteration%6")
                                .arg(run->id)
                                .arg(widgets::formatValue(run->siteUploadBytes[s], "bytes"),

@@ -172,15 +172,24 @@ QWidget* RunPanel::buildPartitionSettings()
     graphH->setObjectName("graphHCost");
     graphH->setToolTip(tr("Sets the budget to the WAN cost of GrapH's partition of this graph, the setting of "
                           "Geo-Cut's evaluation (computed in the background)."));
+    auto* sweep = new QPushButton(tr("Sweep 1.0 to 0.6 B"), m_partitionBox);
+    sweep->setObjectName("budgetSweep");
+    sweep->setToolTip(tr("Runs every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget B (Geo-Cut "
+                         "Figs. 19-20); the runs land on the skyline."));
     m_budgetNote = new QLabel(m_partitionBox);
     m_budgetNote->setWordWrap(true);
-    auto* budgetRow = new QHBoxLayout;
-    budgetRow->addWidget(m_budget, 1);
-    budgetRow->addWidget(graphH);
+    auto* budgetButtons = new QHBoxLayout;
+    budgetButtons->addWidget(graphH);
+    budgetButtons->addWidget(sweep);
     form->addRow(tr("Profile:"), m_profile);
     form->addRow(tr("Active share:"), m_activeFraction);
-    form->addRow(m_budgetOn, budgetRow);
+    form->addRow(m_budgetOn, m_budget);
+    form->addRow(budgetButtons);
     form->addRow(m_budgetNote);
+    connect(sweep, &QPushButton::clicked, this, [this] {
+        if (const QString e = runBudgetSweep(); !e.isEmpty())
+            Q_EMIT errorOccurred(tr("No budget sweep"), e);
+    });
     connect(m_budgetOn, &QCheckBox::toggled, m_budget, &QWidget::setEnabled);
     connect(m_profile, &QComboBox::currentIndexChanged, this,
             [this] { m_activeFraction->setEnabled(m_profile->currentData().toString() == "sssp"); });
@@ -214,6 +223,24 @@ void RunPanel::setPartitionSettings(const actions::PartitionSettings& settings)
     m_budgetOn->setChecked(settings.budgetUsd.has_value());
     if (settings.budgetUsd)
         m_budget->setText(QString::number(*settings.budgetUsd, 'g', 12));
+}
+
+QString RunPanel::runBudgetSweep()
+{
+    const auto settings = partitionSettings();
+    if (!isGraphInput() || !settings.budgetUsd || *settings.budgetUsd <= 0.0)
+        return tr("Choose a graph and set a WAN budget B first (GrapH's cost is Geo-Cut's setting).");
+    auto base = requests();
+    if (base.empty())
+        return tr("Tick at least one partitioner.");
+    std::vector<actions::RunRequest> all;
+    for (double fraction : {1.0, 0.9, 0.8, 0.7, 0.6})
+        for (auto request : base) {
+            request.partition->budgetUsd = *settings.budgetUsd * fraction;
+            all.push_back(std::move(request));
+        }
+    m_controller->submit(all);
+    return {};
 }
 
 bool RunPanel::isGraphInput() const { return m_application->currentData(kGraphRole).toBool(); }

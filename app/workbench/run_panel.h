@@ -49,6 +49,8 @@ public:
     QComboBox* applicationChooser() const { return m_application; }
     /// Submits requests(); returns the job ids.
     std::vector<int> runChecked();
+    /// Runs every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget; returns an error text.
+    QString runBudgetSweep();
     /// Redraws the pins of the current application at the panel's ratio and seed; returns an error.
     QString generatePins();
 

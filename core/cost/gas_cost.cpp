@@ -263,7 +263,7 @@ std::vector<double> gasTrafficMatrix(const model::Graph& graph, const model::Edg
 }
 
 GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes,
-                   const GasNetwork& network)
+                   const GasNetwork& network, const std::function<bool()>& canceled)
     : m_graph(&graph)
     , m_partition(&partition)
     , m_network(network)
@@ -280,8 +280,13 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
 {
     if (m_binds)
         m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
-    for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+        if ((e & 0xFFFF) == 0 && canceled && canceled()) {
+            m_complete = false;
+            return;
+        }
         count(graph.src[e], graph.dst[e], partition.edgeSite[e], +1);
+    }
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
         contribute(v, 1.0);
 }

@@ -5,6 +5,7 @@
 #include "core/model/topology.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,9 +84,13 @@ VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile
 class GasState {
 public:
     /// Keeps pointers to `graph` and `partition` (both must outlive the state); moveEdge and setMaster
-    /// write through to `partition`.
+    /// write through to `partition`. Counting the edges is O(E); `canceled`, when given, is polled every 2^16
+    /// edges, and once it returns true the counting stops: the state is then incomplete (complete() is false)
+    /// and must not be used.
     GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes,
-             const GasNetwork& network);
+             const GasNetwork& network, const std::function<bool()>& canceled = {});
+    /// False when construction was canceled.
+    bool complete() const { return m_complete; }
 
     /// Moves edge e to `site` and updates every total.
     void moveEdge(std::size_t e, int site);
@@ -141,6 +146,7 @@ private:
     std::vector<std::uint32_t> m_in;
     std::vector<float> m_gatherSum; // binding profiles: sum of a_u over in-edges (u, v) per (v, r)
     std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
+    bool m_complete = true;
 };
 
 /// Evaluates eq. 1-4 for a finished partition in O(E + V M) time and O(V) memory (O(V M) for a binding

@@ -168,7 +168,7 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
                                   "cost-aware streaming");
         },
         [&] { return range.isCanceled(); });
-    if (!finished)
+    if (!finished || range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     PartitionResult result;
     result.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -105,6 +105,9 @@ private Q_SLOTS:
     {
         QCOMPARE(formatValue(43000, "bytes"), QString("43 kB"));
         QCOMPARE(formatValue(0.16, "ms"), QString("0.16 ms"));
+        QCOMPARE(formatValue(0.25, "s"), QString("250 ms"));
+        QCOMPARE(formatValue(4.47e-5, "s"), QString("44.7 \u00b5s"));
+        QCOMPARE(formatValue(2.5, "s"), QString("2.5 s"));
         QCOMPARE(formatValue(std::nan(""), "ms"), QString("no value"));
     }
 

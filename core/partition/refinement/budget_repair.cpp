@@ -62,7 +62,9 @@ void repairBudget(const PartitionProblem& problem, const model::Graph& graph, mo
 {
     if (!std::isfinite(budgetUsd))
         return;
-    cost::GasState state(graph, partition, problem.sizes, problem.network);
+    cost::GasState state(graph, partition, problem.sizes, problem.network, [&] { return range.isCanceled(); });
+    if (!state.complete())
+        return; // canceled: the next stage sees it
     const double startUsd = state.wanUsd();
     if (withinBudget(startUsd, budgetUsd))
         return;

@@ -99,10 +99,10 @@ struct Score {
 class Migration {
 public:
     Migration(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
-              double budgetUsd, int groups)
+              double budgetUsd, int groups, const FeedbackRange& range)
         : m_graph(graph)
         , m_partition(partition)
-        , m_state(graph, partition, problem.sizes, problem.network)
+        , m_state(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); })
         , m_net(problem.network)
         , m_m(problem.siteCount())
         , m_groups(groups)
@@ -224,7 +224,9 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
     const auto maxRounds = values.integer("max_rounds");
     if (lq <= 0.0 || maxRounds == 0 || problem.siteCount() < 2)
         return true;
-    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")));
+    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), range);
+    if (!migration.state().complete())
+        return false;
     const double startSeconds = migration.state().transferSeconds();
     int rounds = 0;
     for (; rounds < maxRounds; ++rounds) {

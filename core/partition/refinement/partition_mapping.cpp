@@ -104,7 +104,9 @@ bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, m
 {
     const int m = problem.siteCount();
     const auto& net = problem.network;
-    cost::GasState state(graph, partition, problem.sizes, net);
+    cost::GasState state(graph, partition, problem.sizes, net, [&] { return range.isCanceled(); });
+    if (!state.complete())
+        return false;
     const double startUsd = state.wanUsd();
     const double budget = withinBudget(startUsd, budgetUsd) ? budgetUsd : startUsd; // over budget: never raise it
     const MappingTables tables = tablesOf(state);

@@ -147,7 +147,19 @@ private Q_SLOTS:
         write(path("messages-3.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1\n");
         write(path("netpipe-garbage.out"), "       1 20.95   0.00000036\n       2 fast   0.00000132\n");
         write(path("netpipe-empty.out"), "\n");
+        write(path("g.txt"), "# a tiny graph\n1 2\n2 3\n");
+        write(path("g-bad.txt"), "1 2\n2 x\n");
+        write(path("homes-other.tsv"), "1\tvirginia\n99\toregon\n");
+        write(path("homes-site.tsv"), "1\tvirginia\n2\ttokyo\n");
         const QList<Case> cases{
+            {{"import-graph", p, path("g.txt"), "--homes", path("homes-other.tsv")},
+             "homes-other.tsv:2:1",
+             "vertex 99 is not in the graph"},
+            {{"import-graph", p, path("g.txt"), "--homes", path("homes-site.tsv")}, "homes-site.tsv:2:", "tokyo"},
+            {{"import-graph", p, path("g-bad.txt")}, "g-bad.txt:2:3", ""},
+            {{"import-graph", p, path("g.txt"), "--name", "A"}, "", "already has an application named 'A'"},
+            {{"import-graph", p, path("g.txt"), "--format", "csv"}, "", "unknown graph format 'csv'"},
+            {{"import-graph", p, path("missing.txt")}, "missing.txt", "cannot open"},
             {{"set-link", p, "--from", "virginia", "--to", "dublin", "--netpipe", path("netpipe-garbage.out")},
              "netpipe-garbage.out:2:10",
              "expected a throughput in Mbps (> 0), found 'fast'"},
@@ -201,6 +213,27 @@ private Q_SLOTS:
             QVERIFY2(r.err.contains(c.file) && r.err.contains(c.fragment), r.err.constData());
             QVERIFY2(readAll(p) == before, qPrintable("the project changed after: " + args.join(' ')));
         }
+        // A graph with homes from a file and drawn ones: listed by info, and a later change on disk is reported.
+        write(path("homes-partial.tsv"), "# one home\n1\tdublin\n");
+        const auto graph = cli(
+            {"project", "import-graph", p, path("g.txt"), "--homes", path("homes-partial.tsv"), "--homes-seed", "7"});
+        QVERIFY2(graph.code == 0, graph.err.constData());
+        const auto graphs = QJsonDocument::fromJson(graph.out).object().value("graphs").toArray();
+        QCOMPARE(graphs.size(), 1);
+        QCOMPARE(graphs[0].toObject().value("name").toString(), QString("g"));
+        QCOMPARE(graphs[0].toObject().value("edges").toInt(), 2);
+        QCOMPARE(graphs[0].toObject().value("homes").toString(),
+                 QString("1 from homes-partial.tsv, 2 drawn uniformly over the 3 sites (seed 7)"));
+        write(path("g.txt"), "1 2\n2 3\n3 1\n");
+        const auto changed = QJsonDocument::fromJson(cli({"info", p}).out).object().value("graphs").toArray();
+        QVERIFY(changed[0].toObject().value("changed_on_disk").toString().contains("changed since it was imported"));
+        write(path("g.txt"), "# a tiny graph\n1 2\n2 3\n");
+        QVERIFY(!QJsonDocument::fromJson(cli({"info", p}).out)
+                     .object()
+                     .value("graphs")
+                     .toArray()[0]
+                     .toObject()
+                     .contains("changed_on_disk"));
         // Four pins to virginia's 4 slots fit; the CLI accepts exactly that many.
         QCOMPARE(cli({"project", "set-pins", p, "--application", "A", "--pins", path("pins-over.csv")}).code, 0);
         // Hosts that would leave virginia one slot are refused: its four pins no longer fit.

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -267,6 +268,68 @@ private Q_SLOTS:
         QVERIFY(!top);
         QCOMPARE(top.error().where.line, 2);
         QVERIFY(top.error().message.find("unknown key 'aplications'") != std::string::npos);
+    }
+
+    void graphsKeepTheirFileChecksumHomesAndStatistics()
+    {
+        // The Geo-Cut sample refers to Wiki-Vote beside it; saved elsewhere, the reference follows the file.
+        auto p = document::ProjectFile::load(sampleProject("geo-cut-ec2-8-regions"));
+        QVERIFY2(p, p ? "" : p.error().toString().c_str());
+        QCOMPARE(p->graphs.size(), std::size_t(1));
+        const auto& g = p->graphs.front();
+        QCOMPARE(g.name, std::string("wiki-vote"));
+        QVERIFY(QFileInfo(QString::fromStdString(g.path)).isAbsolute());
+        QCOMPARE(g.stats.edges, std::uint64_t(103689));
+        QCOMPARE(g.stats.vertices, std::uint64_t(7115));
+        QCOMPARE(g.stats.homesFromFile, std::uint64_t(7115));
+        QCOMPARE(document::graphChangeOnDisk(g), std::string());
+        QTemporaryDir dir;
+        const QString path = dir.filePath("sub/elsewhere.meridian");
+        QVERIFY(QDir().mkpath(dir.filePath("sub")));
+        QVERIFY(document::ProjectFile::save(*p, path));
+        auto back = document::ProjectFile::load(path);
+        QVERIFY2(back, back ? "" : back.error().toString().c_str());
+        const auto& b = back->graphs.front();
+        QCOMPARE(b.path, g.path);
+        QCOMPARE(b.homesPath, g.homesPath);
+        QCOMPARE(b.checksum, g.checksum);
+        QCOMPARE(b.homesChecksum, g.homesChecksum);
+        QCOMPARE(b.format, g.format);
+        QCOMPARE(b.stats.degreeHistogram, g.stats.degreeHistogram);
+        QCOMPARE(b.stats.maxDegree, g.stats.maxDegree);
+        QCOMPARE(document::inputFingerprint(*back, "wiki-vote"), document::inputFingerprint(*p, "wiki-vote"));
+    }
+
+    void refusesBadGraphEntries()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("g.meridian");
+        const QByteArray head = "{\"format\": \"meridian-project\", \"version\": 1, \"sites\": [{\"name\": \"a\", "
+                                "\"lat\": 0, \"lon\": 0, \"nodes\": 2, \"up_MBps\": 1, \"down_MBps\": 1, "
+                                "\"egress_usd_per_GB\": 0.1}],\n"
+                                " \"applications\": [],\n \"graphs\": [{\"name\": \"g\", \"file\": \"g.txt\", "
+                                "\"format\": \"snap\", \"checksum\": \"12ab\", \"homes_seed\": 1, \"vertices\": 2, "
+                                "\"edges\": 1, \"self_loops_dropped\": 0, \"max_degree\": 1, \"homes_from_file\": 0";
+        writeFile(path, head + ",\n \"colour\": 1}]}");
+        auto unknown = document::ProjectFile::load(path);
+        QVERIFY(!unknown);
+        QCOMPARE(unknown.error().where.line, 4);
+        QVERIFY(unknown.error().message.find("graphs[0]: unknown key 'colour'") != std::string::npos);
+        writeFile(path, QByteArray(head).replace("\"12ab\"", "12") + "}]}");
+        auto checksum = document::ProjectFile::load(path);
+        QVERIFY(!checksum);
+        QVERIFY(checksum.error().message.find("graphs[0].checksum") != std::string::npos);
+        writeFile(path, QByteArray(head).replace("\"edges\": 1", "\"edges\": -1") + "}]}");
+        auto edges = document::ProjectFile::load(path);
+        QVERIFY(!edges);
+        QVERIFY(edges.error().message.find("graphs[0].edges: expected a whole number") != std::string::npos);
+        writeFile(path, head + "}, " + QByteArray(head).mid(head.indexOf("{\"name\": \"g\"")) + "}]}");
+        auto twice = document::ProjectFile::load(path);
+        QVERIFY(!twice);
+        QVERIFY(twice.error().message.find("graphs[1].name: another graph or application has the same name")
+                != std::string::npos);
+        writeFile(path, head + "}]}");
+        QVERIFY(document::ProjectFile::load(path));
     }
 
     void sidecarsKeepTheirNamesAcrossRenames()

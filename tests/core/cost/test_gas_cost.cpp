@@ -53,6 +53,25 @@ private Q_SLOTS:
         QVERIFY(m.applyBottleneckUplink);
     }
 
+    void trafficMatrixSplitsEachSitesUploadByReceiver()
+    {
+        HandCase h;
+        for (const char* profile : {"pagerank", "subgraph-isomorphism"}) {
+            const auto sizes = cost::vertexSizes(h.graph, *cost::TrafficProfile::fromId(profile));
+            const auto m = cost::evaluateGas(h.graph, h.partition, sizes, h.network);
+            const auto pairs = cost::gasTrafficMatrix(h.graph, h.partition, sizes, 2);
+            // A's master of 1 sends its apply data to B; B's mirror gathers 2->1 back to A.
+            QCOMPARE(pairs[0 * 2 + 1], m.applyUp[0]);
+            QCOMPARE(pairs[1 * 2 + 0], m.gatherUp[1]);
+            QCOMPARE(pairs[0], 0.0);
+            QCOMPARE(pairs[3], 0.0);
+            for (int r = 0; r < 2; ++r) {
+                QCOMPARE(pairs[r * 2] + pairs[r * 2 + 1], m.gatherUp[r] + m.applyUp[r]);
+                QCOMPARE(pairs[r] + pairs[2 + r], m.gatherDown[r] + m.applyDown[r]);
+            }
+        }
+    }
+
     void subgraphIsomorphismBindsGatheredMessages()
     {
         HandCase h;
