@@ -22,7 +22,8 @@ void addAxes(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
     auto* x = new QBarCategoryAxis;
     x->append(categories);
     auto* y = new QValueAxis;
-    y->setRange(0, std::max(1.05, top * 1.1));
+    y->setRange(0, top * 1.1);
+    y->applyNiceNumbers();
     y->setTitleText(title);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -76,7 +77,7 @@ void fillPartitionBars(QChart* chart, const document::ProjectDocument& document,
         series->append(set);
     }
     const bool toHash = hash != sums.end();
-    addAxes(chart, series, categories, top,
+    addAxes(chart, series, categories, std::max(1.0, top),
             toHash ? QObject::tr("mean / hash's mean") : QObject::tr("mean / largest mean (no current hash run)"));
     chart->setTitle(QObject::tr("Partitioners on %1: transfer time and WAN cost%2")
                         .arg(QString::fromStdString(graph),
@@ -120,8 +121,7 @@ void fillSiteShares(QChart* chart, const document::Run* run, const model::Topolo
     }
     series->append(upSet);
     series->append(downSet);
-    addAxes(chart, series, categories, std::min(1.0, top), QObject::tr("share of the iteration's WAN bytes"));
-    chart->axes(Qt::Vertical).front()->setRange(0, std::min(1.0, top * 1.15 + 0.02));
+    addAxes(chart, series, categories, std::min(1.0, top), QObject::tr("share"));
     chart->setTitle(
         QObject::tr("%1: each site's share of the WAN traffic; %2's link is the slowest")
             .arg(QString::fromStdString(run->label()), QString::fromStdString(topology.site(bottleneck).name)));

@@ -280,10 +280,19 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
 {
     if (m_binds)
         m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
-    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+    const std::size_t edges = graph.edgeCount();
+    for (std::size_t e = 0; e < edges; ++e) {
         if ((e & 0xFFFF) == 0 && canceled && canceled()) {
             m_complete = false;
             return;
+        }
+        // The counters of random vertices are larger than the caches: load the next edges' rows ahead.
+        constexpr std::size_t kAhead = 16;
+        if (e + kAhead < edges) {
+            const std::size_t site = partition.edgeSite[e + kAhead];
+            __builtin_prefetch(&m_all[static_cast<std::size_t>(graph.src[e + kAhead]) * m_sites + site], 1);
+            __builtin_prefetch(&m_all[static_cast<std::size_t>(graph.dst[e + kAhead]) * m_sites + site], 1);
+            __builtin_prefetch(&m_in[static_cast<std::size_t>(graph.dst[e + kAhead]) * m_sites + site], 1);
         }
         count(graph.src[e], graph.dst[e], partition.edgeSite[e], +1);
     }

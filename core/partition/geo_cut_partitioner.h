@@ -25,8 +25,15 @@ namespace meridian::partition {
 /// shorter and the budget holds. For a gather-downlink bottleneck the master may instead move to its
 /// replica with the most local edges. Rounds repeat until one improves nothing.
 ///
-/// The budget B (USD per iteration) is honoured whenever the stage-1 cost fits it; when it does not, no
-/// refinement step may raise the cost, and the result is reported over budget by the difference.
+/// The budget B (USD per iteration) is honoured whenever the stage-1 cost fits it; when it does not, budget repair
+/// moves edge groups to cheaper sites first, no refinement step may raise the cost, and the result is reported
+/// over budget by the difference.
+///
+/// Where refinement starts (`start`): the paper's stage 1, G-Cut's bandwidth-aware streaming (Section 4.2.1 lets
+/// partition mapping start from "an optimized solution given by any other graph partitioning method"), or
+/// `best` (the default): under a budget both are refined and the faster one within the budget is kept (the cheaper
+/// one when neither fits); with no budget the objective is the transfer time alone and refinement starts from the
+/// bandwidth-aware stream.
 class GeoCutPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "geo-cut"; }
@@ -44,6 +51,9 @@ public:
                        std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr);
 
 private:
+    /// Notes the start's stage-1 cost and refines it under the budget; false when canceled.
+    static bool refineStart(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
+                            const FeedbackRange& range, PartitionResult& result, const char* startName);
     Expected<PartitionResult> runImpl(const PartitionProblem&, const ParamValues&, std::uint64_t,
                                       const FeedbackRange&) const override;
 };

@@ -195,18 +195,24 @@ namespace {
 /// the pro-rata WAN budget, to the site adding the fewest WAN bytes.
 class GCutStream {
 public:
-    GCutStream(const PartitionProblem& problem, const StreamState& state, double budgetBytes)
+    GCutStream(const PartitionProblem& problem, const StreamState& state, double budgetBytes, double budgetUsd = 0.0)
         : m_net(problem.network)
         , m_apply(problem.sizes.apply)
         , m_state(state)
         , m_m(problem.siteCount())
         , m_budgetBytes(budgetBytes)
+        , m_budgetUsd(budgetUsd)
         , m_edges(static_cast<double>(problem.graph->edgeCount()))
         , m_gUp(m_m, 0.0)
         , m_gDown(m_m, 0.0)
         , m_aUp(m_m, 0.0)
         , m_aDown(m_m, 0.0)
-    {}
+    {
+        for (int r = 0; r < m_m; ++r) {
+            m_invUp.push_back(1.0 / m_net.upBytesPerSecond[r]);
+            m_invDown.push_back(1.0 / m_net.downBytesPerSecond[r]);
+        }
+    }
 
     int place(std::uint32_t u, std::uint32_t v)
     {
@@ -217,13 +223,17 @@ public:
             if (m_wan + wanBytes() > m_budgetBytes * static_cast<double>(m_placed) / m_edges)
                 choice = leastWanSite(u, v, choice);
         }
+        if (m_budgetUsd > 0.0) {
+            deltas(u, v, choice);
+            if (m_usd + wanUsd() > m_budgetUsd * static_cast<double>(m_placed) / m_edges)
+                choice = cheapestSite(u, v, choice);
+        }
         deltas(u, v, choice);
+        m_usd += wanUsd();
         for (const auto& [s, c] : m_change) {
             m_gUp[s] += c.gUp, m_gDown[s] += c.gDown, m_aUp[s] += c.aUp, m_aDown[s] += c.aDown;
-            m_tGather = std::max(
-                {m_tGather, m_gUp[s] / m_net.upBytesPerSecond[s], m_gDown[s] / m_net.downBytesPerSecond[s]});
-            m_tApply = std::max(
-                {m_tApply, m_aUp[s] / m_net.upBytesPerSecond[s], m_aDown[s] / m_net.downBytesPerSecond[s]});
+            m_tGather = std::max({m_tGather, m_gUp[s] * m_invUp[s], m_gDown[s] * m_invDown[s]});
+            m_tApply = std::max({m_tApply, m_aUp[s] * m_invUp[s], m_aDown[s] * m_invDown[s]});
             m_wan += c.gUp + c.aUp;
         }
         return choice;
@@ -265,20 +275,36 @@ private:
             w += c.gUp + c.aUp;
         return w;
     }
+    /// The site keeping the transfer time lowest (ties: fewer WAN bytes, then lighter load). A placement in r
+    /// changes at most r's gather upload and apply download and the two masters' gather download and apply upload
+    /// (deltas() lists the same changes), so each candidate is costed from those few numbers.
     int fastestSite(std::uint32_t u, std::uint32_t v)
     {
+        const int mu = m_state.master(u), mv = m_state.master(v);
+        const std::uint64_t ru = m_state.replicas(u), rv = m_state.replicas(v);
+        const double au = m_apply[u], av = m_apply[v];
+        const auto& up = m_invUp;
+        const auto& down = m_invDown;
         int best = -1;
         double bestT = 0.0, bestW = 0.0;
         for (int r = 0; r < m_m; ++r) {
-            deltas(u, v, r);
+            const double addU = (ru >> r & 1) ? 0.0 : au, addV = (rv >> r & 1) ? 0.0 : av;
+            const double g = m_state.gatherIncrease(u, v, r);
             double tg = m_tGather, ta = m_tApply;
-            for (const auto& [s, c] : m_change) {
-                tg = std::max({tg, (m_gUp[s] + c.gUp) / m_net.upBytesPerSecond[s],
-                               (m_gDown[s] + c.gDown) / m_net.downBytesPerSecond[s]});
-                ta = std::max({ta, (m_aUp[s] + c.aUp) / m_net.upBytesPerSecond[s],
-                               (m_aDown[s] + c.aDown) / m_net.downBytesPerSecond[s]});
+            if (g > 0.0)
+                tg = std::max({tg, (m_gUp[r] + g) * up[r], (m_gDown[mv] + g) * down[mv]});
+            if (mu == mv) {
+                if (addU + addV > 0.0)
+                    ta = std::max(ta, (m_aUp[mu] + (addU + addV)) * up[mu]);
+            } else {
+                if (addU > 0.0)
+                    ta = std::max(ta, (m_aUp[mu] + addU) * up[mu]);
+                if (addV > 0.0)
+                    ta = std::max(ta, (m_aUp[mv] + addV) * up[mv]);
             }
-            const double t = tg + ta, w = wanBytes();
+            if (addU + addV > 0.0)
+                ta = std::max(ta, (m_aDown[r] + (addU + addV)) * down[r]);
+            const double t = tg + ta, w = g + addU + addV;
             if (best < 0 || t < bestT
                 || (t == bestT && (w < bestW || (w == bestW && m_state.load(r) < m_state.load(best))))) {
                 best = r;
@@ -287,6 +313,27 @@ private:
             }
         }
         return best;
+    }
+    double wanUsd() const
+    {
+        double usd = 0.0;
+        for (const auto& [s, c] : m_change)
+            usd += (c.gUp + c.aUp) * m_net.usdPerByte[s];
+        return usd;
+    }
+    /// The site adding the fewest WAN dollars (ties: the lighter load).
+    int cheapestSite(std::uint32_t u, std::uint32_t v, int choice)
+    {
+        double least = std::numeric_limits<double>::infinity();
+        for (int r = 0; r < m_m; ++r) {
+            deltas(u, v, r);
+            const double usd = wanUsd();
+            if (usd < least || (usd == least && m_state.load(r) < m_state.load(choice))) {
+                least = usd;
+                choice = r;
+            }
+        }
+        return choice;
     }
     int leastWanSite(std::uint32_t u, std::uint32_t v, int choice)
     {
@@ -307,22 +354,39 @@ private:
     const StreamState& m_state;
     int m_m;
     double m_budgetBytes;
+    double m_budgetUsd;
     double m_edges;
     std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
-    double m_tGather = 0.0, m_tApply = 0.0, m_wan = 0.0;
+    std::vector<double> m_invUp, m_invDown; ///< seconds per byte: the stream multiplies rather than divides
+    double m_tGather = 0.0, m_tApply = 0.0, m_wan = 0.0, m_usd = 0.0;
     std::size_t m_placed = 0;
     std::vector<std::pair<int, Change>> m_change;
 };
 
 } // namespace
 
+Expected<PartitionResult> bandwidthAwareStream(const PartitionProblem& problem, double budgetBytes, double budgetUsd,
+                                               std::uint64_t seed, const FeedbackRange& range)
+{
+    StreamState state(problem);
+    GCutStream gcut(problem, state, budgetBytes, budgetUsd);
+    const auto& g = *problem.graph;
+    const float* apply = problem.sizes.apply.data();
+    return stream(problem, state, seed, range, [&](std::size_t e, std::uint32_t u, std::uint32_t v) {
+        // The vertices' apply sizes are read at random like their stream state: load them ahead too.
+        constexpr std::size_t kAhead = 16;
+        if (e + kAhead < g.edgeCount()) {
+            __builtin_prefetch(apply + g.src[e + kAhead]);
+            __builtin_prefetch(apply + g.dst[e + kAhead]);
+        }
+        return gcut.place(u, v);
+    });
+}
+
 Expected<PartitionResult> GCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
                                                    std::uint64_t seed, const FeedbackRange& range) const
 {
-    StreamState state(problem);
-    GCutStream gcut(problem, state, values.real("wan_budget_gb") * 1e9);
-    return stream(problem, state, seed, range,
-                  [&](std::size_t, std::uint32_t u, std::uint32_t v) { return gcut.place(u, v); });
+    return bandwidthAwareStream(problem, values.real("wan_budget_gb") * 1e9, 0.0, seed, range);
 }
 
 } // namespace meridian::partition

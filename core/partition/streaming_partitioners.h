@@ -86,4 +86,10 @@ private:
                                       const FeedbackRange&) const override;
 };
 
+/// G-Cut's bandwidth-aware streaming: each edge to the site keeping the transfer time lowest; over the pro-rata
+/// usage budget in bytes (0 = none), to the site adding the fewest WAN bytes; over the pro-rata budget in USD (0 =
+/// none; Meridian's addition for Geo-Cut's alternative start), to the site adding the fewest dollars.
+Expected<PartitionResult> bandwidthAwareStream(const PartitionProblem& problem, double budgetBytes, double budgetUsd,
+                                               std::uint64_t seed, const FeedbackRange& range);
+
 } // namespace meridian::partition

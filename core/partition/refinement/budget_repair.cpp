@@ -68,20 +68,27 @@ void repairBudget(const PartitionProblem& problem, const model::Graph& graph, mo
     const double startUsd = state.wanUsd();
     if (withinBudget(startUsd, budgetUsd))
         return;
-    const WeightedQueue queue = uploadDollarQueue(state, problem.network);
     int moves = 0;
-    constexpr std::size_t kBatch = 1u << 16; // vertices per scan of the edge list
-    for (std::size_t first = 0; first < queue.size() && !withinBudget(state.wanUsd(), budgetUsd); first += kBatch) {
-        std::vector<std::uint32_t> batch;
-        for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)
-            batch.push_back(queue[i].second);
-        auto incident = incidentEdges(graph, batch);
-        for (std::uint32_t v : batch) {
-            if (withinBudget(state.wanUsd(), budgetUsd) || range.isCanceled())
-                break;
-            for (const auto& group : groupEdges(graph, partition, state, v, incident[v], -1, groups))
-                moves += moveToCheapestSite(state, partition, problem.siteCount(), group) ? 1 : 0;
+    // Passes over the vertices by the dollars they upload, until the budget holds or a pass saves under 1%.
+    constexpr int kMaxPasses = 8;
+    for (int pass = 0; pass < kMaxPasses && !withinBudget(state.wanUsd(), budgetUsd) && !range.isCanceled(); ++pass) {
+        const double passStart = state.wanUsd();
+        const WeightedQueue queue = uploadDollarQueue(state, problem.network);
+        constexpr std::size_t kBatch = 1u << 16; // vertices per scan of the edge list
+        for (std::size_t first = 0; first < queue.size() && !withinBudget(state.wanUsd(), budgetUsd); first += kBatch) {
+            std::vector<std::uint32_t> batch;
+            for (std::size_t i = first; i < std::min(queue.size(), first + kBatch); ++i)
+                batch.push_back(queue[i].second);
+            auto incident = incidentEdges(graph, batch);
+            for (std::uint32_t v : batch) {
+                if (withinBudget(state.wanUsd(), budgetUsd) || range.isCanceled())
+                    break;
+                for (const auto& group : groupEdges(graph, partition, state, v, incident[v], -1, groups))
+                    moves += moveToCheapestSite(state, partition, problem.siteCount(), group) ? 1 : 0;
+            }
         }
+        if (state.wanUsd() > passStart * 0.99)
+            break;
     }
     char text[200];
     std::snprintf(text, sizeof text,

@@ -144,8 +144,16 @@ private Q_SLOTS:
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath("skyline")));
 
-        // The map shows the selected run's per-site upload and download with the bottleneck.
+        // Geo-Cut's bars normalised to hash, and the selected run's per-site shares.
         doc->setCurrentRun(byAlgorithm["geo-cut"]->id);
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::PartitionsTab);
+        const auto* bars = compare->chart(workbench::ComparePanel::PartitionsTab)->chart();
+        QVERIFY2(bars->title().contains("normalised to hash"), qPrintable(bars->title()));
+        QCOMPARE(bars->series().size(), 1);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("partitions")));
+
+        // The map shows the selected run's per-site upload and download with the bottleneck.
         window.centralTabs()->setCurrentIndex(workbench::MainWindow::MapTab);
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath("partition-map")));

@@ -122,6 +122,7 @@ private Q_SLOTS:
         const auto* geoCut = m_registry.find("geo-cut");
         const auto run = [&](std::vector<std::string> params) {
             params.push_back("lq_fraction=0"); // stage 2b off: stage 2a alone
+            params.push_back("start=cost");    // on the paper's stage 1
             auto r = geoCut->run(problem, *ParamValues::parse(geoCut->parameters(), params), 1, feedback);
             return std::make_pair(*r, cost::evaluateGas(m_wiki.graph, r->partition, problem.sizes, problem.network));
         };
@@ -140,6 +141,30 @@ private Q_SLOTS:
         QVERIFY(exhaustiveMetrics.transferSeconds <= sampledMetrics.transferSeconds * (1 + 1e-12));
         QVERIFY(exhaustive.notes.at(1).find("every mapping tried") != std::string::npos);
         QVERIFY(sampled.notes.at(1).find("power of d choices") != std::string::npos);
+    }
+
+    // Without a budget refinement starts from G-Cut's streaming: never slower than G-Cut, nor than the paper's stage
+    // 1 refined; under a budget both starts are refined and the kept one meets it.
+    void startsFromTheFasterStreaming()
+    {
+        const Feedback feedback;
+        const auto* geoCut = m_registry.find("geo-cut");
+        const auto free = m_wiki.problem();
+        const auto gas = [&](const PartitionProblem& p, const PartitionResult& r) {
+            return cost::evaluateGas(m_wiki.graph, r.partition, p.sizes, p.network);
+        };
+        const auto best = *geoCut->run(free, 1, feedback);
+        const auto costStart = *geoCut->run(free, *ParamValues::parse(geoCut->parameters(), {"start=cost"}), 1,
+                                            feedback);
+        const auto gcut = *m_registry.find("g-cut")->run(free, 1, feedback);
+        QVERIFY(gas(free, best).transferSeconds <= gas(free, gcut).transferSeconds * (1 + 1e-12));
+        QVERIFY(gas(free, best).transferSeconds <= gas(free, costStart).transferSeconds * (1 + 1e-12));
+        QVERIFY(best.notes.front().find("no budget: refinement starts from the bandwidth-aware") != std::string::npos);
+        const double budget = gas(free, costStart).wanUsd;
+        const auto bound = m_wiki.problem(budget);
+        const auto both = *geoCut->run(bound, 1, feedback);
+        QVERIFY(budgetStatus(bound, gas(bound, both).wanUsd).met);
+        QVERIFY(both.notes.back().find("kept the ") != std::string::npos);
     }
 
     void refusesBadInput()
