@@ -100,6 +100,27 @@ void RunController::land(document::Run run, const QString& title, int replaces)
     Q_EMIT runLanded(ids.front(), stale);
 }
 
+int RunController::removeSites(int runId, const std::vector<int>& sites)
+{
+    auto run = m_document->run(runId);
+    const QString title = tr("Run %1 without %n site(s)", nullptr, static_cast<int>(sites.size())).arg(runId);
+    if (!run || run->kind != document::RunKind::Partition || sites.empty()) {
+        Q_EMIT runFailed(title, tr("Select a partition run and at least one site to remove."));
+        return -1;
+    }
+    jobs::SiteRemovalRequest request{m_document->project(), run, sites, m_document->fingerprint(run->application)};
+    return m_runner->start<document::Run>(
+        title,
+        [request = std::move(request)](const Feedback& feedback) { return jobs::runSiteRemoval(request, feedback); },
+        [this, title](Expected<document::Run> output) {
+            if (!output) {
+                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
+                return;
+            }
+            land(std::move(*output), title, -1);
+        });
+}
+
 int RunController::computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed)
 {
     jobs::PartitionRequest request;

@@ -57,6 +57,9 @@ public:
 
     /// Returns a sweep request for the current project (snapshot and network filled in).
     jobs::SweepRequest sweepRequest() const;
+    /// Removes sites from a copy of a partition run's partition in the background (Geo-Cut's data-centre
+    /// removal); the result lands as a new run derived from it. Returns the job id, or -1 (runFailed says why).
+    int removeSites(int runId, const std::vector<int>& sites);
     /// Computes GrapH's WAN cost on a graph in the background (Geo-Cut's budget B) and delivers it by
     /// graphHCostReady; returns the job id.
     int computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed);

@@ -19,6 +19,10 @@ std::string Run::label() const
     text += algorithm;
     text += " on ";
     text += application;
+    if (!derivation.empty()) {
+        text += ' ';
+        text += derivation;
+    }
     return text;
 }
 

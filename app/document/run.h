@@ -59,6 +59,9 @@ struct Run {
     std::vector<double> siteDownloadBytes;   ///< per site
     std::vector<double> siteUploadSeconds;   ///< per site: its upload bytes over its uplink
     std::vector<double> siteDownloadSeconds; ///< per site: its download bytes over its downlink
+    /// A what-if derived from another run (0: none): its id, and what was changed ("without SYD, SA").
+    int derivedFrom = 0;
+    std::string derivation;
 
     /// Returns the value of a metric, or nullopt when the run does not report it.
     std::optional<double> metric(const std::string& id) const;

@@ -62,6 +62,10 @@ void addPartitionJson(QJsonObject& o, const Run& run)
     o["site_download_bytes"] = toArray(run.siteDownloadBytes);
     o["site_upload_s"] = toArray(run.siteUploadSeconds);
     o["site_download_s"] = toArray(run.siteDownloadSeconds);
+    if (run.derivedFrom > 0) {
+        o["derived_from"] = run.derivedFrom;
+        o["derivation"] = QString::fromStdString(run.derivation);
+    }
 }
 
 QJsonObject runToJson(const Run& run)
@@ -169,6 +173,8 @@ std::string readPartitionRun(const QJsonObject& o, const Project& project, Run& 
     const auto& stats = project.graphs[g].stats;
     const int sites = project.topology.siteCount();
     run.profile = o.value("profile").toString().toStdString();
+    run.derivedFrom = o.value("derived_from").toInt();
+    run.derivation = o.value("derivation").toString().toStdString();
     run.activeFraction = o.value("active_fraction").toDouble(0.1);
     if (o.contains("budget_usd"))
         run.budgetUsd = o.value("budget_usd").toDouble();

@@ -1,5 +1,8 @@
 #include "app/jobs/partition_job.h"
 
+#include "core/partition/geo_cut_partitioner.h"
+#include "core/partition/site_removal.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -118,6 +121,61 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     run.partition = std::make_shared<const model::EdgePartition>(std::move(result->partition));
+    return run;
+}
+
+Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const Feedback& feedback)
+{
+    const auto& parent = *request.run;
+    if (parent.kind != document::RunKind::Partition || !parent.partition)
+        return makeError(ErrorCode::InvalidInput, "run " + std::to_string(parent.id) + " is not a partition run");
+    PartitionRequest base;
+    base.project = request.project;
+    base.graph = parent.application;
+    base.profile = parent.profile;
+    base.activeFraction = parent.activeFraction;
+    base.budgetUsd = parent.budgetUsd;
+    Prepared prepared;
+    if (auto s = prepare(base, feedback, prepared); !s)
+        return s.error();
+    if (prepared.loaded.graph.edgeCount() != parent.partition->edgeSite.size())
+        return makeError(ErrorCode::InvalidInput,
+                         "graph '" + parent.application + "' no longer has the edges run " + std::to_string(parent.id)
+                             + " partitioned");
+    const auto& topology = request.project->topology;
+    std::string derivation = "without";
+    for (std::size_t k = 0; k < request.removedSites.size(); ++k) {
+        const int s = request.removedSites[k];
+        if (s < 0 || s >= topology.siteCount())
+            return makeError(ErrorCode::InvalidInput, "the project has no site " + std::to_string(s));
+        derivation += (k == 0 ? " " : ", ") + topology.site(s).name;
+    }
+    model::EdgePartition partition = *parent.partition;
+    const partition::GeoCutPartitioner geoCut;
+    const auto begin = std::chrono::steady_clock::now();
+    auto stats = partition::removeSites(*prepared.problem, partition, request.removedSites,
+                                        ParamValues::defaults(geoCut.parameters()), parent.seed, feedback);
+    if (!stats)
+        return stats.error();
+    document::Run run;
+    run.kind = document::RunKind::Partition;
+    run.algorithm = parent.algorithm;
+    run.application = parent.application;
+    run.params = parent.params;
+    run.seed = parent.seed;
+    run.profile = parent.profile;
+    run.activeFraction = parent.activeFraction;
+    run.budgetUsd = parent.budgetUsd;
+    run.derivedFrom = parent.id;
+    run.derivation = derivation;
+    run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    run.inputFingerprint = request.fingerprint;
+    run.notes = std::move(stats->notes);
+    run.notes.insert(run.notes.begin(), "What-if on run #" + std::to_string(parent.id) + ": " + derivation + ".");
+    measurePartition(run, *prepared.problem, partition, [&feedback] { return feedback.isCanceled(); });
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    run.partition = std::make_shared<const model::EdgePartition>(std::move(partition));
     return run;
 }
 

@@ -35,6 +35,18 @@ struct PartitionRequest {
 Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                                      const Feedback& feedback);
 
+/// A what-if on a partition run: the same graph and settings with sites removed (Geo-Cut's data-centre removal).
+struct SiteRemovalRequest {
+    std::shared_ptr<const document::Project> project;
+    std::shared_ptr<const document::Run> run;
+    std::vector<int> removedSites;
+    std::uint64_t fingerprint = 0;
+};
+
+/// Reads the run's graph, removes the sites from a copy of its partition (partition::removeSites, Geo-Cut's rule
+/// and refinement with their defaults) and measures the result as a new run derived from it ("without SYD").
+Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const Feedback& feedback);
+
 /// Fills a partition run's metrics and per-site traffic from a partition of a loaded graph. Two O(E) passes;
 /// `canceled` is asked between them, and a canceled measurement is incomplete.
 void measurePartition(document::Run& run, const partition::PartitionProblem& problem,

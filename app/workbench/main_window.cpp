@@ -153,6 +153,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (auto run = m_document->run(id))
             m_runPanel->loadRun(*run);
     });
+    connect(m_runsPanel, &RunsPanel::exportPartitionRequested, this, &MainWindow::exportPartitionWithDialog);
     connect(m_runsPanel, &RunsPanel::diffRequested, this, [this](int a, int b) {
         m_diffPanel->showDiff(a, b);
         m_tabs->setCurrentWidget(m_diffPanel);

@@ -3,10 +3,13 @@
 #include "app/actions/file_actions.h"
 #include "app/workbench/run_table_model.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -40,8 +43,18 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     menu->addAction(tr("MPICH / Intel MPI machinefile\u2026"), this, [this] { exportWithDialog(1); });
     menu->addAction(tr("Slurm hostfile\u2026"), this, [this] { exportWithDialog(2); });
     menu->addAction(tr("Mapping CSV\u2026"), this, [this] { exportWithDialog(3); });
+    menu->addSeparator();
+    menu->addAction(tr("Partition (E.tsv, M.tsv)\u2026"), this, [this] { Q_EMIT exportPartitionRequested(); });
     exportButton->setMenu(menu);
-    for (QWidget* w : std::initializer_list<QWidget*>{rerun, duplicate, remove, diff, exportButton, rerunStale})
+    auto* whatIf = new QToolButton(this);
+    whatIf->setText(tr("What-if"));
+    whatIf->setObjectName("whatIf");
+    whatIf->setPopupMode(QToolButton::InstantPopup);
+    auto* whatIfMenu = new QMenu(whatIf);
+    whatIfMenu->addAction(tr("Remove Sites from the Partition\u2026"), this, [this] { removeSitesWithDialog(); });
+    whatIf->setMenu(whatIfMenu);
+    whatIf->setToolTip(tr("Derive a new run from the selected partition run (Geo-Cut's data-centre removal)"));
+    for (QWidget* w : std::initializer_list<QWidget*>{rerun, duplicate, remove, diff, exportButton, whatIf, rerunStale})
         bar->addWidget(w);
     m_staleNote = new QLabel(this);
     bar->addWidget(m_staleNote, 1);
@@ -108,6 +121,50 @@ void RunsPanel::updateStaleNote()
     const int row = m_model->rowOf(m_document->currentRun());
     if (row >= 0)
         m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
+}
+
+std::vector<int> RunsPanel::chooseSites(const QString& title, const QString& label)
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(title);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(label, &dialog));
+    auto* list = new QListWidget(&dialog);
+    const auto& topology = m_document->project()->topology;
+    for (const auto& site : topology.sites()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(site.name), list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    layout->addWidget(list);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    std::vector<int> sites;
+    if (dialog.exec() != QDialog::Accepted)
+        return sites;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked)
+            sites.push_back(i);
+    return sites;
+}
+
+void RunsPanel::removeSitesWithDialog()
+{
+    const auto ids = selectedRuns();
+    const auto run = ids.size() == 1 ? m_document->run(ids.front()) : nullptr;
+    if (!run || run->kind != document::RunKind::Partition) {
+        Q_EMIT errorOccurred(tr("Select one partition run"),
+                             tr("Removing sites derives a new run from one partition run: select it first."));
+        return;
+    }
+    const auto sites = chooseSites(tr("Remove Sites"),
+                                   tr("Sites to remove from %1; what lived there is placed again "
+                                      "by Geo-Cut's rule and refined:")
+                                       .arg(QString::fromStdString(run->label())));
+    if (!sites.empty())
+        m_controller->removeSites(run->id, sites);
 }
 
 std::vector<int> RunsPanel::selectedRuns() const

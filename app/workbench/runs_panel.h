@@ -15,8 +15,9 @@ namespace meridian::workbench {
 class RunTableModel;
 
 /// The list of finished runs: select one to show it everywhere; re-run, duplicate into the run panel
-/// with other parameters, delete (undoable), re-run every stale run, and export the selected run's
-/// placement as a rankfile, machinefile, Slurm hostfile or mapping CSV.
+/// with other parameters, delete (undoable), re-run every stale run, export the selected run's
+/// placement as a rankfile, machinefile, Slurm hostfile or mapping CSV (or a partition run's E.tsv and
+/// M.tsv), and derive a what-if from a partition run with sites removed.
 class RunsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -35,10 +36,14 @@ public:
 Q_SIGNALS:
     void duplicateRequested(int runId);
     void diffRequested(int runA, int runB);
+    void exportPartitionRequested();
     void errorOccurred(const QString& title, const QString& message);
 
 private:
     void exportWithDialog(int kind);
+    void removeSitesWithDialog();
+    /// Asks for a set of the project's sites (checkboxes); empty when canceled.
+    std::vector<int> chooseSites(const QString& title, const QString& label);
     void updateStaleNote();
 
     document::ProjectDocument* m_document;

@@ -5,6 +5,8 @@
 //                  factor (target <= 3.3), budgets met
 //   wikivote_no_budget  the same with no budget (g-cut without its usage budget): who is fastest, at what cost
 //   upload_share   per-site upload shares of hash and geo-cut (Table 10)
+//   site_removal   geo-cut's partition with SYD and SA removed (Section 6.4's data-centre removal) against geo-cut
+//                  from scratch on the six remaining sites: transfer time, cost and runtime ratios
 //   budget         B swept from 1.0 to 0.6 (Fig. 19-20): geo-cut and g-cut (WAN budget scaled alike)
 //   heterogeneity  Tables 5 and 6 on 20 sites with a 10^7-edge power-law graph, normalised to hash
 //   throughput     whole commands (SNAP text in, E.tsv and M.tsv out, wall clock) for hash, hdrf and geo-cut on
@@ -12,6 +14,7 @@
 #include "app/document/project_file.h"
 #include "core/io/graph_io.h"
 #include "core/partition/builtin_partitioners.h"
+#include "core/partition/site_removal.h"
 #include "core/synth/power_law_graph.h"
 
 #include <QJsonDocument>
@@ -170,6 +173,32 @@ int main()
                             other = std::min(other, t);
                     return freeTime["geo-cut"] / other;
                 }());
+    {
+        // Data-centre removal on seed 1: SYD and SA (the two dearest regions) leave.
+        std::vector<int> home(wiki.vertexCount, -1);
+        assignRandomHomes(home, topo.siteCount(), 1);
+        const auto free = need(PartitionProblem::create(wiki, topo, pagerank, home, {}));
+        const Partitioner* geoCut = registry.find("geo-cut");
+        const auto values = ParamValues::defaults(geoCut->parameters());
+        const Feedback feedback;
+        auto before = need(geoCut->run(free, values, 1, feedback));
+        auto t0 = Clock::now();
+        model::EdgePartition partition = before.partition;
+        const auto removal = need(removeSites(free, partition, {6, 7}, values, 1, feedback));
+        const double removalSeconds = since(t0);
+        const auto after = cost::evaluateGas(wiki, partition, free.sizes, free.network);
+        std::vector<model::Site> six(topo.sites().begin(), topo.sites().begin() + 6);
+        const auto sixTopo = need(model::Topology::create(six));
+        std::vector<int> sixHome(wiki.vertexCount);
+        for (std::uint32_t v = 0; v < wiki.vertexCount; ++v)
+            sixHome[v] = partition.masterSite[v];
+        const auto sixProblem = need(PartitionProblem::create(wiki, sixTopo, pagerank, sixHome, {}));
+        const Outcome scratch = run(registry, "geo-cut", sixProblem, {}, 1);
+        std::printf("RESULT case=site_removal graph=wiki-vote sites=8to6 moved_edges=%zu moved_masters=%zu "
+                    "time_vs_scratch=%.4f cost_vs_scratch=%.4f runtime_s=%.3f scratch_runtime_s=%.3f\n",
+                    removal.movedEdges, removal.movedMasters, after.transferSeconds / scratch.metrics.transferSeconds,
+                    after.wanUsd / scratch.metrics.wanUsd, removalSeconds, scratch.seconds);
+    }
     std::string shares;
     for (int r = 0; r < topo.siteCount(); ++r) {
         char buffer[96];

@@ -158,6 +158,19 @@ private Q_SLOTS:
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath("partition-map")));
 
+        // What-if: the paper's data-centre removal, SYD and SA gone, as a new run derived from geo-cut's.
+        landed.clear();
+        QVERIFY(window.runController()->removeSites(byAlgorithm["geo-cut"]->id, {6, 7}) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 1, 60000);
+        QCOMPARE(failed.count(), 0);
+        const auto derived = doc->run(landed.front().at(0).toInt());
+        QCOMPARE(derived->derivedFrom, byAlgorithm["geo-cut"]->id);
+        QVERIFY2(derived->label().find("without SYD, SA") != std::string::npos, derived->label().c_str());
+        for (auto site : derived->partition->edgeSite)
+            QVERIFY(site < 6);
+        QCOMPARE(derived->siteUploadBytes[6] + derived->siteDownloadBytes[7], 0.0);
+        QVERIFY(!doc->isStale(*derived));
+
         // Export E.tsv and M.tsv.
         const QString edges = dir.filePath("geo-cut.E.tsv"), masters = dir.filePath("geo-cut.M.tsv");
         QVERIFY(window.exportPartition(byAlgorithm["geo-cut"]->id, edges, masters) >= 0);
@@ -170,10 +183,12 @@ private Q_SLOTS:
         workbench::MainWindow reopened;
         reopened.setInteractive(false);
         QVERIFY(reopened.loadProject(path));
-        QCOMPARE(reopened.document()->runs().size(), std::size_t(4));
+        QCOMPARE(reopened.document()->runs().size(), std::size_t(5));
         for (const auto& r : reopened.document()->runs()) {
             QVERIFY(!reopened.document()->isStale(*r));
-            QCOMPARE(r->partition->edgeSite, byAlgorithm[r->algorithm]->partition->edgeSite);
+            QCOMPARE(r->partition->edgeSite, doc->run(r->id)->partition->edgeSite);
+            QCOMPARE(r->derivedFrom, doc->run(r->id)->derivedFrom);
+            QCOMPARE(r->label(), doc->run(r->id)->label());
         }
 
         // The graph file changes on disk: every run on it becomes stale, the Graphs tab says why, and a new run

@@ -2,6 +2,7 @@
 
 #include "core/common/random.h"
 #include "core/partition/dynamic_update.h"
+#include "core/partition/site_removal.h"
 
 #include <QTemporaryDir>
 
@@ -82,6 +83,53 @@ private Q_SLOTS:
         QVERIFY2(stats.error().message.find("1 -> 999999") != std::string::npos, stats.error().message.c_str());
         QCOMPARE(partition.edgeSite, before);
         QCOMPARE(graph.edgeCount(), wiki.graph.edgeCount());
+    }
+
+    // Geo-Cut's removal of data centres: the removed sites end with no edge and no master (a master holds its
+    // vertex's data, with or without edges there), and the result is close to partitioning the remaining sites
+    // from scratch.
+    void removingSitesReplacesWhatLivedThere()
+    {
+        test::WikiVote wiki;
+        const auto problem = wiki.problem();
+        const Feedback feedback;
+        const auto* geoCut = m_registry.find("geo-cut");
+        auto initial = geoCut->run(problem, 1, feedback);
+        QVERIFY(initial);
+        model::EdgePartition partition = initial->partition;
+        const std::vector<int> removed{6, 7};
+        std::size_t onRemoved = 0;
+        for (auto s : partition.edgeSite)
+            onRemoved += s >= 6 ? 1 : 0;
+        QVERIFY(onRemoved > 0);
+        const auto values = ParamValues::defaults(geoCut->parameters());
+        auto stats = removeSites(problem, partition, removed, values, 1, feedback);
+        QVERIFY2(stats, stats ? "" : stats.error().toString().c_str());
+        QCOMPARE(stats->movedEdges, onRemoved);
+        QVERIFY(stats->notes.front().find("removed 2 site(s)") != std::string::npos);
+        for (std::size_t e = 0; e < wiki.graph.edgeCount(); ++e)
+            QVERIFY(partition.edgeSite[e] < 6);
+        for (std::uint32_t v = 0; v < wiki.graph.vertexCount; ++v)
+            QVERIFY(partition.masterSite[v] < 6);
+        // Against a fresh partition of the six remaining sites (the same homes where they remain).
+        std::vector<model::Site> sites(wiki.topology.sites().begin(), wiki.topology.sites().begin() + 6);
+        const auto six = *model::Topology::create(sites);
+        std::vector<int> home = wiki.home;
+        for (std::uint32_t v = 0; v < wiki.graph.vertexCount; ++v)
+            home[v] = partition.masterSite[v];
+        const auto fresh = *PartitionProblem::create(wiki.graph, six, problem.profile, home, {});
+        const auto scratch = geoCut->run(fresh, 1, feedback);
+        QVERIFY(scratch);
+        const auto after = cost::evaluateGas(wiki.graph, partition, problem.sizes, problem.network);
+        const auto base = cost::evaluateGas(wiki.graph, scratch->partition, fresh.sizes, fresh.network);
+        QVERIFY2(after.transferSeconds < 1.5 * base.transferSeconds,
+                 qPrintable(QString("%1 vs %2").arg(after.transferSeconds).arg(base.transferSeconds)));
+        // Bad input changes nothing.
+        const auto copy = partition;
+        QVERIFY(!removeSites(problem, partition, {8}, values, 1, feedback));
+        QVERIFY(!removeSites(problem, partition, {1, 1}, values, 1, feedback));
+        QVERIFY(!removeSites(problem, partition, {0, 1, 2, 3, 4, 5, 6, 7}, values, 1, feedback));
+        QCOMPARE(partition.edgeSite, copy.edgeSite);
     }
 };
 
