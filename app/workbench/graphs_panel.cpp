@@ -30,6 +30,7 @@ ImportGraphDialog::ImportGraphDialog(const QString& folder, const document::Proj
     , m_project(project)
 {
     setWindowTitle(tr("Import Graph"));
+    setMinimumWidth(560);
     auto* form = new QFormLayout;
     m_path = new QLineEdit(this);
     m_path->setObjectName("graphPath");
@@ -51,14 +52,18 @@ ImportGraphDialog::ImportGraphDialog(const QString& folder, const document::Proj
                            .arg(project.topology.siteCount()));
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
-    form->addRow(tr("&Graph file:"), withBrowse(m_path, this, [this, folder] {
+    auto* pathLabel = new QLabel(tr("&Graph file:"), this);
+    pathLabel->setBuddy(m_path);
+    auto* homesLabel = new QLabel(tr("&Homes file:"), this);
+    homesLabel->setBuddy(m_homes);
+    form->addRow(pathLabel, withBrowse(m_path, this, [this, folder] {
                      return QFileDialog::getOpenFileName(this, tr("Graph"), folder,
                                                          tr("Graphs (*.txt *.tsv *.edges *.graph *.metis *.mtx);;"
                                                             "All files (*)"));
                  }));
     form->addRow(tr("&Format:"), m_format);
     form->addRow(tr("&Name:"), m_name);
-    form->addRow(tr("&Homes file:"), withBrowse(m_homes, this, [this, folder] {
+    form->addRow(homesLabel, withBrowse(m_homes, this, [this, folder] {
                      return QFileDialog::getOpenFileName(this, tr("Homes"), folder);
                  }));
     form->addRow(tr("Homes &seed:"), m_seed);

@@ -79,6 +79,23 @@ std::vector<int> keptMasters(const PartitionProblem& problem, const model::EdgeP
     return master;
 }
 
+/// The site where edge e gives the shortest transfer time (ties: the lower cost), tried in place.
+int fastestSite(cost::GasState& state, std::size_t e, int sites)
+{
+    int best = 0;
+    double bestSeconds = 0.0, bestUsd = 0.0;
+    for (int r = 0; r < sites; ++r) {
+        state.moveEdge(e, r);
+        const double t = state.transferSeconds(), usd = state.wanUsd();
+        if (r == 0 || t < bestSeconds || (t == bestSeconds && usd < bestUsd)) {
+            best = r;
+            bestSeconds = t;
+            bestUsd = usd;
+        }
+    }
+    return best;
+}
+
 } // namespace
 
 Expected<RemovalStats> removeSites(const PartitionProblem& problem, model::EdgePartition& partition,
@@ -124,15 +141,17 @@ Expected<RemovalStats> removeSites(const PartitionProblem& problem, model::EdgeP
             if ((k & 0xFFFF) == 0 && feedback.isCanceled())
                 return makeError(ErrorCode::Canceled, "canceled");
             const std::size_t e = homeless[k];
-            const int site = geoCutPlace(*reduced, state, load, g.src[e], g.dst[e]);
+            const int site = problem.budgetUsd ? geoCutPlace(*reduced, state, load, g.src[e], g.dst[e])
+                                               : fastestSite(state, e, static_cast<int>(kept->sites.size()));
             state.moveEdge(e, site);
             ++load[static_cast<std::size_t>(site)];
         }
     }
     char text[200];
-    std::snprintf(text, sizeof text,
-                  "removed %zu site(s): %zu edge(s) placed again by Geo-Cut's streaming rule, %zu master(s) moved",
-                  removed.size(), stats.movedEdges, stats.movedMasters);
+    std::snprintf(text, sizeof text, "removed %zu site(s): %zu edge(s) placed again %s, %zu master(s) moved",
+                  removed.size(), stats.movedEdges,
+                  problem.budgetUsd ? "by Geo-Cut's streaming rule" : "where each keeps the transfer time lowest",
+                  stats.movedMasters);
     stats.notes.emplace_back(text);
     const FeedbackRange range(feedback, 0.0, 1.0);
     if (!GeoCutPartitioner::refine(*reduced, g, local, geoCutValues, seed, range, stats.notes,

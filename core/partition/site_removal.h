@@ -16,10 +16,11 @@ struct RemovalStats {
 
 /// Geo-Cut's removal of data centres (Section 6.4, 20 -> 15 sites): the sites in `removed` leave; each master in
 /// one of them moves to the remaining site holding most of its vertex's edges (the cheapest remaining site when
-/// none does), each edge in one of them is placed again by Geo-Cut's streaming rule (eq. 7-9) among the
-/// remaining sites, and Geo-Cut's refinement (`geoCutValues`, the problem's budget) then runs on the remaining
-/// sites. The partition keeps the problem's site indices; the removed sites end with no edge and no master.
-/// Errors: a site index out of range or listed twice, or no site left. O(E M) plus the refinement.
+/// none does), each edge in one of them is placed again among the remaining sites, by Geo-Cut's streaming rule
+/// (eq. 7-9) under a budget and where it keeps the transfer time lowest without one (as Geo-Cut's default start),
+/// and Geo-Cut's refinement (`geoCutValues`, the problem's budget) then runs on the remaining sites. The partition keeps the problem's site indices; the removed sites end with no edge and no master.
+/// Errors: a site index out of range or listed twice, or no site left. O(E M) (O(E M^2) for the moved edges
+/// without a budget) plus the refinement.
 Expected<RemovalStats> removeSites(const PartitionProblem& problem, model::EdgePartition& partition,
                                    const std::vector<int>& removed, const ParamValues& geoCutValues, std::uint64_t seed,
                                    const Feedback& feedback);

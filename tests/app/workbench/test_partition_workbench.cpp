@@ -13,6 +13,7 @@
 
 #include <QChartView>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -85,6 +86,18 @@ private Q_SLOTS:
         QVERIFY(!graphs->degreeChart()->chart()->series().isEmpty());
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath("graphs")));
+        {
+            // File > Import > Graph: the format follows the file's name, the name is free, the seed is shown.
+            auto* dialog = window.startImportGraphDialog();
+            dialog->pathEdit()->setText(dir.filePath("wiki-vote.txt"));
+            QCOMPARE(dialog->formatBox()->currentData().toString(), QString("snap"));
+            QCOMPARE(dialog->nameEdit()->text(), QString("wiki-vote (2)"));
+            dialog->homesEdit()->setText(dir.filePath("wiki-vote.homes.tsv"));
+            QTest::qWait(50);
+            QVERIFY(dialog->grab().save(shotPath("import-graph-dialog")));
+            QCOMPARE(dialog->request().homesSeed, std::uint64_t(1));
+            dialog->reject();
+        }
 
         // The run panel offers the partitioners for the graph.
         auto* runPanel = window.runPanel();
