@@ -194,6 +194,29 @@ std::string readPartitionRun(const QJsonObject& o, const Project& project, Run& 
     return {};
 }
 
+/// Reads a mapping run's placement; returns what does not fit the project ("" when all fits).
+std::string readMappingRun(const QJsonObject& o, const Project& project, Run& run)
+{
+    const auto& topology = project.topology;
+    const int a = project.applicationIndex(run.application);
+    if (a < 0)
+        return "the project has no application '" + run.application + "'";
+    const int n = project.applications[a].comm.processCount();
+    if (!readInts(o.value("site"), run.placement.site) || !readInts(o.value("host"), run.placement.host)
+        || !readInts(o.value("slot"), run.placement.slot) || static_cast<int>(run.placement.site.size()) != n
+        || run.placement.host.size() != run.placement.site.size()
+        || run.placement.slot.size() != run.placement.site.size())
+        return "the placement does not list " + std::to_string(n) + " processes";
+    for (int i = 0; i < n; ++i) {
+        const int s = run.placement.site[i], h = run.placement.host[i], k = run.placement.slot[i];
+        if (s < 0 || s >= topology.siteCount()
+            || (h >= 0
+                && (h >= topology.hostCount() || topology.siteOfHost(h) != s || k < 0 || k >= topology.host(h).slots)))
+            return "process " + std::to_string(i) + " is placed on a site, host or slot the project does not have";
+    }
+    return {};
+}
+
 /// The metrics and notes every run has.
 void readRunCommon(const QJsonObject& o, Run& run)
 {
@@ -317,43 +340,10 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
             }
             return fileError(path, where + what);
         };
-        if (o.value("kind").toString() == "partition") {
-            if (const auto what = readPartitionRun(o, project, run); !what.empty()) {
-                if (auto e = misfit(what))
-                    return *e;
-                continue;
-            }
-            readRunCommon(o, run);
-            runs.push_back(std::move(run));
-            continue;
-        }
-        const int a = project.applicationIndex(run.application);
-        if (a < 0) {
-            if (auto e = misfit("the project has no application '" + run.application + "'"))
-                return *e;
-            continue;
-        }
-        const int n = project.applications[a].comm.processCount();
-        if (!readInts(o.value("site"), run.placement.site) || !readInts(o.value("host"), run.placement.host)
-            || !readInts(o.value("slot"), run.placement.slot) || static_cast<int>(run.placement.site.size()) != n
-            || run.placement.host.size() != run.placement.site.size()
-            || run.placement.slot.size() != run.placement.site.size()) {
-            if (auto e = misfit("the placement does not list " + std::to_string(n) + " processes"))
-                return *e;
-            continue;
-        }
-        int badProcess = -1;
-        for (int i = 0; i < n && badProcess < 0; ++i) {
-            const int s = run.placement.site[i], h = run.placement.host[i], k = run.placement.slot[i];
-            if (s < 0 || s >= topology.siteCount()
-                || (h >= 0
-                    && (h >= topology.hostCount() || topology.siteOfHost(h) != s || k < 0
-                        || k >= topology.host(h).slots)))
-                badProcess = i;
-        }
-        if (badProcess >= 0) {
-            if (auto e = misfit("process " + std::to_string(badProcess)
-                                + " is placed on a site, host or slot the project does not have"))
+        const auto what = o.value("kind").toString() == "partition" ? readPartitionRun(o, project, run)
+                                                                    : readMappingRun(o, project, run);
+        if (!what.empty()) {
+            if (auto e = misfit(what))
                 return *e;
             continue;
         }

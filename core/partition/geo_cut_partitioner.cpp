@@ -251,6 +251,7 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
     const double budget = problem.budgetUsd.value_or(std::numeric_limits<double>::infinity());
     std::size_t best = 0;
     std::vector<cost::GasMetrics> metrics;
+    metrics.reserve(candidates.size());
     for (const auto& c : candidates)
         metrics.push_back(cost::evaluateGas(*problem.graph, c.partition, problem.sizes, problem.network));
     const auto better = [&](std::size_t a, std::size_t b) {

@@ -202,6 +202,8 @@ private Q_SLOTS:
             QCOMPARE(r->partition->edgeSite, doc->run(r->id)->partition->edgeSite);
             QCOMPARE(r->derivedFrom, doc->run(r->id)->derivedFrom);
             QCOMPARE(r->label(), doc->run(r->id)->label());
+            QVERIFY(r->trafficBytes.rows() == 8 && r->trafficBytes.isApprox(doc->run(r->id)->trafficBytes));
+            QCOMPARE(r->siteUploadSeconds, doc->run(r->id)->siteUploadSeconds);
         }
 
         // The graph file changes on disk: every run on it becomes stale, the Graphs tab says why, and a new run
