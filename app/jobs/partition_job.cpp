@@ -40,6 +40,22 @@ Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepar
     return {};
 }
 
+/// A partition run as the request asks for it, before its result.
+document::Run newPartitionRun(const PartitionRequest& request)
+{
+    document::Run run;
+    run.kind = document::RunKind::Partition;
+    run.algorithm = request.algorithm;
+    run.application = request.graph;
+    run.params = request.params;
+    run.seed = request.seed;
+    run.profile = request.profile;
+    run.activeFraction = request.activeFraction;
+    run.budgetUsd = request.budgetUsd;
+    run.inputFingerprint = request.fingerprint;
+    return run;
+}
+
 } // namespace
 
 void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
@@ -102,17 +118,8 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     auto result = partitioner->run(*prepared.problem, request.params, request.seed, feedback);
     if (!result)
         return result.error();
-    document::Run run;
-    run.kind = document::RunKind::Partition;
-    run.algorithm = request.algorithm;
-    run.application = request.graph;
-    run.params = request.params;
-    run.seed = request.seed;
-    run.profile = request.profile;
-    run.activeFraction = request.activeFraction;
-    run.budgetUsd = request.budgetUsd;
+    document::Run run = newPartitionRun(request);
     run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    run.inputFingerprint = request.fingerprint;
     run.notes = std::move(result->notes);
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
@@ -129,12 +136,8 @@ Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const 
     const auto& parent = *request.run;
     if (parent.kind != document::RunKind::Partition || !parent.partition)
         return makeError(ErrorCode::InvalidInput, "run " + std::to_string(parent.id) + " is not a partition run");
-    PartitionRequest base;
-    base.project = request.project;
-    base.graph = parent.application;
-    base.profile = parent.profile;
-    base.activeFraction = parent.activeFraction;
-    base.budgetUsd = parent.budgetUsd;
+    PartitionRequest base{request.project, parent.application,    parent.algorithm, parent.params,      parent.seed,
+                          parent.profile,  parent.activeFraction, parent.budgetUsd, request.fingerprint};
     Prepared prepared;
     if (auto s = prepare(base, feedback, prepared); !s)
         return s.error();
@@ -157,19 +160,10 @@ Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const 
                                         ParamValues::defaults(geoCut.parameters()), parent.seed, feedback);
     if (!stats)
         return stats.error();
-    document::Run run;
-    run.kind = document::RunKind::Partition;
-    run.algorithm = parent.algorithm;
-    run.application = parent.application;
-    run.params = parent.params;
-    run.seed = parent.seed;
-    run.profile = parent.profile;
-    run.activeFraction = parent.activeFraction;
-    run.budgetUsd = parent.budgetUsd;
+    document::Run run = newPartitionRun(base);
     run.derivedFrom = parent.id;
     run.derivation = derivation;
     run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    run.inputFingerprint = request.fingerprint;
     run.notes = std::move(stats->notes);
     run.notes.insert(run.notes.begin(), "What-if on run #" + std::to_string(parent.id) + ": " + derivation + ".");
     measurePartition(run, *prepared.problem, partition, [&feedback] { return feedback.isCanceled(); });
