@@ -164,7 +164,7 @@ std::vector<int> RunController::rerun(const std::vector<int>& runIds)
 {
     std::vector<int> jobs;
     for (int id : runIds)
-        if (auto run = m_document->run(id))
+        if (auto run = m_document->run(id); run && !refuseDerived(*run))
             jobs.push_back(submitOne(requestOf(*run), -1));
     return jobs;
 }
@@ -174,9 +174,21 @@ std::vector<int> RunController::rerunStale()
     std::vector<int> jobs;
     for (int id : m_document->staleRuns()) {
         auto run = m_document->run(id);
-        jobs.push_back(submitOne(requestOf(*run), id));
+        if (!refuseDerived(*run))
+            jobs.push_back(submitOne(requestOf(*run), id));
     }
     return jobs;
+}
+
+bool RunController::refuseDerived(const document::Run& run)
+{
+    if (run.derivedFrom == 0)
+        return false;
+    Q_EMIT runFailed(tr("Run %1 is a what-if").arg(run.id),
+                     tr("%1 derives from run %2: re-run that one, then derive the what-if from the new run.")
+                         .arg(QString::fromStdString(run.label()))
+                         .arg(run.derivedFrom));
+    return true;
 }
 
 jobs::SweepRequest RunController::sweepRequest() const

@@ -48,7 +48,8 @@ public:
     const Registry<partition::Partitioner>& partitioners() const { return m_partitioners; }
     /// Starts one job per request; returns the job ids.
     std::vector<int> submit(const std::vector<RunRequest>& requests);
-    /// Runs again with the same algorithm, parameters and seed on the current inputs.
+    /// Runs again with the same algorithm, parameters and seed on the current inputs. A what-if derived from
+    /// another run is not re-run (runFailed says to re-run its source).
     std::vector<int> rerun(const std::vector<int>& runIds);
     /// Re-runs every stale run; the stale runs are replaced by the new ones when these land.
     std::vector<int> rerunStale();
@@ -73,6 +74,8 @@ Q_SIGNALS:
 private:
     int submitOne(const RunRequest& request, int replaces);
     int submitPartition(const RunRequest& request, int replaces);
+    /// Says why a derived run is not re-run; true for a derived run.
+    bool refuseDerived(const document::Run& run);
     /// Adds a finished run to the document (replacing run `replaces` when it still exists) and says so.
     void land(document::Run run, const QString& title, int replaces);
 

@@ -190,6 +190,13 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(lineCount(edges), 103689, 30000);
         QCOMPARE(lineCount(masters), 7115);
         QVERIFY(window.lastError().isEmpty());
+        // A what-if is not re-run by itself: its source is.
+        failed.clear();
+        QVERIFY(window.runController()->rerun({derived->id}).empty());
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.front().at(1).toString().contains("re-run that one"));
+        failed.clear();
+        landed.clear();
 
         // Saved and reopened, the partition runs are still current.
         QVERIFY(window.saveProject(path));
