@@ -115,7 +115,8 @@ QString partitionComparisonHtml(const document::ProjectDocument& document)
     bool any = false;
     for (const auto& r : runs) {
         any = any || r->kind == document::RunKind::Partition;
-        if (r->kind == document::RunKind::Partition && r->algorithm == "hash" && !document.isStale(*r)) {
+        if (r->kind == document::RunKind::Partition && r->algorithm == "hash" && r->derivedFrom == 0
+            && !document.isStale(*r)) {
             auto& h = hash[r->application];
             h[0] += r->metric("transfer_time_s").value_or(0);
             h[1] += r->metric("wan_usd").value_or(0);
@@ -124,9 +125,9 @@ QString partitionComparisonHtml(const document::ProjectDocument& document)
     }
     if (!any)
         return {};
-    QString h = "<h3>Partition runs</h3><table><thead><tr><th>Run</th><th>Graph</th><th>Transfer time (s)</th>"
-                "<th>Time / hash</th><th>WAN cost (USD)</th><th>Cost / hash</th><th>WAN bytes</th>"
-                "<th>Replication</th><th>Budget</th><th>Runtime (s)</th><th>Status</th></tr></thead>";
+    // Few, compact columns: the page is narrow and a header never wraps mid-word.
+    QString h = "<h3>Partition runs</h3><table><thead><tr><th>Run</th><th>Time</th><th>vs hash</th><th>WAN USD</th>"
+                "<th>vs hash</th><th>Repl.</th><th>Budget</th><th>Status</th></tr></thead>";
     const auto ratio = [](double value, double sum, double count) {
         return count > 0 && sum > 0 ? QString::number(value / (sum / count), 'f', 3) : QString("\u2014");
     };
@@ -138,17 +139,15 @@ QString partitionComparisonHtml(const document::ProjectDocument& document)
         const std::array<double, 3> base = found == hash.end() ? std::array<double, 3>{0, 0, 0} : found->second;
         const auto over = r->metric("over_budget_usd");
         const QString budget = !over ? QString("\u2014")
-            : *over > 0              ? QString("over by %1").arg(QString::number(*over, 'g', 3))
+            : *over > 0              ? QString("+%1").arg(QString::number(*over, 'g', 2))
                                      : QString("met");
-        h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td "
-                     "class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
-                 .arg(document.isStale(*r) ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)),
-                      esc(r->application), QString::number(time, 'g', 4), ratio(time, base[0], base[2]),
-                      QString::number(usd, 'g', 4), ratio(usd, base[1], base[2]),
-                      widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
-                      QString::number(r->metric("replication_factor").value_or(NAN), 'f', 2));
-        h += QString("<td>%1</td><td class=n>%2</td><td>%3</td></tr>")
-                 .arg(budget, QString::number(r->runtimeSeconds, 'g', 3), document.isStale(*r) ? "stale" : "current");
+        h += QString("<tr%1><td>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td>"
+                     "<td class=n>%7</td><td>%8</td><td>%9</td></tr>")
+                 .arg(document.isStale(*r) ? " class=stale" : "", esc(r->label()),
+                      widgets::formatValue(time, "s").toHtmlEscaped(), ratio(time, base[0], base[2]),
+                      QString::number(usd, 'g', 3), ratio(usd, base[1], base[2]),
+                      QString::number(r->metric("replication_factor").value_or(NAN), 'f', 2), budget,
+                      document.isStale(*r) ? "stale" : "current");
     }
     return h + "</table>";
 }
@@ -264,7 +263,9 @@ QString reportHtml(const document::ProjectDocument& document, const ReportImages
     h += comparisonHtml(document);
     if (!images.skyline.isNull())
         h += figure(imageSource("skyline", images.skyline), QObject::tr("Cost/time skyline with the Pareto front"), 600);
-    if (!images.bars.isNull())
+    const bool anyMapping = std::any_of(document.runs().begin(), document.runs().end(),
+                                        [](const auto& r) { return r->kind == document::RunKind::Mapping; });
+    if (!images.bars.isNull() && anyMapping)
         h += figure(imageSource("bars", images.bars), QObject::tr("Mean cost per application"), 600);
     return h + runsHtml(document) + "</body></html>";
 }

@@ -198,6 +198,15 @@ private Q_SLOTS:
         failed.clear();
         landed.clear();
 
+        // The report lists the partition runs, normalised to hash.
+        const QString report = QString(MERIDIAN_BINARY_DIR) + "/screenshots/geo-cut-ec2-8-regions-report.html";
+        QVERIFY(window.writeReport(report));
+        QFile html(report);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray text = html.readAll();
+        QVERIFY(text.contains("Partition runs") && text.contains("vs hash") && text.contains("without SYD, SA"));
+        QVERIFY(window.writeReport(QString(MERIDIAN_BINARY_DIR) + "/screenshots/geo-cut-ec2-8-regions-report.pdf"));
+
         // Saved and reopened, the partition runs are still current.
         QVERIFY(window.saveProject(path));
         workbench::MainWindow reopened;
