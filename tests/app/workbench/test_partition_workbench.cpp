@@ -247,6 +247,23 @@ private Q_SLOTS:
         window.importGraph({g.name, g.path, g.format, g.homesPath, g.homesSeed});
         QTRY_COMPARE_WITH_TIMEOUT(doc->project()->graphs.front().stats.edges, std::uint64_t(103690), 30000);
         QVERIFY(doc->graphChangeOnDisk("wiki-vote").empty());
+
+        // The budget sweep: the ticked partitioners at 1.0 to 0.6 times B, landing as runs on the skyline.
+        runPanel->applicationChooser()->setCurrentText("wiki-vote");
+        runPanel->setCheckedMappers({"geo-cut"});
+        landed.clear();
+        failed.clear();
+        QVERIFY(runPanel->runBudgetSweep().isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 5, 120000);
+        QCOMPARE(failed.count(), 0);
+        std::vector<double> budgets;
+        for (const auto& args : landed)
+            budgets.push_back(doc->run(args.at(0).toInt())->budgetUsd.value_or(-1.0) / b);
+        std::sort(budgets.begin(), budgets.end());
+        for (std::size_t k = 0; k < budgets.size(); ++k)
+            QVERIFY(std::abs(budgets[k] - (0.6 + 0.1 * static_cast<double>(k))) < 1e-9);
+        runPanel->findChild<QCheckBox*>("budgetOn")->setChecked(false);
+        QVERIFY(!runPanel->runBudgetSweep().isEmpty());
     }
 
     void refusesHomesOfAnotherGraph()
