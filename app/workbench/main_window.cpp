@@ -281,11 +281,12 @@ Status MainWindow::loadProject(const QString& path)
         return s;
     addRecentFile(path);
     const auto project = m_document->project();
-    QString message = tr("%1: %2 sites, %3 slots, %4 applications, %5 saved runs")
+    QString message = tr("%1: %2 sites, %3 slots, %4 applications, %5 graphs, %6 saved runs")
                           .arg(QFileInfo(path).fileName())
                           .arg(project->topology.siteCount())
                           .arg(project->topology.siteCount() ? project->topology.totalCapacity() : 0)
                           .arg(project->applications.size())
+                          .arg(project->graphs.size())
                           .arg(m_document->runs().size());
     if (m_document->skippedRuns() > 0)
         message += tr("; %n stale run(s) no longer fit the project and were left out", nullptr,
