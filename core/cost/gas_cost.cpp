@@ -272,6 +272,7 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
     , m_gather(sizes.gather)
     , m_apply(sizes.apply)
     , m_all(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0)
+    , m_edgeSites(graph.vertexCount, 0)
     , m_in(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0)
     , m_gUp(m_sites, 0.0)
     , m_gDown(m_sites, 0.0)
@@ -307,18 +308,17 @@ void GasState::count(std::uint32_t u, std::uint32_t v, int site, int delta)
     m_all[iu] += static_cast<std::uint32_t>(delta);
     m_all[iv] += static_cast<std::uint32_t>(delta);
     m_in[iv] += static_cast<std::uint32_t>(delta);
+    // The sites holding edges of a vertex, kept with the counts (a site joins at its first edge, leaves at its last).
+    const std::uint64_t bit = 1ull << site;
+    m_edgeSites[u] = m_all[iu] ? m_edgeSites[u] | bit : m_edgeSites[u] & ~bit;
+    m_edgeSites[v] = m_all[iv] ? m_edgeSites[v] | bit : m_edgeSites[v] & ~bit;
     if (m_binds)
         m_gatherSum[iv] += static_cast<float>(delta) * m_apply[u];
 }
 
 std::uint64_t GasState::replicaMask(std::uint32_t v) const
 {
-    std::uint64_t mask = 1ull << m_partition->masterSite[v];
-    const std::uint32_t* all = &m_all[static_cast<std::size_t>(v) * m_sites];
-    for (int r = 0; r < m_sites; ++r)
-        if (all[r])
-            mask |= 1ull << r;
-    return mask;
+    return m_edgeSites[v] | 1ull << m_partition->masterSite[v];
 }
 
 double GasState::gatherSize(std::uint32_t v, int r) const
@@ -383,6 +383,7 @@ void GasState::addVertex(int home, float applySize)
     m_apply.push_back(applySize);
     m_partition->masterSite.push_back(static_cast<std::uint8_t>(home));
     m_all.resize(m_all.size() + m_sites, 0);
+    m_edgeSites.push_back(0);
     m_in.resize(m_in.size() + m_sites, 0);
     if (m_binds)
         m_gatherSum.resize(m_gatherSum.size() + m_sites, 0.0f);

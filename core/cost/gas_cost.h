@@ -78,7 +78,7 @@ VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile
 
 /// The replica and traffic state of an edge partition, kept up to date edge by edge so that refinement
 /// can try a move and read the new T and cost in O(M) (plus the degree of the two endpoints for the
-/// move itself). Holds per (vertex, site) edge counts: 8 bytes x V x M (12 with a binding profile).
+/// move itself). Holds per (vertex, site) edge counts: 8 bytes x V x M (12 with a binding profile), plus 8 bytes x V.
 /// The master of a vertex is always one of its replicas; the home site counts as a replica even without
 /// edges (it holds the vertex's input data).
 class GasState {
@@ -143,6 +143,7 @@ private:
     double m_gather;
     std::vector<float> m_apply;
     std::vector<std::uint32_t> m_all;
+    std::vector<std::uint64_t> m_edgeSites; ///< per vertex: the sites where m_all is non-zero
     std::vector<std::uint32_t> m_in;
     std::vector<float> m_gatherSum; // binding profiles: sum of a_u over in-edges (u, v) per (v, r)
     std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;

@@ -41,11 +41,16 @@ bool moveToCheapestSite(cost::GasState& state, const model::EdgePartition& parti
     for (int s = 0; s < siteCount; ++s) {
         moveGroup(state, group, s);
         const double c = state.wanUsd();
-        const double t = state.transferSeconds();
-        if (c < bestUsd - 1e-12 * before || (bestSite >= 0 && c == bestUsd && t < bestSeconds)) {
+        // The time (O(M)) only breaks ties of cost.
+        if (c < bestUsd - 1e-12 * before) {
             bestUsd = c;
-            bestSeconds = t;
+            bestSeconds = state.transferSeconds();
             bestSite = s;
+        } else if (bestSite >= 0 && c == bestUsd) {
+            if (const double t = state.transferSeconds(); t < bestSeconds) {
+                bestSeconds = t;
+                bestSite = s;
+            }
         }
         restoreGroup(state, group, from);
     }
