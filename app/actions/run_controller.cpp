@@ -44,18 +44,12 @@ int RunController::submitOne(const RunRequest& r, int replaces)
                               .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
                               .arg(r.seed);
     const Registry<mapping::Mapper>* mappers = m_mappers;
-    return m_runner->start<document::Run>(
+    return startRun(
         title,
         [request = std::move(request), mappers](const Feedback& feedback) {
             return jobs::runMapping(request, *mappers, feedback);
         },
-        [this, title, replaces](Expected<document::Run> output) {
-            if (!output) {
-                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
-                return;
-            }
-            land(std::move(*output), title, replaces);
-        });
+        replaces);
 }
 
 int RunController::submitPartition(const RunRequest& r, int replaces)
@@ -74,18 +68,25 @@ int RunController::submitPartition(const RunRequest& r, int replaces)
                               .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
                               .arg(r.seed);
     const Registry<partition::Partitioner>* partitioners = &m_partitioners;
-    return m_runner->start<document::Run>(
+    return startRun(
         title,
         [request = std::move(request), partitioners](const Feedback& feedback) {
             return jobs::runPartition(request, *partitioners, feedback);
         },
-        [this, title, replaces](Expected<document::Run> output) {
-            if (!output) {
-                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
-                return;
-            }
-            land(std::move(*output), title, replaces);
-        });
+        replaces);
+}
+
+int RunController::startRun(const QString& title, jobs::JobRunner::Work<document::Run> work, int replaces)
+{
+    return m_runner->start<document::Run>(title, std::move(work),
+                                          [this, title, replaces](Expected<document::Run> output) {
+                                              if (!output) {
+                                                  Q_EMIT runFailed(title,
+                                                                   QString::fromStdString(output.error().toString()));
+                                                  return;
+                                              }
+                                              land(std::move(*output), title, replaces);
+                                          });
 }
 
 void RunController::land(document::Run run, const QString& title, int replaces)
@@ -109,16 +110,10 @@ int RunController::removeSites(int runId, const std::vector<int>& sites)
         return -1;
     }
     jobs::SiteRemovalRequest request{m_document->project(), run, sites, m_document->fingerprint(run->application)};
-    return m_runner->start<document::Run>(
+    return startRun(
         title,
         [request = std::move(request)](const Feedback& feedback) { return jobs::runSiteRemoval(request, feedback); },
-        [this, title](Expected<document::Run> output) {
-            if (!output) {
-                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
-                return;
-            }
-            land(std::move(*output), title, -1);
-        });
+        -1);
 }
 
 int RunController::computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed)

@@ -76,6 +76,8 @@ private:
     int submitPartition(const RunRequest& request, int replaces);
     /// Says why a derived run is not re-run; true for a derived run.
     bool refuseDerived(const document::Run& run);
+    /// Starts a job computing one run; its result lands (land), its error goes to runFailed.
+    int startRun(const QString& title, jobs::JobRunner::Work<document::Run> work, int replaces);
     /// Adds a finished run to the document (replacing run `replaces` when it still exists) and says so.
     void land(document::Run run, const QString& title, int replaces);
 
