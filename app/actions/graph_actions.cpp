@@ -1,6 +1,7 @@
 #include "app/actions/graph_actions.h"
 
 #include "app/document/project_edits.h"
+#include "app/jobs/partition_job.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
 
@@ -52,21 +53,14 @@ int startPartitionExport(jobs::JobRunner& runner, const document::ProjectDocumen
         done(QObject::tr("run %1 is not a partition run").arg(runId));
         return -1;
     }
-    const int g = project->graphIndex(run->application);
-    if (g < 0) {
-        done(QObject::tr("the project no longer has the graph '%1'").arg(QString::fromStdString(run->application)));
-        return -1;
-    }
     return runner.start<bool>(
         title,
-        [run, project, g, edges = edgesPath.toStdString(),
+        [run, project, edges = edgesPath.toStdString(),
          masters = mastersPath.toStdString()](const Feedback& feedback) -> Expected<bool> {
             feedback.setProgress(0.0, "reading the graph");
-            auto loaded = document::loadGraphInput(project->graphs[g], project->topology, feedback);
+            auto loaded = jobs::loadRunGraph(*project, *run, feedback);
             if (!loaded)
                 return loaded.error();
-            if (loaded->graph.edgeCount() != run->partition->edgeSite.size())
-                return makeError(ErrorCode::InvalidInput, "the graph no longer has the edges the run partitioned");
             feedback.setProgress(0.5, "writing");
             std::vector<io::PendingFile> files{io::edgePartitionFile(edges, loaded->graph, *run->partition,
                                                                      project->topology, feedback.executor()),

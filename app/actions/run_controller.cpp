@@ -116,6 +116,22 @@ int RunController::removeSites(int runId, const std::vector<int>& sites)
         -1);
 }
 
+int RunController::applyBatch(int runId, const QString& insertPath, const QString& deletePath, double threshold)
+{
+    auto run = m_document->run(runId);
+    const QString title = tr("Run %1 with an insert/delete batch").arg(runId);
+    if (!run || run->kind != document::RunKind::Partition || (insertPath.isEmpty() && deletePath.isEmpty())) {
+        Q_EMIT runFailed(title, tr("Select a partition run and a file of edges to insert, to delete, or both."));
+        return -1;
+    }
+    jobs::BatchRequest request{m_document->project(),    run,       insertPath.toStdString(),
+                               deletePath.toStdString(), threshold, m_document->fingerprint(run->application)};
+    return startRun(
+        title,
+        [request = std::move(request)](const Feedback& feedback) { return jobs::runBatchUpdate(request, feedback); },
+        -1);
+}
+
 int RunController::computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed)
 {
     jobs::PartitionRequest request;

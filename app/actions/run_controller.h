@@ -61,6 +61,10 @@ public:
     /// Removes sites from a copy of a partition run's partition in the background (Geo-Cut's data-centre
     /// removal); the result lands as a new run derived from it. Returns the job id, or -1 (runFailed says why).
     int removeSites(int runId, const std::vector<int>& sites);
+    /// Applies an insert/delete batch (files of `src dst` lines; either may be empty) to a copy of a partition
+    /// run's partition in the background (Geo-Cut's dynamic update, refined when a site's traffic changes by
+    /// `threshold`); the result lands as a new run derived from it. Returns the job id, or -1.
+    int applyBatch(int runId, const QString& insertPath, const QString& deletePath, double threshold);
     /// Computes GrapH's WAN cost on a graph in the background (Geo-Cut's budget B) and delivers it by
     /// graphHCostReady; returns the job id.
     int computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed);

@@ -311,12 +311,12 @@ Expected<std::vector<int>> readMastersOrHomes(const QCommandLineParser& parser, 
 }
 
 /// The edges of an --insert or --delete file; none when the option is not given.
-Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readBatchOption(const QCommandLineParser& parser,
-                                                                               const QString& option)
+Expected<partition::EdgeIds> readBatchOption(const QCommandLineParser& parser, const QString& option,
+                                             std::vector<int>* lines = nullptr)
 {
     if (!parser.isSet(option))
-        return std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
-    return io::readEdgeBatch(parser.value(option).toStdString());
+        return partition::EdgeIds{};
+    return io::readEdgeBatch(parser.value(option).toStdString(), lines);
 }
 
 /// The metrics of repartitioning the updated graph from nothing, for comparison.
@@ -404,17 +404,23 @@ int runUpdate(const QStringList& arguments)
     auto inserts = readBatchOption(parser, "insert");
     if (!inserts)
         return report(inserts.error());
-    auto deletes = readBatchOption(parser, "delete");
+    std::vector<int> deleteLines;
+    auto deletes = readBatchOption(parser, "delete", &deleteLines);
     if (!deletes)
         return report(deletes.error());
     auto problem = partition::PartitionProblem::create(graph, *topology, *profile, *home, *budget);
     if (!problem)
         return report(problem.error());
+    const std::string deleteFile = parser.value("delete").toStdString();
+    auto batch = partition::resolveBatch(graph, *deletes, *inserts, topology->siteCount(), seed, [&](std::size_t k) {
+        return SourceLocation{deleteFile, deleteLines[k], 0};
+    });
+    if (!batch)
+        return report(batch.error());
 
     const Feedback feedback;
     const auto start = Clock::now();
-    auto stats = partition::applyUpdates(*problem, graph, part, *home, *deletes, *inserts, *values, threshold, seed,
-                                         feedback);
+    auto stats = partition::applyUpdates(*problem, graph, part, *home, *batch, *values, threshold, seed, feedback);
     const double updateSeconds = since(start);
     if (!stats)
         return report(stats.error());

@@ -23,6 +23,18 @@ struct RunMetric {
     double value = 0.0;
 };
 
+/// An insert/delete batch a what-if applied to a graph, kept whole so that the run's graph can be rebuilt from
+/// the graph file (partition::resolveBatch then applyBatch): the deletions, then the insertions, the homes of
+/// new vertices drawn with `seed`.
+struct EdgeBatch {
+    std::string name;                                                ///< where it was read from ("ins.txt, del.txt")
+    std::uint64_t seed = 1;                                          ///< draws the homes of new vertices
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> deletions;  ///< original id pairs
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> insertions; ///< original id pairs
+    std::uint64_t edgesAfter = 0;                                    ///< the graph's edges once applied
+    std::uint64_t verticesAfter = 0;                                 ///< and its vertices
+};
+
 /// What a run computed: a placement of an application's processes, or an edge partition of a graph.
 enum class RunKind { Mapping, Partition };
 
@@ -62,6 +74,9 @@ struct Run {
     /// A what-if derived from another run (0: none): its id, and what was changed ("without SYD, SA").
     int derivedFrom = 0;
     std::string derivation;
+    /// The batches applied to the graph file's edges before this run's partition, in order (what-ifs only);
+    /// shared, never modified.
+    std::vector<std::shared_ptr<const EdgeBatch>> batches;
 
     /// Returns the value of a metric, or nullopt when the run does not report it.
     std::optional<double> metric(const std::string& id) const;

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QtEndian>
 
 #include <algorithm>
 #include <optional>
@@ -46,6 +47,69 @@ QString bytesToBase64(const std::vector<std::uint8_t>& bytes)
             .toBase64());
 }
 
+// A batch's id pairs as base64 of little-endian 64-bit ids, source then destination.
+QString pairsToBase64(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pairs)
+{
+    QByteArray bytes(static_cast<qsizetype>(pairs.size() * 16), Qt::Uninitialized);
+    auto* out = reinterpret_cast<uchar*>(bytes.data());
+    for (const auto& [a, b] : pairs) {
+        qToLittleEndian<quint64>(a, out);
+        qToLittleEndian<quint64>(b, out + 8);
+        out += 16;
+    }
+    return QString::fromLatin1(bytes.toBase64());
+}
+
+bool pairsFromBase64(const QJsonValue& v, std::vector<std::pair<std::uint64_t, std::uint64_t>>& out)
+{
+    if (!v.isString())
+        return false;
+    const QByteArray bytes = QByteArray::fromBase64(v.toString().toLatin1());
+    if (bytes.size() % 16 != 0)
+        return false;
+    const auto* in = reinterpret_cast<const uchar*>(bytes.constData());
+    out.clear();
+    for (qsizetype k = 0; k < bytes.size(); k += 16)
+        out.emplace_back(qFromLittleEndian<quint64>(in + k), qFromLittleEndian<quint64>(in + k + 8));
+    return true;
+}
+
+QJsonArray batchesToJson(const std::vector<std::shared_ptr<const EdgeBatch>>& batches)
+{
+    QJsonArray a;
+    for (const auto& b : batches)
+        a.append(QJsonObject{{"name", QString::fromStdString(b->name)},
+                             {"seed", QString::number(b->seed)},
+                             {"deletions", pairsToBase64(b->deletions)},
+                             {"insertions", pairsToBase64(b->insertions)},
+                             {"edges_after", QString::number(b->edgesAfter)},
+                             {"vertices_after", QString::number(b->verticesAfter)}});
+    return a;
+}
+
+/// Reads the batches a what-if applied; false when one is malformed.
+bool readBatches(const QJsonValue& v, std::vector<std::shared_ptr<const EdgeBatch>>& out)
+{
+    if (v.isUndefined())
+        return true;
+    if (!v.isArray())
+        return false;
+    for (const auto& x : v.toArray()) {
+        const QJsonObject o = x.toObject();
+        auto batch = std::make_shared<EdgeBatch>();
+        bool seedOk = false, edgesOk = false, verticesOk = false;
+        batch->name = o.value("name").toString().toStdString();
+        batch->seed = o.value("seed").toString().toULongLong(&seedOk);
+        batch->edgesAfter = o.value("edges_after").toString().toULongLong(&edgesOk);
+        batch->verticesAfter = o.value("vertices_after").toString().toULongLong(&verticesOk);
+        if (!seedOk || !edgesOk || !verticesOk || !pairsFromBase64(o.value("deletions"), batch->deletions)
+            || !pairsFromBase64(o.value("insertions"), batch->insertions))
+            return false;
+        out.push_back(std::move(batch));
+    }
+    return true;
+}
+
 // A partition run keeps its edge partition (one byte per edge and per vertex, base64) and per-site traffic.
 void addPartitionJson(QJsonObject& o, const Run& run)
 {
@@ -66,6 +130,8 @@ void addPartitionJson(QJsonObject& o, const Run& run)
         o["derived_from"] = run.derivedFrom;
         o["derivation"] = QString::fromStdString(run.derivation);
     }
+    if (!run.batches.empty())
+        o["batches"] = batchesToJson(run.batches);
 }
 
 QJsonObject runToJson(const Run& run)
@@ -178,12 +244,17 @@ std::string readPartitionRun(const QJsonObject& o, const Project& project, Run& 
     run.activeFraction = o.value("active_fraction").toDouble(0.1);
     if (o.contains("budget_usd"))
         run.budgetUsd = o.value("budget_usd").toDouble();
+    if (!readBatches(o.value("batches"), run.batches))
+        return "its insert/delete batches are not readable";
+    // A what-if on an updated graph partitions the graph its last batch left.
+    const std::uint64_t edges = run.batches.empty() ? stats.edges : run.batches.back()->edgesAfter;
+    const std::uint64_t vertices = run.batches.empty() ? stats.vertices : run.batches.back()->verticesAfter;
     auto partition = std::make_shared<model::EdgePartition>();
-    if (!readSiteBytes(o.value("edge_sites"), stats.edges, sites, partition->edgeSite)
-        || !readSiteBytes(o.value("master_sites"), stats.vertices, sites, partition->masterSite))
+    if (!readSiteBytes(o.value("edge_sites"), edges, sites, partition->edgeSite)
+        || !readSiteBytes(o.value("master_sites"), vertices, sites, partition->masterSite))
         return "the partition does not give one of the project's " + std::to_string(sites) + " sites to each of the "
-            + std::to_string(stats.edges) + " edges and " + std::to_string(stats.vertices) + " vertices of graph '"
-            + run.application + "'";
+            + std::to_string(edges) + " edges and " + std::to_string(vertices) + " vertices of graph '"
+            + run.application + "'" + (run.batches.empty() ? "" : " after its batches");
     run.partition = std::move(partition);
     const auto n = static_cast<std::size_t>(sites);
     if (!readDoubles(o.value("site_upload_bytes"), n, run.siteUploadBytes)

@@ -1,10 +1,13 @@
 #include "app/jobs/partition_job.h"
 
+#include "core/io/edge_partition_io.h"
+#include "core/partition/dynamic_update.h"
 #include "core/partition/geo_cut_partitioner.h"
 #include "core/partition/site_removal.h"
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 namespace meridian::jobs {
 
@@ -15,8 +18,27 @@ struct Prepared {
     std::optional<partition::PartitionProblem> problem;
 };
 
-/// Reads the request's graph and builds its problem; the problem points into `out.loaded`.
-Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepared& out)
+/// Applies a run's batches to its freshly read graph, and checks that the result is the graph the run partitioned.
+Status applyRunBatches(const document::Run& run, int sites, document::LoadedGraph& loaded)
+{
+    for (const auto& batch : run.batches) {
+        auto resolved = partition::resolveBatch(loaded.graph, batch->deletions, batch->insertions, sites, batch->seed);
+        if (!resolved)
+            return Error{resolved.error().code, "batch " + batch->name + ": " + resolved.error().message, {}};
+        partition::applyBatch(loaded.graph, loaded.home, *resolved);
+    }
+    if (!run.partition || loaded.graph.edgeCount() != run.partition->edgeSite.size()
+        || loaded.graph.vertexCount != run.partition->masterSite.size())
+        return makeError(ErrorCode::InvalidInput,
+                         "graph '" + run.application + "' no longer has the edges run " + std::to_string(run.id)
+                             + " partitioned");
+    return {};
+}
+
+/// Reads the request's graph and builds its problem; the problem points into `out.loaded`. With `basis`, the
+/// graph is the one that run partitioned (its batches applied).
+Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepared& out,
+               const document::Run* basis = nullptr)
 {
     const auto& project = *request.project;
     const int g = project.graphIndex(request.graph);
@@ -32,6 +54,9 @@ Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepar
     out.loaded = std::move(*loaded);
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
+    if (basis)
+        if (auto s = applyRunBatches(*basis, project.topology.siteCount(), out.loaded); !s)
+            return s;
     auto problem = partition::PartitionProblem::create(out.loaded.graph, project.topology, *profile, out.loaded.home,
                                                        request.budgetUsd);
     if (!problem)
@@ -56,7 +81,39 @@ document::Run newPartitionRun(const PartitionRequest& request)
     return run;
 }
 
+/// The request that made a partition run, for a what-if on it.
+PartitionRequest requestOf(const std::shared_ptr<const document::Project>& project, const document::Run& run,
+                           std::uint64_t fingerprint)
+{
+    return PartitionRequest{project,     run.application,    run.algorithm, run.params, run.seed,
+                            run.profile, run.activeFraction, run.budgetUsd, fingerprint};
+}
+
+/// A what-if run derived from `parent`, as `base` asks for it.
+document::Run newDerivedRun(const PartitionRequest& base, const document::Run& parent, std::string derivation)
+{
+    document::Run run = newPartitionRun(base);
+    run.derivedFrom = parent.id;
+    run.derivation = std::move(derivation);
+    run.batches = parent.batches;
+    return run;
+}
+
 } // namespace
+
+Expected<document::LoadedGraph> loadRunGraph(const document::Project& project, const document::Run& run,
+                                             const Feedback& feedback)
+{
+    const int g = project.graphIndex(run.application);
+    if (g < 0)
+        return makeError(ErrorCode::InvalidInput, "the project no longer has the graph '" + run.application + "'");
+    auto loaded = document::loadGraphInput(project.graphs[g], project.topology, feedback);
+    if (!loaded)
+        return loaded.error();
+    if (auto s = applyRunBatches(run, project.topology.siteCount(), *loaded); !s)
+        return s.error();
+    return loaded;
+}
 
 void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
                       const model::EdgePartition& partition, const std::function<bool()>& canceled)
@@ -136,15 +193,10 @@ Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const 
     const auto& parent = *request.run;
     if (parent.kind != document::RunKind::Partition || !parent.partition)
         return makeError(ErrorCode::InvalidInput, "run " + std::to_string(parent.id) + " is not a partition run");
-    PartitionRequest base{request.project, parent.application,    parent.algorithm, parent.params,      parent.seed,
-                          parent.profile,  parent.activeFraction, parent.budgetUsd, request.fingerprint};
+    const PartitionRequest base = requestOf(request.project, parent, request.fingerprint);
     Prepared prepared;
-    if (auto s = prepare(base, feedback, prepared); !s)
+    if (auto s = prepare(base, feedback, prepared, &parent); !s)
         return s.error();
-    if (prepared.loaded.graph.edgeCount() != parent.partition->edgeSite.size())
-        return makeError(ErrorCode::InvalidInput,
-                         "graph '" + parent.application + "' no longer has the edges run " + std::to_string(parent.id)
-                             + " partitioned");
     const auto& topology = request.project->topology;
     std::string derivation = "without";
     for (std::size_t k = 0; k < request.removedSites.size(); ++k) {
@@ -160,13 +212,87 @@ Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const 
                                         ParamValues::defaults(geoCut.parameters()), parent.seed, feedback);
     if (!stats)
         return stats.error();
-    document::Run run = newPartitionRun(base);
-    run.derivedFrom = parent.id;
-    run.derivation = derivation;
+    document::Run run = newDerivedRun(base, parent, derivation);
     run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     run.notes = std::move(stats->notes);
     run.notes.insert(run.notes.begin(), "What-if on run #" + std::to_string(parent.id) + ": " + derivation + ".");
     measurePartition(run, *prepared.problem, partition, [&feedback] { return feedback.isCanceled(); });
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    run.partition = std::make_shared<const model::EdgePartition>(std::move(partition));
+    return run;
+}
+
+Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedback& feedback)
+{
+    const auto& parent = *request.run;
+    if (parent.kind != document::RunKind::Partition || !parent.partition)
+        return makeError(ErrorCode::InvalidInput, "run " + std::to_string(parent.id) + " is not a partition run");
+    if (request.insertPath.empty() && request.deletePath.empty())
+        return makeError(ErrorCode::InvalidInput, "give a file of edges to insert, to delete, or both");
+    if (!(request.threshold > 0.0))
+        return makeError(ErrorCode::InvalidInput, "the refinement threshold must be a positive share, e.g. 0.1");
+    auto batch = std::make_shared<document::EdgeBatch>();
+    batch->seed = parent.seed;
+    std::vector<int> deletionLines;
+    std::vector<std::string> names;
+    feedback.setProgress(0.0, "reading the batch");
+    if (!request.deletePath.empty()) {
+        auto deletions = io::readEdgeBatch(request.deletePath, &deletionLines);
+        if (!deletions)
+            return deletions.error();
+        batch->deletions = std::move(*deletions);
+        names.push_back("\u2212" + std::filesystem::path(request.deletePath).filename().string());
+    }
+    if (!request.insertPath.empty()) {
+        auto insertions = io::readEdgeBatch(request.insertPath);
+        if (!insertions)
+            return insertions.error();
+        batch->insertions = std::move(*insertions);
+        names.insert(names.begin(), "+" + std::filesystem::path(request.insertPath).filename().string());
+    }
+    batch->name = names.size() == 1 ? names[0] : names[0] + ", " + names[1];
+
+    const PartitionRequest base = requestOf(request.project, parent, request.fingerprint);
+    Prepared prepared;
+    if (auto s = prepare(base, feedback, prepared, &parent); !s)
+        return s.error();
+    auto& graph = prepared.loaded.graph;
+    auto resolved = partition::resolveBatch(graph, batch->deletions, batch->insertions,
+                                            request.project->topology.siteCount(), batch->seed, [&](std::size_t k) {
+                                                return SourceLocation{request.deletePath, deletionLines[k], 0};
+                                            });
+    if (!resolved)
+        return resolved.error();
+    model::EdgePartition partition = *parent.partition;
+    const partition::GeoCutPartitioner geoCut;
+    const auto begin = std::chrono::steady_clock::now();
+    auto stats = partition::applyUpdates(*prepared.problem, graph, partition, prepared.loaded.home, *resolved,
+                                         ParamValues::defaults(geoCut.parameters()), request.threshold, batch->seed,
+                                         feedback);
+    if (!stats)
+        return stats.error();
+    const double runtime = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (graph.edgeCount() == 0)
+        return makeError(ErrorCode::InvalidInput, "the batch deletes every edge; nothing is left to partition");
+    batch->edgesAfter = graph.edgeCount();
+    batch->verticesAfter = graph.vertexCount;
+    auto profile = cost::TrafficProfile::fromId(parent.profile, parent.activeFraction);
+    auto updated = partition::PartitionProblem::create(graph, request.project->topology, *profile, prepared.loaded.home,
+                                                       parent.budgetUsd);
+    if (!updated)
+        return updated.error();
+    const std::string derivation = "+" + std::to_string(stats->inserted) + " \u2212" + std::to_string(stats->deleted)
+        + " edges (" + batch->name + ")";
+    document::Run run = newDerivedRun(base, parent, derivation);
+    run.batches.push_back(std::move(batch));
+    run.runtimeSeconds = runtime;
+    run.notes = std::move(stats->notes);
+    run.notes.insert(run.notes.begin(),
+                     "What-if on run #" + std::to_string(parent.id) + ": " + derivation
+                         + ", placed by Geo-Cut's streaming rule and refinement.");
+    feedback.setProgress(1.0, "measuring");
+    measurePartition(run, *updated, partition, [&feedback] { return feedback.isCanceled(); });
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     run.partition = std::make_shared<const model::EdgePartition>(std::move(partition));

@@ -47,6 +47,27 @@ struct SiteRemovalRequest {
 /// and refinement with their defaults) and measures the result as a new run derived from it ("without SYD").
 Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const Feedback& feedback);
 
+/// A what-if on a partition run: an insert/delete batch applied to its graph (Geo-Cut Section 5).
+struct BatchRequest {
+    std::shared_ptr<const document::Project> project;
+    std::shared_ptr<const document::Run> run;
+    std::string insertPath; ///< `src dst` lines to insert ("": none)
+    std::string deletePath; ///< `src dst` lines to delete ("": none)
+    double threshold = 0.1; ///< traffic change that triggers Geo-Cut's refinement, as a share
+    std::uint64_t fingerprint = 0;
+};
+
+/// Reads the batch files and the run's graph, applies the batch to a copy of the run's partition
+/// (partition::applyUpdates with Geo-Cut's defaults and the run's seed) and measures the result on the updated
+/// graph as a new run derived from it. The run keeps the batch, so the updated graph can be rebuilt. A deletion
+/// of an edge that is not there names its file and line; nothing lands then.
+Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedback& feedback);
+
+/// The graph a partition run partitioned: its graph file (checked against the import) with the run's
+/// batches applied; an error when that is not the graph of the run's partition.
+Expected<document::LoadedGraph> loadRunGraph(const document::Project& project, const document::Run& run,
+                                             const Feedback& feedback);
+
 /// Fills a partition run's metrics and per-site traffic from a partition of a loaded graph. Two O(E) passes;
 /// `canceled` is asked between them, and a canceled measurement is incomplete.
 void measurePartition(document::Run& run, const partition::PartitionProblem& problem,

@@ -104,6 +104,12 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     case Algorithm:
         return QString::fromStdString(run.algorithm);
     case Application:
+        // A what-if names its source run and what it changed there.
+        if (run.derivedFrom > 0)
+            return QStringLiteral("%1 (#%2 %3)")
+                .arg(QString::fromStdString(run.application))
+                .arg(run.derivedFrom)
+                .arg(QString::fromStdString(run.derivation));
         return QString::fromStdString(run.application);
     case Parameters:
         return QString::fromStdString(run.params.toString());

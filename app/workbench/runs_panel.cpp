@@ -1,14 +1,17 @@
 #include "app/workbench/runs_panel.h"
 
 #include "app/actions/file_actions.h"
+#include "app/workbench/batch_dialog.h"
 #include "app/workbench/run_table_model.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
@@ -52,8 +55,10 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     whatIf->setPopupMode(QToolButton::InstantPopup);
     auto* whatIfMenu = new QMenu(whatIf);
     whatIfMenu->addAction(tr("Remove Sites from the Partition\u2026"), this, [this] { removeSitesWithDialog(); });
+    whatIfMenu->addAction(tr("Apply an Insert/Delete Batch\u2026"), this, [this] { applyBatchWithDialog(); });
     whatIf->setMenu(whatIfMenu);
-    whatIf->setToolTip(tr("Derive a new run from the selected partition run (Geo-Cut's data-centre removal)"));
+    whatIf->setToolTip(tr("Derive a new run from the selected partition run: Geo-Cut's data-centre removal, or "
+                          "its update of a dynamic graph"));
     for (QWidget* w : std::initializer_list<QWidget*>{rerun, duplicate, remove, diff, exportButton, whatIf, rerunStale})
         bar->addWidget(w);
     m_staleNote = new QLabel(this);
@@ -165,6 +170,28 @@ void RunsPanel::removeSitesWithDialog()
                                        .arg(QString::fromStdString(run->label())));
     if (!sites.empty())
         m_controller->removeSites(run->id, sites);
+}
+
+BatchDialog* RunsPanel::applyBatchWithDialog()
+{
+    const auto ids = selectedRuns();
+    const auto run = ids.size() == 1 ? m_document->run(ids.front()) : nullptr;
+    if (!run || run->kind != document::RunKind::Partition) {
+        Q_EMIT errorOccurred(tr("Select one partition run"),
+                             tr("A batch derives a new run from one partition run: select it first."));
+        return nullptr;
+    }
+    auto* dialog = new BatchDialog(QFileInfo(m_document->path()).absolutePath(), QString::fromStdString(run->label()),
+                                   this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    const int runId = run->id;
+    connect(dialog, &QDialog::accepted, this, [this, dialog, runId] {
+        m_controller->applyBatch(runId, dialog->insertEdit()->text().trimmed(), dialog->deleteEdit()->text().trimmed(),
+                                 dialog->threshold());
+    });
+    dialog->open();
+    return dialog;
 }
 
 std::vector<int> RunsPanel::selectedRuns() const

@@ -12,12 +12,13 @@ class QTableView;
 
 namespace meridian::workbench {
 
+class BatchDialog;
 class RunTableModel;
 
 /// The list of finished runs: select one to show it everywhere; re-run, duplicate into the run panel
 /// with other parameters, delete (undoable), re-run every stale run, export the selected run's
 /// placement as a rankfile, machinefile, Slurm hostfile or mapping CSV (or a partition run's E.tsv and
-/// M.tsv), and derive a what-if from a partition run with sites removed.
+/// M.tsv), and derive a what-if from a partition run: sites removed, or an insert/delete batch applied.
 class RunsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +33,9 @@ public:
     QString exportRunCsv(int runId, const QString& path);
     /// Deletes the selected runs (undoable).
     void deleteSelected();
+    /// Opens the batch dialog for the selected partition run (window-modal); its OK starts the what-if.
+    /// Returns the dialog, or nullptr when no single partition run is selected (errorOccurred says so).
+    BatchDialog* applyBatchWithDialog();
 
 Q_SIGNALS:
     void duplicateRequested(int runId);

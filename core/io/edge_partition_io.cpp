@@ -185,13 +185,18 @@ Status readMasters(const std::string& path, const model::Graph& graph, const mod
     });
 }
 
-Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path)
+Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path,
+                                                                             std::vector<int>* lines)
 {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
+    if (lines)
+        lines->clear();
     auto ok = forEachEdgeLine(path,
                               [&](std::uint64_t a, std::uint64_t b, std::string_view, std::size_t,
-                                  std::int64_t) -> Status {
+                                  std::int64_t line) -> Status {
                                   edges.emplace_back(a, b);
+                                  if (lines)
+                                      lines->push_back(static_cast<int>(line));
                                   return {};
                               });
     if (!ok)

@@ -40,7 +40,9 @@ Status readMasters(const std::string& path, const model::Graph& graph, const mod
                    model::EdgePartition& partition);
 
 /// Reads an edge batch for dynamic updates: `src dst` lines as in a SNAP file, ids as in the original graph
-/// (new ids are allowed for insertions). Returns original id pairs.
-Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path);
+/// (new ids are allowed for insertions). Returns original id pairs; `lines`, when given, gets the line of
+/// each pair in the file (for errors about a pair found later).
+Expected<std::vector<std::pair<std::uint64_t, std::uint64_t>>> readEdgeBatch(const std::string& path,
+                                                                             std::vector<int>* lines = nullptr);
 
 } // namespace meridian::io

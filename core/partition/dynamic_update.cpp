@@ -4,6 +4,7 @@
 #include "core/partition/geo_cut_partitioner.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <unordered_map>
@@ -21,36 +22,12 @@ float applySizeOf(const cost::TrafficProfile& profile, std::uint32_t indegree)
     return static_cast<float>(8.0 * (profile.kind == cost::TrafficProfile::Kind::Sssp ? profile.activeFraction : 1.0));
 }
 
-using EdgeIds = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
-
-/// The edges `deletions` name, one matching edge each, found before anything changes; an error names the first
-/// edge that is not there.
-Expected<std::vector<bool>> findDeletions(const model::Graph& graph,
-                                          const std::unordered_map<std::uint64_t, std::uint32_t>& index,
-                                          const EdgeIds& deletions)
+/// A share as a percentage with up to three significant digits ("10%", "2.5%").
+std::string percent(double share)
 {
-    std::unordered_multimap<std::uint64_t, std::size_t> edgeAt;
-    if (!deletions.empty()) {
-        edgeAt.reserve(graph.edgeCount());
-        for (std::size_t e = 0; e < graph.edgeCount(); ++e)
-            edgeAt.emplace(key(graph.src[e], graph.dst[e]), e);
-    }
-    std::vector<bool> removed(graph.edgeCount(), false);
-    for (const auto& [a, b] : deletions) {
-        const auto ia = index.find(a), ib = index.find(b);
-        auto range = ia == index.end() || ib == index.end()
-            ? decltype(edgeAt.equal_range(0)){edgeAt.end(), edgeAt.end()}
-            : edgeAt.equal_range(key(ia->second, ib->second));
-        bool found = false;
-        for (auto it = range.first; it != range.second && !found; ++it)
-            if (!removed[it->second])
-                removed[it->second] = found = true;
-        if (!found)
-            return makeError(ErrorCode::InvalidInput,
-                             "deleting edge " + std::to_string(a) + " -> " + std::to_string(b)
-                                 + ": no such edge is left in the partition");
-    }
-    return removed;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g%%", share * 100.0);
+    return text;
 }
 
 /// One batch of updates on a partition, with the per-site traffic counters that trigger refinement.
@@ -84,8 +61,8 @@ public:
     bool deleteEdges(const std::vector<bool>& removed);
     /// Places edge a -> b by Geo-Cut's streaming rule; false when a refinement was canceled.
     bool insertEdge(std::uint32_t u, std::uint32_t v, std::vector<std::uint64_t>& load);
-    /// The vertex of original id `id`, added with a random home when it is new.
-    std::uint32_t vertexFor(std::uint64_t id, std::unordered_map<std::uint64_t, std::uint32_t>& index, Random& random);
+    /// Makes sure vertex `v` exists, adding the batch's next new vertex when `v` is it.
+    void addVertexIfNew(std::uint32_t v, const ResolvedBatch& batch, std::uint32_t firstNew);
     UpdateStats& stats() { return m_stats; }
 
 private:
@@ -176,15 +153,13 @@ bool Updater::deleteEdges(const std::vector<bool>& removed)
     return refineIfNeeded();
 }
 
-std::uint32_t Updater::vertexFor(std::uint64_t id, std::unordered_map<std::uint64_t, std::uint32_t>& index,
-                                 Random& random)
+void Updater::addVertexIfNew(std::uint32_t v, const ResolvedBatch& batch, std::uint32_t firstNew)
 {
-    auto it = index.find(id);
-    if (it != index.end())
-        return it->second;
-    const int h = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(m_m)));
-    it = index.emplace(id, m_graph.vertexCount).first;
-    m_graph.originalId.push_back(id);
+    if (v < m_graph.vertexCount)
+        return;
+    const std::size_t k = v - firstNew;
+    const int h = batch.newHomes[k];
+    m_graph.originalId.push_back(batch.newIds[k]);
     ++m_graph.vertexCount;
     m_home.push_back(h);
     m_local.home.push_back(static_cast<std::uint8_t>(h));
@@ -192,7 +167,6 @@ std::uint32_t Updater::vertexFor(std::uint64_t id, std::unordered_map<std::uint6
     m_indegree.push_back(0);
     m_state->addVertex(h, m_local.sizes.apply.back());
     ++m_stats.newVertices;
-    return it->second;
 }
 
 bool Updater::insertEdge(std::uint32_t u, std::uint32_t v, std::vector<std::uint64_t>& load)
@@ -214,41 +188,118 @@ bool Updater::insertEdge(std::uint32_t u, std::uint32_t v, std::vector<std::uint
 
 } // namespace
 
-Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
-                                   model::EdgePartition& partition, std::vector<int>& home, const EdgeIds& deletions,
-                                   const EdgeIds& insertions, const ParamValues& geoCutValues, double threshold,
-                                   std::uint64_t seed, const Feedback& feedback)
+Expected<ResolvedBatch> resolveBatch(const model::Graph& graph, const EdgeIds& deletions, const EdgeIds& insertions,
+                                     int siteCount, std::uint64_t seed,
+                                     const std::function<SourceLocation(std::size_t)>& deletionAt)
 {
     std::unordered_map<std::uint64_t, std::uint32_t> index;
     index.reserve(graph.vertexCount + insertions.size());
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
         index.emplace(graph.originalId[v], v);
-    auto removed = findDeletions(graph, index, deletions);
-    if (!removed)
-        return removed.error();
-
-    Updater updater(problem, graph, partition, home, geoCutValues, threshold, seed, feedback);
-    if (!deletions.empty() && !updater.deleteEdges(*removed))
-        return makeError(ErrorCode::Canceled, "canceled");
+    ResolvedBatch batch;
+    batch.removed.assign(graph.edgeCount(), false);
+    if (!deletions.empty()) {
+        std::unordered_multimap<std::uint64_t, std::size_t> edgeAt;
+        edgeAt.reserve(graph.edgeCount());
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+            edgeAt.emplace(key(graph.src[e], graph.dst[e]), e);
+        for (std::size_t k = 0; k < deletions.size(); ++k) {
+            const auto [a, b] = deletions[k];
+            const auto ia = index.find(a), ib = index.find(b);
+            auto range = ia == index.end() || ib == index.end()
+                ? decltype(edgeAt.equal_range(0)){edgeAt.end(), edgeAt.end()}
+                : edgeAt.equal_range(key(ia->second, ib->second));
+            bool found = false;
+            for (auto it = range.first; it != range.second && !found; ++it)
+                if (!batch.removed[it->second])
+                    batch.removed[it->second] = found = true;
+            if (!found)
+                return Error{ErrorCode::InvalidInput,
+                             "deleting edge " + std::to_string(a) + " -> " + std::to_string(b)
+                                 + ": the graph has no such edge left to delete",
+                             deletionAt ? deletionAt(k) : SourceLocation{}};
+            ++batch.removedCount;
+        }
+    }
     Random random(seed ^ 0x44594e414d4943ull);
+    auto vertexFor = [&](std::uint64_t id) {
+        auto it = index.find(id);
+        if (it != index.end())
+            return it->second;
+        const auto v = static_cast<std::uint32_t>(graph.vertexCount + batch.newIds.size());
+        batch.newIds.push_back(id);
+        batch.newHomes.push_back(static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(siteCount))));
+        index.emplace(id, v);
+        return v;
+    };
+    batch.inserted.reserve(insertions.size());
+    for (const auto& [a, b] : insertions) {
+        if (a == b)
+            continue;
+        const std::uint32_t u = vertexFor(a);
+        batch.inserted.emplace_back(u, vertexFor(b));
+    }
+    return batch;
+}
+
+void applyBatch(model::Graph& graph, std::vector<int>& home, const ResolvedBatch& batch)
+{
+    std::size_t out = 0;
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+        if (!batch.removed[e]) {
+            graph.src[out] = graph.src[e];
+            graph.dst[out] = graph.dst[e];
+            ++out;
+        }
+    graph.src.resize(out);
+    graph.dst.resize(out);
+    graph.originalId.insert(graph.originalId.end(), batch.newIds.begin(), batch.newIds.end());
+    graph.vertexCount += static_cast<std::uint32_t>(batch.newIds.size());
+    home.insert(home.end(), batch.newHomes.begin(), batch.newHomes.end());
+    for (const auto& [u, v] : batch.inserted) {
+        graph.src.push_back(u);
+        graph.dst.push_back(v);
+    }
+}
+
+Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
+                                   model::EdgePartition& partition, std::vector<int>& home, const EdgeIds& deletions,
+                                   const EdgeIds& insertions, const ParamValues& geoCutValues, double threshold,
+                                   std::uint64_t seed, const Feedback& feedback)
+{
+    auto batch = resolveBatch(graph, deletions, insertions, problem.siteCount(), seed);
+    if (!batch)
+        return batch.error();
+    return applyUpdates(problem, graph, partition, home, *batch, geoCutValues, threshold, seed, feedback);
+}
+
+Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
+                                   model::EdgePartition& partition, std::vector<int>& home, const ResolvedBatch& batch,
+                                   const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
+                                   const Feedback& feedback)
+{
+    if (batch.removed.size() != graph.edgeCount())
+        return makeError(ErrorCode::Internal, "the batch was resolved against another graph");
+    const std::uint32_t firstNew = graph.vertexCount;
+    Updater updater(problem, graph, partition, home, geoCutValues, threshold, seed, feedback);
+    if (batch.removedCount > 0 && !updater.deleteEdges(batch.removed))
+        return makeError(ErrorCode::Canceled, "canceled");
     std::vector<std::uint64_t> load(problem.siteCount(), 0);
     for (std::uint8_t s : partition.edgeSite)
         ++load[s];
-    for (const auto& [a, b] : insertions) {
+    for (const auto& [u, v] : batch.inserted) {
         if (feedback.isCanceled())
             return makeError(ErrorCode::Canceled, "canceled");
-        if (a == b)
-            continue; // self-loops are dropped, as readers drop them
-        const std::uint32_t u = updater.vertexFor(a, index, random);
-        const std::uint32_t v = updater.vertexFor(b, index, random);
+        updater.addVertexIfNew(u, batch, firstNew);
+        updater.addVertexIfNew(v, batch, firstNew);
         if (!updater.insertEdge(u, v, load))
             return makeError(ErrorCode::Canceled, "canceled");
     }
     UpdateStats& stats = updater.stats();
     stats.notes.push_back(std::to_string(stats.deleted) + " edge(s) deleted, " + std::to_string(stats.inserted)
                           + " inserted (" + std::to_string(stats.newVertices) + " new vertices), "
-                          + std::to_string(stats.refinements) + " refinement(s) at a "
-                          + std::to_string(threshold * 100.0) + "% traffic-change threshold");
+                          + std::to_string(stats.refinements) + " refinement(s) at a " + percent(threshold)
+                          + " traffic-change threshold");
     return std::move(stats);
 }
 

@@ -3,6 +3,7 @@
 #include "core/partition/partitioner.h"
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,31 @@ struct UpdateStats {
     std::vector<std::string> notes;
 };
 
+/// Original id pairs (src, dst), as an insert or delete batch names them.
+using EdgeIds = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+
+/// A batch checked against a graph before anything changes: which edges the deletions remove, the
+/// vertices the insertions add (in order of first appearance) with their seeded random homes, and the
+/// inserted edges as vertex indices of the updated graph (self-loops dropped, as readers drop them).
+struct ResolvedBatch {
+    std::vector<bool> removed; ///< per edge of the graph
+    std::size_t removedCount = 0;
+    std::vector<std::uint64_t> newIds; ///< original ids of the added vertices, numbered from graph.vertexCount
+    std::vector<int> newHomes;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> inserted;
+};
+
+/// Resolves a batch against `graph`: each deletion removes one matching edge that is still there. A
+/// deletion that finds none is an error naming the edge, at `deletionAt(k)` for the k-th deletion when given
+/// (the file and line it was read from).
+Expected<ResolvedBatch> resolveBatch(const model::Graph& graph, const EdgeIds& deletions, const EdgeIds& insertions,
+                                     int siteCount, std::uint64_t seed,
+                                     const std::function<SourceLocation(std::size_t)>& deletionAt = {});
+
+/// Changes `graph` and `home` as the batch says, without a partition: the graph and homes applyUpdates leaves
+/// for the same batch and seed (the edges kept in order, then the inserted ones).
+void applyBatch(model::Graph& graph, std::vector<int>& home, const ResolvedBatch& batch);
+
 /// Applies a batch of edge deletions, then insertions, to a Geo-Cut partition (Section 5).
 ///
 /// Deletions remove one matching edge each (an edge that is not there is an error naming it; nothing is
@@ -28,9 +54,12 @@ struct UpdateStats {
 /// stay consistent: evaluateGas on them equals a from-scratch evaluation of the same edges.
 /// `problem` gives the sites, profile and budget; its graph pointer is not used.
 Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
-                                   model::EdgePartition& partition, std::vector<int>& home,
-                                   const std::vector<std::pair<std::uint64_t, std::uint64_t>>& deletions,
-                                   const std::vector<std::pair<std::uint64_t, std::uint64_t>>& insertions,
+                                   model::EdgePartition& partition, std::vector<int>& home, const EdgeIds& deletions,
+                                   const EdgeIds& insertions, const ParamValues& geoCutValues, double threshold,
+                                   std::uint64_t seed, const Feedback& feedback);
+/// The same for a batch already resolved against `graph` by resolveBatch (with `seed`).
+Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
+                                   model::EdgePartition& partition, std::vector<int>& home, const ResolvedBatch& batch,
                                    const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
                                    const Feedback& feedback);
 

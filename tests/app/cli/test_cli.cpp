@@ -322,6 +322,18 @@ private Q_SLOTS:
         QCOMPARE(u.json()["graph"].toObject()["edges"].toInt(), 6);
         QVERIFY(u.json().contains("from_scratch"));
         QCOMPARE(readAll(dir.filePath("e2.tsv")).count('\n'), 6);
+
+        // Deleting an edge that is not there names the batch file and line, and writes nothing.
+        QFile missing(dir.filePath("missing.txt"));
+        QVERIFY(missing.open(QIODevice::WriteOnly));
+        missing.write("# two deletions\n100\t7\n7\t100\n");
+        missing.close();
+        const auto bad = cli({"update", "--partition", e, "--masters", m, "--sites", qdata("graphs/two_sites.csv"),
+                              "--delete", missing.fileName(), "--out", dir.filePath("e3.tsv")});
+        QVERIFY(bad.code != 0);
+        QVERIFY2(bad.err.contains("missing.txt:3: deleting edge 7 -> 100: the graph has no such edge left to delete"),
+                 bad.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("e3.tsv")));
     }
 
     void partitionRejectsBadInputAndWritesNothing()

@@ -3,6 +3,7 @@
 // save and reopen, and see a graph changed on disk make its runs stale. Screenshots go to build/screenshots/.
 #include "app/actions/graph_actions.h"
 #include "app/document/project_file.h"
+#include "app/workbench/batch_dialog.h"
 #include "app/workbench/compare_panel.h"
 #include "app/workbench/graphs_panel.h"
 #include "app/workbench/main_window.h"
@@ -14,6 +15,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -184,12 +186,77 @@ private Q_SLOTS:
         QCOMPARE(derived->siteUploadBytes[6] + derived->siteDownloadBytes[7], 0.0);
         QVERIFY(!doc->isStale(*derived));
 
+        // What-if on a dynamic graph: delete three edges, insert two that bring two new vertices, through the
+        // Runs list's dialog; then remove a site from the updated run, and export it.
+        auto writeFile = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        writeFile("ins.txt", "# new voters\n90000001\t30\n30\t90000002\n");
+        writeFile("del.txt", "30\t1412\n30\t3352\n30\t5254\n");
+        writeFile("missing.txt", "30\t1412\n1412\t30\n");
+        auto* runsPanel = window.runsPanel();
+        doc->setCurrentRun(byAlgorithm["geo-cut"]->id); // selects it in the Runs list
+        QCOMPARE(runsPanel->selectedRuns(), std::vector<int>{byAlgorithm["geo-cut"]->id});
+        landed.clear();
+        failed.clear();
+        {
+            auto* dialog = runsPanel->applyBatchWithDialog();
+            QVERIFY(dialog);
+            auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+            QVERIFY(!ok->isEnabled()); // nothing named yet
+            dialog->insertEdit()->setText(dir.filePath("ins.txt"));
+            dialog->deleteEdit()->setText(dir.filePath("del.txt"));
+            QVERIFY(ok->isEnabled());
+            QCOMPARE(dialog->threshold(), 0.1);
+            QTest::qWait(50);
+            QVERIFY(dialog->grab().save(shotPath("batch-dialog")));
+            dialog->accept();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 1, 60000);
+        QCOMPARE(failed.count(), 0);
+        const auto updated = doc->run(landed.front().at(0).toInt());
+        QCOMPARE(updated->derivedFrom, byAlgorithm["geo-cut"]->id);
+        QVERIFY2(updated->label().find("+2 \u22123 edges (+ins.txt, \u2212del.txt)") != std::string::npos,
+                 updated->label().c_str());
+        QCOMPARE(updated->partition->edgeSite.size(), std::size_t(103689 - 3 + 2));
+        QCOMPARE(updated->partition->masterSite.size(), std::size_t(7115 + 2));
+        QCOMPARE(updated->batches.size(), std::size_t(1));
+        QVERIFY(updated->metric("transfer_time_s").value_or(0) > 0);
+        QVERIFY(!doc->isStale(*updated));
+        // The updated graph carries on: sites removed from it, then its partition exported.
+        landed.clear();
+        QVERIFY(window.runController()->removeSites(updated->id, {7}) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 1, 60000);
+        QCOMPARE(failed.count(), 0);
+        const auto chained = doc->run(landed.front().at(0).toInt());
+        QCOMPARE(chained->batches.size(), std::size_t(1));
+        QCOMPARE(chained->partition->edgeSite.size(), std::size_t(103688));
+        doc->setCurrentRun(chained->id);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("what-ifs")));
+        const QString updatedEdges = dir.filePath("updated.E.tsv"), updatedMasters = dir.filePath("updated.M.tsv");
+        QVERIFY(window.exportPartition(chained->id, updatedEdges, updatedMasters) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(lineCount(updatedMasters), 7117, 30000);
+        QCOMPARE(lineCount(updatedEdges), 103688);
         // Export E.tsv and M.tsv.
         const QString edges = dir.filePath("geo-cut.E.tsv"), masters = dir.filePath("geo-cut.M.tsv");
         QVERIFY(window.exportPartition(byAlgorithm["geo-cut"]->id, edges, masters) >= 0);
         QTRY_COMPARE_WITH_TIMEOUT(lineCount(edges), 103689, 30000);
         QCOMPARE(lineCount(masters), 7115);
         QVERIFY(window.lastError().isEmpty());
+        // Deleting an edge the graph does not have names the file and line, and nothing lands.
+        landed.clear();
+        QVERIFY(window.runController()->applyBatch(byAlgorithm["geo-cut"]->id, {}, dir.filePath("missing.txt"), 0.1)
+                >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY2(failed.front().at(1).toString().contains("missing.txt:2: deleting edge 1412 -> 30"),
+                 qPrintable(failed.front().at(1).toString()));
+        QCOMPARE(landed.count(), 0);
+        QVERIFY(window.lastError().contains("missing.txt:2:"));
+        failed.clear();
+
         // A what-if is not re-run by itself: its source is.
         failed.clear();
         QVERIFY(window.runController()->rerun({derived->id}).empty());
@@ -212,7 +279,7 @@ private Q_SLOTS:
         workbench::MainWindow reopened;
         reopened.setInteractive(false);
         QVERIFY(reopened.loadProject(path));
-        QCOMPARE(reopened.document()->runs().size(), std::size_t(5));
+        QCOMPARE(reopened.document()->runs().size(), std::size_t(7));
         for (const auto& r : reopened.document()->runs()) {
             QVERIFY(!reopened.document()->isStale(*r));
             QCOMPARE(r->partition->edgeSite, doc->run(r->id)->partition->edgeSite);
@@ -220,6 +287,11 @@ private Q_SLOTS:
             QCOMPARE(r->label(), doc->run(r->id)->label());
             QVERIFY(r->trafficBytes.rows() == 8 && r->trafficBytes.isApprox(doc->run(r->id)->trafficBytes));
             QCOMPARE(r->siteUploadSeconds, doc->run(r->id)->siteUploadSeconds);
+            QCOMPARE(r->batches.size(), doc->run(r->id)->batches.size());
+            for (std::size_t k = 0; k < r->batches.size(); ++k)
+                QVERIFY(r->batches[k]->insertions == doc->run(r->id)->batches[k]->insertions
+                        && r->batches[k]->deletions == doc->run(r->id)->batches[k]->deletions
+                        && r->batches[k]->edgesAfter == doc->run(r->id)->batches[k]->edgesAfter);
         }
 
         // The graph file changes on disk: every run on it becomes stale, the Graphs tab says why, and a new run

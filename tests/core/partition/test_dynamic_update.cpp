@@ -50,6 +50,16 @@ private Q_SLOTS:
         QCOMPARE(partition.edgeSite.size(), graph.edgeCount());
         QCOMPARE(partition.masterSite.size(), static_cast<std::size_t>(graph.vertexCount));
 
+        // The graph alone, rebuilt from the batch without partitioning, is the one the update left.
+        auto resolved = resolveBatch(start, deletes, inserts, wiki.topology.siteCount(), 3);
+        QVERIFY(resolved);
+        model::Graph rebuilt = start;
+        std::vector<int> rebuiltHome = wiki.home;
+        applyBatch(rebuilt, rebuiltHome, *resolved);
+        QCOMPARE(rebuilt.vertexCount, graph.vertexCount);
+        QVERIFY(rebuilt.src == graph.src && rebuilt.dst == graph.dst && rebuilt.originalId == graph.originalId);
+        QVERIFY(rebuiltHome == home);
+
         // Write the updated partition, read it back as a new graph, and evaluate both from scratch.
         QTemporaryDir dir;
         const std::string e = dir.filePath("e.tsv").toStdString(), m = dir.filePath("m.tsv").toStdString();
