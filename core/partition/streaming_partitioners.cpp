@@ -124,16 +124,29 @@ Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& probl
     return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
         const double du = state.degree(u), dv = state.degree(v);
         const double thetaU = du / (du + dv), thetaV = 1.0 - thetaU;
+        const std::uint64_t ru = state.replicas(u), rv = state.replicas(v), either = ru | rv;
+        // Outside the endpoints' replicas only the balance term counts, and it falls with the load: of those
+        // sites only the least loaded (lowest index on ties) can win. Scoring it and the replica sites, in
+        // site order with the same arithmetic, picks exactly the site a scan of all sites picks.
         std::uint64_t minLoad = state.load(0);
-        for (int r = 1; r < m; ++r)
-            minLoad = std::min(minLoad, state.load(r));
+        int leastOutside = -1;
+        for (int r = 0; r < m; ++r) {
+            const std::uint64_t load = state.load(r);
+            minLoad = std::min(minLoad, load);
+            if (!(either >> r & 1) && (leastOutside < 0 || load < state.load(leastOutside)))
+                leastOutside = r;
+        }
+        std::uint64_t candidates = either;
+        if (leastOutside >= 0)
+            candidates |= 1ull << leastOutside;
         int best = 0;
         double bestScore = -std::numeric_limits<double>::infinity();
-        for (int r = 0; r < m; ++r) {
+        for (; candidates; candidates &= candidates - 1) {
+            const int r = std::countr_zero(candidates);
             double rep = 0.0;
-            if (state.replicas(u) >> r & 1)
+            if (ru >> r & 1)
                 rep += 1.0 + (1.0 - thetaU);
-            if (state.replicas(v) >> r & 1)
+            if (rv >> r & 1)
                 rep += 1.0 + (1.0 - thetaV);
             const double bal = lambda * static_cast<double>(maxLoad - state.load(r))
                 / (1.0 + static_cast<double>(maxLoad - minLoad));
