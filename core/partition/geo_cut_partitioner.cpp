@@ -9,6 +9,7 @@
 #include "core/partition/stream_state.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -145,11 +146,51 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     Random random(seed ^ 0x47454f435554ull);
     refinement::repairBudget(problem, graph, partition, static_cast<int>(values.integer("groups")), budgetUsd, range,
                              notes);
+    std::vector<int> sites;
     if (values.integer("max_iter") > 0
-        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, mapping))
+        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, &sites))
         return false;
     range.setProgress(0.3, "edge migration");
-    return refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes);
+    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes))
+        return false;
+    settleMasters(problem, graph, partition, sites);
+    if (mapping)
+        *mapping = std::move(sites);
+    return true;
+}
+
+void GeoCutPartitioner::settleMasters(const PartitionProblem& problem, const model::Graph& graph,
+                                      model::EdgePartition& partition, const std::vector<int>& mapping)
+{
+    std::vector<std::uint64_t> replicas(graph.vertexCount, 0);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        replicas[v] = 1ull << (mapping.empty() ? problem.home[v] : mapping[problem.home[v]]);
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+        replicas[graph.src[e]] |= 1ull << partition.edgeSite[e];
+        replicas[graph.dst[e]] |= 1ull << partition.edgeSite[e];
+    }
+    std::vector<std::uint32_t> stray;
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        if (!(replicas[v] >> partition.masterSite[v] & 1))
+            stray.push_back(v);
+    if (stray.empty())
+        return;
+    cost::GasState state(graph, partition, problem.sizes, problem.network);
+    for (std::uint32_t v : stray) {
+        int best = -1;
+        double bestUsd = 0.0, bestSeconds = 0.0;
+        for (std::uint64_t rest = replicas[v]; rest; rest &= rest - 1) {
+            const int r = std::countr_zero(rest);
+            state.setMaster(v, r);
+            const double usd = state.wanUsd(), seconds = state.transferSeconds();
+            if (best < 0 || usd < bestUsd || (usd == bestUsd && seconds < bestSeconds)) {
+                best = r;
+                bestUsd = usd;
+                bestSeconds = seconds;
+            }
+        }
+        state.setMaster(v, best);
+    }
 }
 
 namespace {

@@ -50,6 +50,13 @@ public:
                        const ParamValues& values, std::uint64_t seed, const FeedbackRange& range,
                        std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr);
 
+    /// Puts every master on one of its vertex's replicas: its home (moved by `mapping`, the partition mapping's
+    /// sites, when not empty) or a site holding one of its edges. Emptying sites in budget repair moves masters
+    /// off their homes, and later edge moves can leave one where its vertex has no edge left; each such master
+    /// goes to the replica that costs least (ties: transfer time).
+    static void settleMasters(const PartitionProblem& problem, const model::Graph& graph,
+                              model::EdgePartition& partition, const std::vector<int>& mapping);
+
 private:
     /// Notes the start's stage-1 cost and refines it under the budget; false when canceled.
     static bool refineStart(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,

@@ -10,8 +10,12 @@ namespace meridian::partition::refinement {
 /// Budget repair (Meridian's addition to Geo-Cut, run before its stage 2): when the partition costs more than
 /// `budgetUsd` per iteration, the vertices that upload the most dollars are visited in that order and each of
 /// their edge groups (at most `groups` per vertex, see groupEdges) moves to the site that cuts the WAN cost
-/// most (ties by transfer time), until the budget holds or every vertex was visited. Adds a note when it ran;
-/// does nothing when the budget is infinite or already holds. Stops early, keeping its moves, when canceled.
+/// most (ties by transfer time), until the budget holds or every vertex was visited. When that stops above the
+/// budget (a local minimum), sites are emptied whole (edges and masters) into others, the one uploading the most
+/// dollars first, each into the site that leaves the partition fastest within the budget (or cheapest when
+/// none is), until the budget holds: one site holding everything sends nothing over the WAN, so every budget is
+/// met. Adds notes when it ran; does nothing when the budget is infinite or already holds. Stops early, keeping
+/// its moves, when canceled.
 void repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   int groups, double budgetUsd, const FeedbackRange& range, std::vector<std::string>& notes);
 
