@@ -78,15 +78,46 @@ std::uint64_t mix(std::uint64_t x)
 Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
                                                    std::uint64_t seed, const FeedbackRange& range) const
 {
-    StreamState state(problem);
-    return stream(problem, state, seed, range, [&](std::size_t e, std::uint32_t u, std::uint32_t v) {
-        std::uint64_t candidates = state.replicas(u) | state.replicas(v);
-        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
-            % static_cast<std::uint64_t>(std::popcount(candidates));
-        while (pick--)
-            candidates &= candidates - 1;
-        return std::countr_zero(candidates);
-    });
+    // The rule reads only the endpoints' replica sets: 8 bytes per vertex instead of StreamState's 32 keeps
+    // four times as many vertices in the caches (the stream visits them at random).
+    const auto& g = *problem.graph;
+    const std::size_t total = g.edgeCount();
+    std::vector<std::uint64_t> replicas(g.vertexCount);
+    for (std::uint32_t v = 0; v < g.vertexCount; ++v)
+        replicas[v] = 1ull << problem.home[v];
+    model::EdgePartition partition;
+    partition.edgeSite.assign(total, 0);
+    std::size_t done = 0;
+    const auto start = std::chrono::steady_clock::now();
+    const bool finished = forEachEdgeInStreamOrder(
+        total, seed,
+        [&](std::size_t e) {
+            constexpr std::size_t kAhead = 16;
+            if (e + kAhead < total) {
+                __builtin_prefetch(replicas.data() + g.src[e + kAhead], 1);
+                __builtin_prefetch(replicas.data() + g.dst[e + kAhead], 1);
+            }
+            const std::uint32_t u = g.src[e], v = g.dst[e];
+            std::uint64_t candidates = replicas[u] | replicas[v];
+            std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
+                % static_cast<std::uint64_t>(std::popcount(candidates));
+            while (pick--)
+                candidates &= candidates - 1;
+            const int site = std::countr_zero(candidates);
+            partition.edgeSite[e] = static_cast<std::uint8_t>(site);
+            replicas[u] |= 1ull << site;
+            replicas[v] |= 1ull << site;
+            if ((++done & 0xFFFFF) == 0)
+                range.setProgress(static_cast<double>(done) / static_cast<double>(total), "streaming edges");
+        },
+        [&] { return range.isCanceled(); });
+    if (!finished)
+        return makeError(ErrorCode::Canceled, "canceled");
+    PartitionResult r;
+    r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    partition.masterSite = problem.home; // hash never moves a master off its home
+    r.partition = std::move(partition);
+    return r;
 }
 
 Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
