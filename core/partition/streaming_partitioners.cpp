@@ -73,18 +73,19 @@ std::uint64_t mix(std::uint64_t x)
     return x ^ (x >> 33);
 }
 
-} // namespace
-
-Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
-                                                   std::uint64_t seed, const FeedbackRange& range) const
+/// Streams every edge, in stream order, over a compact record per vertex (`V` with a `replicas` mask, plus what
+/// the rule reads) for the rules that need little of StreamState: fewer bytes per vertex keep more of the
+/// randomly visited vertices in the caches. `choose(a, b, e)` returns the site of edge e between the records
+/// of its endpoints; both then gain that site. Masters stay at the homes.
+template <typename V, typename Choose>
+Expected<PartitionResult> streamCompact(const PartitionProblem& problem, std::uint64_t seed, const FeedbackRange& range,
+                                        const Choose& choose)
 {
-    // The rule reads only the endpoints' replica sets: 8 bytes per vertex instead of StreamState's 32 keeps
-    // four times as many vertices in the caches (the stream visits them at random).
     const auto& g = *problem.graph;
     const std::size_t total = g.edgeCount();
-    std::vector<std::uint64_t> replicas(g.vertexCount);
+    std::vector<V> vertex(g.vertexCount);
     for (std::uint32_t v = 0; v < g.vertexCount; ++v)
-        replicas[v] = 1ull << problem.home[v];
+        vertex[v].replicas = 1ull << problem.home[v];
     model::EdgePartition partition;
     partition.edgeSite.assign(total, 0);
     std::size_t done = 0;
@@ -94,19 +95,15 @@ Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& probl
         [&](std::size_t e) {
             constexpr std::size_t kAhead = 16;
             if (e + kAhead < total) {
-                __builtin_prefetch(replicas.data() + g.src[e + kAhead], 1);
-                __builtin_prefetch(replicas.data() + g.dst[e + kAhead], 1);
+                __builtin_prefetch(vertex.data() + g.src[e + kAhead], 1);
+                __builtin_prefetch(vertex.data() + g.dst[e + kAhead], 1);
             }
-            const std::uint32_t u = g.src[e], v = g.dst[e];
-            std::uint64_t candidates = replicas[u] | replicas[v];
-            std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
-                % static_cast<std::uint64_t>(std::popcount(candidates));
-            while (pick--)
-                candidates &= candidates - 1;
-            const int site = std::countr_zero(candidates);
+            V& a = vertex[g.src[e]];
+            V& b = vertex[g.dst[e]];
+            const int site = choose(a, b, e);
             partition.edgeSite[e] = static_cast<std::uint8_t>(site);
-            replicas[u] |= 1ull << site;
-            replicas[v] |= 1ull << site;
+            a.replicas |= 1ull << site;
+            b.replicas |= 1ull << site;
             if ((++done & 0xFFFFF) == 0)
                 range.setProgress(static_cast<double>(done) / static_cast<double>(total), "streaming edges");
         },
@@ -115,9 +112,27 @@ Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& probl
         return makeError(ErrorCode::Canceled, "canceled");
     PartitionResult r;
     r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    partition.masterSite = problem.home; // hash never moves a master off its home
+    partition.masterSite = problem.home;
     r.partition = std::move(partition);
     return r;
+}
+
+} // namespace
+
+Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
+                                                   std::uint64_t seed, const FeedbackRange& range) const
+{
+    struct Vertex {
+        std::uint64_t replicas;
+    };
+    return streamCompact<Vertex>(problem, seed, range, [seed](const Vertex& a, const Vertex& b, std::size_t e) {
+        std::uint64_t candidates = a.replicas | b.replicas;
+        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
+            % static_cast<std::uint64_t>(std::popcount(candidates));
+        while (pick--)
+            candidates &= candidates - 1;
+        return std::countr_zero(candidates);
+    });
 }
 
 Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
@@ -150,21 +165,26 @@ Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& probl
 {
     const double lambda = values.real("lambda");
     const int m = problem.siteCount();
-    StreamState state(problem);
+    struct Vertex {
+        std::uint64_t replicas;
+        std::uint32_t degree; // partial: the edges seen so far
+    };
+    std::vector<std::uint64_t> load(m, 0);
     std::uint64_t maxLoad = 0;
-    return stream(problem, state, seed, range, [&](std::size_t, std::uint32_t u, std::uint32_t v) {
-        const double du = state.degree(u), dv = state.degree(v);
+    return streamCompact<Vertex>(problem, seed, range, [&](Vertex& a, Vertex& b, std::size_t) {
+        ++a.degree;
+        ++b.degree;
+        const double du = a.degree, dv = b.degree;
         const double thetaU = du / (du + dv), thetaV = 1.0 - thetaU;
-        const std::uint64_t ru = state.replicas(u), rv = state.replicas(v), either = ru | rv;
+        const std::uint64_t ru = a.replicas, rv = b.replicas, either = ru | rv;
         // Outside the endpoints' replicas only the balance term counts, and it falls with the load: of those
         // sites only the least loaded (lowest index on ties) can win. Scoring it and the replica sites, in
         // site order with the same arithmetic, picks exactly the site a scan of all sites picks.
-        std::uint64_t minLoad = state.load(0);
+        std::uint64_t minLoad = load[0];
         int leastOutside = -1;
         for (int r = 0; r < m; ++r) {
-            const std::uint64_t load = state.load(r);
-            minLoad = std::min(minLoad, load);
-            if (!(either >> r & 1) && (leastOutside < 0 || load < state.load(leastOutside)))
+            minLoad = std::min(minLoad, load[r]);
+            if (!(either >> r & 1) && (leastOutside < 0 || load[r] < load[leastOutside]))
                 leastOutside = r;
         }
         std::uint64_t candidates = either;
@@ -179,14 +199,14 @@ Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& probl
                 rep += 1.0 + (1.0 - thetaU);
             if (rv >> r & 1)
                 rep += 1.0 + (1.0 - thetaV);
-            const double bal = lambda * static_cast<double>(maxLoad - state.load(r))
+            const double bal = lambda * static_cast<double>(maxLoad - load[r])
                 / (1.0 + static_cast<double>(maxLoad - minLoad));
             if (rep + bal > bestScore) {
                 bestScore = rep + bal;
                 best = r;
             }
         }
-        maxLoad = std::max(maxLoad, state.load(best) + 1);
+        maxLoad = std::max(maxLoad, ++load[best]);
         return best;
     });
 }
