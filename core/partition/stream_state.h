@@ -7,15 +7,14 @@
 namespace meridian::partition {
 
 /// What a streaming partitioner knows while it places edges one by one: each vertex's replica sites (its
-/// home from the start), the sites holding an in-edge of it, partial degrees and per-site edge loads.
-/// 32 bytes per vertex and 1 byte per edge.
+/// home from the start), the sites holding an in-edge of it, its master and apply size, and per-site edge
+/// loads. 24 bytes per vertex and 1 byte per edge.
 class StreamState {
 public:
     explicit StreamState(const PartitionProblem& problem);
 
     std::uint64_t replicas(std::uint32_t v) const { return m_vertex[v].replicas; }
     std::uint64_t inSites(std::uint32_t v) const { return m_vertex[v].inSites; }
-    std::uint32_t degree(std::uint32_t v) const { return m_vertex[v].degree; }
     std::uint64_t load(int r) const { return m_load[r]; }
     int master(std::uint32_t v) const { return m_vertex[v].master; }
     float apply(std::uint32_t v) const { return m_vertex[v].apply; }
@@ -36,13 +35,6 @@ public:
     /// Hints that v's data will be read soon (the stream knows its next edges; the rules are bound by
     /// memory latency on random vertices).
     void prefetch(std::uint32_t v) const { __builtin_prefetch(&m_vertex[v]); }
-
-    /// Counts edge (u, v) as seen, for the partial degrees HDRF uses, before a choice is made.
-    void see(std::uint32_t u, std::uint32_t v)
-    {
-        ++m_vertex[u].degree;
-        ++m_vertex[v].degree;
-    }
 
     void place(std::size_t e, std::uint32_t u, std::uint32_t v, int r)
     {
@@ -72,12 +64,11 @@ public:
     int siteCount() const { return static_cast<int>(m_load.size()); }
 
 private:
-    // Everything the rules read about a vertex, in one cache line.
+    // Everything the rules read about a vertex, together (one or two cache lines).
     struct Vertex {
         std::uint64_t replicas;
         std::uint64_t inSites;
         float apply;
-        std::uint32_t degree;
         std::uint8_t master;
     };
     bool m_binds;

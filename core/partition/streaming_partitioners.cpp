@@ -16,7 +16,7 @@ StreamState::StreamState(const PartitionProblem& problem)
     , m_load(problem.siteCount(), 0)
 {
     for (std::uint32_t v = 0; v < problem.graph->vertexCount; ++v)
-        m_vertex[v] = Vertex{1ull << problem.home[v], 0, problem.sizes.apply[v], 0, problem.home[v]};
+        m_vertex[v] = Vertex{1ull << problem.home[v], 0, problem.sizes.apply[v], problem.home[v]};
 }
 
 model::EdgePartition StreamState::take()
@@ -50,7 +50,6 @@ Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& s
                 state.prefetch(g.dst[e + kAhead]);
             }
             const std::uint32_t u = g.src[e], v = g.dst[e];
-            state.see(u, v);
             state.place(e, u, v, choose(e, u, v));
             if ((++done & 0xFFFFF) == 0)
                 range.setProgress(static_cast<double>(done) / static_cast<double>(total), "streaming edges");
