@@ -144,8 +144,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                                std::vector<int>* mapping)
 {
     Random random(seed ^ 0x47454f435554ull);
-    refinement::repairBudget(problem, graph, partition, static_cast<int>(values.integer("groups")), budgetUsd, range,
-                             notes);
+    const bool emptied = refinement::repairBudget(problem, graph, partition, static_cast<int>(values.integer("groups")),
+                                                  budgetUsd, range, notes);
     std::vector<int> sites;
     if (values.integer("max_iter") > 0
         && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, &sites))
@@ -153,7 +153,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     range.setProgress(0.3, "edge migration");
     if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes))
         return false;
-    settleMasters(problem, graph, partition, sites);
+    if (emptied)
+        settleMasters(problem, graph, partition, sites);
     if (mapping)
         *mapping = std::move(sites);
     return true;

@@ -52,8 +52,8 @@ public:
 
     /// Puts every master on one of its vertex's replicas: its home (moved by `mapping`, the partition mapping's
     /// sites, when not empty) or a site holding one of its edges. Emptying sites in budget repair moves masters
-    /// off their homes, and later edge moves can leave one where its vertex has no edge left; each such master
-    /// goes to the replica that costs least (ties: transfer time).
+    /// off their homes, and later edge moves can leave one where its vertex has no edge left (refine calls this
+    /// after such a repair); each such master goes to the replica that costs least (ties: transfer time).
     static void settleMasters(const PartitionProblem& problem, const model::Graph& graph,
                               model::EdgePartition& partition, const std::vector<int>& mapping);
 

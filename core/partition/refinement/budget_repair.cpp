@@ -133,17 +133,17 @@ std::pair<int, int> mergeCostliestSite(cost::GasState& state, const model::EdgeP
 
 } // namespace
 
-void repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+bool repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   int groups, double budgetUsd, const FeedbackRange& range, std::vector<std::string>& notes)
 {
     if (!std::isfinite(budgetUsd))
-        return;
+        return false;
     cost::GasState state(graph, partition, problem.sizes, problem.network, [&] { return range.isCanceled(); });
     if (!state.complete())
-        return; // canceled: the next stage sees it
+        return false; // canceled: the next stage sees it
     const double startUsd = state.wanUsd();
     if (withinBudget(startUsd, budgetUsd))
-        return;
+        return false;
     int moves = 0;
     // Passes over the vertices by the dollars they upload, until the budget holds or a pass saves under 1%.
     constexpr int kMaxPasses = 8;
@@ -182,10 +182,11 @@ void repairBudget(const PartitionProblem& problem, const model::Graph& graph, mo
         merged += (merged.empty() ? "" : ", ") + problem.topology->site(from).name + " into "
             + problem.topology->site(to).name;
     }
-    if (!merged.empty()) {
-        std::snprintf(text, sizeof text, "%.6g USD", state.wanUsd());
-        notes.push_back("budget repair emptied sites to meet the budget (" + merged + "): cost " + text);
-    }
+    if (merged.empty())
+        return false;
+    std::snprintf(text, sizeof text, "%.6g USD", state.wanUsd());
+    notes.push_back("budget repair emptied sites to meet the budget (" + merged + "): cost " + text);
+    return true;
 }
 
 } // namespace meridian::partition::refinement

@@ -15,8 +15,8 @@ namespace meridian::partition::refinement {
 /// dollars first, each into the site that leaves the partition fastest within the budget (or cheapest when
 /// none is), until the budget holds: one site holding everything sends nothing over the WAN, so every budget is
 /// met. Adds notes when it ran; does nothing when the budget is infinite or already holds. Stops early, keeping
-/// its moves, when canceled.
-void repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+/// its moves, when canceled. Returns whether it emptied a site (then masters may be off their homes).
+bool repairBudget(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   int groups, double budgetUsd, const FeedbackRange& range, std::vector<std::string>& notes);
 
 } // namespace meridian::partition::refinement

@@ -334,6 +334,13 @@ private Q_SLOTS:
         std::sort(budgets.begin(), budgets.end());
         for (std::size_t k = 0; k < budgets.size(); ++k)
             QVERIFY(std::abs(budgets[k] - (0.6 + 0.1 * static_cast<double>(k))) < 1e-9);
+        // Geo-Cut meets every budget of the sweep (emptying sites when moving edges is not enough).
+        for (const auto& args : landed)
+            QCOMPARE(doc->run(args.at(0).toInt())->metric("over_budget_usd").value_or(-1.0), 0.0);
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("budget-sweep-skyline")));
         runPanel->findChild<QCheckBox*>("budgetOn")->setChecked(false);
         QVERIFY(!runPanel->runBudgetSweep().isEmpty());
     }
