@@ -157,7 +157,10 @@ QWidget* RunPanel::buildPartitionSettings()
     m_activeFraction->setToolTip(tr("SSSP: the share of vertices active in an iteration."));
     m_budgetOn = new QCheckBox(tr("WAN budget"), m_partitionBox);
     m_budgetOn->setObjectName("budgetOn");
-    m_budgetOn->setToolTip(tr("Geo-Cut's B (eq. 6): the WAN dollars one iteration may cost."));
+    m_budgetOn->setToolTip(tr("Geo-Cut's B (eq. 6): the WAN dollars one iteration may cost. Geo-Cut meets every "
+                              "budget: where moving edges is not enough it empties whole sites into others, and the "
+                              "run's notes name them. The other partitioners ignore it and report how far over "
+                              "they are."));
     // A line edit, not a spin box: one iteration of a small graph costs micro-dollars, which a spin box's fixed
     // decimals would round away.
     m_budget = new QLineEdit(m_partitionBox);
