@@ -147,11 +147,13 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     const bool emptied = refinement::repairBudget(problem, graph, partition, static_cast<int>(values.integer("groups")),
                                                   budgetUsd, range, notes);
     std::vector<int> sites;
+    std::optional<cost::GasState> unmoved; // the mapping's state, when it moved nothing, saves migration a count
     if (values.integer("max_iter") > 0
-        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, &sites))
+        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, &sites,
+                                      &unmoved))
         return false;
     range.setProgress(0.3, "edge migration");
-    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes))
+    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes, &unmoved))
         return false;
     if (emptied)
         settleMasters(problem, graph, partition, sites);

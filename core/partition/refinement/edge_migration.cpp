@@ -99,10 +99,12 @@ struct Score {
 class Migration {
 public:
     Migration(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
-              double budgetUsd, int groups, const FeedbackRange& range)
+              double budgetUsd, int groups, const FeedbackRange& range, std::optional<cost::GasState>* state)
         : m_graph(graph)
         , m_partition(partition)
-        , m_state(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); })
+        , m_state(state && *state ? std::move(**state)
+                                  : cost::GasState(graph, partition, problem.sizes, problem.network,
+                                                   [&range] { return range.isCanceled(); }))
         , m_net(problem.network)
         , m_m(problem.siteCount())
         , m_groups(groups)
@@ -218,13 +220,13 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range)
 
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
-                  std::vector<std::string>& notes)
+                  std::vector<std::string>& notes, std::optional<cost::GasState>* state)
 {
     const double lq = values.real("lq_fraction");
     const auto maxRounds = values.integer("max_rounds");
     if (lq <= 0.0 || maxRounds == 0 || problem.siteCount() < 2)
         return true;
-    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), range);
+    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), range, state);
     if (!migration.state().complete())
         return false;
     const double startSeconds = migration.state().transferSeconds();

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +18,9 @@ namespace meridian::partition::refinement {
 /// bottleneck the master may instead move to its replica with the most local edges. Rounds repeat (at most
 /// `max_rounds`) until one improves nothing. Over budget at the start, no move may raise the cost.
 /// Adds a note; returns false when canceled (the moves made so far stay).
+/// `state`, when it holds one, is the traffic state of `partition` to start from (it is consumed).
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
-                  std::vector<std::string>& notes);
+                  std::vector<std::string>& notes, std::optional<cost::GasState>* state = nullptr);
 
 } // namespace meridian::partition::refinement

@@ -100,7 +100,7 @@ Swap bestSampledSwap(const MappingTables& tables, const cost::GasNetwork& net, s
 
 bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                    const ParamValues& values, Random& random, double budgetUsd, const FeedbackRange& range,
-                   std::vector<std::string>& notes, std::vector<int>* mapping)
+                   std::vector<std::string>& notes, std::vector<int>* mapping, std::optional<cost::GasState>* unmoved)
 {
     const int m = problem.siteCount();
     const auto& net = problem.network;
@@ -152,10 +152,15 @@ bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, m
             now = swap.estimate;
         }
     }
-    for (auto& s : partition.edgeSite)
-        s = static_cast<std::uint8_t>(site[s]);
-    for (auto& s : partition.masterSite)
-        s = static_cast<std::uint8_t>(site[s]);
+    if (swaps == 0) {
+        if (unmoved)
+            unmoved->emplace(std::move(state));
+    } else {
+        for (auto& s : partition.edgeSite)
+            s = static_cast<std::uint8_t>(site[s]);
+        for (auto& s : partition.masterSite)
+            s = static_cast<std::uint8_t>(site[s]);
+    }
     if (mapping)
         *mapping = site;
     char text[160];

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "core/common/random.h"
+#include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,9 +19,12 @@ namespace meridian::partition::refinement {
 /// budget is applied; stops after `max_iter` steps or `patience` fruitless samples in a row (0 = the number
 /// of sites). Over budget at the start, no swap may raise the cost. Relabels `partition`'s edges and adds a
 /// note; returns false when canceled (the partition is then unchanged).
-/// `mapping`, when given, gets the site each partition moved to.
+/// `mapping`, when given, gets the site each partition moved to. `unmoved`, when given, gets the traffic state the
+/// mapping was costed from when no partition moved (it then still describes `partition`), for the next stage
+/// to start from instead of counting every edge again.
 bool mapPartitions(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                    const ParamValues& values, Random& random, double budgetUsd, const FeedbackRange& range,
-                   std::vector<std::string>& notes, std::vector<int>* mapping = nullptr);
+                   std::vector<std::string>& notes, std::vector<int>* mapping = nullptr,
+                   std::optional<cost::GasState>* unmoved = nullptr);
 
 } // namespace meridian::partition::refinement
