@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 namespace meridian::partition {
 
@@ -32,12 +33,13 @@ model::EdgePartition StreamState::take()
 
 namespace {
 
-/// Streams every edge through `choose(e, u, v) -> site`, then returns the partition.
-template <typename Choose>
-Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& state, std::uint64_t seed,
-                                 const FeedbackRange& range, const Choose& choose)
+/// Visits every edge in stream order: `prefetch(v)` for the endpoints of the edge 16 ahead (the rules are bound by
+/// memory latency on random vertices), then `place(e, u, v)`; reports progress and polls for cancel. Returns the
+/// seconds it took, or nullopt when canceled.
+template <typename Prefetch, typename Place>
+std::optional<double> streamEdges(const model::Graph& g, std::uint64_t seed, const FeedbackRange& range,
+                                  const Prefetch& prefetch, const Place& place)
 {
-    const auto& g = *problem.graph;
     std::size_t done = 0;
     const std::size_t total = g.edgeCount();
     const auto start = std::chrono::steady_clock::now();
@@ -46,19 +48,31 @@ Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& s
         [&](std::size_t e) {
             constexpr std::size_t kAhead = 16;
             if (e + kAhead < total) {
-                state.prefetch(g.src[e + kAhead]);
-                state.prefetch(g.dst[e + kAhead]);
+                prefetch(g.src[e + kAhead]);
+                prefetch(g.dst[e + kAhead]);
             }
-            const std::uint32_t u = g.src[e], v = g.dst[e];
-            state.place(e, u, v, choose(e, u, v));
+            place(e, g.src[e], g.dst[e]);
             if ((++done & 0xFFFFF) == 0)
                 range.setProgress(static_cast<double>(done) / static_cast<double>(total), "streaming edges");
         },
         [&] { return range.isCanceled(); });
     if (!finished)
+        return std::nullopt;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Streams every edge through `choose(e, u, v) -> site`, then returns the partition.
+template <typename Choose>
+Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& state, std::uint64_t seed,
+                                 const FeedbackRange& range, const Choose& choose)
+{
+    const auto seconds = streamEdges(
+        *problem.graph, seed, range, [&](std::uint32_t v) { state.prefetch(v); },
+        [&](std::size_t e, std::uint32_t u, std::uint32_t v) { state.place(e, u, v, choose(e, u, v)); });
+    if (!seconds)
         return makeError(ErrorCode::Canceled, "canceled");
     PartitionResult r;
-    r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.streamingSeconds = *seconds;
     r.partition = state.take();
     return r;
 }
@@ -81,36 +95,25 @@ Expected<PartitionResult> streamCompact(const PartitionProblem& problem, std::ui
                                         const Choose& choose)
 {
     const auto& g = *problem.graph;
-    const std::size_t total = g.edgeCount();
     std::vector<V> vertex(g.vertexCount);
     for (std::uint32_t v = 0; v < g.vertexCount; ++v)
         vertex[v].replicas = 1ull << problem.home[v];
     model::EdgePartition partition;
-    partition.edgeSite.assign(total, 0);
-    std::size_t done = 0;
-    const auto start = std::chrono::steady_clock::now();
-    const bool finished = forEachEdgeInStreamOrder(
-        total, seed,
-        [&](std::size_t e) {
-            constexpr std::size_t kAhead = 16;
-            if (e + kAhead < total) {
-                __builtin_prefetch(vertex.data() + g.src[e + kAhead], 1);
-                __builtin_prefetch(vertex.data() + g.dst[e + kAhead], 1);
-            }
-            V& a = vertex[g.src[e]];
-            V& b = vertex[g.dst[e]];
+    partition.edgeSite.assign(g.edgeCount(), 0);
+    const auto seconds = streamEdges(
+        g, seed, range, [&](std::uint32_t v) { __builtin_prefetch(vertex.data() + v, 1); },
+        [&](std::size_t e, std::uint32_t u, std::uint32_t v) {
+            V& a = vertex[u];
+            V& b = vertex[v];
             const int site = choose(a, b, e);
             partition.edgeSite[e] = static_cast<std::uint8_t>(site);
             a.replicas |= 1ull << site;
             b.replicas |= 1ull << site;
-            if ((++done & 0xFFFFF) == 0)
-                range.setProgress(static_cast<double>(done) / static_cast<double>(total), "streaming edges");
-        },
-        [&] { return range.isCanceled(); });
-    if (!finished)
+        });
+    if (!seconds)
         return makeError(ErrorCode::Canceled, "canceled");
     PartitionResult r;
-    r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.streamingSeconds = *seconds;
     partition.masterSite = problem.home;
     r.partition = std::move(partition);
     return r;
