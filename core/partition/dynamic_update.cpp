@@ -263,17 +263,6 @@ void applyBatch(model::Graph& graph, std::vector<int>& home, const ResolvedBatch
 }
 
 Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
-                                   model::EdgePartition& partition, std::vector<int>& home, const EdgeIds& deletions,
-                                   const EdgeIds& insertions, const ParamValues& geoCutValues, double threshold,
-                                   std::uint64_t seed, const Feedback& feedback)
-{
-    auto batch = resolveBatch(graph, deletions, insertions, problem.siteCount(), seed);
-    if (!batch)
-        return batch.error();
-    return applyUpdates(problem, graph, partition, home, *batch, geoCutValues, threshold, seed, feedback);
-}
-
-Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
                                    model::EdgePartition& partition, std::vector<int>& home, const ResolvedBatch& batch,
                                    const ParamValues& geoCutValues, double threshold, std::uint64_t seed,
                                    const Feedback& feedback)

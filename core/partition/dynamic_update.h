@@ -43,21 +43,17 @@ Expected<ResolvedBatch> resolveBatch(const model::Graph& graph, const EdgeIds& d
 /// for the same batch and seed (the edges kept in order, then the inserted ones).
 void applyBatch(model::Graph& graph, std::vector<int>& home, const ResolvedBatch& batch);
 
-/// Applies a batch of edge deletions, then insertions, to a Geo-Cut partition (Section 5).
+/// Applies a batch of edge deletions, then insertions, resolved against `graph` by resolveBatch with the same
+/// `seed`, to a Geo-Cut partition (Section 5).
 ///
-/// Deletions remove one matching edge each (an edge that is not there is an error naming it; nothing is
-/// changed then). Inserted edges are placed by Geo-Cut's cost-aware streaming rule (eq. 7-9); a vertex not
-/// yet in the graph joins with a random home (seeded). Each change adds the traffic it moves, per site, to
+/// Deletions remove the edges the batch marked (resolveBatch already refused an edge that is not there, before
+/// anything changed). Inserted edges are placed by Geo-Cut's cost-aware streaming rule (eq. 7-9); a vertex not
+/// yet in the graph joins with the home resolveBatch drew for it. Each change adds the traffic it moves, per site, to
 /// a counter; when a site's counter passes `threshold` (0.1 = 10%) of that site's traffic at the last
 /// refinement, Geo-Cut's refinement (partition mapping, then edge migration, with `geoCutValues`) runs on
 /// the whole partition and the counters restart. `graph`, `partition` and `home` are updated in place and
 /// stay consistent: evaluateGas on them equals a from-scratch evaluation of the same edges.
 /// `problem` gives the sites, profile and budget; its graph pointer is not used.
-Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
-                                   model::EdgePartition& partition, std::vector<int>& home, const EdgeIds& deletions,
-                                   const EdgeIds& insertions, const ParamValues& geoCutValues, double threshold,
-                                   std::uint64_t seed, const Feedback& feedback);
-/// The same for a batch already resolved against `graph` by resolveBatch (with `seed`).
 Expected<UpdateStats> applyUpdates(const PartitionProblem& problem, model::Graph& graph,
                                    model::EdgePartition& partition, std::vector<int>& home, const ResolvedBatch& batch,
                                    const ParamValues& geoCutValues, double threshold, std::uint64_t seed,

@@ -9,6 +9,21 @@
 using namespace meridian;
 using namespace meridian::partition;
 
+namespace {
+
+/// Resolves the batch against the graph, then applies it (the two steps callers take).
+Expected<UpdateStats> update(const PartitionProblem& problem, model::Graph& graph, model::EdgePartition& partition,
+                             std::vector<int>& home, const EdgeIds& deletions, const EdgeIds& insertions,
+                             const ParamValues& values, double threshold, std::uint64_t seed, const Feedback& feedback)
+{
+    auto batch = resolveBatch(graph, deletions, insertions, problem.siteCount(), seed);
+    if (!batch)
+        return batch.error();
+    return applyUpdates(problem, graph, partition, home, *batch, values, threshold, seed, feedback);
+}
+
+} // namespace
+
 class TestDynamicUpdate : public QObject {
     Q_OBJECT
 
@@ -40,7 +55,7 @@ private Q_SLOTS:
         model::EdgePartition partition = initial->partition;
         std::vector<int> home = wiki.home;
         const auto values = ParamValues::defaults(m_registry.find("geo-cut")->parameters());
-        auto stats = applyUpdates(problem, graph, partition, home, deletes, inserts, values, 0.1, 3, feedback);
+        auto stats = update(problem, graph, partition, home, deletes, inserts, values, 0.1, 3, feedback);
         QVERIFY2(stats, stats ? "" : stats.error().toString().c_str());
         QCOMPARE(stats->deleted, deletes.size());
         QCOMPARE(stats->inserted, inserts.size());
@@ -87,8 +102,8 @@ private Q_SLOTS:
         model::EdgePartition partition = initial->partition;
         std::vector<int> home = wiki.home;
         const auto before = partition.edgeSite;
-        auto stats = applyUpdates(problem, graph, partition, home, {{30, 1412}, {1, 999999}}, {},
-                                  ParamValues::defaults(m_registry.find("geo-cut")->parameters()), 0.1, 1, feedback);
+        auto stats = update(problem, graph, partition, home, {{30, 1412}, {1, 999999}}, {},
+                            ParamValues::defaults(m_registry.find("geo-cut")->parameters()), 0.1, 1, feedback);
         QVERIFY(!stats);
         QVERIFY2(stats.error().message.find("1 -> 999999") != std::string::npos, stats.error().message.c_str());
         QCOMPARE(partition.edgeSite, before);
