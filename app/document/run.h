@@ -27,8 +27,8 @@ struct RunMetric {
 /// the graph file (partition::resolveBatch then applyBatch): the deletions, then the insertions, the homes of
 /// new vertices drawn with `seed`.
 struct EdgeBatch {
-    std::string name;                                                ///< where it was read from ("ins.txt, del.txt")
-    std::uint64_t seed = 1;                                          ///< draws the homes of new vertices
+    std::string name;       ///< the files it was read from ("+ins.txt, −del.txt")
+    std::uint64_t seed = 1; ///< draws the homes of new vertices
     std::vector<std::pair<std::uint64_t, std::uint64_t>> deletions;  ///< original id pairs
     std::vector<std::pair<std::uint64_t, std::uint64_t>> insertions; ///< original id pairs
     std::uint64_t edgesAfter = 0;                                    ///< the graph's edges once applied

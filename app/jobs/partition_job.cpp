@@ -35,28 +35,32 @@ Status applyRunBatches(const document::Run& run, int sites, document::LoadedGrap
     return {};
 }
 
+/// Reads a graph of the project, checked against its import.
+Expected<document::LoadedGraph> readGraph(const document::Project& project, const std::string& name,
+                                          const Feedback& feedback)
+{
+    const int g = project.graphIndex(name);
+    if (g < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no graph '" + name + "'");
+    feedback.setProgress(0.0, "reading the graph");
+    return document::loadGraphInput(project.graphs[g], project.topology, feedback);
+}
+
 /// Reads the request's graph and builds its problem; the problem points into `out.loaded`. With `basis`, the
 /// graph is the one that run partitioned (its batches applied).
 Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepared& out,
                const document::Run* basis = nullptr)
 {
     const auto& project = *request.project;
-    const int g = project.graphIndex(request.graph);
-    if (g < 0)
-        return makeError(ErrorCode::InvalidInput, "the project has no graph '" + request.graph + "'");
     auto profile = cost::TrafficProfile::fromId(request.profile, request.activeFraction);
     if (!profile)
         return profile.error();
-    feedback.setProgress(0.0, "reading the graph");
-    auto loaded = document::loadGraphInput(project.graphs[g], project.topology, feedback);
+    auto loaded = basis ? loadRunGraph(project, *basis, feedback) : readGraph(project, request.graph, feedback);
     if (!loaded)
         return loaded.error();
     out.loaded = std::move(*loaded);
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    if (basis)
-        if (auto s = applyRunBatches(*basis, project.topology.siteCount(), out.loaded); !s)
-            return s;
     auto problem = partition::PartitionProblem::create(out.loaded.graph, project.topology, *profile, out.loaded.home,
                                                        request.budgetUsd);
     if (!problem)
@@ -104,10 +108,7 @@ document::Run newDerivedRun(const PartitionRequest& base, const document::Run& p
 Expected<document::LoadedGraph> loadRunGraph(const document::Project& project, const document::Run& run,
                                              const Feedback& feedback)
 {
-    const int g = project.graphIndex(run.application);
-    if (g < 0)
-        return makeError(ErrorCode::InvalidInput, "the project no longer has the graph '" + run.application + "'");
-    auto loaded = document::loadGraphInput(project.graphs[g], project.topology, feedback);
+    auto loaded = readGraph(project, run.application, feedback);
     if (!loaded)
         return loaded.error();
     if (auto s = applyRunBatches(run, project.topology.siteCount(), *loaded); !s)
@@ -277,9 +278,8 @@ Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedba
         return makeError(ErrorCode::InvalidInput, "the batch deletes every edge; nothing is left to partition");
     batch->edgesAfter = graph.edgeCount();
     batch->verticesAfter = graph.vertexCount;
-    auto profile = cost::TrafficProfile::fromId(parent.profile, parent.activeFraction);
-    auto updated = partition::PartitionProblem::create(graph, request.project->topology, *profile, prepared.loaded.home,
-                                                       parent.budgetUsd);
+    auto updated = partition::PartitionProblem::create(graph, request.project->topology, prepared.problem->profile,
+                                                       prepared.loaded.home, parent.budgetUsd);
     if (!updated)
         return updated.error();
     const std::string derivation = "+" + std::to_string(stats->inserted) + " \u2212" + std::to_string(stats->deleted)

@@ -79,8 +79,8 @@ VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile
 /// The replica and traffic state of an edge partition, kept up to date edge by edge so that refinement
 /// can try a move and read the new T and cost in O(M) (plus the degree of the two endpoints for the
 /// move itself). Holds per (vertex, site) edge counts: 8 bytes x V x M (12 with a binding profile), plus 8 bytes x V.
-/// The master of a vertex is always one of its replicas; the home site counts as a replica even without
-/// edges (it holds the vertex's input data).
+/// A vertex's replicas are the sites holding its edges and its master's site, even without edges there (the
+/// master starts at the home, which holds the vertex's input data).
 class GasState {
 public:
     /// Keeps pointers to `graph` and `partition` (both must outlive the state); moveEdge and setMaster

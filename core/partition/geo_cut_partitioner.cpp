@@ -165,13 +165,7 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
 void GeoCutPartitioner::settleMasters(const PartitionProblem& problem, const model::Graph& graph,
                                       model::EdgePartition& partition, const std::vector<int>& mapping)
 {
-    std::vector<std::uint64_t> replicas(graph.vertexCount, 0);
-    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        replicas[v] = 1ull << (mapping.empty() ? problem.home[v] : mapping[problem.home[v]]);
-    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-        replicas[graph.src[e]] |= 1ull << partition.edgeSite[e];
-        replicas[graph.dst[e]] |= 1ull << partition.edgeSite[e];
-    }
+    const auto replicas = homeAndEdgeSites(graph, problem.home, partition, mapping);
     std::vector<std::uint32_t> stray;
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
         if (!(replicas[v] >> partition.masterSite[v] & 1))

@@ -49,6 +49,12 @@ struct PartitionResult {
     std::vector<int> siteMapping;
 };
 
+/// Each vertex's replica sites as a result is checked against them: its home (moved by `siteMapping`, a
+/// partition mapping, when that is not empty) and the sites of its edges in `graph`, whose sites must be valid.
+/// O(E).
+std::vector<std::uint64_t> homeAndEdgeSites(const model::Graph& graph, const std::vector<std::uint8_t>& home,
+                                            const model::EdgePartition& partition, const std::vector<int>& siteMapping);
+
 /// The budget status of a partition: met, or over by how many USD.
 struct BudgetStatus {
     bool given = false;

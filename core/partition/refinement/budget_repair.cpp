@@ -68,16 +68,16 @@ std::pair<int, int> mergeCostliestSite(cost::GasState& state, const model::EdgeP
 {
     const int m = net.siteCount();
     const auto link = state.linkMetrics();
-    std::vector<std::size_t> edgesAt(m, 0);
+    std::vector<std::size_t> load(m, 0); // edges per site
     for (std::uint8_t s : partition.edgeSite)
-        ++edgesAt[s];
+        ++load[s];
     int from = -1, busy = 0;
     double worst = -1.0;
     const auto& price = net.usdPerByte;
     for (int r = 0; r < m; ++r) {
-        busy += edgesAt[r] > 0 ? 1 : 0;
+        busy += load[r] > 0 ? 1 : 0;
         const double usd = (link.gatherUp[r] + link.applyUp[r]) * price[r];
-        if (edgesAt[r] > 0 && usd > worst) {
+        if (load[r] > 0 && usd > worst) {
             worst = usd;
             from = r;
         }
@@ -112,7 +112,7 @@ std::pair<int, int> mergeCostliestSite(cost::GasState& state, const model::EdgeP
     bool bestWithin = false;
     double bestUsd = 0.0, bestSeconds = 0.0;
     for (int to = 0; to < m; ++to) {
-        if (to == from || edgesAt[to] == 0)
+        if (to == from || load[to] == 0)
             continue;
         moveAll(to);
         const double usd = state.wanUsd(), seconds = state.transferSeconds();
