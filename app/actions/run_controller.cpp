@@ -158,6 +158,33 @@ int RunController::computeGraphHCost(const std::string& graph, const PartitionSe
         });
 }
 
+QString RunController::costBoundKey(const std::string& graph, const PartitionSettings& settings)
+{
+    return QString::fromStdString(graph) + '\n' + QString::fromStdString(settings.profile)
+        + (settings.profile == "sssp" ? '\n' + QString::number(settings.activeFraction, 'g', 12) : QString());
+}
+
+int RunController::computeCostBound(const std::string& graph, const PartitionSettings& settings)
+{
+    jobs::PartitionRequest request;
+    request.project = m_document->project();
+    request.graph = graph;
+    request.profile = settings.profile;
+    request.activeFraction = settings.activeFraction;
+    const QString key = costBoundKey(graph, settings);
+    const std::uint64_t fingerprint = m_document->fingerprint(graph);
+    const QString title = tr("Lowest possible WAN cost on %1").arg(QString::fromStdString(graph));
+    return m_runner->start<double>(
+        title, [request = std::move(request)](const Feedback& feedback) { return jobs::costBound(request, feedback); },
+        [this, title, key, fingerprint](Expected<double> output) {
+            if (!output) {
+                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
+                return;
+            }
+            Q_EMIT costBoundReady(key, fingerprint, *output);
+        });
+}
+
 namespace {
 
 // The same algorithm, parameters and seed on the same application, for the current inputs.

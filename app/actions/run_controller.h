@@ -68,12 +68,20 @@ public:
     /// Computes GrapH's WAN cost on a graph in the background (Geo-Cut's budget B) and delivers it by
     /// graphHCostReady; returns the job id.
     int computeGraphHCost(const std::string& graph, const PartitionSettings& settings, std::uint64_t seed);
+    /// Computes the lowest WAN cost any partition of a graph can reach under the settings' profile
+    /// (partition::costLowerBound) in the background and delivers it by costBoundReady, with the settings' key;
+    /// returns the job id. A failure goes to runFailed.
+    int computeCostBound(const std::string& graph, const PartitionSettings& settings);
+    /// What a cost bound depends on besides the project: the graph and the profile.
+    static QString costBoundKey(const std::string& graph, const PartitionSettings& settings);
 Q_SIGNALS:
     /// A run landed in the document (id in the run list); `stale` when its inputs changed meanwhile.
     void runLanded(int runId, bool stale);
     void runFailed(const QString& title, const QString& message);
     void sweepFinished(const meridian::jobs::SweepResult& result);
     void graphHCostReady(const QString& graph, double usd);
+    /// A cost bound computed for `key` (costBoundKey) on the project snapshot with `fingerprint`.
+    void costBoundReady(const QString& key, std::uint64_t fingerprint, double usd);
 
 private:
     int submitOne(const RunRequest& request, int replaces);

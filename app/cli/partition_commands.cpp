@@ -6,6 +6,7 @@
 #include "core/io/graph_io.h"
 #include "core/io/sites_io.h"
 #include "core/partition/builtin_partitioners.h"
+#include "core/partition/cost_bound.h"
 #include "core/partition/dynamic_update.h"
 
 #include <QCommandLineParser>
@@ -84,8 +85,22 @@ Expected<std::optional<double>> parseBudget(const QCommandLineParser& parser)
     return std::optional<double>(b);
 }
 
+/// With a budget, the lowest cost any partition can reach (partition::costLowerBound), computed before running; a
+/// budget below it is refused. Nothing without a budget.
+Expected<std::optional<double>> budgetBound(const partition::PartitionProblem& problem, const Feedback& feedback)
+{
+    if (!problem.budgetUsd)
+        return std::optional<double>();
+    auto bound = partition::costLowerBound(problem, FeedbackRange(feedback, 0.0, 1.0));
+    if (!bound)
+        return bound.error();
+    if (auto reachable = partition::checkBudgetReachable(*problem.budgetUsd, *bound); !reachable)
+        return reachable.error();
+    return std::optional<double>(*bound);
+}
+
 QJsonObject metricsJson(const cost::GasMetrics& m, const model::Topology& topology,
-                        const partition::PartitionProblem& problem)
+                        const partition::PartitionProblem& problem, std::optional<double> costBound = {})
 {
     QJsonArray sites;
     for (int r = 0; r < topology.siteCount(); ++r)
@@ -100,6 +115,8 @@ QJsonObject metricsJson(const cost::GasMetrics& m, const model::Topology& topolo
         b["met"] = budget.met;
         b["over_by_usd"] = budget.overUsd;
     }
+    if (costBound)
+        b["lower_bound_usd"] = *costBound;
     return QJsonObject{{"replication_factor", m.replicationFactor},
                        {"transfer_time_s", m.transferSeconds},
                        {"gather_time_s", m.gatherSeconds},
@@ -230,6 +247,9 @@ int runPartition(const QStringList& arguments)
         return report(problem.error());
 
     const Feedback feedback;
+    auto bound = budgetBound(*problem, feedback);
+    if (!bound)
+        return report(bound.error());
     const auto runStart = Clock::now();
     auto result = partitioner->run(*problem, *values, seed, feedback);
     const double runSeconds = since(runStart);
@@ -262,7 +282,7 @@ int runPartition(const QStringList& arguments)
     // The whole command as the user waits for it: from reading the graph to the last file written.
     const double wholeSeconds = since(loadStart);
 
-    QJsonObject out = metricsJson(*metrics, *topology, *problem);
+    QJsonObject out = metricsJson(*metrics, *topology, *problem, *bound);
     out["algorithm"] = QString::fromStdString(id);
     QJsonObject params;
     for (const auto& [name, value] : values->values())
@@ -433,6 +453,9 @@ int runUpdate(const QStringList& arguments)
         return report(batch.error());
 
     const Feedback feedback;
+    auto bound = budgetBound(*problem, feedback);
+    if (!bound)
+        return report(bound.error());
     const auto start = Clock::now();
     auto stats = partition::applyUpdates(*problem, graph, part, *home, *batch, *values, threshold, seed, feedback);
     const double updateSeconds = since(start);

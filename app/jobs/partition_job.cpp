@@ -1,12 +1,14 @@
 #include "app/jobs/partition_job.h"
 
 #include "core/io/edge_partition_io.h"
+#include "core/partition/cost_bound.h"
 #include "core/partition/dynamic_update.h"
 #include "core/partition/geo_cut_partitioner.h"
 #include "core/partition/site_removal.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 namespace meridian::jobs {
@@ -172,6 +174,16 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     Prepared prepared;
     if (auto s = prepare(request, feedback, prepared); !s)
         return s.error();
+    // A budget no partition can meet is refused before anything runs.
+    std::optional<double> bound;
+    if (request.budgetUsd) {
+        auto b = partition::costLowerBound(*prepared.problem, FeedbackRange(feedback, 0.0, 0.1));
+        if (!b)
+            return b.error();
+        if (auto reachable = partition::checkBudgetReachable(*request.budgetUsd, *b); !reachable)
+            return reachable.error();
+        bound = *b;
+    }
     const auto begin = std::chrono::steady_clock::now();
     auto result = partitioner->run(*prepared.problem, request.params, request.seed, feedback);
     if (!result)
@@ -183,6 +195,14 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
         return makeError(ErrorCode::Canceled, "canceled");
     feedback.setProgress(1.0, "measuring");
     measurePartition(run, *prepared.problem, result->partition, [&feedback] { return feedback.isCanceled(); });
+    if (bound) {
+        run.metrics.push_back({"cost_bound_usd", "Lowest possible cost", "USD", *bound});
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "No partition can cost less than %.6g USD per iteration (a lower bound from a relaxation).",
+                      *bound);
+        run.notes.emplace_back(text);
+    }
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     run.partition = std::make_shared<const model::EdgePartition>(std::move(result->partition));
@@ -315,6 +335,16 @@ Expected<double> graphHCost(const PartitionRequest& request, const Registry<part
         return result.error();
     const auto& p = *prepared.problem;
     return cost::evaluateGas(*p.graph, result->partition, p.sizes, p.network).wanUsd;
+}
+
+Expected<double> costBound(const PartitionRequest& request, const Feedback& feedback)
+{
+    Prepared prepared;
+    PartitionRequest unbudgeted = request;
+    unbudgeted.budgetUsd.reset();
+    if (auto s = prepare(unbudgeted, feedback, prepared); !s)
+        return s.error();
+    return partition::costLowerBound(*prepared.problem, FeedbackRange(feedback, 0.0, 1.0));
 }
 
 } // namespace meridian::jobs

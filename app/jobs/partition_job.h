@@ -78,4 +78,8 @@ void measurePartition(document::Run& run, const partition::PartitionProblem& pro
 Expected<double> graphHCost(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                             const Feedback& feedback);
 
+/// The lowest WAN cost any partition of the graph can reach under the request's profile
+/// (partition::costLowerBound): no budget below it can be met.
+Expected<double> costBound(const PartitionRequest& request, const Feedback& feedback);
+
 } // namespace meridian::jobs

@@ -1,6 +1,7 @@
 #include "app/workbench/run_panel.h"
 
 #include "app/document/project_edits.h"
+#include "core/partition/cost_bound.h"
 #include "core/synth/constraint_generator.h"
 #include "widgets/param_form.h"
 
@@ -95,6 +96,8 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
                                  tr("The WAN budget '%1' is not a number of USD; type one (for example 8.4e-06) or "
                                     "untick WAN budget.")
                                      .arg(m_budget->text()));
+        else if (const QString refusal = budgetRefusal(); !refusal.isEmpty())
+            Q_EMIT errorOccurred(tr("The budget cannot be met"), refusal);
         else if (requests().empty())
             Q_EMIT errorOccurred(tr("Nothing to run"),
                                  isGraphInput() ? tr("Tick at least one partitioner and choose a graph.")
@@ -115,6 +118,18 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
         m_budgetOn->setChecked(true);
         m_budgetNote->setText(
             tr("GrapH's WAN cost on %1: %2 USD per iteration (Geo-Cut's B).").arg(graph, QString::number(usd, 'g', 6)));
+    });
+    connect(controller, &actions::RunController::costBoundReady, this,
+            [this](const QString& key, std::uint64_t fingerprint, double usd) {
+                m_boundsPending.remove(key);
+                m_bounds.insert(key, Bound{fingerprint, usd});
+                updateCostBound();
+            });
+    connect(controller, &actions::RunController::runFailed, this, [this](const QString& title, const QString&) {
+        if (title.startsWith(tr("Lowest possible WAN cost"))) {
+            m_boundsPending.clear();
+            m_boundNote->setText(tr("The lowest possible cost could not be computed (see the message)."));
+        }
     });
     rebuildApplications();
 }
@@ -157,9 +172,11 @@ QWidget* RunPanel::buildPartitionSettings()
     m_activeFraction->setToolTip(tr("SSSP: the share of vertices active in an iteration."));
     m_budgetOn = new QCheckBox(tr("WAN budget"), m_partitionBox);
     m_budgetOn->setObjectName("budgetOn");
-    m_budgetOn->setToolTip(tr("Geo-Cut's B (eq. 6): the WAN dollars one iteration may cost. Geo-Cut meets every "
-                              "budget: where moving edges is not enough it empties whole sites into others, and the "
-                              "run's notes name them. The other partitioners ignore it and report how far over "
+    m_budgetOn->setToolTip(tr("Geo-Cut's B (eq. 6): the WAN dollars one iteration may cost. Every vertex's data "
+                              "and master stay at its home, so some budgets cannot be met: Meridian computes the "
+                              "lowest cost any partition can reach and refuses a budget below it before running. "
+                              "Geo-Cut lowers its cost to the budget when it can, and says by how much it is over "
+                              "when it cannot; the other partitioners ignore the budget and report how far over "
                               "they are."));
     // A line edit, not a spin box: one iteration of a small graph costs micro-dollars, which a spin box's fixed
     // decimals would round away.
@@ -181,6 +198,9 @@ QWidget* RunPanel::buildPartitionSettings()
                          "Figs. 19-20); the runs land on the skyline."));
     m_budgetNote = new QLabel(m_partitionBox);
     m_budgetNote->setWordWrap(true);
+    m_boundNote = new QLabel(m_partitionBox);
+    m_boundNote->setObjectName("costBound");
+    m_boundNote->setWordWrap(true);
     auto* budgetButtons = new QHBoxLayout;
     budgetButtons->addWidget(graphH);
     budgetButtons->addWidget(sweep);
@@ -189,11 +209,16 @@ QWidget* RunPanel::buildPartitionSettings()
     form->addRow(m_budgetOn, m_budget);
     form->addRow(budgetButtons);
     form->addRow(m_budgetNote);
+    form->addRow(m_boundNote);
     connect(sweep, &QPushButton::clicked, this, [this] {
         if (const QString e = runBudgetSweep(); !e.isEmpty())
             Q_EMIT errorOccurred(tr("No budget sweep"), e);
     });
     connect(m_budgetOn, &QCheckBox::toggled, m_budget, &QWidget::setEnabled);
+    connect(m_budgetOn, &QCheckBox::toggled, this, &RunPanel::updateCostBound);
+    connect(m_budget, &QLineEdit::textChanged, this, &RunPanel::updateCostBound);
+    connect(m_profile, &QComboBox::currentIndexChanged, this, &RunPanel::updateCostBound);
+    connect(m_activeFraction, &QDoubleSpinBox::valueChanged, this, &RunPanel::updateCostBound);
     connect(m_profile, &QComboBox::currentIndexChanged, this,
             [this] { m_activeFraction->setEnabled(m_profile->currentData().toString() == "sssp"); });
     m_activeFraction->setEnabled(false);
@@ -236,14 +261,75 @@ QString RunPanel::runBudgetSweep()
     auto base = requests();
     if (base.empty())
         return tr("Tick at least one partitioner.");
+    const std::optional<double> bound = costBound();
     std::vector<actions::RunRequest> all;
-    for (double fraction : {1.0, 0.9, 0.8, 0.7, 0.6})
+    QStringList skipped;
+    for (double fraction : {1.0, 0.9, 0.8, 0.7, 0.6}) {
+        if (bound && *settings.budgetUsd * fraction < *bound) {
+            skipped << QString::number(fraction, 'f', 1) + " B";
+            continue;
+        }
         for (auto request : base) {
             request.partition->budgetUsd = *settings.budgetUsd * fraction;
             all.push_back(std::move(request));
         }
+    }
+    if (all.empty())
+        return tr("Every budget of the sweep is below the lowest cost any partition can reach (%1 USD per "
+                  "iteration): raise B.")
+            .arg(QString::number(*bound, 'g', 6));
+    if (!skipped.isEmpty())
+        m_boundNote->setText(tr("Not run: %1, below the lowest cost any partition can reach (%2 USD per iteration).")
+                                 .arg(skipped.join(", "), QString::number(*bound, 'g', 6)));
     m_controller->submit(all);
     return {};
+}
+
+std::optional<double> RunPanel::costBound() const
+{
+    if (!isGraphInput())
+        return std::nullopt;
+    const std::string graph = m_application->currentText().toStdString();
+    const auto it = m_bounds.find(actions::RunController::costBoundKey(graph, partitionSettings()));
+    if (it == m_bounds.end() || it->fingerprint != m_document->fingerprint(graph))
+        return std::nullopt;
+    return it->usd;
+}
+
+QString RunPanel::budgetRefusal() const
+{
+    const auto settings = partitionSettings();
+    const auto bound = costBound();
+    if (!isGraphInput() || !settings.budgetUsd || !bound)
+        return {};
+    const auto status = partition::checkBudgetReachable(*settings.budgetUsd, *bound);
+    return status ? QString() : QString::fromStdString(status.error().message);
+}
+
+void RunPanel::updateCostBound()
+{
+    if (!isGraphInput() || !m_budgetOn->isChecked()) {
+        m_boundNote->clear();
+        return;
+    }
+    const std::string graph = m_application->currentText().toStdString();
+    const auto settings = partitionSettings();
+    if (const auto bound = costBound()) {
+        QString text = tr("No partition of %1 can cost less than %2 USD per iteration (a lower bound from a "
+                          "relaxation; every master stays at its home).")
+                           .arg(m_application->currentText(), QString::number(*bound, 'g', 6));
+        if (settings.budgetUsd && *settings.budgetUsd < *bound)
+            text += ' ' + tr("The budget is below it: no partitioner can meet it.");
+        m_boundNote->setText(text);
+        return;
+    }
+    const QString key = actions::RunController::costBoundKey(graph, settings);
+    const std::uint64_t fingerprint = m_document->fingerprint(graph);
+    m_boundNote->setText(tr("Computing the lowest WAN cost any partition can reach..."));
+    if (m_boundsPending.value(key, 0) == fingerprint + 1)
+        return;
+    m_boundsPending.insert(key, fingerprint + 1);
+    m_controller->computeCostBound(graph, settings);
 }
 
 bool RunPanel::isGraphInput() const { return m_application->currentData(kGraphRole).toBool(); }
@@ -290,6 +376,7 @@ void RunPanel::showAlgorithmsForInput()
     m_partitionBox->setVisible(graph);
     m_pinsBox->setVisible(!graph);
     m_budgetNote->clear();
+    updateCostBound();
 }
 
 void RunPanel::setCheckedMappers(const QStringList& ids)

@@ -6,6 +6,8 @@
 #include <QMap>
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QGroupBox;
@@ -49,8 +51,12 @@ public:
     QComboBox* applicationChooser() const { return m_application; }
     /// Submits requests(); returns the job ids.
     std::vector<int> runChecked();
-    /// Runs every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget; returns an error text.
+    /// Runs every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget, leaving out those below the
+    /// lowest possible cost when it is known (the note under the budget says which); returns an error text.
     QString runBudgetSweep();
+    /// The lowest WAN cost any partition of the chosen graph can reach under the chosen profile, once computed
+    /// (in the background, whenever a budget is on) for the current project.
+    std::optional<double> costBound() const;
     /// Redraws the pins of the current application at the panel's ratio and seed; returns an error.
     QString generatePins();
 
@@ -65,6 +71,10 @@ private:
     void addAlgorithm(const QString& id, const QString& description, const std::vector<ParamSpec>& specs,
                       bool partitioner);
     QWidget* buildPartitionSettings();
+    /// Shows the cost bound of the chosen graph and profile, computing it first when it is not known yet.
+    void updateCostBound();
+    /// Says why the run cannot start (a budget below the cost bound), or nothing.
+    QString budgetRefusal() const;
 
     document::ProjectDocument* m_document;
     actions::RunController* m_controller;
@@ -86,6 +96,13 @@ private:
     QCheckBox* m_budgetOn = nullptr;
     QLineEdit* m_budget = nullptr;
     QLabel* m_budgetNote = nullptr;
+    QLabel* m_boundNote = nullptr;
+    struct Bound {
+        std::uint64_t fingerprint = 0;
+        double usd = 0.0;
+    };
+    QMap<QString, Bound> m_bounds; ///< by RunController::costBoundKey
+    QMap<QString, std::uint64_t> m_boundsPending;
 };
 
 } // namespace meridian::workbench

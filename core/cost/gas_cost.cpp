@@ -271,14 +271,17 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
     , m_binds(sizes.binds)
     , m_gather(sizes.gather)
     , m_apply(sizes.apply)
-    , m_all(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0)
+    , m_counts(graph.vertexCount, m_sites)
     , m_edgeSites(graph.vertexCount, 0)
-    , m_in(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0)
     , m_gUp(m_sites, 0.0)
     , m_gDown(m_sites, 0.0)
     , m_aUp(m_sites, 0.0)
     , m_aDown(m_sites, 0.0)
 {
+    for (int r = 0; r < m_sites; ++r) {
+        m_invUp.push_back(1.0 / network.upBytesPerSecond[r]);
+        m_invDown.push_back(1.0 / network.downBytesPerSecond[r]);
+    }
     if (m_binds)
         m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
     const std::size_t edges = graph.edgeCount();
@@ -290,10 +293,10 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
         // The counters of random vertices are larger than the caches: load the next edges' rows ahead.
         constexpr std::size_t kAhead = 16;
         if (e + kAhead < edges) {
-            const std::size_t site = partition.edgeSite[e + kAhead];
-            __builtin_prefetch(&m_all[static_cast<std::size_t>(graph.src[e + kAhead]) * m_sites + site], 1);
-            __builtin_prefetch(&m_all[static_cast<std::size_t>(graph.dst[e + kAhead]) * m_sites + site], 1);
-            __builtin_prefetch(&m_in[static_cast<std::size_t>(graph.dst[e + kAhead]) * m_sites + site], 1);
+            m_counts.prefetch(graph.src[e + kAhead], true);
+            m_counts.prefetch(graph.dst[e + kAhead], true);
+            __builtin_prefetch(m_edgeSites.data() + graph.src[e + kAhead], 1);
+            __builtin_prefetch(m_edgeSites.data() + graph.dst[e + kAhead], 1);
         }
         count(graph.src[e], graph.dst[e], partition.edgeSite[e], +1);
     }
@@ -303,30 +306,14 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
 
 void GasState::count(std::uint32_t u, std::uint32_t v, int site, int delta)
 {
-    const std::size_t iu = static_cast<std::size_t>(u) * m_sites + site;
-    const std::size_t iv = static_cast<std::size_t>(v) * m_sites + site;
-    m_all[iu] += static_cast<std::uint32_t>(delta);
-    m_all[iv] += static_cast<std::uint32_t>(delta);
-    m_in[iv] += static_cast<std::uint32_t>(delta);
+    m_counts.add(u, site, delta, 0);
+    m_counts.add(v, site, delta, delta);
     // The sites holding edges of a vertex, kept with the counts (a site joins at its first edge, leaves at its last).
     const std::uint64_t bit = 1ull << site;
-    m_edgeSites[u] = m_all[iu] ? m_edgeSites[u] | bit : m_edgeSites[u] & ~bit;
-    m_edgeSites[v] = m_all[iv] ? m_edgeSites[v] | bit : m_edgeSites[v] & ~bit;
+    m_edgeSites[u] = m_counts.all(u, site) ? m_edgeSites[u] | bit : m_edgeSites[u] & ~bit;
+    m_edgeSites[v] = m_counts.all(v, site) ? m_edgeSites[v] | bit : m_edgeSites[v] & ~bit;
     if (m_binds)
-        m_gatherSum[iv] += static_cast<float>(delta) * m_apply[u];
-}
-
-std::uint64_t GasState::replicaMask(std::uint32_t v) const
-{
-    return m_edgeSites[v] | 1ull << m_partition->masterSite[v];
-}
-
-double GasState::gatherSize(std::uint32_t v, int r) const
-{
-    const std::size_t i = static_cast<std::size_t>(v) * m_sites + r;
-    if (!m_in[i])
-        return 0.0;
-    return m_binds ? std::max(0.0f, m_gatherSum[i]) : m_gather;
+        m_gatherSum[static_cast<std::size_t>(v) * m_sites + site] += static_cast<float>(delta) * m_apply[u];
 }
 
 void GasState::contribute(std::uint32_t v, double sign)
@@ -336,17 +323,104 @@ void GasState::contribute(std::uint32_t v, double sign)
         [&](int r) { return gatherSize(v, r); }, sign);
 }
 
-void GasState::moveEdge(std::size_t e, int site)
+void GasState::recount(std::uint32_t x, int r, int all, int in)
+{
+    const bool wasPresent = m_counts.all(x, r) > 0, wasGathering = m_counts.in(x, r) > 0;
+    m_counts.add(x, r, all, in);
+    const bool present = m_counts.all(x, r) > 0, gathering = m_counts.in(x, r) > 0;
+    const std::uint64_t bit = 1ull << r;
+    m_edgeSites[x] = present ? m_edgeSites[x] | bit : m_edgeSites[x] & ~bit;
+    const int master = m_partition->masterSite[x];
+    if (r == master)
+        return; // the master's own site sends and receives nothing for x
+    if (present != wasPresent) {
+        const double a = present ? m_apply[x] : -m_apply[x];
+        m_aUp[master] += a;
+        m_aDown[r] += a;
+    }
+    if (gathering != wasGathering) {
+        const double g = gathering ? m_gather : -m_gather;
+        m_gUp[r] += g;
+        m_gDown[master] += g;
+    }
+}
+
+void GasState::countEffect(std::uint32_t x, int r, int all, int in, std::pair<int, double>* out, int& n) const
+{
+    const int master = m_partition->masterSite[x];
+    if (r == master)
+        return;
+    const std::uint32_t a0 = m_counts.all(x, r), i0 = m_counts.in(x, r);
+    const bool wasPresent = a0 > 0, present = a0 + all > 0;
+    const bool wasGathering = i0 > 0, gathering = i0 + in > 0;
+    if (present != wasPresent) {
+        const double a = present ? m_apply[x] : -m_apply[x];
+        out[n++] = {4 * master + 2, a};
+        out[n++] = {4 * r + 3, a};
+    }
+    if (gathering != wasGathering) {
+        const double g = gathering ? m_gather : -m_gather;
+        out[n++] = {4 * r + 0, g};
+        out[n++] = {4 * master + 1, g};
+    }
+}
+
+GasState::Summary GasState::predictMove(std::size_t e, std::uint32_t u, std::uint32_t v, int site,
+                                       const Summary& now) const
+{
+    const int from = m_partition->edgeSite[e];
+    Summary next = now;
+    if (from == site)
+        return next;
+    std::pair<int, double> changes[16];
+    int n = 0;
+    countEffect(u, from, -1, 0, changes, n);
+    countEffect(v, from, -1, -1, changes, n);
+    countEffect(u, site, +1, 0, changes, n);
+    countEffect(v, site, +1, +1, changes, n);
+    // A link may change twice (both endpoints' masters on one site): merge before squaring.
+    for (int i = 0; i < n; ++i) {
+        double bytes = changes[i].second;
+        if (bytes == 0.0)
+            continue;
+        for (int j = i + 1; j < n; ++j)
+            if (changes[j].first == changes[i].first) {
+                bytes += changes[j].second;
+                changes[j].second = 0.0;
+            }
+        const int r = changes[i].first / 4, kind = changes[i].first % 4;
+        const double* load = kind == 0 ? m_gUp.data() : kind == 1 ? m_gDown.data() : kind == 2 ? m_aUp.data()
+                                                                                            : m_aDown.data();
+        const double inv = (kind == 0 || kind == 2) ? m_invUp[r] : m_invDown[r];
+        const double before = load[r] * inv, after = (load[r] + bytes) * inv;
+        next.squares += after * after - before * before;
+        if (kind == 0 || kind == 2)
+            next.usd += bytes * m_network.usdPerByte[r];
+        double& stage = kind < 2 ? next.gatherSeconds : next.applySeconds;
+        stage = std::max(stage, after);
+    }
+    return next;
+}
+
+void GasState::moveEdge(std::size_t e, std::uint32_t u, std::uint32_t v, int site)
 {
     const int from = m_partition->edgeSite[e];
     if (from == site)
         return;
-    const std::uint32_t u = m_graph->src[e], v = m_graph->dst[e];
+    m_partition->edgeSite[e] = static_cast<std::uint8_t>(site);
+    if (!m_binds) {
+        // A combining profile's traffic changes only where a replica or a gathering site of u or v appears or
+        // disappears: O(1) per move.
+        recount(u, from, -1, 0);
+        recount(v, from, -1, -1);
+        recount(u, site, +1, 0);
+        recount(v, site, +1, +1);
+        return;
+    }
     contribute(u, -1.0);
     contribute(v, -1.0);
     count(u, v, from, -1);
     count(u, v, site, +1);
-    m_partition->edgeSite[e] = static_cast<std::uint8_t>(site);
     contribute(u, 1.0);
     contribute(v, 1.0);
 }
@@ -382,9 +456,8 @@ void GasState::addVertex(int home, float applySize)
 {
     m_apply.push_back(applySize);
     m_partition->masterSite.push_back(static_cast<std::uint8_t>(home));
-    m_all.resize(m_all.size() + m_sites, 0);
+    m_counts.addVertex();
     m_edgeSites.push_back(0);
-    m_in.resize(m_in.size() + m_sites, 0);
     if (m_binds)
         m_gatherSum.resize(m_gatherSum.size() + m_sites, 0.0f);
 }
@@ -418,6 +491,20 @@ double GasState::wanUsd() const
     for (int r = 0; r < m_sites; ++r)
         usd += (m_gUp[r] + m_aUp[r]) * m_network.usdPerByte[r];
     return usd;
+}
+
+GasState::Summary GasState::summary() const
+{
+    Summary s;
+    for (int r = 0; r < m_sites; ++r) {
+        const double gUp = m_gUp[r] * m_invUp[r], gDown = m_gDown[r] * m_invDown[r];
+        const double aUp = m_aUp[r] * m_invUp[r], aDown = m_aDown[r] * m_invDown[r];
+        s.gatherSeconds = std::max({s.gatherSeconds, gUp, gDown});
+        s.applySeconds = std::max({s.applySeconds, aUp, aDown});
+        s.squares += gUp * gUp + gDown * gDown + aUp * aUp + aDown * aDown;
+        s.usd += (m_gUp[r] + m_aUp[r]) * m_network.usdPerByte[r];
+    }
+    return s;
 }
 
 GasMetrics GasState::linkMetrics() const

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "core/common/expected.h"
+#include "core/cost/site_counts.h"
 #include "core/model/graph.h"
 #include "core/model/topology.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -78,7 +80,7 @@ VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile
 
 /// The replica and traffic state of an edge partition, kept up to date edge by edge so that refinement
 /// can try a move and read the new T and cost in O(M) (plus the degree of the two endpoints for the
-/// move itself). Holds per (vertex, site) edge counts: 8 bytes x V x M (12 with a binding profile), plus 8 bytes x V.
+/// move itself). Holds per (vertex, site) edge counts: 4 bytes x V x M (8 with a binding profile), plus 13 bytes x V.
 /// A vertex's replicas are the sites holding its edges and its master's site, even without edges there (the
 /// master starts at the home, which holds the vertex's input data).
 class GasState {
@@ -93,7 +95,9 @@ public:
     bool complete() const { return m_complete; }
 
     /// Moves edge e to `site` and updates every total.
-    void moveEdge(std::size_t e, int site);
+    void moveEdge(std::size_t e, int site) { moveEdge(e, m_graph->src[e], m_graph->dst[e], site); }
+    /// The same when the caller knows e's endpoints (u = source, v = target): saves reading them again.
+    void moveEdge(std::size_t e, std::uint32_t u, std::uint32_t v, int site);
     /// Makes `site` the master of v; it must be a replica of v.
     void setMaster(std::uint32_t v, int site);
     /// Counts an edge (u, v) newly held at `site` (dynamic graphs; the caller appends it to the graph and
@@ -111,7 +115,26 @@ public:
     /// tie-breaker that rewards relieving one of several equally bottlenecked sites.
     double siteSecondsSum() const;
     double wanUsd() const;
-    /// Returns every metric; O(V M) for the replication factor.
+
+    /// T, its two stages, the WAN cost and the sum of every link's squared time (gather and apply, up and down, over
+    /// all sites) in one O(M) pass without allocating: what a local search compares after each trial move. The sum
+    /// of squares falls when traffic leaves a busy link for an idle one or leaves the WAN, so it orders moves that
+    /// leave the maximum (T) unchanged.
+    struct Summary {
+        double gatherSeconds = 0.0;
+        double applySeconds = 0.0;
+        double squares = 0.0;
+        double usd = 0.0;
+        double transferSeconds() const { return gatherSeconds + applySeconds; }
+    };
+    Summary summary() const;
+    /// True when the profile combines gathered data (pagerank, sssp): then a move's effect can be read off
+    /// without making it (predictMove).
+    bool combines() const { return !m_binds; }
+    /// What the summary would be after moving edge e to `site`, without moving it, in O(1): exact in the sum of
+    /// squares and the cost; the stage maxima only rise when a changed link exceeds them (a fall of the busiest
+    /// link is not seen). Combining profiles only (combines()).
+    Summary predictMove(std::size_t e, std::uint32_t u, std::uint32_t v, int site, const Summary& now) const;
     GasMetrics metrics() const;
     /// Returns the metrics without the replication factor (left at 0), in O(M): for loops that only need
     /// times, costs and bottlenecks.
@@ -121,12 +144,25 @@ public:
     std::uint32_t vertexCount() const { return static_cast<std::uint32_t>(m_apply.size()); }
     int master(std::uint32_t v) const { return m_partition->masterSite[v]; }
     /// Returns the number of edges of v held in site r.
-    std::uint32_t edgesAt(std::uint32_t v, int r) const { return m_all[static_cast<std::size_t>(v) * m_sites + r]; }
+    std::uint32_t edgesAt(std::uint32_t v, int r) const { return m_counts.all(v, r); }
     /// Returns the number of in-edges of v held in site r.
-    std::uint32_t inEdgesAt(std::uint32_t v, int r) const { return m_in[static_cast<std::size_t>(v) * m_sites + r]; }
-    std::uint64_t replicaMask(std::uint32_t v) const;
+    std::uint32_t inEdgesAt(std::uint32_t v, int r) const { return m_counts.in(v, r); }
+    /// Loads what a move of one of v's edges reads and writes into the caches ahead of use.
+    void prefetch(std::uint32_t v) const
+    {
+        m_counts.prefetch(v, true);
+        __builtin_prefetch(m_edgeSites.data() + v, 1);
+        __builtin_prefetch(m_partition->masterSite.data() + v);
+        __builtin_prefetch(m_apply.data() + v);
+    }
+    std::uint64_t replicaMask(std::uint32_t v) const { return m_edgeSites[v] | 1ull << m_partition->masterSite[v]; }
     /// Returns g_v^r, the bytes the replica of v in r gathers (0 without in-edges there).
-    double gatherSize(std::uint32_t v, int r) const;
+    double gatherSize(std::uint32_t v, int r) const
+    {
+        if (!m_counts.in(v, r))
+            return 0.0;
+        return m_binds ? std::max(0.0f, m_gatherSum[static_cast<std::size_t>(v) * m_sites + r]) : m_gather;
+    }
     double applySize(std::uint32_t v) const { return m_apply[v]; }
     /// Returns each site's total traffic (all four directions) in bytes.
     double siteTraffic(int r) const { return m_gUp[r] + m_gDown[r] + m_aUp[r] + m_aDown[r]; }
@@ -134,6 +170,12 @@ public:
 private:
     void contribute(std::uint32_t v, double sign);
     void count(std::uint32_t u, std::uint32_t v, int site, int delta);
+    /// Changes x's edge and in-edge counts at r by `all` and `in`, and the traffic where x's replica or gathering
+    /// site at r appears or disappears (combining profiles).
+    void recount(std::uint32_t x, int r, int all, int in);
+    /// The link loads a count change at (x, r) would change: appends (link, bytes) pairs, where link is
+    /// 4 r + {0 gather up, 1 gather down, 2 apply up, 3 apply down}.
+    void countEffect(std::uint32_t x, int r, int all, int in, std::pair<int, double>* out, int& n) const;
 
     const model::Graph* m_graph;
     model::EdgePartition* m_partition;
@@ -142,11 +184,11 @@ private:
     bool m_binds;
     double m_gather;
     std::vector<float> m_apply;
-    std::vector<std::uint32_t> m_all;
-    std::vector<std::uint64_t> m_edgeSites; ///< per vertex: the sites where m_all is non-zero
-    std::vector<std::uint32_t> m_in;
+    SiteCounts m_counts;
+    std::vector<std::uint64_t> m_edgeSites; ///< per vertex: the sites holding at least one of its edges
     std::vector<float> m_gatherSum; // binding profiles: sum of a_u over in-edges (u, v) per (v, r)
     std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
+    std::vector<double> m_invUp, m_invDown; ///< seconds per byte of each site's links
     bool m_complete = true;
 };
 

@@ -3,9 +3,9 @@
 #include "core/partition/streaming_partitioners.h"
 
 #include "core/common/random.h"
-#include "core/partition/refinement/budget_repair.h"
 #include "core/partition/refinement/edge_migration.h"
 #include "core/partition/refinement/partition_mapping.h"
+#include "core/partition/refinement/replica_refinement.h"
 #include "core/partition/stream_state.h"
 
 #include <algorithm>
@@ -122,6 +122,10 @@ int geoCutPlace(const PartitionProblem& problem, const cost::GasState& state, co
 std::vector<ParamSpec> GeoCutPartitioner::parameters() const
 {
     return {
+        ParamSpec::flag("relocate_data", false,
+                        "Let stage 2a (partition mapping) move whole partitions, with their vertices' data and "
+                        "masters, to other sites: a one-off migration the per-iteration model does not charge. Off: "
+                        "every vertex's data and master stay at its home, and stage 2a is skipped."),
         ParamSpec::integer("d", 2, 1, 64, "Pairs of partitions sampled per mapping step (power of d choices)."),
         ParamSpec::integer("max_iter", 1000, 0, 1000000, "Upper bound on partition-mapping steps (0 skips stage 2a)."),
         ParamSpec::integer("exhaustive_sites", 8, 0, 10,
@@ -132,10 +136,15 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
                         "L_Q: share of the bottleneck's queue examined for edge migration (0 skips stage 2b)."),
         ParamSpec::integer("groups", 4, 1, 1024, "C: edge groups per migrated vertex (edges of a group move together)."),
         ParamSpec::integer("max_rounds", 50, 0, 100000, "Upper bound on edge-migration rounds."),
-        ParamSpec::choice("start", "best", {"best", "cost", "bandwidth"},
-                          "Where refinement starts: the paper's cost-aware streaming, G-Cut's bandwidth-aware "
-                          "streaming (Section 4.2.1 allows any partitioner's result), or both refined and the "
-                          "faster one within the budget kept.")};
+        ParamSpec::integer("replica_passes", 20, 0, 1000,
+                           "Upper bound on passes of replica refinement, Meridian's stage 3 (0 skips it: the paper's "
+                           "Geo-Cut alone)."),
+        ParamSpec::real("time_limit_s", 0.0, 0.0, 1e6,
+                        "Replica refinement stops after this many seconds (0 = when a pass gains under 0.1%)."),
+        ParamSpec::choice("start", "best", {"best", "degree", "cost", "bandwidth"},
+                          "Where refinement starts (Section 4.2.1 allows any partitioner's result): each edge at "
+                          "its lower-degree endpoint's home (degree; best), the paper's cost-aware streaming (cost), "
+                          "or G-Cut's bandwidth-aware streaming (bandwidth).")};
 }
 
 bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
@@ -144,50 +153,34 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                                std::vector<int>* mapping)
 {
     Random random(seed ^ 0x47454f435554ull);
-    const bool emptied = refinement::repairBudget(problem, graph, partition, static_cast<int>(values.integer("groups")),
-                                                  budgetUsd, range, notes);
     std::vector<int> sites;
-    std::optional<cost::GasState> unmoved; // the mapping's state, when it moved nothing, saves migration a count
-    if (values.integer("max_iter") > 0
-        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range, notes, &sites,
-                                      &unmoved))
+    std::optional<cost::GasState> state; // handed from stage to stage: counting every edge again is O(E)
+    if (values.flag("relocate_data") && values.integer("max_iter") > 0
+        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range.sub(0.0, 0.1),
+                                      notes, &sites, &state))
         return false;
-    range.setProgress(0.3, "edge migration");
-    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range, notes, &unmoved))
+    range.setProgress(0.1, "edge migration");
+    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range.sub(0.1, 0.3), notes, &state))
         return false;
-    if (emptied)
-        settleMasters(problem, graph, partition, sites);
+    refinement::ReplicaSearch search;
+    search.maxPasses = static_cast<int>(values.integer("replica_passes"));
+    search.timeLimitSeconds = values.real("time_limit_s");
+    refinement::ReplicaReport report;
+    if (!refinement::refineReplicas(problem, graph, partition, search, budgetUsd, seed, range.sub(0.3, 1.0), report,
+                                    &state))
+        return false;
+    if (search.maxPasses > 0) {
+        char text[300];
+        std::snprintf(text, sizeof text,
+                      "replica refinement: %zu of %zu mirror(s) tried removed in %d pass(es), transfer time %.6g s -> "
+                      "%.6g s, cost %.6g USD -> %.6g USD",
+                      report.mirrorsRemoved, report.mirrorsTried, report.passes, report.before.transferSeconds(),
+                      report.after.transferSeconds(), report.before.usd, report.after.usd);
+        notes.emplace_back(text);
+    }
     if (mapping)
         *mapping = std::move(sites);
     return true;
-}
-
-void GeoCutPartitioner::settleMasters(const PartitionProblem& problem, const model::Graph& graph,
-                                      model::EdgePartition& partition, const std::vector<int>& mapping)
-{
-    const auto replicas = homeAndEdgeSites(graph, problem.home, partition, mapping);
-    std::vector<std::uint32_t> stray;
-    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        if (!(replicas[v] >> partition.masterSite[v] & 1))
-            stray.push_back(v);
-    if (stray.empty())
-        return;
-    cost::GasState state(graph, partition, problem.sizes, problem.network);
-    for (std::uint32_t v : stray) {
-        int best = -1;
-        double bestUsd = 0.0, bestSeconds = 0.0;
-        for (std::uint64_t rest = replicas[v]; rest; rest &= rest - 1) {
-            const int r = std::countr_zero(rest);
-            state.setMaster(v, r);
-            const double usd = state.wanUsd(), seconds = state.transferSeconds();
-            if (best < 0 || usd < bestUsd || (usd == bestUsd && seconds < bestSeconds)) {
-                best = r;
-                bestUsd = usd;
-                bestSeconds = seconds;
-            }
-        }
-        state.setMaster(v, best);
-    }
 }
 
 namespace {
@@ -223,6 +216,38 @@ Expected<PartitionResult> costAwareStream(const PartitionProblem& problem, std::
     return result;
 }
 
+/// Meridian's cheapest start: each edge at the home of its endpoint with fewer edges (the target's on ties), as
+/// degree-based hashing places an edge with its lower-degree endpoint (Xie et al., NIPS'14), so a low-degree
+/// vertex keeps its edges home and hubs, which are replicated anyway, take the mirrors. O(E), no stream state.
+Expected<PartitionResult> degreeStart(const PartitionProblem& problem, const FeedbackRange& range)
+{
+    const auto& g = *problem.graph;
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::uint32_t> degree(g.vertexCount, 0);
+    for (std::size_t e = 0; e < g.edgeCount(); ++e) {
+        ++degree[g.src[e]];
+        ++degree[g.dst[e]];
+    }
+    if (range.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    PartitionResult result;
+    result.partition.edgeSite.resize(g.edgeCount());
+    for (std::size_t e = 0; e < g.edgeCount(); ++e) {
+        constexpr std::size_t kAhead = 16; // the vertices are random: load their degrees and homes ahead
+        if (e + kAhead < g.edgeCount()) {
+            __builtin_prefetch(degree.data() + g.src[e + kAhead]);
+            __builtin_prefetch(degree.data() + g.dst[e + kAhead]);
+            __builtin_prefetch(problem.home.data() + g.src[e + kAhead]);
+            __builtin_prefetch(problem.home.data() + g.dst[e + kAhead]);
+        }
+        const std::uint32_t u = g.src[e], v = g.dst[e];
+        result.partition.edgeSite[e] = problem.home[degree[u] < degree[v] ? u : v];
+    }
+    result.partition.masterSite = problem.home;
+    result.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
 } // namespace
 
 bool GeoCutPartitioner::refineStart(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
@@ -238,7 +263,7 @@ bool GeoCutPartitioner::refineStart(const PartitionProblem& problem, const Param
     char text[200];
     if (problem.budgetUsd && !withinBudget(stage1, budget))
         std::snprintf(text, sizeof text,
-                      "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: budget repair first",
+                      "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: refinement lowers the cost first",
                       startName, stage1, budget, stage1 - budget);
     else
         std::snprintf(text, sizeof text, "stage 1 (%s) costs %.6g USD", startName, stage1);
@@ -250,67 +275,25 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
                                                      std::uint64_t seed, const FeedbackRange& range) const
 {
     const std::string& start = values.choice("start");
-    // With no budget the objective is the transfer time alone, so `best` starts from the time-minimising stream;
-    // under a budget both starts are refined, since repairing the budget reorders them.
-    const bool both = start == "best" && problem.budgetUsd.has_value();
-    const bool costStart = start == "cost" || both;
-    const bool bandwidthStart = start == "bandwidth" || both || (start == "best" && !problem.budgetUsd);
-    std::vector<PartitionResult> candidates;
-    std::vector<const char*> names;
-    // Stage 1 from each start (each a quarter of the progress when both run).
-    if (costStart) {
-        auto streamed = costAwareStream(problem, seed, range.sub(0.0, both ? 0.25 : 0.5));
-        if (!streamed)
-            return streamed.error();
-        candidates.push_back(std::move(*streamed));
-        names.push_back("cost-aware streaming");
-    }
-    if (bandwidthStart) {
+    // `best`: the degree-based start, which replica refinement takes furthest in the least time (see the README).
+    const std::string chosen = start == "best" ? "degree" : start;
+    const FeedbackRange streaming = range.sub(0.0, 0.3);
+    Expected<PartitionResult> result = makeError(ErrorCode::Internal, "no start");
+    const char* name = "degree-based start";
+    if (chosen == "cost") {
+        result = costAwareStream(problem, seed, streaming);
+        name = "cost-aware streaming";
+    } else if (chosen == "bandwidth") {
         // Under a budget, the stream keeps its dollars pro rata of the budget (then the refinement stays within it).
-        auto streamed = bandwidthAwareStream(problem, 0.0, problem.budgetUsd.value_or(0.0), seed,
-                                             range.sub(both ? 0.25 : 0.0, 0.5));
-        if (!streamed)
-            return streamed.error();
-        if (start == "best" && !both)
-            streamed->notes.emplace_back("no budget: refinement starts from the bandwidth-aware streaming, which "
-                                         "minimises the transfer time (start=cost runs the paper's stage 1)");
-        candidates.push_back(std::move(*streamed));
-        names.push_back("bandwidth-aware streaming");
+        result = bandwidthAwareStream(problem, 0.0, problem.budgetUsd.value_or(0.0), seed, streaming);
+        name = "bandwidth-aware streaming";
+    } else {
+        result = degreeStart(problem, streaming);
     }
-    for (std::size_t k = 0; k < candidates.size(); ++k) {
-        const double from = 0.5 + 0.5 * static_cast<double>(k) / static_cast<double>(candidates.size());
-        const double to = 0.5 + 0.5 * static_cast<double>(k + 1) / static_cast<double>(candidates.size());
-        if (!refineStart(problem, values, seed, range.sub(from, to), candidates[k], names[k]))
-            return makeError(ErrorCode::Canceled, "canceled");
-    }
-    if (candidates.size() == 1)
-        return std::move(candidates.front());
-    // Both starts refined: the faster one within the budget; when neither fits, the cheaper one.
-    const double budget = problem.budgetUsd.value_or(std::numeric_limits<double>::infinity());
-    std::size_t best = 0;
-    std::vector<cost::GasMetrics> metrics;
-    metrics.reserve(candidates.size());
-    for (const auto& c : candidates)
-        metrics.push_back(cost::evaluateGas(*problem.graph, c.partition, problem.sizes, problem.network));
-    const auto better = [&](std::size_t a, std::size_t b) {
-        const bool fitsA = withinBudget(metrics[a].wanUsd, budget), fitsB = withinBudget(metrics[b].wanUsd, budget);
-        if (fitsA != fitsB)
-            return fitsA;
-        if (!fitsA)
-            return metrics[a].wanUsd < metrics[b].wanUsd;
-        return metrics[a].transferSeconds < metrics[b].transferSeconds
-            || (metrics[a].transferSeconds == metrics[b].transferSeconds && metrics[a].wanUsd < metrics[b].wanUsd);
-    };
-    for (std::size_t k = 1; k < candidates.size(); ++k)
-        if (better(k, best))
-            best = k;
-    PartitionResult result = std::move(candidates[best]);
-    result.streamingSeconds = candidates[best == 0 ? 1 : 0].streamingSeconds + result.streamingSeconds;
-    char text[240];
-    std::snprintf(text, sizeof text, "kept the %s start: %.6g s at %.6g USD (the %s start gave %.6g s at %.6g USD)",
-                  names[best], metrics[best].transferSeconds, metrics[best].wanUsd, names[1 - best],
-                  metrics[1 - best].transferSeconds, metrics[1 - best].wanUsd);
-    result.notes.emplace_back(text);
+    if (!result)
+        return result.error();
+    if (!refineStart(problem, values, seed, range.sub(0.3, 1.0), *result, name))
+        return makeError(ErrorCode::Canceled, "canceled");
     return result;
 }
 

@@ -5,16 +5,22 @@
 
 namespace meridian::partition {
 
-/// `geo-cut`: Geo-Cut (TPDS'19) in full.
+/// `geo-cut`: Geo-Cut (TPDS'19) in full, then Meridian's replica refinement.
+///
+/// Every vertex's data stays at its home site and its master with it (Section 1: data that cannot leave its DC),
+/// so the home is always one of its replicas. Under eq. 1-4 alone, moving masters would let a partitioner empty
+/// sites and gather everything in one, which sends nothing; keeping masters home rules that out, and makes the
+/// cheapest reachable cost a real bound (partition::costLowerBound).
 ///
 /// Stage 1, cost-aware streaming (Section 4.1, eq. 7-9): an edge (u, v) goes to the site of R_u and R_v's
 /// intersection with the smallest gather cost (1 - I_v^r) P_r dg, or, when they share none, to the site
 /// with the smallest gather plus synchronisation cost; ties go to the least-loaded site.
 ///
-/// Stage 2a, partition mapping by the power of d choices (Algorithms 1-2): d random pairs of partitions are
-/// sampled, each swap of their sites is costed with eq. 1 and eq. 4 from M x M aggregated traffic tables
-/// (O(M^2) per estimate), and the best swap that gains time within the budget is applied. Algorithm 1 stops
-/// at the first sample without gain; `patience` allows that many fruitless samples in a row (1 = the paper).
+/// Stage 2a, partition mapping by the power of d choices (Algorithms 1-2), only with `relocate_data`: it moves a
+/// whole partition, its vertices' data included, to another site. d random pairs of partitions are sampled, each
+/// swap of their sites is costed with eq. 1 and eq. 4 from M x M aggregated traffic tables (O(M^2) per estimate),
+/// and the best swap that gains time within the budget is applied. Algorithm 1 stops at the first sample without
+/// gain; `patience` allows that many fruitless samples in a row (1 = the paper).
 ///
 /// Stage 2b, edge migration (Section 4.2.2): the bottlenecked link is found from eq. 1-3 (the gather and
 /// apply bottlenecks, or the one with more possible reduction); the replicas it carries are queued by their
@@ -22,12 +28,15 @@ namespace meridian::partition {
 /// downlink, masters or mirrors by a_v for the apply stage), the queue is cut to L_Q = `lq_fraction` of its
 /// length, and each queued vertex's edges in that site, grouped into C = `groups` groups by the replica
 /// sites of their other endpoints, move to the site giving the shortest transfer time, if that time is
-/// shorter and the budget holds. For a gather-downlink bottleneck the master may instead move to its
-/// replica with the most local edges. Rounds repeat until one improves nothing.
+/// shorter and the budget holds. Rounds repeat until one improves nothing.
 ///
-/// The budget B (USD per iteration) is honoured whenever the stage-1 cost fits it; when it does not, budget repair
-/// moves edge groups to cheaper sites first, no refinement step may raise the cost, and the result is reported
-/// over budget by the difference.
+/// Stage 3, replica refinement (Meridian's; refinement::refineReplicas): a local search that removes mirrors while
+/// that shortens the transfer time within the budget, or, over the budget, lowers the cost. `replica_passes=0`
+/// leaves the paper's Geo-Cut alone.
+///
+/// The budget B (USD per iteration) is honoured whenever the stage-1 cost fits it; when it does not, no stage may
+/// raise the cost and stage 3 lowers it first, and a partition still over the budget is reported over by the
+/// difference.
 ///
 /// Where refinement starts (`start`): the paper's stage 1, G-Cut's bandwidth-aware streaming (Section 4.2.1 lets
 /// partition mapping start from "an optimized solution given by any other graph partitioning method"), or
@@ -39,23 +48,16 @@ public:
     std::string_view id() const override { return "geo-cut"; }
     std::string_view description() const override
     {
-        return "Geo-Cut: cost-aware streaming, partition mapping by the power of d choices, edge migration under a WAN "
+        return "Geo-Cut: cost-aware streaming, partition mapping, edge migration and replica refinement under a WAN "
                "budget";
     }
     std::vector<ParamSpec> parameters() const override;
 
-    /// Runs stages 2a and 2b on an existing partition of `graph` (also used for dynamic graphs) with
-    /// `budgetUsd` (infinity = none); returns false when canceled. Notes say what each stage achieved.
+    /// Runs stages 2a (with `relocate_data`), 2b and 3 on an existing partition of `graph` (also used for dynamic
+    /// graphs) with `budgetUsd` (infinity = none); returns false when canceled. Notes say what each stage achieved.
     static bool refine(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                        const ParamValues& values, std::uint64_t seed, const FeedbackRange& range,
                        std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr);
-
-    /// Puts every master on one of its vertex's replicas: its home (moved by `mapping`, the partition mapping's
-    /// sites, when not empty) or a site holding one of its edges. Emptying sites in budget repair moves masters
-    /// off their homes, and later edge moves can leave one where its vertex has no edge left (refine calls this
-    /// after such a repair); each such master goes to the replica that costs least (ties: transfer time).
-    static void settleMasters(const PartitionProblem& problem, const model::Graph& graph,
-                              model::EdgePartition& partition, const std::vector<int>& mapping);
 
 private:
     /// Notes the start's stage-1 cost and refines it under the budget; false when canceled.

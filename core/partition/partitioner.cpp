@@ -103,29 +103,11 @@ Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, cons
         return makeError(ErrorCode::Internal, std::string(id()) + " returned a site mapping of the wrong size");
     if (std::any_of(p.edgeSite.begin(), p.edgeSite.end(), [m](std::uint8_t s) { return s >= m; }))
         return makeError(ErrorCode::Internal, std::string(id()) + " left an edge without a site");
-    const auto replicas = homeAndEdgeSites(g, problem.home, p, moved);
     for (std::uint32_t v = 0; v < g.vertexCount; ++v)
-        if (p.masterSite[v] >= m || !(replicas[v] >> p.masterSite[v] & 1))
-            return makeError(ErrorCode::Internal, std::string(id()) + " put a master where its vertex has no replica");
+        if (p.masterSite[v] != (moved.empty() ? problem.home[v] : moved[problem.home[v]]))
+            return makeError(ErrorCode::Internal, std::string(id()) + " moved a master away from its vertex's home");
     feedback.setProgress(1.0, "done");
     return result;
-}
-
-std::vector<std::uint64_t> homeAndEdgeSites(const model::Graph& g, const std::vector<std::uint8_t>& home,
-                                            const model::EdgePartition& partition, const std::vector<int>& siteMapping)
-{
-    std::vector<std::uint64_t> replicas(g.vertexCount, 0);
-    for (std::uint32_t v = 0; v < g.vertexCount; ++v)
-        replicas[v] = 1ull << (siteMapping.empty() ? home[v] : siteMapping[home[v]]);
-    const std::size_t edges = g.edgeCount();
-    for (std::size_t e = 0; e < edges; ++e) {
-        const std::size_t ahead = std::min<std::size_t>(e + 16, edges - 1); // random vertices: load them ahead
-        __builtin_prefetch(replicas.data() + g.src[ahead], 1);
-        __builtin_prefetch(replicas.data() + g.dst[ahead], 1);
-        replicas[g.src[e]] |= 1ull << partition.edgeSite[e];
-        replicas[g.dst[e]] |= 1ull << partition.edgeSite[e];
-    }
-    return replicas;
 }
 
 StreamOrder::StreamOrder(std::size_t edges, std::uint64_t seed)

@@ -45,15 +45,9 @@ struct PartitionResult {
     std::vector<std::string> notes;
     double streamingSeconds = 0.0; ///< wall time of the streaming pass alone (for throughput figures)
     /// Where partition mapping moved each site's partition (a permutation; empty when nothing moved). A
-    /// vertex's home data moves with its partition: its master may then be at siteMapping[home].
+    /// vertex's home data moves with its partition: its master is then at siteMapping[home].
     std::vector<int> siteMapping;
 };
-
-/// Each vertex's replica sites as a result is checked against them: its home (moved by `siteMapping`, a
-/// partition mapping, when that is not empty) and the sites of its edges in `graph`, whose sites must be valid.
-/// O(E).
-std::vector<std::uint64_t> homeAndEdgeSites(const model::Graph& graph, const std::vector<std::uint8_t>& home,
-                                            const model::EdgePartition& partition, const std::vector<int>& siteMapping);
 
 /// The budget status of a partition: met, or over by how many USD.
 struct BudgetStatus {
@@ -68,7 +62,9 @@ BudgetStatus budgetStatus(const PartitionProblem& problem, double wanUsd);
 inline bool withinBudget(double usd, double budget) { return usd <= budget * (1 + 1e-9) + 1e-15; }
 
 /// A vertex-cut graph partitioner (the same algorithm interface as the mappers). run() validates the parameters, calls
-/// runImpl(), and checks that every edge has a site and every master is one of its vertex's replicas.
+/// runImpl(), and checks that every edge has a site and every master is at its vertex's home (or where a partition
+/// mapping moved the home's partition): a vertex's data stays where it is stored, so its master does too, and the
+/// home is always one of the vertex's replicas.
 /// Deterministic for a seed. A canceled run returns ErrorCode::Canceled.
 class Partitioner {
 public:

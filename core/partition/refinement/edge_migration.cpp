@@ -99,12 +99,10 @@ struct Score {
 class Migration {
 public:
     Migration(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
-              double budgetUsd, int groups, const FeedbackRange& range, std::optional<cost::GasState>* state)
+              double budgetUsd, int groups, cost::GasState& state)
         : m_graph(graph)
         , m_partition(partition)
-        , m_state(state && *state ? std::move(**state)
-                                  : cost::GasState(graph, partition, problem.sizes, problem.network,
-                                                   [&range] { return range.isCanceled(); }))
+        , m_state(state)
         , m_net(problem.network)
         , m_m(problem.siteCount())
         , m_groups(groups)
@@ -117,41 +115,19 @@ public:
     Round round(double lq, const FeedbackRange& range);
     const cost::GasState& state() const { return m_state; }
     int movedEdges() const { return m_movedEdges; }
-    int movedMasters() const { return m_movedMasters; }
 
 private:
-    bool moveMaster(std::uint32_t v, int from, Score& now);
     bool moveGroups(const std::vector<std::vector<std::uint32_t>>& groups, const Bottleneck& link, Score& now);
 
     const model::Graph& m_graph;
     model::EdgePartition& m_partition;
-    cost::GasState m_state;
+    cost::GasState& m_state;
     const cost::GasNetwork& m_net;
     int m_m;
     int m_groups;
     double m_budget;
     int m_movedEdges = 0;
-    int m_movedMasters = 0;
 };
-
-/// Moves `v`'s master from `from` to its replica with the most local edges if that is progress within budget.
-bool Migration::moveMaster(std::uint32_t v, int from, Score& now)
-{
-    int target = -1;
-    for (int k = 0; k < m_m; ++k)
-        if (k != from && m_state.edgesAt(v, k) && (target < 0 || m_state.edgesAt(v, k) > m_state.edgesAt(v, target)))
-            target = k;
-    if (target < 0)
-        return false;
-    m_state.setMaster(v, target);
-    if (Score::of(m_state).betterThan(now) && withinBudget(m_state.wanUsd(), m_budget)) {
-        ++m_movedMasters;
-        now = Score::of(m_state);
-        return true;
-    }
-    m_state.setMaster(v, from);
-    return false;
-}
 
 /// Moves each group to its best site (never the link's site for a mirror) if that is progress within budget.
 bool Migration::moveGroups(const std::vector<std::vector<std::uint32_t>>& groups, const Bottleneck& link, Score& now)
@@ -199,8 +175,6 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range)
         if (range.isCanceled())
             return Round::Canceled;
         Score now = Score::of(m_state);
-        if (link->gatherStage && !link->uplink && m_state.master(v) == link->site)
-            improved = moveMaster(v, link->site, now) || improved;
         // A mirror's edges on the link's site leave it; a master's edges may all move, each group to its
         // best site (consolidating mirrors into fewer sites).
         const auto groups = groupEdges(m_graph, m_partition, m_state, v, incident[v],
@@ -226,9 +200,13 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
     const auto maxRounds = values.integer("max_rounds");
     if (lq <= 0.0 || maxRounds == 0 || problem.siteCount() < 2)
         return true;
-    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), range, state);
-    if (!migration.state().complete())
+    std::optional<cost::GasState> own;
+    std::optional<cost::GasState>& held = state ? *state : own;
+    if (!held)
+        held.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); });
+    if (!held->complete())
         return false;
+    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), *held);
     const double startSeconds = migration.state().transferSeconds();
     int rounds = 0;
     for (; rounds < maxRounds; ++rounds) {
@@ -248,8 +226,8 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
     }
     char text[200];
     std::snprintf(text, sizeof text,
-                  "edge migration: %d edge(s) moved, %d master(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
-                  migration.movedEdges(), migration.movedMasters(), rounds, startSeconds,
+                  "edge migration: %d edge(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
+                  migration.movedEdges(), rounds, startSeconds,
                   migration.state().transferSeconds());
     notes.emplace_back(text);
     return true;

@@ -14,11 +14,12 @@ namespace meridian::partition::refinement {
 /// it carries by their traffic on that link (mirrors by g_v^r for a gather uplink, masters by non-local
 /// gather for a gather downlink, masters or mirrors by a_v for the apply stage), cuts the queue to
 /// `lq_fraction` of its length, and moves each queued vertex's edges, in at most `groups` groups, to the
-/// site giving the shortest transfer time if that is shorter and the budget holds. For a gather-downlink
-/// bottleneck the master may instead move to its replica with the most local edges. Rounds repeat (at most
-/// `max_rounds`) until one improves nothing. Over budget at the start, no move may raise the cost.
-/// Adds a note; returns false when canceled (the moves made so far stay).
-/// `state`, when it holds one, is the traffic state of `partition` to start from (it is consumed).
+/// site giving the shortest transfer time if that is shorter and the budget holds. Masters stay at their sites
+/// (the paper moves a master off a gather-downlink bottleneck; Meridian keeps each vertex's master with its data
+/// and moves the master's edges instead). Rounds repeat (at most `max_rounds`) until one improves nothing. Over
+/// budget at the start, no move may raise the cost. Adds a note; returns false when canceled (the moves made so
+/// far stay). `state`, when given, is the traffic state of `partition` to start from when it holds one, else one is
+/// built into it; either way it is left describing the migrated partition, for the next stage.
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
                   std::vector<std::string>& notes, std::optional<cost::GasState>* state = nullptr);

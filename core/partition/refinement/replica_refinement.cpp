@@ -1,0 +1,361 @@
+#include "core/partition/refinement/replica_refinement.h"
+
+#include "core/common/random.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace meridian::partition::refinement {
+
+Incidence::Incidence(const model::Graph& graph)
+    : offsets(static_cast<std::size_t>(graph.vertexCount) + 1, 0)
+    , entries(2 * graph.edgeCount())
+{
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+        ++offsets[graph.src[e] + 1];
+        ++offsets[graph.dst[e] + 1];
+    }
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+        const std::uint32_t u = graph.src[e], v = graph.dst[e], id = static_cast<std::uint32_t>(e);
+        entries[next[u]++] = Entry{id, v};
+        entries[next[v]++] = Entry{id | Entry::kTarget, u};
+    }
+}
+
+namespace {
+
+using Summary = cost::GasState::Summary;
+
+/// Which order summaries are compared in (see refineReplicas).
+class Objective {
+public:
+    explicit Objective(double budgetUsd)
+        : m_budget(budgetUsd)
+    {}
+
+    bool within(const Summary& s) const { return withinBudget(s.usd, m_budget); }
+    /// True when `a` is strictly better than `b`.
+    bool better(const Summary& a, const Summary& b) const
+    {
+        const bool inA = within(a), inB = within(b);
+        if (inA != inB)
+            return inA;
+        if (!inA)
+            return lower(a.usd, b.usd) || (same(a.usd, b.usd) && lower(a.transferSeconds(), b.transferSeconds()));
+        return lower(a.transferSeconds(), b.transferSeconds())
+            || (same(a.transferSeconds(), b.transferSeconds()) && lower(a.squares, b.squares));
+    }
+    /// The share by which `after` improves on `before` in the quantity that leads the comparison.
+    double gain(const Summary& before, const Summary& after) const
+    {
+        if (!within(before))
+            return before.usd > 0.0 ? (before.usd - after.usd) / before.usd : 0.0;
+        const double t = before.transferSeconds();
+        const double timeGain = t > 0.0 ? (t - after.transferSeconds()) / t : 0.0;
+        const double squareGain = before.squares > 0.0 ? (before.squares - after.squares) / before.squares : 0.0;
+        return std::max(timeGain, squareGain);
+    }
+
+private:
+    static bool lower(double a, double b) { return a < b - 1e-12 * std::abs(b); }
+    static bool same(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
+    double m_budget;
+};
+
+using Entry = Incidence::Entry;
+
+/// The local search of one refinement: the incidence, x's edges sorted by site, and the loads ahead. Its memory
+/// accesses are random in the graph, so each vertex's records are requested a few vertices before it is tried
+/// (the sites of its edges first, then its neighbours' counts), and a mirror's neighbours one mirror ahead.
+class Search {
+public:
+    Search(const model::Graph& graph, model::EdgePartition& partition, cost::GasState& state, const Objective& objective)
+        : m_partition(partition)
+        , m_state(state)
+        , m_objective(objective)
+        , m_incidence(graph)
+    {}
+
+    std::uint32_t degree(std::uint32_t x) const { return m_incidence.offsets[x + 1] - m_incidence.offsets[x]; }
+
+    /// Loads the sites of x's first edges.
+    void prefetchSites(std::uint32_t x) const
+    {
+        const Entry* first = m_incidence.entries.data() + m_incidence.offsets[x];
+        const Entry* last = first + std::min(degree(x), kAheadEdges);
+        for (const Entry* i = first; i != last; ++i)
+            __builtin_prefetch(m_partition.edgeSite.data() + i->edge());
+    }
+    /// Loads the counts of x's neighbours across its first edges off its master's site (the edges a mirror move
+    /// may take), once prefetchSites(x) has landed.
+    void prefetchNeighbours(std::uint32_t x) const
+    {
+        const Entry* first = m_incidence.entries.data() + m_incidence.offsets[x];
+        const Entry* last = first + std::min(degree(x), kAheadEdges);
+        const int master = m_state.master(x);
+        for (const Entry* i = first; i != last; ++i)
+            if (m_partition.edgeSite[i->edge()] != master)
+                m_state.prefetch(i->other);
+    }
+
+    /// Sorts x's edges into buckets by their site.
+    void collect(std::uint32_t x)
+    {
+        std::fill(m_start.begin(), m_start.end(), 0u);
+        const Entry* first = m_incidence.entries.data() + m_incidence.offsets[x];
+        const Entry* last = first + degree(x);
+        for (const Entry* i = first; i != last; ++i)
+            ++m_start[m_partition.edgeSite[i->edge()] + 1];
+        std::partial_sum(m_start.begin(), m_start.end(), m_start.begin());
+        m_bySite.resize(degree(x));
+        std::copy(m_start.begin(), m_start.end() - 1, m_next.begin());
+        for (const Entry* i = first; i != last; ++i)
+            m_bySite[m_next[m_partition.edgeSite[i->edge()]]++] = *i;
+    }
+    /// The number of x's edges on s as collect(x) found them.
+    std::size_t collectedAt(int s) const { return m_start[s + 1] - m_start[s]; }
+    /// Loads the counts of the neighbours across x's edges on s (collect(x) first).
+    void prefetchMirror(int s) const
+    {
+        const Entry* first = m_bySite.data() + m_start[s];
+        const Entry* last = first + std::min<std::size_t>(collectedAt(s), kAheadEdges);
+        for (const Entry* i = first; i != last; ++i)
+            m_state.prefetch(i->other);
+    }
+
+    /// Tries to remove x's mirror at s (collect(x) first): moves its edges one by one to their best sites and keeps
+    /// the whole move when it improves the objective, else undoes it. Returns whether it was kept.
+    bool tryMirror(std::uint32_t x, int s)
+    {
+        const Entry* first = m_bySite.data() + m_start[s];
+        const Entry* last = m_bySite.data() + m_start[s + 1];
+        if (first == last)
+            return false;
+        const Summary before = m_state.summary();
+        for (const Entry* i = first; i != last; ++i)
+            moveToBestSite(*i, x, s);
+        if (m_objective.better(m_state.summary(), before))
+            return true;
+        for (const Entry* i = first; i != last; ++i)
+            move(*i, x, s);
+        return false;
+    }
+
+    /// Tries, for each site s other than x's master's, to move x's edges whose other endpoint lives at s (and that
+    /// run elsewhere) to s: x gains a mirror there, and the mirrors those edges needed elsewhere may go. The
+    /// counterpart of tryMirror, which removes one of x's mirrors. collect(x) first; returns the moves kept.
+    int tryAbsorb(std::uint32_t x)
+    {
+        const int master = m_state.master(x);
+        std::uint64_t homes = 0;
+        for (const Entry& i : m_bySite) {
+            const int h = m_state.master(i.other);
+            if (h != master && m_partition.edgeSite[i.edge()] != h)
+                homes |= 1ull << h;
+        }
+        int kept = 0;
+        for (; homes; homes &= homes - 1) {
+            const int s = std::countr_zero(homes);
+            m_group.clear();
+            for (const Entry& i : m_bySite)
+                if (m_state.master(i.other) == s && m_partition.edgeSite[i.edge()] != s)
+                    m_group.push_back({i, m_partition.edgeSite[i.edge()]});
+            const Summary before = m_state.summary();
+            for (const auto& [i, from] : m_group)
+                move(i, x, s);
+            if (m_objective.better(m_state.summary(), before)) {
+                ++kept;
+                continue;
+            }
+            for (const auto& [i, from] : m_group)
+                move(i, x, from);
+        }
+        return kept;
+    }
+
+private:
+    static constexpr std::uint32_t kAheadEdges = 64; ///< per vertex ahead: more of a hub's would flood the caches
+
+    void move(const Entry& i, std::uint32_t x, int site)
+    {
+        if (i.xIsTarget())
+            m_state.moveEdge(i.edge(), i.other, x, site);
+        else
+            m_state.moveEdge(i.edge(), x, i.other, site);
+    }
+    /// True when v has a replica at t that would not change by taking one more of its edges (an in-edge when
+    /// `target`): t is its master's site, or it already holds such edges there.
+    bool holds(std::uint32_t v, int t, bool target) const
+    {
+        return t == m_state.master(v) || (target ? m_state.inEdgesAt(v, t) > 0 : m_state.edgesAt(v, t) > 0);
+    }
+
+    /// Moves edge i of x, now on s, to the candidate site (one holding both endpoints, or either's master) with
+    /// the best summary: predicted without moving for a combining profile, tried for a binding one.
+    void moveToBestSite(const Entry& i, std::uint32_t x, int s)
+    {
+        const std::uint32_t y = i.other;
+        std::uint64_t candidates = (m_state.replicaMask(x) & m_state.replicaMask(y)) | 1ull << m_state.master(x)
+            | 1ull << m_state.master(y);
+        candidates &= ~(1ull << s);
+        const bool predict = m_state.combines();
+        if (predict) {
+            // Where both endpoints already hold a replica (and gather, for the edge's target), the edge adds no
+            // traffic there, and nowhere can it add less: take the first such site.
+            for (std::uint64_t rest = candidates; rest; rest &= rest - 1) {
+                const int t = std::countr_zero(rest);
+                if (holds(x, t, i.xIsTarget()) && holds(y, t, !i.xIsTarget())) {
+                    move(i, x, t);
+                    return;
+                }
+            }
+        }
+        const std::uint32_t u = i.xIsTarget() ? y : x, v = i.xIsTarget() ? x : y;
+        const Summary now = predict ? m_state.summary() : Summary{};
+        int best = -1;
+        Summary bestSummary;
+        for (; candidates; candidates &= candidates - 1) {
+            const int t = std::countr_zero(candidates);
+            Summary next;
+            if (predict) {
+                next = m_state.predictMove(i.edge(), u, v, t, now);
+            } else {
+                m_state.moveEdge(i.edge(), u, v, t);
+                next = m_state.summary();
+            }
+            if (best < 0 || m_objective.better(next, bestSummary)) {
+                best = t;
+                bestSummary = next;
+            }
+        }
+        move(i, x, best);
+    }
+
+    model::EdgePartition& m_partition;
+    cost::GasState& m_state;
+    const Objective& m_objective;
+    Incidence m_incidence;
+    std::vector<std::uint32_t> m_start = std::vector<std::uint32_t>(65, 0); ///< bucket starts by site
+    std::vector<std::uint32_t> m_next = std::vector<std::uint32_t>(64, 0);
+    std::vector<Entry> m_bySite;
+    std::vector<std::pair<Entry, int>> m_group;
+};
+
+/// Vertices in blocks of consecutive ids, the blocks in a seeded random order, keeping only those with edges: a
+/// vertex's own records are then read in sequence on a large graph.
+std::vector<std::uint32_t> visitingOrder(const cost::GasState& gas, const Search& local, Random& random)
+{
+    // At least 4096 blocks, so that a small graph's order is a full shuffle; at most 4096 vertices a block.
+    const std::uint32_t n = gas.vertexCount();
+    const std::uint32_t kBlock = std::clamp<std::uint32_t>(n / 4096, 1, 4096);
+    std::vector<std::uint32_t> blocks((n + kBlock - 1) / kBlock);
+    std::iota(blocks.begin(), blocks.end(), 0u);
+    random.shuffle(blocks);
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t b : blocks)
+        for (std::uint32_t x = b * kBlock; x < std::min(n, (b + 1) * kBlock); ++x)
+            if (local.degree(x) > 0)
+                order.push_back(x);
+    return order;
+}
+
+/// One pass over `order`; false when canceled. Sets `outOfTime` when the limit stopped it.
+bool runPass(Search& local, cost::GasState& gas, const std::vector<std::uint32_t>& order, const ReplicaSearch& search,
+             const std::function<bool()>& timeUp, const std::function<void(double)>& progress, ReplicaReport& report,
+             bool& outOfTime, const FeedbackRange& range)
+{
+    constexpr std::size_t kSitesAhead = 16, kNeighboursAhead = 8;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        if ((k & 0x3FF) == 0) {
+            if (range.isCanceled())
+                return false;
+            if (timeUp()) {
+                outOfTime = true;
+                return true;
+            }
+            progress(static_cast<double>(k) / static_cast<double>(order.size()));
+        }
+        if (k + kSitesAhead < order.size())
+            local.prefetchSites(order[k + kSitesAhead]);
+        if (k + kNeighboursAhead < order.size())
+            local.prefetchNeighbours(order[k + kNeighboursAhead]);
+        const std::uint32_t x = order[k];
+        const int master = gas.master(x);
+        // The mirrors small enough to try, read off x's counts (one row) before any of its edges.
+        std::uint64_t small = 0;
+        for (std::uint64_t rest = gas.replicaMask(x) & ~(1ull << master); rest; rest &= rest - 1) {
+            const int s = std::countr_zero(rest);
+            if (gas.edgesAt(x, s) <= search.maxSlotEdges)
+                small |= 1ull << s;
+        }
+        // A hub's few small mirrors would each cost a scan of all its edges: they stay.
+        if (local.degree(x) > search.maxScannedDegree)
+            continue;
+        local.collect(x);
+        report.mirrorsAdded += local.tryAbsorb(x);
+        local.collect(x);
+        for (; small; small &= small - 1) {
+            const int s = std::countr_zero(small);
+            if (const std::uint64_t rest = small & (small - 1))
+                local.prefetchMirror(std::countr_zero(rest));
+            if (local.collectedAt(s) != gas.edgesAt(x, s))
+                local.collect(x); // a kept move brought edges of x to s
+            ++report.mirrorsTried;
+            if (local.tryMirror(x, s))
+                ++report.mirrorsRemoved;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+                    const ReplicaSearch& search, double budgetUsd, std::uint64_t seed, const FeedbackRange& range,
+                    ReplicaReport& report, std::optional<cost::GasState>* state)
+{
+    std::optional<cost::GasState> own;
+    std::optional<cost::GasState>& held = state ? *state : own;
+    if (!held)
+        held.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); });
+    cost::GasState& gas = *held;
+    if (!gas.complete())
+        return false;
+    const Objective objective(budgetUsd);
+    report.before = gas.summary();
+    report.after = report.before;
+    report.metBudget = objective.within(report.before);
+    if (search.maxPasses <= 0 || problem.siteCount() < 2 || graph.edgeCount() >= Incidence::kMaxEdges)
+        return true;
+    Search local(graph, partition, gas, objective);
+    Random random(seed ^ 0x5245504cull);
+    const auto start = std::chrono::steady_clock::now();
+    const std::function<bool()> timeUp = [&] {
+        return search.timeLimitSeconds > 0.0
+            && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                   > search.timeLimitSeconds;
+    };
+    for (int pass = 0; pass < search.maxPasses; ++pass) {
+        const Summary passStart = gas.summary();
+        const std::vector<std::uint32_t> order = visitingOrder(gas, local, random);
+        bool outOfTime = false;
+        const std::function<void(double)> progress = [&](double done) {
+            range.setProgress((pass + done) / search.maxPasses, "replica refinement");
+        };
+        if (!runPass(local, gas, order, search, timeUp, progress, report, outOfTime, range))
+            return false;
+        ++report.passes;
+        if (outOfTime || objective.gain(passStart, gas.summary()) < search.minPassGain)
+            break;
+    }
+    report.after = gas.summary();
+    report.metBudget = objective.within(report.after);
+    return true;
+}
+
+} // namespace meridian::partition::refinement

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/cost/gas_cost.h"
+#include "core/partition/partitioner.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace meridian::partition::refinement {
+
+/// How long replica refinement searches.
+struct ReplicaSearch {
+    int maxPasses = 20;              ///< passes over every vertex's mirrors (0 skips the stage)
+    double minPassGain = 1e-3;       ///< stop after a pass that improves the objective by less than this share
+    double timeLimitSeconds = 0.0;   ///< stop at the first slot after this long (0 = no limit)
+    std::size_t maxSlotEdges = 256;  ///< mirrors holding more of their vertex's edges are not tried
+    std::uint32_t maxScannedDegree = 4096; ///< nor are the mirrors of vertices with more edges (hubs)
+};
+
+/// What the stage did.
+struct ReplicaReport {
+    int passes = 0;
+    std::size_t mirrorsTried = 0, mirrorsRemoved = 0, mirrorsAdded = 0;
+    cost::GasState::Summary before, after;
+    bool metBudget = false; ///< the budget holds at the end (true when there is none)
+};
+
+/// Replica refinement (Meridian's stage 3 of Geo-Cut, after the paper's two refinement stages): a local search over
+/// mirrors. Masters stay where they are. For every vertex x (in a seeded random order) and every site s where x has a
+/// mirror, the edges of x at s are moved, one at a time, each to the best site among those already holding both of
+/// its endpoints and the two endpoints' masters; the whole move is kept only when it improves the objective, else
+/// undone. Each kept move removes a mirror of x (and often mirrors of its neighbours), so the WAN bytes fall.
+///
+/// The objective, compared exactly after every trial move with GasState's O(M) summary:
+/// - while the partition costs more than `budgetUsd`: the WAN cost, then the transfer time;
+/// - within the budget: the transfer time (eq. 1), then the sum of the links' squared times (which falls when
+///   traffic leaves the busiest links or the WAN, so moves that do not lower the maximum yet still count), with
+///   no move allowed to leave the budget.
+///
+/// Passes repeat until one improves the objective by less than `minPassGain`, `maxPasses` ran, or the time limit
+/// is reached. Each pass costs O(sum over mirrors of the mirror's edges x the candidate sites x M). Deterministic for
+/// a seed. `state`, when it holds a state, is used (and left updated); otherwise one is built. Returns false when
+/// canceled (the partition then holds every move kept so far, and is valid).
+bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
+                    const ReplicaSearch& search, double budgetUsd, std::uint64_t seed, const FeedbackRange& range,
+                    ReplicaReport& report, std::optional<cost::GasState>* state = nullptr);
+
+/// The edges incident to each vertex as one array: vertex x's are `entries[offsets[x]] .. entries[offsets[x + 1] -
+/// 1]`, each with the edge's id, whether x is its target, and the other endpoint (so a search reaches x's
+/// neighbours without reading the edge list). 16 bytes per edge, 4 per vertex; fewer than 2^31 edges.
+struct Incidence {
+    static constexpr std::size_t kMaxEdges = std::size_t(1) << 31;
+    struct Entry {
+        static constexpr std::uint32_t kTarget = 1u << 31;
+        std::uint32_t id;    ///< the edge id, with kTarget set when x is the edge's target
+        std::uint32_t other; ///< the edge's other endpoint
+        std::uint32_t edge() const { return id & ~kTarget; }
+        bool xIsTarget() const { return id & kTarget; }
+    };
+    std::vector<std::uint32_t> offsets;
+    std::vector<Entry> entries;
+    explicit Incidence(const model::Graph& graph);
+};
+
+} // namespace meridian::partition::refinement
