@@ -126,6 +126,80 @@ private Q_SLOTS:
         }
     }
 
+    // predictMove reads a move's effect off the state without making it: after the move, the sum of squares and the
+    // cost are what it said, and the stage times are at least what it said (it does not see a busiest link fall).
+    void predictedMovesMatchMadeOnes()
+    {
+        auto graph = *io::readSnapGraph(test::data("graphs/Wiki-Vote.txt"));
+        std::vector<model::Site> s;
+        for (int r = 0; r < 4; ++r) {
+            auto site = test::site(std::string(1, static_cast<char>('a' + r)), r, r, 1, 1);
+            site.uplinkMBps = 100.0 + 50 * r;
+            site.downlinkMBps = 400.0 - 30 * r;
+            site.egressUsdPerGB = 0.02 * (r + 1);
+            s.push_back(site);
+        }
+        const auto topo = *model::Topology::create(s);
+        const auto net = *cost::GasNetwork::fromTopology(topo);
+        const auto sizes = cost::vertexSizes(graph, *cost::TrafficProfile::fromId("sssp", 0.3));
+        Random random(9);
+        model::EdgePartition p;
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+            p.edgeSite.push_back(static_cast<std::uint8_t>(random.uniformInt(4)));
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+            p.masterSite.push_back(static_cast<std::uint8_t>(random.uniformInt(4)));
+        cost::GasState state(graph, p, sizes, net);
+        QVERIFY(state.combines());
+        for (int k = 0; k < 3000; ++k) {
+            const std::size_t e = random.uniformInt(graph.edgeCount());
+            const int to = static_cast<int>(random.uniformInt(4));
+            const auto now = state.summary();
+            const auto predicted = state.predictMove(e, graph.src[e], graph.dst[e], to, now);
+            state.moveEdge(e, to);
+            const auto made = state.summary();
+            QVERIFY(std::abs(predicted.squares - made.squares) <= 1e-9 * made.squares);
+            QVERIFY(std::abs(predicted.usd - made.usd) <= 1e-9 * made.usd);
+            QVERIFY(predicted.gatherSeconds <= made.gatherSeconds * (1 + 1e-12)
+                    || predicted.gatherSeconds == now.gatherSeconds);
+            QVERIFY(predicted.applySeconds <= made.applySeconds * (1 + 1e-12)
+                    || predicted.applySeconds == now.applySeconds);
+        }
+        const auto full = cost::evaluateGas(graph, p, sizes, net);
+        QVERIFY(std::abs(full.transferSeconds - state.summary().transferSeconds()) <= 1e-9 * full.transferSeconds);
+    }
+
+    // A hub holding more than 2^16 edges on one site: its counts move to 32 bits without losing any, and moving its
+    // edges away brings its replicas back exactly.
+    void hubCountsPastSixteenBits()
+    {
+        model::Graph graph;
+        const std::uint32_t leaves = 70000;
+        graph.vertexCount = leaves + 1;
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+            graph.originalId.push_back(v);
+        for (std::uint32_t v = 1; v <= leaves; ++v) {
+            graph.src.push_back(v);
+            graph.dst.push_back(0); // the hub is vertex 0, the target of every edge
+        }
+        const auto topo = *io::loadTopology(test::data("graphs/two_sites.csv"));
+        const auto net = *cost::GasNetwork::fromTopology(topo);
+        const auto sizes = cost::vertexSizes(graph, *cost::TrafficProfile::fromId("pagerank"));
+        model::EdgePartition p;
+        p.edgeSite.assign(graph.edgeCount(), 1);
+        p.masterSite.assign(graph.vertexCount, 0);
+        p.masterSite[0] = 0;
+        cost::GasState state(graph, p, sizes, net);
+        QCOMPARE(state.edgesAt(0, 1), leaves);
+        QCOMPARE(state.inEdgesAt(0, 1), leaves);
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+            state.moveEdge(e, 0);
+        QCOMPARE(state.edgesAt(0, 1), 0u);
+        QCOMPARE(state.edgesAt(0, 0), leaves);
+        QCOMPARE(state.replicaMask(0), std::uint64_t(1));
+        const auto full = cost::evaluateGas(graph, p, sizes, net);
+        QVERIFY(std::abs(full.wanUsd - state.wanUsd()) <= 1e-12 * full.wanUsd);
+    }
+
     void sitesWithoutBandwidthOrPricesAreRefused()
     {
         auto topo = io::loadTopology(test::data("graphs/sites_no_downlink.csv"));
