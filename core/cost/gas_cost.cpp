@@ -116,22 +116,23 @@ struct Totals {
     {}
 };
 
-template <typename GatherOf>
-void addVertexTraffic(std::vector<double>& gUp, std::vector<double>& gDown, std::vector<double>& aUp,
-                      std::vector<double>& aDown, std::uint64_t replicas, int master, double apply,
-                      const GatherOf& gatherOf, double sign)
+/// The link loads one vertex causes, with sign (+1 add, -1 remove), handed to add(link, site, bytes) with link
+/// 0 gather up, 1 gather down, 2 apply up, 3 apply down.
+template <typename Add, typename GatherOf>
+void addVertexTraffic(const Add& add, std::uint64_t replicas, int master, double apply, const GatherOf& gatherOf,
+                      double sign)
 {
     const int mirrors = std::popcount(replicas) - 1;
     if (mirrors <= 0)
         return;
-    aUp[master] += sign * apply * mirrors;
+    add(2, master, sign * apply * mirrors);
     for (std::uint64_t rest = replicas & ~(1ull << master); rest; rest &= rest - 1) {
         const int r = std::countr_zero(rest);
-        aDown[r] += sign * apply;
+        add(3, r, sign * apply);
         const double g = gatherOf(r);
         if (g > 0.0) {
-            gUp[r] += sign * g;
-            gDown[master] += sign * g;
+            add(0, r, sign * g);
+            add(1, master, sign * g);
         }
     }
 }
@@ -239,8 +240,11 @@ GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& pa
     for (std::uint32_t v = 0; v < n; ++v) {
         replicaSum += std::popcount(sets.replicas[v]);
         addVertexTraffic(
-            t.gUp, t.gDown, t.aUp, t.aDown, sets.replicas[v], partition.masterSite[v], sizes.apply[v],
-            [&](int r) { return sets.gatherOf(v, r, sizes); }, 1.0);
+            [&t](int link, int r, double bytes) {
+                (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
+            },
+            sets.replicas[v], partition.masterSite[v], sizes.apply[v], [&](int r) { return sets.gatherOf(v, r, sizes); },
+            1.0);
     }
     return finish(t, network, replicaSum, n);
 }
@@ -282,6 +286,7 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
         m_invUp.push_back(1.0 / network.upBytesPerSecond[r]);
         m_invDown.push_back(1.0 / network.downBytesPerSecond[r]);
     }
+    m_seconds.assign(4 * static_cast<std::size_t>(m_sites), 0.0);
     if (m_binds)
         m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
     const std::size_t edges = graph.edgeCount();
@@ -302,6 +307,7 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
     }
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
         contribute(v, 1.0);
+    resync();
 }
 
 void GasState::count(std::uint32_t u, std::uint32_t v, int site, int delta)
@@ -318,16 +324,15 @@ void GasState::count(std::uint32_t u, std::uint32_t v, int site, int delta)
 
 void GasState::contribute(std::uint32_t v, double sign)
 {
-    addVertexTraffic(
-        m_gUp, m_gDown, m_aUp, m_aDown, replicaMask(v), m_partition->masterSite[v], m_apply[v],
-        [&](int r) { return gatherSize(v, r); }, sign);
+    addVertexTraffic([this](int link, int r, double bytes) { addLoad(link, r, bytes); }, replicaMask(v),
+                     m_partition->masterSite[v], m_apply[v], [&](int r) { return gatherSize(v, r); }, sign);
 }
 
 void GasState::recount(std::uint32_t x, int r, int all, int in)
 {
-    const bool wasPresent = m_counts.all(x, r) > 0, wasGathering = m_counts.in(x, r) > 0;
-    m_counts.add(x, r, all, in);
-    const bool present = m_counts.all(x, r) > 0, gathering = m_counts.in(x, r) > 0;
+    const auto before = m_counts.change(x, r, all, in);
+    const bool wasPresent = before.all > 0, wasGathering = before.in > 0;
+    const bool present = before.all + all > 0, gathering = before.in + in > 0;
     const std::uint64_t bit = 1ull << r;
     m_edgeSites[x] = present ? m_edgeSites[x] | bit : m_edgeSites[x] & ~bit;
     const int master = m_partition->masterSite[x];
@@ -335,13 +340,13 @@ void GasState::recount(std::uint32_t x, int r, int all, int in)
         return; // the master's own site sends and receives nothing for x
     if (present != wasPresent) {
         const double a = present ? m_apply[x] : -m_apply[x];
-        m_aUp[master] += a;
-        m_aDown[r] += a;
+        addLoad(2, master, a);
+        addLoad(3, r, a);
     }
     if (gathering != wasGathering) {
         const double g = gathering ? m_gather : -m_gather;
-        m_gUp[r] += g;
-        m_gDown[master] += g;
+        addLoad(0, r, g);
+        addLoad(1, master, g);
     }
 }
 
@@ -493,17 +498,66 @@ double GasState::wanUsd() const
     return usd;
 }
 
+void GasState::addLoad(int link, int r, double bytes)
+{
+    double& load = (link == 0 ? m_gUp : link == 1 ? m_gDown : link == 2 ? m_aUp : m_aDown)[r];
+    const bool up = link == 0 || link == 2;
+    const int i = link * m_sites + r;
+    double& seconds = m_seconds[i];
+    const double before = seconds;
+    load += bytes;
+    seconds = load * (up ? m_invUp[r] : m_invDown[r]);
+    m_squares += seconds * seconds - before * before;
+    if (up)
+        m_usd += bytes * m_network.usdPerByte[r];
+    // Each stage's busiest link is kept; only when it falls must the stage be scanned again.
+    StageMax& stage = m_stageMax[link / 2];
+    if (seconds >= stage.seconds) {
+        stage.seconds = seconds;
+        stage.link = i;
+    } else if (i == stage.link) {
+        stage.stale = true;
+    }
+}
+
+void GasState::resync()
+{
+    m_squares = 0.0;
+    m_usd = 0.0;
+    for (int r = 0; r < m_sites; ++r) {
+        const double loads[4] = {m_gUp[r], m_gDown[r], m_aUp[r], m_aDown[r]};
+        for (int link = 0; link < 4; ++link) {
+            const double seconds = loads[link] * ((link == 0 || link == 2) ? m_invUp[r] : m_invDown[r]);
+            m_seconds[link * m_sites + r] = seconds;
+            m_squares += seconds * seconds;
+        }
+        m_usd += (m_gUp[r] + m_aUp[r]) * m_network.usdPerByte[r];
+    }
+    rescan(0);
+    rescan(1);
+}
+
+void GasState::rescan(int stage) const
+{
+    StageMax& m = m_stageMax[stage];
+    m = StageMax{};
+    for (int i = 2 * stage * m_sites; i < 2 * (stage + 1) * m_sites; ++i)
+        if (m.link < 0 || m_seconds[i] > m.seconds) {
+            m.seconds = m_seconds[i];
+            m.link = i;
+        }
+}
+
 GasState::Summary GasState::summary() const
 {
+    for (int stage = 0; stage < 2; ++stage)
+        if (m_stageMax[stage].stale)
+            rescan(stage);
     Summary s;
-    for (int r = 0; r < m_sites; ++r) {
-        const double gUp = m_gUp[r] * m_invUp[r], gDown = m_gDown[r] * m_invDown[r];
-        const double aUp = m_aUp[r] * m_invUp[r], aDown = m_aDown[r] * m_invDown[r];
-        s.gatherSeconds = std::max({s.gatherSeconds, gUp, gDown});
-        s.applySeconds = std::max({s.applySeconds, aUp, aDown});
-        s.squares += gUp * gUp + gDown * gDown + aUp * aUp + aDown * aDown;
-        s.usd += (m_gUp[r] + m_aUp[r]) * m_network.usdPerByte[r];
-    }
+    s.gatherSeconds = m_stageMax[0].seconds;
+    s.applySeconds = m_stageMax[1].seconds;
+    s.squares = m_squares;
+    s.usd = m_usd;
     return s;
 }
 

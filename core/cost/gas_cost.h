@@ -117,9 +117,10 @@ public:
     double wanUsd() const;
 
     /// T, its two stages, the WAN cost and the sum of every link's squared time (gather and apply, up and down, over
-    /// all sites) in one O(M) pass without allocating: what a local search compares after each trial move. The sum
-    /// of squares falls when traffic leaves a busy link for an idle one or leaves the WAN, so it orders moves that
-    /// leave the maximum (T) unchanged.
+    /// all sites): what a local search compares after each trial move. The sum of squares falls when traffic leaves
+    /// a busy link for an idle one or leaves the WAN, so it orders moves that leave the maximum (T) unchanged. The
+    /// sums are kept up to date with every change (resync() recomputes them, against rounding drift); the stage
+    /// maxima are a scan of the 4 M link times, without allocating.
     struct Summary {
         double gatherSeconds = 0.0;
         double applySeconds = 0.0;
@@ -128,6 +129,8 @@ public:
         double transferSeconds() const { return gatherSeconds + applySeconds; }
     };
     Summary summary() const;
+    /// Recomputes the kept sums from the link loads.
+    void resync();
     /// True when the profile combines gathered data (pagerank, sssp): then a move's effect can be read off
     /// without making it (predictMove).
     bool combines() const { return !m_binds; }
@@ -173,6 +176,9 @@ private:
     /// Changes x's edge and in-edge counts at r by `all` and `in`, and the traffic where x's replica or gathering
     /// site at r appears or disappears (combining profiles).
     void recount(std::uint32_t x, int r, int all, int in);
+    /// Adds bytes to a link's load (link 0 gather up, 1 gather down, 2 apply up, 3 apply down) and keeps its time,
+    /// the sum of squares and the cost with it.
+    void addLoad(int link, int r, double bytes);
     /// The link loads a count change at (x, r) would change: appends (link, bytes) pairs, where link is
     /// 4 r + {0 gather up, 1 gather down, 2 apply up, 3 apply down}.
     void countEffect(std::uint32_t x, int r, int all, int in, std::pair<int, double>* out, int& n) const;
@@ -189,6 +195,16 @@ private:
     std::vector<float> m_gatherSum; // binding profiles: sum of a_u over in-edges (u, v) per (v, r)
     std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
     std::vector<double> m_invUp, m_invDown; ///< seconds per byte of each site's links
+    std::vector<double> m_seconds;          ///< each link's time: [link * M + r], link as in addLoad
+    double m_squares = 0.0, m_usd = 0.0;    ///< kept with every load change (see summary)
+    struct StageMax {
+        double seconds = 0.0;
+        int link = -1;      ///< index into m_seconds
+        bool stale = false; ///< the busiest link fell: scan the stage again
+    };
+    mutable StageMax m_stageMax[2]; ///< gather, apply
+    /// Finds a stage's busiest link again.
+    void rescan(int stage) const;
     bool m_complete = true;
 };
 

@@ -26,20 +26,29 @@ public:
         return m_cells[index(v, r)].in;
     }
     /// Adds `all` and `in` (each -1, 0 or +1; a count never goes below 0) to (v, r).
-    void add(std::uint32_t v, int r, int all, int in)
+    void add(std::uint32_t v, int r, int all, int in) { change(v, r, all, in); }
+    /// The counts at (v, r) before a change.
+    struct Before {
+        std::uint32_t all, in;
+    };
+    /// Adds `all` and `in` to (v, r) as add() does, and returns the counts it found there.
+    Before change(std::uint32_t v, int r, int all, int in)
     {
         if (!m_wide[v]) [[likely]] {
             Cell& c = m_cells[index(v, r)];
+            const Before before{c.all, c.in};
             if (c.all < kNarrowLimit - 1 || all <= 0) {
                 c.all = static_cast<std::uint16_t>(c.all + all);
                 c.in = static_cast<std::uint16_t>(c.in + in);
-                return;
+                return before;
             }
             widen(v);
         }
         const std::size_t i = wideAt(v, r);
+        const Before before{m_wideRows[i], m_wideRows[i + 1]};
         m_wideRows[i] += static_cast<std::uint32_t>(all);
         m_wideRows[i + 1] += static_cast<std::uint32_t>(in);
+        return before;
     }
     /// Loads v's row into the caches ahead of use (graph order is random to the counts).
     void prefetch(std::uint32_t v, bool write) const

@@ -74,7 +74,26 @@ struct GasView {
     }
 };
 
+/// What stage 1 cost, and whether it is over the budget.
+std::string stageOneNote(const char* startName, double usd, double budgetUsd)
+{
+    char text[240];
+    if (std::isfinite(budgetUsd) && !withinBudget(usd, budgetUsd))
+        std::snprintf(text, sizeof text,
+                      "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: refinement lowers the cost "
+                      "first",
+                      startName, usd, budgetUsd, usd - budgetUsd);
+    else
+        std::snprintf(text, sizeof text, "stage 1 (%s) costs %.6g USD", startName, usd);
+    return text;
+}
+
 } // namespace
+
+double GeoCutPartitioner::automaticTimeLimit(std::size_t edges)
+{
+    return std::max(kMinimumRefinementSeconds, kRefinementSecondsPerEdge * static_cast<double>(edges));
+}
 
 int geoCutPlace(const PartitionProblem& problem, const StreamState& state, std::uint32_t u, std::uint32_t v)
 {
@@ -140,7 +159,8 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
                            "Upper bound on passes of replica refinement, Meridian's stage 3 (0 skips it: the paper's "
                            "Geo-Cut alone)."),
         ParamSpec::real("time_limit_s", 0.0, 0.0, 1e6,
-                        "Replica refinement stops after this many seconds (0 = when a pass gains under 0.1%)."),
+                        "Replica refinement stops after this many seconds, or earlier when a pass gains under 0.1%. "
+                        "0: the larger of 2 s and 100 ns per edge."),
         ParamSpec::choice("start", "best", {"best", "degree", "cost", "bandwidth"},
                           "Where refinement starts (Section 4.2.1 allows any partitioner's result): each edge at "
                           "its lower-degree endpoint's home (degree; best), the paper's cost-aware streaming (cost), "
@@ -150,31 +170,49 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
 bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
                                model::EdgePartition& partition, const ParamValues& values, std::uint64_t seed,
                                const FeedbackRange& range, std::vector<std::string>& notes, double budgetUsd,
-                               std::vector<int>* mapping)
+                               std::vector<int>* mapping, const char* startName)
 {
     Random random(seed ^ 0x47454f435554ull);
     std::vector<int> sites;
     std::optional<cost::GasState> state; // handed from stage to stage: counting every edge again is O(E)
-    if (values.flag("relocate_data") && values.integer("max_iter") > 0
+    const bool relocating = values.flag("relocate_data") && values.integer("max_iter") > 0;
+    if (startName && relocating)
+        notes.push_back(stageOneNote(
+            startName, cost::evaluateGas(graph, partition, problem.sizes, problem.network).wanUsd, budgetUsd));
+    if (relocating
         && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range.sub(0.0, 0.1),
                                       notes, &sites, &state))
         return false;
-    range.setProgress(0.1, "edge migration");
-    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range.sub(0.1, 0.3), notes, &state))
-        return false;
+    const bool migrating = values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0;
     refinement::ReplicaSearch search;
     search.maxPasses = static_cast<int>(values.integer("replica_passes"));
-    search.timeLimitSeconds = values.real("time_limit_s");
+    search.timeLimitSeconds = values.real("time_limit_s") > 0.0 ? values.real("time_limit_s")
+                                                                : automaticTimeLimit(graph.edgeCount());
+    // Stages 2b and 3 share one traffic state and one list of each vertex's edges.
+    std::optional<refinement::Incidence> incidence;
+    if ((migrating || search.maxPasses > 0) && graph.edgeCount() < refinement::Incidence::kMaxEdges)
+        incidence.emplace(graph);
+    if (!state && (migrating || search.maxPasses > 0 || (startName && !relocating)))
+        state.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); });
+    if (state && !state->complete())
+        return false;
+    if (startName && !relocating)
+        notes.push_back(stageOneNote(startName, state->wanUsd(), budgetUsd));
+    range.setProgress(0.1, "edge migration");
+    if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range.sub(0.1, 0.2), notes, &state,
+                                  incidence ? &*incidence : nullptr))
+        return false;
     refinement::ReplicaReport report;
-    if (!refinement::refineReplicas(problem, graph, partition, search, budgetUsd, seed, range.sub(0.3, 1.0), report,
-                                    &state))
+    if (!refinement::refineReplicas(problem, graph, partition, search, budgetUsd, seed, range.sub(0.2, 1.0), report,
+                                    &state, incidence ? &*incidence : nullptr))
         return false;
     if (search.maxPasses > 0) {
         char text[300];
         std::snprintf(text, sizeof text,
-                      "replica refinement: %zu of %zu mirror(s) tried removed in %d pass(es), transfer time %.6g s -> "
-                      "%.6g s, cost %.6g USD -> %.6g USD",
-                      report.mirrorsRemoved, report.mirrorsTried, report.passes, report.before.transferSeconds(),
+                      "replica refinement: %zu of %zu mirror(s) tried removed, %zu mirror(s) added, in %d pass(es)%s, "
+                      "transfer time %.6g s -> %.6g s, cost %.6g USD -> %.6g USD",
+                      report.mirrorsRemoved, report.mirrorsTried, report.mirrorsAdded, report.passes,
+                      report.outOfTime ? " (time limit)" : "", report.before.transferSeconds(),
                       report.after.transferSeconds(), report.before.usd, report.after.usd);
         notes.emplace_back(text);
     }
@@ -253,22 +291,9 @@ Expected<PartitionResult> degreeStart(const PartitionProblem& problem, const Fee
 bool GeoCutPartitioner::refineStart(const PartitionProblem& problem, const ParamValues& values, std::uint64_t seed,
                                     const FeedbackRange& range, PartitionResult& result, const char* startName)
 {
-    const auto& g = *problem.graph;
     const double budget = problem.budgetUsd.value_or(std::numeric_limits<double>::infinity());
-    const bool refining = values.integer("max_iter") > 0
-        || (values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0);
-    if (!problem.budgetUsd && !refining)
-        return true; // streaming only: nothing needs the stage-1 cost
-    const double stage1 = cost::evaluateGas(g, result.partition, problem.sizes, problem.network).wanUsd;
-    char text[200];
-    if (problem.budgetUsd && !withinBudget(stage1, budget))
-        std::snprintf(text, sizeof text,
-                      "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: refinement lowers the cost first",
-                      startName, stage1, budget, stage1 - budget);
-    else
-        std::snprintf(text, sizeof text, "stage 1 (%s) costs %.6g USD", startName, stage1);
-    result.notes.emplace_back(text);
-    return refine(problem, g, result.partition, values, seed, range, result.notes, budget, &result.siteMapping);
+    return refine(problem, *problem.graph, result.partition, values, seed, range, result.notes, budget,
+                  &result.siteMapping, startName);
 }
 
 Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,

@@ -2,6 +2,7 @@
 
 #include "core/cost/gas_cost.h"
 #include "core/partition/refinement/edge_groups.h"
+#include "core/partition/refinement/replica_refinement.h"
 
 #include <algorithm>
 #include <bit>
@@ -99,9 +100,10 @@ struct Score {
 class Migration {
 public:
     Migration(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
-              double budgetUsd, int groups, cost::GasState& state)
+              double budgetUsd, int groups, cost::GasState& state, const Incidence* incidence)
         : m_graph(graph)
         , m_partition(partition)
+        , m_incidence(incidence)
         , m_state(state)
         , m_net(problem.network)
         , m_m(problem.siteCount())
@@ -121,6 +123,20 @@ private:
 
     const model::Graph& m_graph;
     model::EdgePartition& m_partition;
+    /// The incident edges of `vertices`, read off the incidence.
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> fromIncidence(
+        const std::vector<std::uint32_t>& vertices) const
+    {
+        std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> out;
+        for (std::uint32_t v : vertices) {
+            auto& edges = out[v];
+            for (std::uint32_t i = m_incidence->offsets[v]; i < m_incidence->offsets[v + 1]; ++i)
+                edges.push_back(m_incidence->ids[i] & ~Incidence::kTarget);
+        }
+        return out;
+    }
+
+    const Incidence* m_incidence;
     cost::GasState& m_state;
     const cost::GasNetwork& m_net;
     int m_m;
@@ -169,7 +185,7 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range)
     std::vector<std::uint32_t> candidates;
     for (const auto& entry : queue)
         candidates.push_back(entry.second);
-    auto incident = incidentEdges(m_graph, candidates);
+    auto incident = m_incidence ? fromIncidence(candidates) : incidentEdges(m_graph, candidates);
     bool improved = false;
     for (const auto& [weight, v] : queue) {
         if (range.isCanceled())
@@ -194,7 +210,7 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range)
 
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
-                  std::vector<std::string>& notes, std::optional<cost::GasState>* state)
+                  std::vector<std::string>& notes, std::optional<cost::GasState>* state, const Incidence* incidence)
 {
     const double lq = values.real("lq_fraction");
     const auto maxRounds = values.integer("max_rounds");
@@ -206,7 +222,8 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
         held.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); });
     if (!held->complete())
         return false;
-    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), *held);
+    Migration migration(problem, graph, partition, budgetUsd, static_cast<int>(values.integer("groups")), *held,
+                        incidence);
     const double startSeconds = migration.state().transferSeconds();
     int rounds = 0;
     for (; rounds < maxRounds; ++rounds) {

@@ -20,8 +20,11 @@ namespace meridian::partition::refinement {
 /// budget at the start, no move may raise the cost. Adds a note; returns false when canceled (the moves made so
 /// far stay). `state`, when given, is the traffic state of `partition` to start from when it holds one, else one is
 /// built into it; either way it is left describing the migrated partition, for the next stage.
+struct Incidence;
+/// `incidence`, when given, lists each vertex's edges (else they are found by scanning the edge list each round).
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
-                  std::vector<std::string>& notes, std::optional<cost::GasState>* state = nullptr);
+                  std::vector<std::string>& notes, std::optional<cost::GasState>* state = nullptr,
+                  const Incidence* incidence = nullptr);
 
 } // namespace meridian::partition::refinement

@@ -12,7 +12,7 @@ namespace meridian::partition::refinement {
 
 Incidence::Incidence(const model::Graph& graph)
     : offsets(static_cast<std::size_t>(graph.vertexCount) + 1, 0)
-    , entries(2 * graph.edgeCount())
+    , ids(2 * graph.edgeCount())
 {
     for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
         ++offsets[graph.src[e] + 1];
@@ -21,9 +21,9 @@ Incidence::Incidence(const model::Graph& graph)
     std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
     std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
     for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-        const std::uint32_t u = graph.src[e], v = graph.dst[e], id = static_cast<std::uint32_t>(e);
-        entries[next[u]++] = Entry{id, v};
-        entries[next[v]++] = Entry{id | Entry::kTarget, u};
+        const auto id = static_cast<std::uint32_t>(e);
+        ids[next[graph.src[e]]++] = id;
+        ids[next[graph.dst[e]]++] = id | kTarget;
     }
 }
 
@@ -67,55 +67,64 @@ private:
     double m_budget;
 };
 
-using Entry = Incidence::Entry;
+/// One of x's edges as a search works on it: its id (with Incidence::kTarget when x is its target) and its other
+/// endpoint.
+struct Entry {
+    std::uint32_t id;
+    std::uint32_t other;
+    std::uint32_t edge() const { return id & ~Incidence::kTarget; }
+    bool xIsTarget() const { return id & Incidence::kTarget; }
+};
 
 /// The local search of one refinement: the incidence, x's edges sorted by site, and the loads ahead. Its memory
 /// accesses are random in the graph, so each vertex's records are requested a few vertices before it is tried
 /// (the sites of its edges first, then its neighbours' counts), and a mirror's neighbours one mirror ahead.
 class Search {
 public:
-    Search(const model::Graph& graph, model::EdgePartition& partition, cost::GasState& state, const Objective& objective)
-        : m_partition(partition)
+    Search(const model::Graph& graph, model::EdgePartition& partition, cost::GasState& state, const Objective& objective,
+           const Incidence& incidence)
+        : m_graph(graph)
+        , m_partition(partition)
         , m_state(state)
         , m_objective(objective)
-        , m_incidence(graph)
+        , m_incidence(incidence)
     {}
 
     std::uint32_t degree(std::uint32_t x) const { return m_incidence.offsets[x + 1] - m_incidence.offsets[x]; }
 
-    /// Loads the sites of x's first edges.
-    void prefetchSites(std::uint32_t x) const
+    /// Loads the sites and endpoints of x's first edges.
+    void prefetchEdges(std::uint32_t x) const
     {
-        const Entry* first = m_incidence.entries.data() + m_incidence.offsets[x];
-        const Entry* last = first + std::min(degree(x), kAheadEdges);
-        for (const Entry* i = first; i != last; ++i)
-            __builtin_prefetch(m_partition.edgeSite.data() + i->edge());
+        const std::uint32_t* first = m_incidence.ids.data() + m_incidence.offsets[x];
+        const std::uint32_t* last = first + std::min(degree(x), kAheadEdges);
+        for (const std::uint32_t* i = first; i != last; ++i) {
+            const std::uint32_t e = *i & ~Incidence::kTarget;
+            __builtin_prefetch(m_partition.edgeSite.data() + e);
+            __builtin_prefetch((*i & Incidence::kTarget ? m_graph.src.data() : m_graph.dst.data()) + e);
+        }
     }
-    /// Loads the counts of x's neighbours across its first edges off its master's site (the edges a mirror move
-    /// may take), once prefetchSites(x) has landed.
+    /// Loads the counts of x's neighbours across its first edges, once prefetchEdges(x) has landed.
     void prefetchNeighbours(std::uint32_t x) const
     {
-        const Entry* first = m_incidence.entries.data() + m_incidence.offsets[x];
-        const Entry* last = first + std::min(degree(x), kAheadEdges);
-        const int master = m_state.master(x);
-        for (const Entry* i = first; i != last; ++i)
-            if (m_partition.edgeSite[i->edge()] != master)
-                m_state.prefetch(i->other);
+        const std::uint32_t* first = m_incidence.ids.data() + m_incidence.offsets[x];
+        const std::uint32_t* last = first + std::min(degree(x), kAheadEdges);
+        for (const std::uint32_t* i = first; i != last; ++i)
+            m_state.prefetch(entryOf(*i).other);
     }
 
     /// Sorts x's edges into buckets by their site.
     void collect(std::uint32_t x)
     {
         std::fill(m_start.begin(), m_start.end(), 0u);
-        const Entry* first = m_incidence.entries.data() + m_incidence.offsets[x];
-        const Entry* last = first + degree(x);
-        for (const Entry* i = first; i != last; ++i)
-            ++m_start[m_partition.edgeSite[i->edge()] + 1];
+        const std::uint32_t* first = m_incidence.ids.data() + m_incidence.offsets[x];
+        const std::uint32_t* last = first + degree(x);
+        for (const std::uint32_t* i = first; i != last; ++i)
+            ++m_start[m_partition.edgeSite[*i & ~Incidence::kTarget] + 1];
         std::partial_sum(m_start.begin(), m_start.end(), m_start.begin());
         m_bySite.resize(degree(x));
         std::copy(m_start.begin(), m_start.end() - 1, m_next.begin());
-        for (const Entry* i = first; i != last; ++i)
-            m_bySite[m_next[m_partition.edgeSite[i->edge()]]++] = *i;
+        for (const std::uint32_t* i = first; i != last; ++i)
+            m_bySite[m_next[m_partition.edgeSite[*i & ~Incidence::kTarget]]++] = entryOf(*i);
     }
     /// The number of x's edges on s as collect(x) found them.
     std::size_t collectedAt(int s) const { return m_start[s + 1] - m_start[s]; }
@@ -137,8 +146,11 @@ public:
         if (first == last)
             return false;
         const Summary before = m_state.summary();
-        for (const Entry* i = first; i != last; ++i)
+        for (const Entry* i = first; i != last; ++i) {
+            if (last - i > static_cast<std::ptrdiff_t>(kAheadInVertex))
+                m_state.prefetch(i[kAheadInVertex].other);
             moveToBestSite(*i, x, s);
+        }
         if (m_objective.better(m_state.summary(), before))
             return true;
         for (const Entry* i = first; i != last; ++i)
@@ -152,19 +164,34 @@ public:
     int tryAbsorb(std::uint32_t x)
     {
         const int master = m_state.master(x);
-        std::uint64_t homes = 0;
-        for (const Entry& i : m_bySite) {
-            const int h = m_state.master(i.other);
-            if (h != master && m_partition.edgeSite[i.edge()] != h)
-                homes |= 1ull << h;
+        std::uint64_t homes = 0, freeing = 0;
+        for (std::size_t k = 0; k < m_bySite.size(); ++k) {
+            if (k + kAheadInVertex < m_bySite.size())
+                m_state.prefetch(m_bySite[k + kAheadInVertex].other); // a vertex with many edges: load ahead
+            const Entry& i = m_bySite[k];
+            const int h = m_state.master(i.other), from = m_partition.edgeSite[i.edge()];
+            if (h == master || from == h)
+                continue;
+            homes |= 1ull << h;
+            if (leavesMirror(i.other, from, !i.xIsTarget()))
+                freeing |= 1ull << h;
         }
         int kept = 0;
         for (; homes; homes &= homes - 1) {
             const int s = std::countr_zero(homes);
             m_group.clear();
+            std::fill(m_groupAt.begin(), m_groupAt.end(), GroupCount{});
             for (const Entry& i : m_bySite)
-                if (m_state.master(i.other) == s && m_partition.edgeSite[i.edge()] != s)
-                    m_group.push_back({i, m_partition.edgeSite[i.edge()]});
+                if (m_state.master(i.other) == s && m_partition.edgeSite[i.edge()] != s) {
+                    const int from = m_partition.edgeSite[i.edge()];
+                    m_group.push_back({i, from});
+                    ++m_groupAt[from].all;
+                    m_groupAt[from].in += i.xIsTarget() ? 1 : 0;
+                }
+            // A move that empties no mirror of x or of a neighbour, and stops no gathering, only adds traffic: the
+            // objective cannot improve, so it is not tried.
+            if (!(freeing >> s & 1) && !emptiesX(x, master))
+                continue;
             const Summary before = m_state.summary();
             for (const auto& [i, from] : m_group)
                 move(i, x, s);
@@ -180,6 +207,35 @@ public:
 
 private:
     static constexpr std::uint32_t kAheadEdges = 64; ///< per vertex ahead: more of a hub's would flood the caches
+
+    Entry entryOf(std::uint32_t id) const
+    {
+        const std::uint32_t e = id & ~Incidence::kTarget;
+        return Entry{id, id & Incidence::kTarget ? m_graph.src[e] : m_graph.dst[e]};
+    }
+    static constexpr std::size_t kAheadInVertex = 8; ///< edges ahead within one vertex's
+
+    /// True when moving one edge of v off `from` (an in-edge of v when `target`) empties v's mirror there or stops
+    /// its gathering there.
+    bool leavesMirror(std::uint32_t v, int from, bool target) const
+    {
+        if (from == m_state.master(v))
+            return false;
+        return m_state.edgesAt(v, from) == 1 || (target && m_state.inEdgesAt(v, from) == 1);
+    }
+    /// True when the group (m_groupAt) holds all of x's edges, or all of its in-edges, on a site other than its
+    /// master's.
+    bool emptiesX(std::uint32_t x, int master) const
+    {
+        for (int f = 0; f < static_cast<int>(m_groupAt.size()); ++f) {
+            const GroupCount& c = m_groupAt[f];
+            if (c.all == 0 || f == master)
+                continue;
+            if (m_state.edgesAt(x, f) == c.all || (c.in > 0 && m_state.inEdgesAt(x, f) == c.in))
+                return true;
+        }
+        return false;
+    }
 
     void move(const Entry& i, std::uint32_t x, int site)
     {
@@ -236,14 +292,19 @@ private:
         move(i, x, best);
     }
 
+    const model::Graph& m_graph;
     model::EdgePartition& m_partition;
     cost::GasState& m_state;
     const Objective& m_objective;
-    Incidence m_incidence;
+    const Incidence& m_incidence;
     std::vector<std::uint32_t> m_start = std::vector<std::uint32_t>(65, 0); ///< bucket starts by site
     std::vector<std::uint32_t> m_next = std::vector<std::uint32_t>(64, 0);
     std::vector<Entry> m_bySite;
     std::vector<std::pair<Entry, int>> m_group;
+    struct GroupCount {
+        std::uint32_t all = 0, in = 0;
+    };
+    std::vector<GroupCount> m_groupAt = std::vector<GroupCount>(64);
 };
 
 /// Vertices in blocks of consecutive ids, the blocks in a seeded random order, keeping only those with edges: a
@@ -281,7 +342,7 @@ bool runPass(Search& local, cost::GasState& gas, const std::vector<std::uint32_t
             progress(static_cast<double>(k) / static_cast<double>(order.size()));
         }
         if (k + kSitesAhead < order.size())
-            local.prefetchSites(order[k + kSitesAhead]);
+            local.prefetchEdges(order[k + kSitesAhead]);
         if (k + kNeighboursAhead < order.size())
             local.prefetchNeighbours(order[k + kNeighboursAhead]);
         const std::uint32_t x = order[k];
@@ -317,8 +378,10 @@ bool runPass(Search& local, cost::GasState& gas, const std::vector<std::uint32_t
 
 bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                     const ReplicaSearch& search, double budgetUsd, std::uint64_t seed, const FeedbackRange& range,
-                    ReplicaReport& report, std::optional<cost::GasState>* state)
+                    ReplicaReport& report, std::optional<cost::GasState>* state, const Incidence* incidence)
 {
+    if (search.maxPasses <= 0 || problem.siteCount() < 2 || graph.edgeCount() >= Incidence::kMaxEdges)
+        return true;
     std::optional<cost::GasState> own;
     std::optional<cost::GasState>& held = state ? *state : own;
     if (!held)
@@ -330,9 +393,10 @@ bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, 
     report.before = gas.summary();
     report.after = report.before;
     report.metBudget = objective.within(report.before);
-    if (search.maxPasses <= 0 || problem.siteCount() < 2 || graph.edgeCount() >= Incidence::kMaxEdges)
-        return true;
-    Search local(graph, partition, gas, objective);
+    std::optional<Incidence> ownIncidence;
+    if (!incidence)
+        incidence = &ownIncidence.emplace(graph);
+    Search local(graph, partition, gas, objective, *incidence);
     Random random(seed ^ 0x5245504cull);
     const auto start = std::chrono::steady_clock::now();
     const std::function<bool()> timeUp = [&] {
@@ -341,6 +405,7 @@ bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, 
                    > search.timeLimitSeconds;
     };
     for (int pass = 0; pass < search.maxPasses; ++pass) {
+        gas.resync();
         const Summary passStart = gas.summary();
         const std::vector<std::uint32_t> order = visitingOrder(gas, local, random);
         bool outOfTime = false;
@@ -350,6 +415,7 @@ bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, 
         if (!runPass(local, gas, order, search, timeUp, progress, report, outOfTime, range))
             return false;
         ++report.passes;
+        report.outOfTime = outOfTime;
         if (outOfTime || objective.gain(passStart, gas.summary()) < search.minPassGain)
             break;
     }

@@ -25,6 +25,7 @@ struct ReplicaReport {
     std::size_t mirrorsTried = 0, mirrorsRemoved = 0, mirrorsAdded = 0;
     cost::GasState::Summary before, after;
     bool metBudget = false; ///< the budget holds at the end (true when there is none)
+    bool outOfTime = false; ///< the time limit stopped it
 };
 
 /// Replica refinement (Meridian's stage 3 of Geo-Cut, after the paper's two refinement stages): a local search over
@@ -41,26 +42,22 @@ struct ReplicaReport {
 ///
 /// Passes repeat until one improves the objective by less than `minPassGain`, `maxPasses` ran, or the time limit
 /// is reached. Each pass costs O(sum over mirrors of the mirror's edges x the candidate sites x M). Deterministic for
-/// a seed. `state`, when it holds a state, is used (and left updated); otherwise one is built. Returns false when
-/// canceled (the partition then holds every move kept so far, and is valid).
+/// a seed. `state`, when it holds a state, is used (and left updated); otherwise one is built; `incidence` (of
+/// `graph`), when given, is used instead of building one. Returns false when canceled (the partition then holds every
+/// move kept so far, and is valid).
+struct Incidence;
 bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                     const ReplicaSearch& search, double budgetUsd, std::uint64_t seed, const FeedbackRange& range,
-                    ReplicaReport& report, std::optional<cost::GasState>* state = nullptr);
+                    ReplicaReport& report, std::optional<cost::GasState>* state = nullptr,
+                    const Incidence* incidence = nullptr);
 
-/// The edges incident to each vertex as one array: vertex x's are `entries[offsets[x]] .. entries[offsets[x + 1] -
-/// 1]`, each with the edge's id, whether x is its target, and the other endpoint (so a search reaches x's
-/// neighbours without reading the edge list). 16 bytes per edge, 4 per vertex; fewer than 2^31 edges.
+/// The edges incident to each vertex as one array: vertex x's are `ids[offsets[x]] .. ids[offsets[x + 1] - 1]`, each
+/// an edge id with kTarget set when x is the edge's target. 8 bytes per edge, 4 per vertex; fewer than 2^31 edges.
 struct Incidence {
     static constexpr std::size_t kMaxEdges = std::size_t(1) << 31;
-    struct Entry {
-        static constexpr std::uint32_t kTarget = 1u << 31;
-        std::uint32_t id;    ///< the edge id, with kTarget set when x is the edge's target
-        std::uint32_t other; ///< the edge's other endpoint
-        std::uint32_t edge() const { return id & ~kTarget; }
-        bool xIsTarget() const { return id & kTarget; }
-    };
+    static constexpr std::uint32_t kTarget = 1u << 31;
     std::vector<std::uint32_t> offsets;
-    std::vector<Entry> entries;
+    std::vector<std::uint32_t> ids;
     explicit Incidence(const model::Graph& graph);
 };
 
