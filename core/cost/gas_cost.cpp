@@ -103,6 +103,15 @@ VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile
     return s;
 }
 
+VertexSizes combiningSizes(std::uint32_t vertices, const TrafficProfile& profile)
+{
+    VertexSizes s;
+    const double scale = profile.kind == TrafficProfile::Kind::Sssp ? profile.activeFraction : 1.0;
+    s.apply.assign(vertices, static_cast<float>(8.0 * scale));
+    s.gather = 8.0 * scale;
+    return s;
+}
+
 namespace {
 
 /// Accumulates the per-site traffic of one vertex with sign (+1 add, -1 remove).
@@ -244,6 +253,26 @@ GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& pa
                 (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
             },
             sets.replicas[v], partition.masterSite[v], sizes.apply[v], [&](int r) { return sets.gatherOf(v, r, sizes); },
+            1.0);
+    }
+    return finish(t, network, replicaSum, n);
+}
+
+GasMetrics evaluateGasFromSites(const std::vector<std::uint64_t>& replicas, const std::vector<std::uint64_t>& inSites,
+                                const std::vector<std::uint8_t>& masters, const VertexSizes& sizes,
+                                const GasNetwork& network)
+{
+    Totals t(network.siteCount());
+    double replicaSum = 0.0;
+    const auto n = static_cast<std::uint32_t>(replicas.size());
+    for (std::uint32_t v = 0; v < n; ++v) {
+        const std::uint64_t sites = replicas[v] | 1ull << masters[v];
+        replicaSum += std::popcount(sites);
+        addVertexTraffic(
+            [&t](int link, int r, double bytes) {
+                (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
+            },
+            sites, masters[v], sizes.apply[v], [&](int r) { return (inSites[v] >> r & 1) ? sizes.gather : 0.0; },
             1.0);
     }
     return finish(t, network, replicaSum, n);

@@ -77,6 +77,8 @@ struct VertexSizes {
     bool binds = false;
 };
 VertexSizes vertexSizes(const model::Graph& graph, const TrafficProfile& profile);
+/// The same for a combining profile (pagerank, sssp), whose sizes do not depend on the graph's edges.
+VertexSizes combiningSizes(std::uint32_t vertices, const TrafficProfile& profile);
 
 /// The replica and traffic state of an edge partition, kept up to date edge by edge so that refinement
 /// can try a move and read the new T and cost in O(M) (plus the degree of the two endpoints for the
@@ -212,6 +214,13 @@ private:
 /// profile), without building a GasState.
 GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& partition, const VertexSizes& sizes,
                        const GasNetwork& network);
+
+/// Eq. 1-4 from each vertex's replica sites (its master's included) and the sites holding one of its in-edges, for a
+/// combining profile (a site's gathered bytes do not depend on which in-edges it holds): what a stream partitioner
+/// keeps per vertex, without the edge list. O(V M). Equal to evaluateGas on the same partition.
+GasMetrics evaluateGasFromSites(const std::vector<std::uint64_t>& replicas, const std::vector<std::uint64_t>& inSites,
+                                const std::vector<std::uint8_t>& masters, const VertexSizes& sizes,
+                                const GasNetwork& network);
 
 /// The bytes one GAS iteration sends from each site to each other site (row = sender, `sites` x `sites`, row
 /// major): apply data from a master to each of its mirrors, gathered data from each mirror to its master. Row

@@ -219,6 +219,45 @@ Status forEachEdgeLine(const std::string& path, const OnEdge& onEdge)
 /// readSnapGraph with chunks of `chunkBytes` (tests cut small files into many chunks with it).
 Expected<model::Graph> readSnapGraphInChunks(const std::string& path, const Feedback& feedback, std::size_t chunkBytes);
 
+/// What one chunk of a SNAP file holds: the raw (src, dst) ids of the lines that start in it, how many lines
+/// start in it, and its first bad line (numbered from the chunk's first line).
+struct SnapChunk {
+    std::vector<std::uint32_t> pairs;
+    std::int64_t lines = 0;
+    std::optional<Error> error;
+};
+
+/// A SNAP file cut into chunks of whole lines: chunk k holds the lines that start in bytes [k c, (k + 1) c) of
+/// the file. Each chunk is read (with a read of its own) and parsed independently, so several threads may parse
+/// chunks at once; the caller puts them back in order.
+class SnapChunks {
+public:
+    /// Opens a regular file; an error names it.
+    static Expected<SnapChunks> open(const std::string& path, std::size_t chunkBytes);
+    SnapChunks(SnapChunks&& other) noexcept;
+    SnapChunks& operator=(SnapChunks&&) = delete;
+    SnapChunks(const SnapChunks&) = delete;
+    ~SnapChunks();
+
+    std::size_t count() const { return m_count; }
+    std::uint64_t fileBytes() const { return m_size; }
+    const std::string& path() const { return m_path; }
+    /// Reads and parses chunk k into `out` (cleared first); an I/O error is returned, a bad line is kept in
+    /// out.error.
+    Status parse(std::size_t k, SnapChunk& out) const;
+    /// The error of a chunk's bad line with its line counted from the start of the file (`linesBefore` lines
+    /// start in the chunks before it).
+    static Error located(const SnapChunk& chunk, std::int64_t linesBefore);
+
+private:
+    SnapChunks(std::string path, int fd, std::uint64_t size, std::size_t chunkBytes);
+    std::string m_path;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+    std::size_t m_chunkBytes = 0;
+    std::size_t m_count = 0;
+};
+
 /// Parses a site name at line[pos] (after blanks) and returns its index; an empty or unknown name is an
 /// error located at its column.
 Expected<int> parseSiteName(const std::string& path, std::int64_t number, std::string_view line, std::size_t& pos,

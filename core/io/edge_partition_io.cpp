@@ -55,23 +55,43 @@ Status forEachVertexSite(const std::string& path, const model::Topology& topolog
 
 } // namespace
 
-Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology)
+Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const model::Topology& topology)
 {
-    const auto index = idIndex(graph);
-    std::vector<int> home(graph.vertexCount, -1);
+    std::vector<HomeLine> lines;
     auto ok = forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
-        const auto it = index.find(id);
-        if (it == index.end())
-            return parseError(path, static_cast<int>(number), 1,
-                              "vertex " + std::to_string(id) + " is not in the graph");
-        if (home[it->second] >= 0)
-            return parseError(path, static_cast<int>(number), 1, "vertex " + std::to_string(id) + " is listed twice");
-        home[it->second] = site;
+        lines.push_back({id, site, static_cast<int>(number)});
         return {};
     });
     if (!ok)
         return ok.error();
+    return lines;
+}
+
+Expected<std::vector<int>> homesOf(const std::string& path, const std::vector<HomeLine>& lines,
+                                   const std::vector<std::uint64_t>& originalIds)
+{
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    index.reserve(originalIds.size());
+    for (std::uint32_t v = 0; v < originalIds.size(); ++v)
+        index.emplace(originalIds[v], v);
+    std::vector<int> home(originalIds.size(), -1);
+    for (const auto& l : lines) {
+        const auto it = index.find(l.id);
+        if (it == index.end())
+            return parseError(path, l.line, 1, "vertex " + std::to_string(l.id) + " is not in the graph");
+        if (home[it->second] >= 0)
+            return parseError(path, l.line, 1, "vertex " + std::to_string(l.id) + " is listed twice");
+        home[it->second] = l.site;
+    }
     return home;
+}
+
+Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology)
+{
+    auto lines = readHomeLines(path, topology);
+    if (!lines)
+        return lines.error();
+    return homesOf(path, *lines, graph.originalId);
 }
 
 Status writeEdgePartition(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,

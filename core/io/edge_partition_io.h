@@ -18,6 +18,20 @@ namespace meridian::io {
 Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph,
                                      const model::Topology& topology);
 
+/// One line of a homes file, for a graph not read yet (a stream): the vertex's original id, its site, the line.
+struct HomeLine {
+    std::uint64_t id = 0;
+    int site = 0;
+    int line = 0;
+};
+/// Reads a homes file's lines (unknown sites are errors with file and line), in file order.
+Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const model::Topology& topology);
+/// Checks home lines against a graph's original ids as readHomes does (a vertex not in the graph, or listed
+/// twice, is an error at its line; the first such line in the file wins), and returns one site per dense vertex,
+/// -1 where the file gives none.
+Expected<std::vector<int>> homesOf(const std::string& path, const std::vector<HomeLine>& lines,
+                                   const std::vector<std::uint64_t>& originalIds);
+
 /// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
 /// The writers below as files still to be written, for writeFilesTogether (a partition and its masters); the
 /// lines are formatted by `executor`'s workers.

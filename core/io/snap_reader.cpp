@@ -14,29 +14,13 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 namespace meridian::io {
 
 using namespace detail;
 
 namespace {
-
-struct Fd {
-    int fd = -1;
-    ~Fd()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-};
-
-/// What one worker made of one chunk: its edges as raw (src, dst) ids, the lines that start in it, and the
-/// first bad line (its number counted from the chunk's first line).
-struct Chunk {
-    std::vector<std::uint32_t> pairs;
-    std::int64_t lines = 0;
-    std::optional<Error> error;
-};
 
 /// Reads `count` bytes at `offset` (fewer at the end of the file).
 bool readAt(int fd, std::uint64_t offset, std::size_t count, std::vector<char>& into)
@@ -79,7 +63,7 @@ inline bool fastId(const char* text, std::size_t size, std::size_t& pos, std::ui
 /// Parses the lines that start in [begin, end) of the file; `data` holds the file from `base` on, and at least
 /// up to the end of the last such line (or of the file).
 void parseLines(const std::string& path, const char* data, std::size_t size, std::size_t from, std::size_t to,
-                Chunk& chunk)
+                SnapChunk& chunk)
 {
     std::size_t start = from;
     while (start < to && start < size) {
@@ -115,7 +99,7 @@ void parseLines(const std::string& path, const char* data, std::size_t size, std
 
 /// Reads chunk `k` (the lines that start in its byte range) from the file and parses them.
 Status readChunk(const std::string& path, int fd, std::uint64_t fileSize, std::size_t chunkBytes, std::size_t k,
-                 Chunk& chunk)
+                 SnapChunk& chunk)
 {
     const std::uint64_t begin = k * chunkBytes;
     const std::uint64_t end = std::min<std::uint64_t>(fileSize, begin + chunkBytes);
@@ -145,6 +129,59 @@ Status readChunk(const std::string& path, int fd, std::uint64_t fileSize, std::s
 
 } // namespace
 
+SnapChunks::SnapChunks(std::string path, int fd, std::uint64_t size, std::size_t chunkBytes)
+    : m_path(std::move(path))
+    , m_fd(fd)
+    , m_size(size)
+    , m_chunkBytes(chunkBytes)
+    , m_count(std::max<std::size_t>(1, static_cast<std::size_t>((size + chunkBytes - 1) / chunkBytes)))
+{}
+
+SnapChunks::SnapChunks(SnapChunks&& other) noexcept
+    : m_path(std::move(other.m_path))
+    , m_fd(std::exchange(other.m_fd, -1))
+    , m_size(other.m_size)
+    , m_chunkBytes(other.m_chunkBytes)
+    , m_count(other.m_count)
+{}
+
+SnapChunks::~SnapChunks()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+Expected<SnapChunks> SnapChunks::open(const std::string& path, std::size_t chunkBytes)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ioError(path, "cannot open");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const bool regular = st.st_mode == 0 || S_ISREG(st.st_mode);
+        ::close(fd);
+        if (!regular)
+            return makeError(ErrorCode::Io, "not a regular file", SourceLocation{path, 0, 0});
+        return ioError(path, "cannot read");
+    }
+    return SnapChunks(path, fd, static_cast<std::uint64_t>(st.st_size), chunkBytes);
+}
+
+Status SnapChunks::parse(std::size_t k, SnapChunk& out) const
+{
+    out.pairs.clear();
+    out.lines = 0;
+    out.error.reset();
+    return readChunk(m_path, m_fd, m_size, m_chunkBytes, k, out);
+}
+
+Error SnapChunks::located(const SnapChunk& chunk, std::int64_t linesBefore)
+{
+    Error e = *chunk.error;
+    e.where.line = static_cast<int>(linesBefore + e.where.line);
+    return e;
+}
+
 Expected<model::Graph> readSnapGraph(const std::string& path, const Feedback& feedback)
 {
     return detail::readSnapGraphInChunks(path, feedback, 16u << 20);
@@ -153,17 +190,12 @@ Expected<model::Graph> readSnapGraph(const std::string& path, const Feedback& fe
 Expected<model::Graph> detail::readSnapGraphInChunks(const std::string& path, const Feedback& feedback,
                                                      std::size_t chunkBytes)
 {
-    Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (file.fd < 0)
-        return ioError(path, "cannot open");
-    struct stat st {};
-    if (::fstat(file.fd, &st) != 0)
-        return ioError(path, "cannot read");
-    if (!S_ISREG(st.st_mode))
-        return makeError(ErrorCode::Io, "not a regular file", SourceLocation{path, 0, 0});
-    const auto fileSize = static_cast<std::uint64_t>(st.st_size);
-    const std::size_t chunkCount = std::max<std::size_t>(1, (fileSize + chunkBytes - 1) / chunkBytes);
-    std::vector<Chunk> chunks(chunkCount);
+    auto file = SnapChunks::open(path, chunkBytes);
+    if (!file)
+        return file.error();
+    const std::uint64_t fileSize = file->fileBytes();
+    const std::size_t chunkCount = file->count();
+    std::vector<SnapChunk> chunks(chunkCount);
     std::vector<std::optional<Error>> ioErrors(chunkCount);
     std::atomic<std::size_t> next{0}, done{0};
     const int workers = static_cast<int>(
@@ -172,7 +204,7 @@ Expected<model::Graph> detail::readSnapGraphInChunks(const std::string& path, co
         for (std::size_t k = next++; k < chunkCount; k = next++) {
             if (feedback.isCanceled())
                 return;
-            if (auto s = readChunk(path, file.fd, fileSize, chunkBytes, k, chunks[k]); !s)
+            if (auto s = file->parse(k, chunks[k]); !s)
                 ioErrors[k] = s.error();
             const std::size_t finished = ++done;
             if (worker == 0) // progress is reported from the calling thread only
@@ -188,11 +220,8 @@ Expected<model::Graph> detail::readSnapGraphInChunks(const std::string& path, co
     for (std::size_t k = 0; k < chunkCount; ++k) {
         if (ioErrors[k])
             return *ioErrors[k];
-        if (chunks[k].error) {
-            Error e = *chunks[k].error;
-            e.where.line = static_cast<int>(linesBefore + e.where.line);
-            return e;
-        }
+        if (chunks[k].error)
+            return SnapChunks::located(chunks[k], linesBefore);
         linesBefore += chunks[k].lines;
         pairs += chunks[k].pairs.size() / 2;
     }

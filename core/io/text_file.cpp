@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <utility>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -216,6 +217,88 @@ Status writeFilesTogether(const std::vector<PendingFile>& files)
     }
     for (const auto& file : files)
         syncParentFolder(file.path);
+    return {};
+}
+
+StreamedFile::StreamedFile(std::string path, std::string temporary, int fd)
+    : m_path(std::move(path))
+    , m_temporary(std::move(temporary))
+    , m_fd(fd)
+{}
+
+StreamedFile::StreamedFile(StreamedFile&& other) noexcept
+    : m_path(std::move(other.m_path))
+    , m_temporary(std::move(other.m_temporary))
+    , m_fd(std::exchange(other.m_fd, -1))
+    , m_size(other.m_size)
+    , m_handedBack(other.m_handedBack)
+    , m_committed(std::exchange(other.m_committed, true))
+{}
+
+StreamedFile::~StreamedFile()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (!m_committed && !m_temporary.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove(m_temporary, ignored);
+    }
+}
+
+Expected<StreamedFile> StreamedFile::create(const std::string& path)
+{
+    std::string temporary = uniqueTemporaryName(path);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return ioError(path, "cannot create the file", errno);
+    return StreamedFile(path, std::move(temporary), fd);
+}
+
+Status StreamedFile::append(std::string_view data)
+{
+    while (!data.empty()) {
+        const ssize_t n = ::write(m_fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return ioError(m_path, "cannot write the file", errno);
+        data.remove_prefix(static_cast<std::size_t>(n));
+        m_size += static_cast<std::uint64_t>(n);
+    }
+    // Start writing back what is complete now, so that the final sync has little left to wait for (without it the
+    // kernel holds the pages until memory or a timer asks, and the sync pays for all of them at once).
+    constexpr std::uint64_t kWriteback = 4u << 20;
+    if (m_size - m_handedBack >= kWriteback) {
+#ifdef __linux__
+        (void)::sync_file_range(m_fd, static_cast<off_t>(m_handedBack), static_cast<off_t>(m_size - m_handedBack),
+                                SYNC_FILE_RANGE_WRITE);
+#endif
+        m_handedBack = m_size;
+    }
+    return {};
+}
+
+Status StreamedFile::finish()
+{
+    if (::fsync(m_fd) != 0)
+        return ioError(m_path, "cannot flush the file to disk", errno);
+    const int fd = std::exchange(m_fd, -1);
+    if (::close(fd) != 0)
+        return ioError(m_path, "cannot write the file", errno);
+    return {};
+}
+
+Status commitTogether(const std::vector<StreamedFile*>& files)
+{
+    for (std::size_t k = 0; k < files.size(); ++k) {
+        std::error_code ec;
+        std::filesystem::rename(files[k]->m_temporary, files[k]->m_path, ec);
+        if (ec)
+            return makeError(ErrorCode::Io, "cannot replace the file: " + ec.message(), {files[k]->m_path});
+        files[k]->m_committed = true;
+    }
+    for (const auto* file : files)
+        syncParentFolder(file->m_path);
     return {};
 }
 

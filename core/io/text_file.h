@@ -51,6 +51,37 @@ struct PendingFile {
 };
 Status writeFilesTogether(const std::vector<PendingFile>& files);
 
+/// A file written in pieces, for outputs produced as a computation goes: appended to a unique temporary beside its
+/// path, each piece handed to the kernel's writeback at once (so little is left to flush at the end), then synced
+/// and renamed over the path by commitTogether. A temporary never committed is removed when the object goes.
+class StreamedFile {
+public:
+    static Expected<StreamedFile> create(const std::string& path);
+    StreamedFile(StreamedFile&& other) noexcept;
+    StreamedFile& operator=(StreamedFile&&) = delete;
+    StreamedFile(const StreamedFile&) = delete;
+    ~StreamedFile();
+
+    /// Appends all of `data`; an error names the file.
+    Status append(std::string_view data);
+    /// Flushes what was appended to disk (fsync) and closes the temporary.
+    Status finish();
+    const std::string& path() const { return m_path; }
+    const std::string& temporary() const { return m_temporary; }
+    std::uint64_t size() const { return m_size; }
+
+private:
+    StreamedFile(std::string path, std::string temporary, int fd);
+    friend Status commitTogether(const std::vector<StreamedFile*>& files);
+    std::string m_path, m_temporary;
+    int m_fd = -1;
+    std::uint64_t m_size = 0, m_handedBack = 0;
+    bool m_committed = false;
+};
+/// Renames finished StreamedFiles over their paths, back to back, then syncs their folders; if a rename fails, the
+/// files not yet renamed keep their old content and their temporaries are removed.
+Status commitTogether(const std::vector<StreamedFile*>& files);
+
 /// Writes files as one transaction recorded in a journal: every file is written and synced to a unique
 /// temporary, then the journal (temporary -> final, one pair a line) is written atomically, then every
 /// temporary is renamed over its final name in order and the journal is removed. A kill before the journal

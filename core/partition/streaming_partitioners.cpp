@@ -1,5 +1,6 @@
 #include "core/partition/streaming_partitioners.h"
 
+#include "core/partition/online_placers.h"
 #include "core/partition/stream_state.h"
 
 #include <algorithm>
@@ -77,43 +78,27 @@ Expected<PartitionResult> stream(const PartitionProblem& problem, StreamState& s
     return r;
 }
 
-std::uint64_t mix(std::uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
-/// Streams every edge, in stream order, over a compact record per vertex (`V` with a `replicas` mask, plus what
-/// the rule reads) for the rules that need little of StreamState: fewer bytes per vertex keep more of the
-/// randomly visited vertices in the caches. `choose(a, b, e)` returns the site of edge e between the records
-/// of its endpoints; both then gain that site. Masters stay at the homes.
-template <typename V, typename Choose>
-Expected<PartitionResult> streamCompact(const PartitionProblem& problem, std::uint64_t seed, const FeedbackRange& range,
-                                        const Choose& choose)
+/// Runs an online placer (hash, HDRF) over the graph's edges in their order, a block at a time between polls for
+/// cancel and progress reports.
+Expected<PartitionResult> runOnline(const PartitionProblem& problem, std::string_view id, const ParamValues& values,
+                                    std::uint64_t seed, const FeedbackRange& range)
 {
     const auto& g = *problem.graph;
-    std::vector<V> vertex(g.vertexCount);
-    for (std::uint32_t v = 0; v < g.vertexCount; ++v)
-        vertex[v].replicas = 1ull << problem.home[v];
+    auto placer = makeOnlinePlacer(id, values, seed, problem.siteCount());
+    placer->addVertices(problem.home.data(), problem.home.size());
     model::EdgePartition partition;
-    partition.edgeSite.assign(g.edgeCount(), 0);
-    const auto seconds = streamEdges(
-        g, seed, range, [&](std::uint32_t v) { __builtin_prefetch(vertex.data() + v, 1); },
-        [&](std::size_t e, std::uint32_t u, std::uint32_t v) {
-            V& a = vertex[u];
-            V& b = vertex[v];
-            const int site = choose(a, b, e);
-            partition.edgeSite[e] = static_cast<std::uint8_t>(site);
-            a.replicas |= 1ull << site;
-            b.replicas |= 1ull << site;
-        });
-    if (!seconds)
-        return makeError(ErrorCode::Canceled, "canceled");
+    partition.edgeSite.resize(g.edgeCount());
+    const auto start = std::chrono::steady_clock::now();
+    constexpr std::size_t kBlock = 1u << 20;
+    for (std::size_t first = 0; first < g.edgeCount(); first += kBlock) {
+        if (range.isCanceled())
+            return makeError(ErrorCode::Canceled, "canceled");
+        const std::size_t count = std::min(kBlock, g.edgeCount() - first);
+        placer->place(g.src.data() + first, g.dst.data() + first, count, first, partition.edgeSite.data() + first);
+        range.setProgress(static_cast<double>(first + count) / static_cast<double>(g.edgeCount()), "streaming edges");
+    }
     PartitionResult r;
-    r.streamingSeconds = *seconds;
+    r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     partition.masterSite = problem.home;
     r.partition = std::move(partition);
     return r;
@@ -121,20 +106,10 @@ Expected<PartitionResult> streamCompact(const PartitionProblem& problem, std::ui
 
 } // namespace
 
-Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
+Expected<PartitionResult> HashPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
                                                    std::uint64_t seed, const FeedbackRange& range) const
 {
-    struct Vertex {
-        std::uint64_t replicas;
-    };
-    return streamCompact<Vertex>(problem, seed, range, [seed](const Vertex& a, const Vertex& b, std::size_t e) {
-        std::uint64_t candidates = a.replicas | b.replicas;
-        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
-            % static_cast<std::uint64_t>(std::popcount(candidates));
-        while (pick--)
-            candidates &= candidates - 1;
-        return std::countr_zero(candidates);
-    });
+    return runOnline(problem, id(), values, seed, range);
 }
 
 Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& problem, const ParamValues&,
@@ -165,52 +140,7 @@ std::vector<ParamSpec> HdrfPartitioner::parameters() const
 Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
                                                    std::uint64_t seed, const FeedbackRange& range) const
 {
-    const double lambda = values.real("lambda");
-    const int m = problem.siteCount();
-    struct Vertex {
-        std::uint64_t replicas;
-        std::uint32_t degree; // partial: the edges seen so far
-    };
-    std::vector<std::uint64_t> load(m, 0);
-    std::uint64_t maxLoad = 0;
-    return streamCompact<Vertex>(problem, seed, range, [&](Vertex& a, Vertex& b, std::size_t) {
-        ++a.degree;
-        ++b.degree;
-        const double du = a.degree, dv = b.degree;
-        const double thetaU = du / (du + dv), thetaV = 1.0 - thetaU;
-        const std::uint64_t ru = a.replicas, rv = b.replicas, either = ru | rv;
-        // Outside the endpoints' replicas only the balance term counts, and it falls with the load: of those
-        // sites only the least loaded (lowest index on ties) can win. Scoring it and the replica sites, in
-        // site order with the same arithmetic, picks exactly the site a scan of all sites picks.
-        std::uint64_t minLoad = load[0];
-        int leastOutside = -1;
-        for (int r = 0; r < m; ++r) {
-            minLoad = std::min(minLoad, load[r]);
-            if (!(either >> r & 1) && (leastOutside < 0 || load[r] < load[leastOutside]))
-                leastOutside = r;
-        }
-        std::uint64_t candidates = either;
-        if (leastOutside >= 0)
-            candidates |= 1ull << leastOutside;
-        int best = 0;
-        double bestScore = -std::numeric_limits<double>::infinity();
-        for (; candidates; candidates &= candidates - 1) {
-            const int r = std::countr_zero(candidates);
-            double rep = 0.0;
-            if (ru >> r & 1)
-                rep += 1.0 + (1.0 - thetaU);
-            if (rv >> r & 1)
-                rep += 1.0 + (1.0 - thetaV);
-            const double bal = lambda * static_cast<double>(maxLoad - load[r])
-                / (1.0 + static_cast<double>(maxLoad - minLoad));
-            if (rep + bal > bestScore) {
-                bestScore = rep + bal;
-                best = r;
-            }
-        }
-        maxLoad = std::max(maxLoad, ++load[best]);
-        return best;
-    });
+    return runOnline(problem, id(), values, seed, range);
 }
 
 std::vector<ParamSpec> GraphHPartitioner::parameters() const

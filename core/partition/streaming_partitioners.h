@@ -5,7 +5,8 @@
 namespace meridian::partition {
 
 /// `hash`: Geo-Cut's Baseline (PowerGraph's random placement): an edge goes to a site chosen by a seeded
-/// hash among the sites already holding a replica of either endpoint (a vertex's home always does).
+/// hash among the sites already holding a replica of either endpoint (a vertex's home always does). Edges are
+/// placed in input order (an online placer, shared with the file stream).
 class HashPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "hash"; }
@@ -36,7 +37,8 @@ private:
 
 /// `hdrf`: Petroni et al.'s High-Degree Replicated First: maximise C_REP + lambda C_BAL, where C_REP
 /// rewards sites holding an endpoint, more for the lower-degree one (partial degrees), and C_BAL rewards
-/// lightly loaded sites.
+/// lightly loaded sites. Edges are placed in input order, as HDRF streams (an online placer, shared with the file
+/// stream).
 class HdrfPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "hdrf"; }

@@ -1,0 +1,401 @@
+#include "core/partition/snap_stream.h"
+
+#include "core/common/random.h"
+#include "core/io/edge_list_parsing.h"
+#include "core/io/edge_partition_io.h"
+#include "core/io/text_file.h"
+#include "core/partition/online_placers.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+
+namespace meridian::partition {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// One chunk on its way through the stream: parsed, placed, formatted, then appended.
+struct Slot {
+    enum class Stage { Free, Parsing, Parsed, Placing, Placed, Formatting, Formatted, Writing };
+    Stage stage = Stage::Free;
+    std::size_t chunk = 0;
+    io::detail::SnapChunk parsed;
+    std::vector<std::uint32_t> src, dst; ///< dense ids of the chunk's edges (self-loops dropped)
+    std::vector<std::uint8_t> sites;
+    std::string text;        ///< the chunk's edge lines
+    std::string mastersText; ///< the lines of the vertices that first appear in the chunk
+};
+
+/// Each vertex's home as it first appears: from the homes file (looked up by original id) or drawn, one draw per
+/// vertex in order whether it is used or not, exactly as assignRandomHomes draws them.
+class Homes {
+public:
+    Homes(std::vector<io::HomeLine> lines, int sites, std::uint64_t seed)
+        : m_byId(std::move(lines))
+        , m_sites(sites)
+        , m_random(seed ^ 0x484f4d45ull)
+    {
+        std::stable_sort(m_byId.begin(), m_byId.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    }
+    std::uint8_t next(std::uint64_t originalId)
+    {
+        const int draw = static_cast<int>(m_random.uniformInt(static_cast<std::uint64_t>(m_sites)));
+        const auto it = std::lower_bound(m_byId.begin(), m_byId.end(), originalId,
+                                         [](const io::HomeLine& l, std::uint64_t id) { return l.id < id; });
+        if (it != m_byId.end() && it->id == originalId) {
+            ++fromFile;
+            return static_cast<std::uint8_t>(it->site);
+        }
+        ++drawn;
+        return static_cast<std::uint8_t>(draw);
+    }
+    std::size_t fromFile = 0, drawn = 0;
+
+private:
+    std::vector<io::HomeLine> m_byId;
+    int m_sites;
+    Random m_random;
+};
+
+/// "\t<site name>\n" per site: what ends every line of a partition or masters file.
+std::vector<std::string> siteEndings(const model::Topology& topology)
+{
+    std::vector<std::string> endings;
+    for (const auto& site : topology.sites())
+        endings.push_back('\t' + site.name + '\n');
+    return endings;
+}
+
+/// The stream's shared state: the slots in flight, what comes next at each in-order step, and the failure that
+/// stops it. Workers take the most urgent task there is (append, place, format, parse), and wait only while
+/// another worker holds what they need, so one worker alone also finishes.
+class Stream {
+public:
+    Stream(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, OnlinePlacer& placer, Homes& homes,
+           io::StreamedFile& edges, io::StreamedFile* masters, const Feedback& feedback)
+        : m_request(request)
+        , m_chunks(chunks)
+        , m_placer(placer)
+        , m_homes(homes)
+        , m_edges(edges)
+        , m_masters(masters)
+        , m_feedback(feedback)
+        , m_ids(m_idGraph, chunks.fileBytes())
+        , m_endings(siteEndings(*request.topology))
+        , m_slots(kSlots)
+        , m_start(Clock::now())
+    {}
+
+    void work()
+    {
+        std::unique_lock lock(m_mutex);
+        while (!m_failure && m_appended < m_chunks.count()) {
+            if (m_feedback.isCanceled()) {
+                m_failure = makeError(ErrorCode::Canceled, "canceled");
+                break;
+            }
+            Slot* slot = nullptr;
+            Slot::Stage next = Slot::Stage::Free;
+            if ((slot = inStage(m_appended, Slot::Stage::Formatted)))
+                next = Slot::Stage::Writing;
+            else if ((slot = inStage(m_placed, Slot::Stage::Parsed)))
+                next = Slot::Stage::Placing;
+            else if ((slot = anyInStage(Slot::Stage::Placed)))
+                next = Slot::Stage::Formatting;
+            else if (m_parsed < m_chunks.count() && (slot = freeSlot())) {
+                slot->chunk = m_parsed++;
+                next = Slot::Stage::Parsing;
+            }
+            if (!slot) {
+                if (m_busy == 0)
+                    break; // nothing in flight and nothing to do: cannot happen unless failed
+                m_changed.wait(lock);
+                continue;
+            }
+            const Slot::Stage from = slot->stage;
+            slot->stage = next;
+            ++m_busy;
+            lock.unlock();
+            Status done;
+            try {
+                done = run(*slot, next);
+            } catch (const std::exception& e) {
+                done = makeError(ErrorCode::Internal, std::string("the stream failed: ") + e.what());
+            }
+            lock.lock();
+            --m_busy;
+            if (!done && !m_failure)
+                m_failure = done.error();
+            advance(*slot, from, next);
+            m_changed.notify_all();
+        }
+        m_changed.notify_all();
+    }
+
+    const std::optional<Error>& failure() const { return m_failure; }
+    model::Graph& idGraph() { return m_idGraph; }
+    std::uint64_t edges() const { return m_edgeCount; }
+    std::uint64_t selfLoops() const { return m_selfLoops; }
+    double readSeconds() const { return m_readSeconds; }
+    double placedSeconds() const { return m_placedSeconds; }
+    /// Each vertex's home, as the stream gave it.
+    const std::vector<std::uint8_t>& homes() const { return m_allHomes; }
+
+private:
+    static constexpr std::size_t kSlots = 8; ///< chunks in flight: the memory is a few times 16 MB
+
+    Slot* inStage(std::size_t chunk, Slot::Stage stage)
+    {
+        for (auto& s : m_slots)
+            if (s.stage == stage && s.chunk == chunk)
+                return &s;
+        return nullptr;
+    }
+    Slot* anyInStage(Slot::Stage stage)
+    {
+        Slot* oldest = nullptr;
+        for (auto& s : m_slots)
+            if (s.stage == stage && (!oldest || s.chunk < oldest->chunk))
+                oldest = &s;
+        return oldest;
+    }
+    Slot* freeSlot()
+    {
+        for (auto& s : m_slots)
+            if (s.stage == Slot::Stage::Free)
+                return &s;
+        return nullptr;
+    }
+
+    /// The task itself, outside the lock.
+    Status run(Slot& slot, Slot::Stage task)
+    {
+        switch (task) {
+        case Slot::Stage::Parsing:
+            return m_chunks.parse(slot.chunk, slot.parsed);
+        case Slot::Stage::Placing:
+            return place(slot);
+        case Slot::Stage::Formatting:
+            format(slot);
+            return {};
+        case Slot::Stage::Writing:
+            if (m_masters)
+                if (auto s = m_masters->append(slot.mastersText); !s)
+                    return s;
+            return m_edges.append(slot.text);
+        default:
+            return {};
+        }
+    }
+    /// Records a finished task (under the lock).
+    void advance(Slot& slot, Slot::Stage from, Slot::Stage task)
+    {
+        switch (task) {
+        case Slot::Stage::Parsing:
+            slot.stage = Slot::Stage::Parsed;
+            if (slot.chunk + 1 == m_chunks.count())
+                m_readSeconds = seconds();
+            break;
+        case Slot::Stage::Placing:
+            slot.stage = Slot::Stage::Placed;
+            ++m_placed;
+            if (m_placed == m_chunks.count())
+                m_placedSeconds = seconds();
+            m_feedback.setProgress(static_cast<double>(m_placed) / static_cast<double>(m_chunks.count()),
+                                   "partitioning the graph as it is read");
+            break;
+        case Slot::Stage::Formatting:
+            slot.stage = Slot::Stage::Formatted;
+            break;
+        case Slot::Stage::Writing:
+            slot.stage = Slot::Stage::Free;
+            slot.text.clear();
+            slot.mastersText.clear();
+            ++m_appended;
+            break;
+        default:
+            slot.stage = from;
+        }
+    }
+
+    /// Renumbers the chunk's ids (new vertices get their homes), then places its edges: in chunk order, on one
+    /// worker at a time.
+    Status place(Slot& slot)
+    {
+        if (slot.parsed.error)
+            return io::detail::SnapChunks::located(slot.parsed, m_linesBefore);
+        m_linesBefore += slot.parsed.lines;
+        const auto& raw = slot.parsed.pairs;
+        slot.src.clear();
+        slot.dst.clear();
+        const std::uint32_t known = m_idGraph.vertexCount;
+        constexpr std::size_t kAhead = 64; // the map is larger than the caches: its slots are loaded ahead
+        for (std::size_t i = 0; i < raw.size(); i += 2) {
+            if (i + kAhead < raw.size()) {
+                m_ids.prefetch(raw[i + kAhead]);
+                m_ids.prefetch(raw[i + kAhead + 1]);
+            }
+            const std::uint32_t u = m_ids.get(raw[i]);
+            if (raw[i] == raw[i + 1]) {
+                ++m_selfLoops;
+                continue;
+            }
+            slot.src.push_back(u);
+            slot.dst.push_back(m_ids.get(raw[i + 1]));
+        }
+        m_newHomes.clear();
+        slot.mastersText.clear();
+        char line[32];
+        for (std::uint32_t v = known; v < m_idGraph.vertexCount; ++v) {
+            m_newHomes.push_back(m_homes.next(m_idGraph.originalId[v]));
+            if (m_masters) {
+                char* at = std::to_chars(line, line + 24, m_idGraph.originalId[v]).ptr;
+                slot.mastersText.append(line, static_cast<std::size_t>(at - line));
+                slot.mastersText += m_endings[m_newHomes.back()];
+            }
+        }
+        m_placer.addVertices(m_newHomes.data(), m_newHomes.size());
+        m_allHomes.insert(m_allHomes.end(), m_newHomes.begin(), m_newHomes.end());
+        slot.sites.resize(slot.src.size());
+        m_placer.place(slot.src.data(), slot.dst.data(), slot.src.size(), m_edgeCount, slot.sites.data());
+        m_edgeCount += slot.src.size();
+        return {};
+    }
+
+    /// The chunk's `src dst site` lines, original ids as the file gives them.
+    void format(Slot& slot) const
+    {
+        const auto& raw = slot.parsed.pairs;
+        slot.text.clear();
+        slot.text.reserve(raw.size() * 12);
+        char line[32];
+        std::size_t e = 0;
+        for (std::size_t i = 0; i < raw.size(); i += 2) {
+            if (raw[i] == raw[i + 1])
+                continue;
+            char* at = std::to_chars(line, line + 11, raw[i]).ptr;
+            *at++ = '\t';
+            at = std::to_chars(at, at + 11, raw[i + 1]).ptr;
+            slot.text.append(line, static_cast<std::size_t>(at - line));
+            slot.text += m_endings[slot.sites[e++]];
+        }
+        std::vector<std::uint32_t>().swap(slot.parsed.pairs);
+    }
+
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
+
+    const SnapStreamRequest& m_request;
+    const io::detail::SnapChunks& m_chunks;
+    OnlinePlacer& m_placer;
+    Homes& m_homes;
+    io::StreamedFile& m_edges;
+    io::StreamedFile* m_masters;
+    const Feedback& m_feedback;
+    model::Graph m_idGraph; ///< holds the original id of each dense id (no edges)
+    io::detail::DenseIdMap m_ids;
+    std::vector<std::string> m_endings;
+    std::vector<Slot> m_slots;
+    std::vector<std::uint8_t> m_newHomes, m_allHomes;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::size_t m_parsed = 0, m_placed = 0, m_appended = 0;
+    int m_busy = 0;
+    std::int64_t m_linesBefore = 0;
+    std::uint64_t m_edgeCount = 0, m_selfLoops = 0;
+    std::optional<Error> m_failure;
+    Clock::time_point m_start;
+    double m_readSeconds = 0.0, m_placedSeconds = 0.0;
+};
+
+} // namespace
+
+bool canStreamSnap(const std::string& algorithm, const cost::TrafficProfile& profile)
+{
+    return hasOnlinePlacer(algorithm) && !profile.binds();
+}
+
+Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request, const Feedback& feedback)
+{
+    if (!canStreamSnap(request.algorithm, request.profile))
+        return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
+    const auto start = Clock::now();
+    const auto& topology = *request.topology;
+    auto network = cost::GasNetwork::fromTopology(topology);
+    if (!network)
+        return network.error();
+    std::vector<io::HomeLine> homeLines;
+    if (!request.homesPath.empty()) {
+        auto lines = io::readHomeLines(request.homesPath, topology);
+        if (!lines)
+            return lines.error();
+        homeLines = std::move(*lines);
+    }
+    auto chunks = io::detail::SnapChunks::open(request.graphPath, 16u << 20);
+    if (!chunks)
+        return chunks.error();
+    auto edges = io::StreamedFile::create(request.edgesPath);
+    if (!edges)
+        return edges.error();
+    std::optional<io::StreamedFile> masters;
+    if (!request.mastersPath.empty()) {
+        auto created = io::StreamedFile::create(request.mastersPath);
+        if (!created)
+            return created.error();
+        masters.emplace(std::move(*created));
+    }
+    auto placer = makeOnlinePlacer(request.algorithm, request.values, request.seed, topology.siteCount());
+    Homes homes(homeLines, topology.siteCount(), request.seed);
+    Stream stream(request, *chunks, *placer, homes, *edges, masters ? &*masters : nullptr, feedback);
+    FirstException thrown;
+    feedback.executor().shareWork(std::max(1, feedback.executor().concurrency()),
+                                  [&](int) { thrown.run([&] { stream.work(); }); });
+    thrown.rethrow();
+    if (stream.failure())
+        return *stream.failure();
+
+    auto& ids = stream.idGraph();
+    if (stream.edges() == 0)
+        return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)",
+                         SourceLocation{request.graphPath, 0, 0});
+    // The homes file is checked against the graph as readHomes checks it: the first bad line in the file wins.
+    if (!request.homesPath.empty()) {
+        auto checked = io::homesOf(request.homesPath, homeLines, ids.originalId);
+        if (!checked)
+            return checked.error();
+    }
+    if (auto s = edges->finish(); !s)
+        return s.error();
+    if (masters)
+        if (auto s = masters->finish(); !s)
+            return s.error();
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    std::vector<io::StreamedFile*> files{&*edges};
+    if (masters)
+        files.push_back(&*masters);
+    if (auto s = io::commitTogether(files); !s)
+        return s.error();
+
+    SnapStreamResult result;
+    std::vector<std::uint64_t> replicas, inSites;
+    placer->sites(replicas, inSites);
+    result.metrics = cost::evaluateGasFromSites(replicas, inSites, stream.homes(),
+                                                cost::combiningSizes(ids.vertexCount, request.profile), *network);
+    result.vertices = ids.vertexCount;
+    result.edges = stream.edges();
+    result.selfLoopsDropped = stream.selfLoops();
+    result.homesFromFile = homes.fromFile;
+    result.homesDrawn = homes.drawn;
+    result.readSeconds = stream.readSeconds();
+    result.placedSeconds = stream.placedSeconds();
+    result.wholeSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+}
+
+} // namespace meridian::partition
