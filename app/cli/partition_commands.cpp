@@ -316,11 +316,13 @@ int runPartition(const QStringList& arguments)
     if (parser.isSet("masters"))
         outputs.push_back(io::mastersFile(parser.value("masters").toStdString(), *graph, result->partition, *topology));
     std::optional<Status> written;
-    std::optional<cost::GasMetrics> metrics;
+    // A partitioner that ended with an exact traffic state gives the metrics; otherwise they are evaluated.
+    std::optional<cost::GasMetrics> metrics = result->metrics;
     double evaluateSeconds = 0.0, writeSeconds = 0.0;
     std::atomic<int> nextTask{0};
-    feedback.executor().shareWork(2, [&](int) {
-        for (int task = nextTask++; task < 2; task = nextTask++) {
+    const int tasks = metrics ? 1 : 2;
+    feedback.executor().shareWork(tasks, [&](int) {
+        for (int task = nextTask++; task < tasks; task = nextTask++) {
             const auto taskStart = Clock::now();
             if (task == 0) {
                 written = io::writeFilesTogether(outputs);

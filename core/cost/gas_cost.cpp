@@ -1,8 +1,10 @@
 #include "core/cost/gas_cost.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <mutex>
 
 namespace meridian::cost {
 
@@ -296,7 +298,7 @@ std::vector<double> gasTrafficMatrix(const model::Graph& graph, const model::Edg
 }
 
 GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes,
-                   const GasNetwork& network, const std::function<bool()>& canceled)
+                   const GasNetwork& network, const std::function<bool()>& canceled, Executor* executor)
     : m_graph(&graph)
     , m_partition(&partition)
     , m_network(network)
@@ -318,24 +320,85 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
     m_seconds.assign(4 * static_cast<std::size_t>(m_sites), 0.0);
     if (m_binds)
         m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
-    const std::size_t edges = graph.edgeCount();
-    for (std::size_t e = 0; e < edges; ++e) {
-        if ((e & 0xFFFF) == 0 && canceled && canceled()) {
-            m_complete = false;
-            return;
+    const int parts = executor ? std::max(1, executor->concurrency()) : 1;
+    if (parts > 1) {
+        // Every part would widen a hub (moving every wide row) while the others count: hubs are widened first.
+        std::vector<std::uint32_t> degree(graph.vertexCount, 0);
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+            ++degree[graph.src[e]];
+            ++degree[graph.dst[e]];
         }
-        // The counters of random vertices are larger than the caches: load the next edges' rows ahead.
-        constexpr std::size_t kAhead = 16;
-        if (e + kAhead < edges) {
-            m_counts.prefetch(graph.src[e + kAhead], true);
-            m_counts.prefetch(graph.dst[e + kAhead], true);
-            __builtin_prefetch(m_edgeSites.data() + graph.src[e + kAhead], 1);
-            __builtin_prefetch(m_edgeSites.data() + graph.dst[e + kAhead], 1);
-        }
-        count(graph.src[e], graph.dst[e], partition.edgeSite[e], +1);
+        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+            if (degree[v] >= SiteCounts::kNarrowLimit - 1)
+                m_counts.widenNow(v);
     }
-    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        contribute(v, 1.0);
+    // The vertices are cut into parts; each part scans every edge and counts those of its own vertices, so no two
+    // workers touch one vertex's counts. The parts are taken from a shared counter: a worker the executor never
+    // starts leaves its part to the others.
+    std::atomic<int> nextPart{0};
+    std::atomic<bool> stopped{false};
+    std::mutex merge;
+    const auto countPart = [&](int part) {
+        const std::uint32_t lo = static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * part / parts);
+        const std::uint32_t hi = static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * (part + 1) / parts);
+        const auto mine = [lo, hi](std::uint32_t v) { return v >= lo && v < hi; };
+        const std::size_t edges = graph.edgeCount();
+        for (std::size_t e = 0; e < edges; ++e) {
+            if ((e & 0xFFFF) == 0 && canceled && canceled()) {
+                stopped = true;
+                return;
+            }
+            // The counters of random vertices are larger than the caches: load the next edges' rows ahead.
+            constexpr std::size_t kAhead = 16;
+            if (e + kAhead < edges) {
+                const std::uint32_t a = graph.src[e + kAhead], b = graph.dst[e + kAhead];
+                if (mine(a)) {
+                    m_counts.prefetch(a, true);
+                    __builtin_prefetch(m_edgeSites.data() + a, 1);
+                }
+                if (mine(b)) {
+                    m_counts.prefetch(b, true);
+                    __builtin_prefetch(m_edgeSites.data() + b, 1);
+                }
+            }
+            const std::uint32_t u = graph.src[e], v = graph.dst[e];
+            const int site = partition.edgeSite[e];
+            if (mine(u))
+                countOne(u, site, 1, 0);
+            if (mine(v)) {
+                countOne(v, site, 1, 1);
+                if (m_binds)
+                    m_gatherSum[static_cast<std::size_t>(v) * m_sites + site] += m_apply[u];
+            }
+        }
+        // Each part's vertices' traffic, summed apart, then added to the totals.
+        Totals t(m_sites);
+        for (std::uint32_t v = lo; v < hi; ++v)
+            addVertexTraffic(
+                [&t](int link, int r, double bytes) {
+                    (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
+                },
+                replicaMask(v), m_partition->masterSite[v], m_apply[v], [&](int r) { return gatherSize(v, r); }, 1.0);
+        const std::lock_guard lock(merge);
+        for (int r = 0; r < m_sites; ++r) {
+            m_gUp[r] += t.gUp[r];
+            m_gDown[r] += t.gDown[r];
+            m_aUp[r] += t.aUp[r];
+            m_aDown[r] += t.aDown[r];
+        }
+    };
+    const auto work = [&](int) {
+        for (int part = nextPart++; part < parts; part = nextPart++)
+            countPart(part);
+    };
+    if (parts > 1)
+        executor->shareWork(parts, work);
+    else
+        work(0);
+    if (stopped) {
+        m_complete = false;
+        return;
+    }
     resync();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/executor.h"
 #include "core/common/expected.h"
 #include "core/cost/site_counts.h"
 #include "core/model/graph.h"
@@ -91,8 +92,9 @@ public:
     /// write through to `partition`. Counting the edges is O(E); `canceled`, when given, is polled every 2^16
     /// edges, and once it returns true the counting stops: the state is then incomplete (complete() is false)
     /// and must not be used.
+    /// With an `executor`, its workers count at once, each the edges of a part of the vertices.
     GasState(const model::Graph& graph, model::EdgePartition& partition, const VertexSizes& sizes,
-             const GasNetwork& network, const std::function<bool()>& canceled = {});
+             const GasNetwork& network, const std::function<bool()>& canceled = {}, Executor* executor = nullptr);
     /// False when construction was canceled.
     bool complete() const { return m_complete; }
 
@@ -175,6 +177,13 @@ public:
 private:
     void contribute(std::uint32_t v, double sign);
     void count(std::uint32_t u, std::uint32_t v, int site, int delta);
+    /// Adds to x's counts at `site` and keeps its edge sites (no traffic).
+    void countOne(std::uint32_t x, int site, int all, int in)
+    {
+        const auto before = m_counts.change(x, site, all, in);
+        const std::uint64_t bit = 1ull << site;
+        m_edgeSites[x] = before.all + static_cast<std::uint32_t>(all) ? m_edgeSites[x] | bit : m_edgeSites[x] & ~bit;
+    }
     /// Changes x's edge and in-edge counts at r by `all` and `in`, and the traffic where x's replica or gathering
     /// site at r appears or disappears (combining profiles).
     void recount(std::uint32_t x, int r, int all, int in);

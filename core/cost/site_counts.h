@@ -65,12 +65,19 @@ public:
     }
     /// Appends a vertex with no edges (dynamic graphs).
     void addVertex();
+    /// Moves v's counts to a wide row now (a vertex that may pass 2^16 edges on a site), so that no later add
+    /// widens it; not while others read or write counts.
+    void widenNow(std::uint32_t v)
+    {
+        if (!m_wide[v])
+            widen(v);
+    }
+    static constexpr std::uint32_t kNarrowLimit = 0xFFFF;
 
 private:
     struct Cell {
         std::uint16_t all = 0, in = 0;
     };
-    static constexpr std::uint32_t kNarrowLimit = 0xFFFF;
 
     std::size_t index(std::uint32_t v, int r) const { return static_cast<std::size_t>(v) * m_sites + r; }
     /// A wide vertex's row number is kept in its (otherwise unused) first narrow cell.

@@ -159,8 +159,8 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
                            "Upper bound on passes of replica refinement, Meridian's stage 3 (0 skips it: the paper's "
                            "Geo-Cut alone)."),
         ParamSpec::real("time_limit_s", 0.0, 0.0, 1e6,
-                        "Replica refinement stops after this many seconds, or earlier when a pass gains under 0.1%. "
-                        "0: the larger of 2 s and 100 ns per edge."),
+                        "Edge migration and replica refinement stop after this many seconds together (replica "
+                        "refinement also when a pass gains under 0.1%). 0: the larger of 0.5 s and 30 ns per edge."),
         ParamSpec::choice("start", "best", {"best", "degree", "cost", "bandwidth"},
                           "Where refinement starts (Section 4.2.1 allows any partitioner's result): each edge at "
                           "its lower-degree endpoint's home (degree; best), the paper's cost-aware streaming (cost), "
@@ -170,7 +170,7 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
 bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
                                model::EdgePartition& partition, const ParamValues& values, std::uint64_t seed,
                                const FeedbackRange& range, std::vector<std::string>& notes, double budgetUsd,
-                               std::vector<int>* mapping, const char* startName)
+                               std::vector<int>* mapping, const char* startName, std::optional<cost::GasMetrics>* metrics)
 {
     Random random(seed ^ 0x47454f435554ull);
     std::vector<int> sites;
@@ -186,21 +186,25 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     const bool migrating = values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0;
     refinement::ReplicaSearch search;
     search.maxPasses = static_cast<int>(values.integer("replica_passes"));
-    search.timeLimitSeconds = values.real("time_limit_s") > 0.0 ? values.real("time_limit_s")
-                                                                : automaticTimeLimit(graph.edgeCount());
+    const double limit = values.real("time_limit_s") > 0.0 ? values.real("time_limit_s")
+                                                           : automaticTimeLimit(graph.edgeCount());
     // Stages 2b and 3 share one traffic state and one list of each vertex's edges.
     std::optional<refinement::Incidence> incidence;
     if ((migrating || search.maxPasses > 0) && graph.edgeCount() < refinement::Incidence::kMaxEdges)
-        incidence.emplace(graph);
+        incidence.emplace(graph, &range.executor());
     if (!state && (migrating || search.maxPasses > 0 || (startName && !relocating)))
-        state.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); });
+        state.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); },
+                      &range.executor());
     if (state && !state->complete())
         return false;
     if (startName && !relocating)
         notes.push_back(stageOneNote(startName, state->wanUsd(), budgetUsd));
+    // The time limit covers stages 2b and 3 together, from here.
+    search.deadline = std::chrono::steady_clock::now()
+        + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit));
     range.setProgress(0.1, "edge migration");
     if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range.sub(0.1, 0.2), notes, &state,
-                                  incidence ? &*incidence : nullptr))
+                                  incidence ? &*incidence : nullptr, search.deadline))
         return false;
     refinement::ReplicaReport report;
     if (!refinement::refineReplicas(problem, graph, partition, search, budgetUsd, seed, range.sub(0.2, 1.0), report,
@@ -218,6 +222,8 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
     }
     if (mapping)
         *mapping = std::move(sites);
+    if (metrics && state)
+        *metrics = state->metrics();
     return true;
 }
 
@@ -293,7 +299,7 @@ bool GeoCutPartitioner::refineStart(const PartitionProblem& problem, const Param
 {
     const double budget = problem.budgetUsd.value_or(std::numeric_limits<double>::infinity());
     return refine(problem, *problem.graph, result.partition, values, seed, range, result.notes, budget,
-                  &result.siteMapping, startName);
+                  &result.siteMapping, startName, &result.metrics);
 }
 
 Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,

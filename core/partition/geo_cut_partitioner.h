@@ -55,17 +55,19 @@ public:
 
     /// Runs stages 2a (with `relocate_data`), 2b and 3 on an existing partition of `graph` (also used for dynamic
     /// graphs) with `budgetUsd` (infinity = none); returns false when canceled. Notes say what each stage achieved.
-    /// `startName`, when given, names the start: a note then says what it cost.
+    /// `startName`, when given, names the start: a note then says what it cost. `metrics`, when given, gets the
+    /// refined partition's metrics from the refinement's traffic state (when one was built).
     static bool refine(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                        const ParamValues& values, std::uint64_t seed, const FeedbackRange& range,
                        std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr,
-                       const char* startName = nullptr);
+                       const char* startName = nullptr, std::optional<cost::GasMetrics>* metrics = nullptr);
 
-    /// How long replica refinement runs when `time_limit_s` is 0: kRefinementSecondsPerEdge per edge, at least
-    /// kMinimumRefinementSeconds (enough for a graph of 10^6 edges to converge).
+    /// How long stages 2b and 3 run when `time_limit_s` is 0: kRefinementSecondsPerEdge per edge, at least
+    /// kMinimumRefinementSeconds (graphs up to about 10^6 edges converge within it). The whole command then takes
+    /// about twice what HDRF's takes on a graph of 2 x 10^7 edges (the README has the figures).
     static double automaticTimeLimit(std::size_t edges);
-    static constexpr double kMinimumRefinementSeconds = 2.0;
-    static constexpr double kRefinementSecondsPerEdge = 100e-9;
+    static constexpr double kMinimumRefinementSeconds = 0.5;
+    static constexpr double kRefinementSecondsPerEdge = 30e-9;
 
 private:
     /// Notes the start's stage-1 cost and refines it under the budget; false when canceled.

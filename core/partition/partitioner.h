@@ -44,6 +44,9 @@ struct PartitionResult {
     model::EdgePartition partition;
     std::vector<std::string> notes;
     double streamingSeconds = 0.0; ///< wall time of the streaming pass alone (for throughput figures)
+    /// The partition's metrics when the partitioner ended with an exact traffic state of it (Geo-Cut's
+    /// refinement): a caller may use them instead of evaluating again.
+    std::optional<cost::GasMetrics> metrics;
     /// Where partition mapping moved each site's partition (a permutation; empty when nothing moved). A
     /// vertex's home data moves with its partition: its master is then at siteMapping[home].
     std::vector<int> siteMapping;

@@ -114,7 +114,8 @@ public:
     enum class Round { Canceled, NoBottleneck, Progressed, Stalled };
     /// One round on the current bottleneck; Stalled when it improved nothing or gained less than 0.01% in both
     /// the transfer time and the total site time.
-    Round round(double lq, const FeedbackRange& range);
+    Round round(double lq, const FeedbackRange& range,
+                std::optional<std::chrono::steady_clock::time_point> deadline);
     const cost::GasState& state() const { return m_state; }
     int movedEdges() const { return m_movedEdges; }
 
@@ -175,7 +176,8 @@ bool Migration::moveGroups(const std::vector<std::vector<std::uint32_t>>& groups
     return improved;
 }
 
-Migration::Round Migration::round(double lq, const FeedbackRange& range)
+Migration::Round Migration::round(double lq, const FeedbackRange& range,
+                                  std::optional<std::chrono::steady_clock::time_point> deadline)
 {
     const double roundSeconds = m_state.transferSeconds(), roundSum = m_state.siteSecondsSum();
     const std::optional<Bottleneck> link = findBottleneck(m_state, m_net, m_m);
@@ -190,6 +192,8 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range)
     for (const auto& [weight, v] : queue) {
         if (range.isCanceled())
             return Round::Canceled;
+        if (deadline && std::chrono::steady_clock::now() > *deadline)
+            break;
         Score now = Score::of(m_state);
         // A mirror's edges on the link's site leave it; a master's edges may all move, each group to its
         // best site (consolidating mirrors into fewer sites).
@@ -210,7 +214,8 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range)
 
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
-                  std::vector<std::string>& notes, std::optional<cost::GasState>* state, const Incidence* incidence)
+                  std::vector<std::string>& notes, std::optional<cost::GasState>* state, const Incidence* incidence,
+                  std::optional<std::chrono::steady_clock::time_point> deadline)
 {
     const double lq = values.real("lq_fraction");
     const auto maxRounds = values.integer("max_rounds");
@@ -229,7 +234,9 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
     for (; rounds < maxRounds; ++rounds) {
         if (range.isCanceled())
             return false;
-        const Migration::Round outcome = migration.round(lq, range);
+        if (deadline && std::chrono::steady_clock::now() > *deadline)
+            break;
+        const Migration::Round outcome = migration.round(lq, range, deadline);
         if (outcome == Migration::Round::Canceled)
             return false;
         if (outcome == Migration::Round::NoBottleneck)

@@ -3,6 +3,7 @@
 #include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,9 +23,11 @@ namespace meridian::partition::refinement {
 /// built into it; either way it is left describing the migrated partition, for the next stage.
 struct Incidence;
 /// `incidence`, when given, lists each vertex's edges (else they are found by scanning the edge list each round).
+/// `deadline`, when given, stops it at the first queued vertex after that time.
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
                   std::vector<std::string>& notes, std::optional<cost::GasState>* state = nullptr,
-                  const Incidence* incidence = nullptr);
+                  const Incidence* incidence = nullptr,
+                  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 } // namespace meridian::partition::refinement

@@ -3,6 +3,7 @@
 #include "core/common/random.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -10,21 +11,46 @@
 
 namespace meridian::partition::refinement {
 
-Incidence::Incidence(const model::Graph& graph)
+Incidence::Incidence(const model::Graph& graph, Executor* executor)
     : offsets(static_cast<std::size_t>(graph.vertexCount) + 1, 0)
     , ids(2 * graph.edgeCount())
 {
-    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-        ++offsets[graph.src[e] + 1];
-        ++offsets[graph.dst[e] + 1];
-    }
+    // Cut into parts by vertex: each part scans every edge and writes only its own vertices' counts and lists, so
+    // the executor's workers build it at once (the parts come from a shared counter, as shareWork asks).
+    const int parts = executor ? std::max(1, executor->concurrency()) : 1;
+    const auto forParts = [&](const std::function<void(std::uint32_t lo, std::uint32_t hi)>& part) {
+        std::atomic<int> next{0};
+        const auto work = [&](int) {
+            for (int k = next++; k < parts; k = next++)
+                part(static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * k / parts),
+                     static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * (k + 1) / parts));
+        };
+        if (parts > 1)
+            executor->shareWork(parts, work);
+        else
+            work(0);
+    };
+    forParts([&](std::uint32_t lo, std::uint32_t hi) {
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+            const std::uint32_t u = graph.src[e], v = graph.dst[e];
+            if (u >= lo && u < hi)
+                ++offsets[u + 1];
+            if (v >= lo && v < hi)
+                ++offsets[v + 1];
+        }
+    });
     std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
     std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-        const auto id = static_cast<std::uint32_t>(e);
-        ids[next[graph.src[e]]++] = id;
-        ids[next[graph.dst[e]]++] = id | kTarget;
-    }
+    forParts([&](std::uint32_t lo, std::uint32_t hi) {
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+            const std::uint32_t u = graph.src[e], v = graph.dst[e];
+            const auto id = static_cast<std::uint32_t>(e);
+            if (u >= lo && u < hi)
+                ids[next[u]++] = id;
+            if (v >= lo && v < hi)
+                ids[next[v]++] = id | kTarget;
+        }
+    });
 }
 
 namespace {
@@ -395,14 +421,11 @@ bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, 
     report.metBudget = objective.within(report.before);
     std::optional<Incidence> ownIncidence;
     if (!incidence)
-        incidence = &ownIncidence.emplace(graph);
+        incidence = &ownIncidence.emplace(graph, &range.executor());
     Search local(graph, partition, gas, objective, *incidence);
     Random random(seed ^ 0x5245504cull);
-    const auto start = std::chrono::steady_clock::now();
     const std::function<bool()> timeUp = [&] {
-        return search.timeLimitSeconds > 0.0
-            && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-                   > search.timeLimitSeconds;
+        return search.deadline && std::chrono::steady_clock::now() > *search.deadline;
     };
     for (int pass = 0; pass < search.maxPasses; ++pass) {
         gas.resync();

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "core/common/executor.h"
 #include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -14,7 +16,8 @@ namespace meridian::partition::refinement {
 struct ReplicaSearch {
     int maxPasses = 20;              ///< passes over every vertex's mirrors (0 skips the stage)
     double minPassGain = 1e-3;       ///< stop after a pass that improves the objective by less than this share
-    double timeLimitSeconds = 0.0;   ///< stop at the first slot after this long (0 = no limit)
+    /// Stop at the first vertex after this time (none: no limit).
+    std::optional<std::chrono::steady_clock::time_point> deadline;
     std::size_t maxSlotEdges = 256;  ///< mirrors holding more of their vertex's edges are not tried
     std::uint32_t maxScannedDegree = 4096; ///< nor are the mirrors of vertices with more edges (hubs)
 };
@@ -58,7 +61,8 @@ struct Incidence {
     static constexpr std::uint32_t kTarget = 1u << 31;
     std::vector<std::uint32_t> offsets;
     std::vector<std::uint32_t> ids;
-    explicit Incidence(const model::Graph& graph);
+    /// With an `executor`, its workers build it at once.
+    explicit Incidence(const model::Graph& graph, Executor* executor = nullptr);
 };
 
 } // namespace meridian::partition::refinement
