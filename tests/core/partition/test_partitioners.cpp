@@ -49,7 +49,8 @@ private Q_SLOTS:
             QVERIFY(s < 8);
         QCOMPARE(a->partition.edgeSite, b->partition.edgeSite);
         QCOMPARE(a->partition.masterSite, b->partition.masterSite);
-        QVERIFY(a->partition.edgeSite != c->partition.edgeSite || id == "geo-cut" || id == "graph-h");
+        // HDRF streams in input order and graph-h is greedy: with the homes given, their seed changes nothing.
+        QVERIFY(a->partition.edgeSite != c->partition.edgeSite || id == "geo-cut" || id == "graph-h" || id == "hdrf");
     }
 
     void peersOrderAsThePaperReports()
