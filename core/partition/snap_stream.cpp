@@ -336,7 +336,7 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
             return lines.error();
         homeLines = std::move(*lines);
     }
-    auto chunks = io::detail::SnapChunks::open(request.graphPath, 16u << 20);
+    auto chunks = io::detail::SnapChunks::open(request.graphPath, request.chunkBytes);
     if (!chunks)
         return chunks.error();
     auto edges = io::StreamedFile::create(request.edgesPath);

@@ -22,6 +22,7 @@ struct SnapStreamRequest {
     std::string algorithm;        ///< one with an online placer: hash or hdrf
     ParamValues values;
     std::uint64_t seed = 1;
+    std::size_t chunkBytes = 16u << 20; ///< how the file is cut (tests cut small files into many chunks)
 };
 
 /// What a stream did: the GAS metrics of the partition, the graph's size, where the homes came from, and when (in

@@ -1,0 +1,197 @@
+#include "partition_fixtures.h"
+
+#include "core/io/edge_partition_io.h"
+#include "core/io/graph_io.h"
+#include "core/partition/snap_stream.h"
+
+#include <QTemporaryDir>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace meridian;
+using namespace meridian::partition;
+
+namespace {
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void spit(const std::string& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+/// Runs workers one after the other on the calling thread, the offered ones first or never.
+class SerialExecutor final : public Executor {
+public:
+    explicit SerialExecutor(bool offeredRun)
+        : m_offeredRun(offeredRun)
+    {}
+    int concurrency() const override { return 2; }
+    void shareWork(int workers, const Worker& worker) override
+    {
+        if (m_offeredRun)
+            for (int w = workers - 1; w >= 1; --w)
+                worker(w);
+        worker(0);
+    }
+
+private:
+    bool m_offeredRun;
+};
+
+std::size_t temporariesIn(const std::string& folder)
+{
+    std::size_t n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        n += entry.path().filename().string().find(".part-") != std::string::npos ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestSnapStream : public QObject {
+    Q_OBJECT
+
+    test::WikiVote m_wiki;
+    QTemporaryDir m_dir;
+
+    std::string path(const char* name) const { return m_dir.filePath(name).toStdString(); }
+
+    SnapStreamRequest request(const std::string& algorithm, const std::string& graph, const char* profile = "pagerank")
+    {
+        Registry<Partitioner> registry;
+        registerBuiltinPartitioners(registry);
+        SnapStreamRequest r;
+        r.graphPath = graph;
+        r.edgesPath = path("stream.E.tsv");
+        r.mastersPath = path("stream.M.tsv");
+        r.topology = &m_wiki.topology;
+        r.profile = *cost::TrafficProfile::fromId(profile, 0.25);
+        r.algorithm = algorithm;
+        r.values = ParamValues::defaults(registry.find(algorithm)->parameters());
+        r.seed = 3;
+        r.chunkBytes = 4096; // Wiki-Vote's 1 MB in some 270 chunks: every slot is reused many times
+        return r;
+    }
+
+private Q_SLOTS:
+    // The stream's files are byte for byte those of the in-memory partitioner on the graph readSnapGraph reads, with
+    // random homes and with a homes file, for hash and HDRF, whatever the executor does with offered workers; its
+    // metrics are evaluateGas's.
+    void matchesTheInMemoryPartition_data()
+    {
+        QTest::addColumn<QString>("algorithm");
+        QTest::addColumn<bool>("homesFile");
+        QTest::addColumn<int>("executor"); // 0 standard, 1 offered workers run, 2 the caller alone
+        for (const char* a : {"hash", "hdrf"})
+            for (bool homes : {false, true})
+                for (int e : {0, 1, 2})
+                    QTest::newRow(qPrintable(QString("%1 homes=%2 executor=%3").arg(a).arg(homes).arg(e)))
+                        << QString(a) << homes << e;
+    }
+    void matchesTheInMemoryPartition()
+    {
+        QFETCH(QString, algorithm);
+        QFETCH(bool, homesFile);
+        QFETCH(int, executor);
+        const std::string graphPath = test::data("graphs/Wiki-Vote.txt");
+        auto r = request(algorithm.toStdString(), graphPath, "sssp");
+        // Homes for every third vertex of the file; the others drawn.
+        const auto graph = *io::readSnapGraph(graphPath);
+        if (homesFile) {
+            std::string lines = "# homes\n";
+            for (std::uint32_t v = 0; v < graph.vertexCount; v += 3)
+                lines += std::to_string(graph.originalId[v]) + '\t' + m_wiki.topology.site(v % 8).name + '\n';
+            spit(path("homes.tsv"), lines);
+            r.homesPath = path("homes.tsv");
+        }
+        Feedback feedback;
+        SerialExecutor offered(true), alone(false);
+        if (executor == 1)
+            feedback.setExecutor(offered);
+        if (executor == 2)
+            feedback.setExecutor(alone);
+        const auto streamed = partitionSnapStream(r, feedback);
+        QVERIFY2(streamed, streamed ? "" : streamed.error().toString().c_str());
+
+        std::vector<int> home(graph.vertexCount, -1);
+        if (homesFile)
+            home = *io::readHomes(r.homesPath, graph, m_wiki.topology);
+        assignRandomHomes(home, 8, r.seed);
+        const auto problem = *PartitionProblem::create(graph, m_wiki.topology, r.profile, home, {});
+        Registry<Partitioner> registry;
+        registerBuiltinPartitioners(registry);
+        const auto inMemory = *registry.find(r.algorithm)->run(problem, r.values, r.seed, Feedback());
+        QVERIFY(io::writeEdgePartition(path("memory.E.tsv"), graph, inMemory.partition, m_wiki.topology));
+        QVERIFY(io::writeMasters(path("memory.M.tsv"), graph, inMemory.partition, m_wiki.topology));
+        QVERIFY(slurp(path("stream.E.tsv")) == slurp(path("memory.E.tsv")));
+        QVERIFY(slurp(path("stream.M.tsv")) == slurp(path("memory.M.tsv")));
+        const auto m = cost::evaluateGas(graph, inMemory.partition, problem.sizes, problem.network);
+        QCOMPARE(streamed->metrics.transferSeconds, m.transferSeconds);
+        QVERIFY(std::abs(streamed->metrics.wanUsd - m.wanUsd) <= 1e-12 * m.wanUsd);
+        QCOMPARE(streamed->metrics.replicationFactor, m.replicationFactor);
+        QCOMPARE(streamed->vertices, graph.vertexCount);
+        QCOMPARE(streamed->edges, std::uint64_t(graph.edgeCount()));
+        QCOMPARE(streamed->homesFromFile + streamed->homesDrawn, std::size_t(graph.vertexCount));
+        QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+    }
+
+    // A bad line far into the file, a homes file naming a vertex the graph lacks, and a cancel: an error (the line
+    // counted from the file's start), the old outputs left as they were, no temporary left behind.
+    void failuresLeaveTheOutputsAlone()
+    {
+        spit(path("stream.E.tsv"), "old edges\n");
+        spit(path("stream.M.tsv"), "old masters\n");
+        std::string text = "# a graph\n";
+        for (int k = 1; k <= 3000; ++k)
+            text += std::to_string(k) + '\t' + std::to_string(k + 1) + '\n';
+        text += "3001 x\n";
+        spit(path("bad.txt"), text);
+        auto bad = partitionSnapStream(request("hdrf", path("bad.txt")), Feedback());
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().toString().find("bad.txt:3002") != std::string::npos, bad.error().toString().c_str());
+
+        spit(path("homes.tsv"), "# homes\n1\tdc0\n99999\tdc1\n");
+        auto r = request("hash", test::data("graphs/Wiki-Vote.txt"));
+        r.homesPath = path("homes.tsv");
+        auto homes = partitionSnapStream(r, Feedback());
+        QVERIFY(!homes);
+        QVERIFY2(homes.error().toString().find("homes.tsv:2") != std::string::npos
+                     || homes.error().toString().find("homes.tsv:3") != std::string::npos,
+                 homes.error().toString().c_str());
+        QVERIFY(homes.error().message.find("is not in the graph") != std::string::npos);
+
+        Feedback canceled;
+        canceled.cancel();
+        auto stopped = partitionSnapStream(request("hash", test::data("graphs/Wiki-Vote.txt")), canceled);
+        QVERIFY(!stopped);
+        QCOMPARE(stopped.error().code, ErrorCode::Canceled);
+
+        QCOMPARE(slurp(path("stream.E.tsv")), std::string("old edges\n"));
+        QCOMPARE(slurp(path("stream.M.tsv")), std::string("old masters\n"));
+        QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+    }
+
+    // Self-loops are dropped and counted, as readSnapGraph does; a graph of self-loops alone has no edges.
+    void dropsSelfLoops()
+    {
+        spit(path("loops.txt"), "1 1\n1 2\n2 2\n2 3\n");
+        const auto r = partitionSnapStream(request("hdrf", path("loops.txt")), Feedback());
+        QVERIFY(r);
+        QCOMPARE(r->edges, std::uint64_t(2));
+        QCOMPARE(r->selfLoopsDropped, std::uint64_t(2));
+        QCOMPARE(slurp(path("stream.E.tsv")).size(), std::string("1\t2\tdc0\n").size() * 2 + 0);
+        spit(path("only-loops.txt"), "5 5\n");
+        const auto none = partitionSnapStream(request("hash", path("only-loops.txt")), Feedback());
+        QVERIFY(!none);
+        QVERIFY(none.error().message.find("no edges") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapStream)
+#include "test_snap_stream.moc"
