@@ -224,13 +224,66 @@ int streamPartition(const QCommandLineParser& parser, const std::string& id, con
                                {"load_s", result->readSeconds}};
     out["homes"] = QJsonObject{{"from_file", static_cast<double>(result->homesFromFile)},
                                {"random", static_cast<double>(result->homesDrawn)}};
-    addPhaseTimes(out, {static_cast<double>(result->edges), result->placedSeconds, result->placedSeconds, 0.0,
-                        result->wholeSeconds - result->placedSeconds, result->wholeSeconds});
+    addPhaseTimes(out,
+                  {static_cast<double>(result->edges), result->placedSeconds, result->placedSeconds, 0.0,
+                   result->wholeSeconds - result->placedSeconds, result->wholeSeconds});
     out["peak_memory_bytes"] = peakMemoryBytes();
     out["notes"] = notesJson({"streamed: the graph was read, partitioned and written at once, in file order (load_s, "
                               "runtime_s and write_s overlap)"});
     printJson(out);
     return kExitOk;
+}
+
+/// The partitioner `id` names, or an error listing the known ones.
+Expected<const partition::Partitioner*> findPartitioner(const Registry<partition::Partitioner>& registry,
+                                                        const std::string& id)
+{
+    if (const partition::Partitioner* p = registry.find(id))
+        return p;
+    std::string known;
+    for (const auto& k : registry.ids())
+        known += (known.empty() ? "" : ", ") + k;
+    return makeError(ErrorCode::InvalidInput, "unknown partitioner '" + id + "' (known: " + known + ")");
+}
+
+/// A finished partition's metrics and how long writing it and (when the partitioner gave none) evaluating it took.
+struct Finished {
+    cost::GasMetrics metrics;
+    double evaluateSeconds = 0.0, writeSeconds = 0.0;
+};
+
+/// Writes --out (and --masters) and measures the partition at once: two tasks shared by the executor's workers
+/// (both only read the partition; writing waits on the disk most of its time). A partitioner that ended with an
+/// exact traffic state gives the metrics; otherwise they are evaluated.
+Expected<Finished> writeAndMeasure(const QCommandLineParser& parser, const model::Graph& graph,
+                                   const partition::PartitionResult& result, const model::Topology& topology,
+                                   const partition::PartitionProblem& problem, const Feedback& feedback)
+{
+    std::vector<io::PendingFile> outputs{
+        io::edgePartitionFile(parser.value("out").toStdString(), graph, result.partition, topology)};
+    if (parser.isSet("masters"))
+        outputs.push_back(io::mastersFile(parser.value("masters").toStdString(), graph, result.partition, topology));
+    std::optional<Status> written;
+    std::optional<cost::GasMetrics> metrics = result.metrics;
+    Finished finished;
+    std::atomic<int> nextTask{0};
+    const int tasks = metrics ? 1 : 2;
+    feedback.executor().shareWork(tasks, [&](int) {
+        for (int task = nextTask++; task < tasks; task = nextTask++) {
+            const auto taskStart = Clock::now();
+            if (task == 0) {
+                written = io::writeFilesTogether(outputs);
+                finished.writeSeconds = since(taskStart);
+            } else {
+                metrics = cost::evaluateGas(graph, result.partition, problem.sizes, problem.network);
+                finished.evaluateSeconds = since(taskStart);
+            }
+        }
+    });
+    if (!*written)
+        return written->error();
+    finished.metrics = *metrics;
+    return finished;
 }
 
 int runPartition(const QStringList& arguments)
@@ -254,17 +307,13 @@ int runPartition(const QStringList& arguments)
     Registry<partition::Partitioner> registry;
     partition::registerBuiltinPartitioners(registry);
     const std::string id = parser.value("algorithm").toStdString();
-    const partition::Partitioner* partitioner = registry.find(id);
-    if (!partitioner) {
-        std::string known;
-        for (const auto& k : registry.ids())
-            known += (known.empty() ? "" : ", ") + k;
-        return report(makeError(ErrorCode::InvalidInput, "unknown partitioner '" + id + "' (known: " + known + ")"));
-    }
+    auto partitioner = findPartitioner(registry, id);
+    if (!partitioner)
+        return report(partitioner.error());
     std::vector<std::string> assignments;
     for (const auto& p : parser.values("param"))
         assignments.push_back(p.toStdString());
-    auto values = ParamValues::parse(partitioner->parameters(), assignments);
+    auto values = ParamValues::parse((*partitioner)->parameters(), assignments);
     if (!values)
         return report(values.error());
     bool activeOk = false;
@@ -305,40 +354,17 @@ int runPartition(const QStringList& arguments)
     if (!bound)
         return report(bound.error());
     const auto runStart = Clock::now();
-    auto result = partitioner->run(*problem, *values, seed, feedback);
+    auto result = (*partitioner)->run(*problem, *values, seed, feedback);
     const double runSeconds = since(runStart);
     if (!result)
         return report(result.error());
-    // The metrics are measured while the files are written (both only read the partition; writing waits on the
-    // disk most of its time): two tasks shared by the executor's workers.
-    std::vector<io::PendingFile> outputs{
-        io::edgePartitionFile(parser.value("out").toStdString(), *graph, result->partition, *topology)};
-    if (parser.isSet("masters"))
-        outputs.push_back(io::mastersFile(parser.value("masters").toStdString(), *graph, result->partition, *topology));
-    std::optional<Status> written;
-    // A partitioner that ended with an exact traffic state gives the metrics; otherwise they are evaluated.
-    std::optional<cost::GasMetrics> metrics = result->metrics;
-    double evaluateSeconds = 0.0, writeSeconds = 0.0;
-    std::atomic<int> nextTask{0};
-    const int tasks = metrics ? 1 : 2;
-    feedback.executor().shareWork(tasks, [&](int) {
-        for (int task = nextTask++; task < tasks; task = nextTask++) {
-            const auto taskStart = Clock::now();
-            if (task == 0) {
-                written = io::writeFilesTogether(outputs);
-                writeSeconds = since(taskStart);
-            } else {
-                metrics = cost::evaluateGas(*graph, result->partition, problem->sizes, problem->network);
-                evaluateSeconds = since(taskStart);
-            }
-        }
-    });
-    if (!*written)
-        return report(written->error());
+    auto finished = writeAndMeasure(parser, *graph, *result, *topology, *problem, feedback);
+    if (!finished)
+        return report(finished.error());
     // The whole command as the user waits for it: from reading the graph to the last file written.
     const double wholeSeconds = since(loadStart);
 
-    QJsonObject out = metricsJson(*metrics, *topology, problem->budgetUsd, *bound);
+    QJsonObject out = metricsJson(finished->metrics, *topology, problem->budgetUsd, *bound);
     out["algorithm"] = QString::fromStdString(id);
     QJsonObject params;
     for (const auto& [name, value] : values->values())
@@ -354,8 +380,8 @@ int runPartition(const QStringList& arguments)
     out["homes"] = QJsonObject{{"from_file", static_cast<double>(graph->vertexCount - random)},
                                {"random", static_cast<double>(random)}};
     addPhaseTimes(out,
-                  {static_cast<double>(graph->edgeCount()), runSeconds, result->streamingSeconds, evaluateSeconds,
-                   writeSeconds, wholeSeconds});
+                  {static_cast<double>(graph->edgeCount()), runSeconds, result->streamingSeconds,
+                   finished->evaluateSeconds, finished->writeSeconds, wholeSeconds});
     out["peak_memory_bytes"] = peakMemoryBytes();
     out["notes"] = notesJson(result->notes);
     printJson(out);

@@ -254,8 +254,8 @@ GasMetrics evaluateGas(const model::Graph& graph, const model::EdgePartition& pa
             [&t](int link, int r, double bytes) {
                 (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
             },
-            sets.replicas[v], partition.masterSite[v], sizes.apply[v], [&](int r) { return sets.gatherOf(v, r, sizes); },
-            1.0);
+            sets.replicas[v], partition.masterSite[v], sizes.apply[v],
+            [&](int r) { return sets.gatherOf(v, r, sizes); }, 1.0);
     }
     return finish(t, network, replicaSum, n);
 }
@@ -274,8 +274,7 @@ GasMetrics evaluateGasFromSites(const std::vector<std::uint64_t>& replicas, cons
             [&t](int link, int r, double bytes) {
                 (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
             },
-            sites, masters[v], sizes.apply[v], [&](int r) { return (inSites[v] >> r & 1) ? sizes.gather : 0.0; },
-            1.0);
+            sites, masters[v], sizes.apply[v], [&](int r) { return (inSites[v] >> r & 1) ? sizes.gather : 0.0; }, 1.0);
     }
     return finish(t, network, replicaSum, n);
 }
@@ -321,75 +320,24 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
     if (m_binds)
         m_gatherSum.assign(static_cast<std::size_t>(graph.vertexCount) * m_sites, 0.0f);
     const int parts = executor ? std::max(1, executor->concurrency()) : 1;
-    if (parts > 1) {
-        // Every part would widen a hub (moving every wide row) while the others count: hubs are widened first.
-        std::vector<std::uint32_t> degree(graph.vertexCount, 0);
-        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
-            ++degree[graph.src[e]];
-            ++degree[graph.dst[e]];
-        }
-        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-            if (degree[v] >= SiteCounts::kNarrowLimit - 1)
-                m_counts.widenNow(v);
-    }
+    if (parts > 1)
+        widenHubs(); // every part would widen a hub (moving every wide row) while the others count
     // The vertices are cut into parts; each part scans every edge and counts those of its own vertices, so no two
     // workers touch one vertex's counts. The parts are taken from a shared counter: a worker the executor never
     // starts leaves its part to the others.
     std::atomic<int> nextPart{0};
     std::atomic<bool> stopped{false};
     std::mutex merge;
-    const auto countPart = [&](int part) {
-        const std::uint32_t lo = static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * part / parts);
-        const std::uint32_t hi = static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * (part + 1) / parts);
-        const auto mine = [lo, hi](std::uint32_t v) { return v >= lo && v < hi; };
-        const std::size_t edges = graph.edgeCount();
-        for (std::size_t e = 0; e < edges; ++e) {
-            if ((e & 0xFFFF) == 0 && canceled && canceled()) {
+    const auto work = [&](int) {
+        for (int part = nextPart++; part < parts; part = nextPart++) {
+            const auto lo = static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * part / parts);
+            const auto hi = static_cast<std::uint32_t>(std::uint64_t{graph.vertexCount} * (part + 1) / parts);
+            if (!countPart(lo, hi, canceled)) {
                 stopped = true;
                 return;
             }
-            // The counters of random vertices are larger than the caches: load the next edges' rows ahead.
-            constexpr std::size_t kAhead = 16;
-            if (e + kAhead < edges) {
-                const std::uint32_t a = graph.src[e + kAhead], b = graph.dst[e + kAhead];
-                if (mine(a)) {
-                    m_counts.prefetch(a, true);
-                    __builtin_prefetch(m_edgeSites.data() + a, 1);
-                }
-                if (mine(b)) {
-                    m_counts.prefetch(b, true);
-                    __builtin_prefetch(m_edgeSites.data() + b, 1);
-                }
-            }
-            const std::uint32_t u = graph.src[e], v = graph.dst[e];
-            const int site = partition.edgeSite[e];
-            if (mine(u))
-                countOne(u, site, 1, 0);
-            if (mine(v)) {
-                countOne(v, site, 1, 1);
-                if (m_binds)
-                    m_gatherSum[static_cast<std::size_t>(v) * m_sites + site] += m_apply[u];
-            }
+            addPartTraffic(lo, hi, merge);
         }
-        // Each part's vertices' traffic, summed apart, then added to the totals.
-        Totals t(m_sites);
-        for (std::uint32_t v = lo; v < hi; ++v)
-            addVertexTraffic(
-                [&t](int link, int r, double bytes) {
-                    (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
-                },
-                replicaMask(v), m_partition->masterSite[v], m_apply[v], [&](int r) { return gatherSize(v, r); }, 1.0);
-        const std::lock_guard lock(merge);
-        for (int r = 0; r < m_sites; ++r) {
-            m_gUp[r] += t.gUp[r];
-            m_gDown[r] += t.gDown[r];
-            m_aUp[r] += t.aUp[r];
-            m_aDown[r] += t.aDown[r];
-        }
-    };
-    const auto work = [&](int) {
-        for (int part = nextPart++; part < parts; part = nextPart++)
-            countPart(part);
     };
     if (parts > 1)
         executor->shareWork(parts, work);
@@ -400,6 +348,71 @@ GasState::GasState(const model::Graph& graph, model::EdgePartition& partition, c
         return;
     }
     resync();
+}
+
+void GasState::widenHubs()
+{
+    std::vector<std::uint32_t> degree(m_graph->vertexCount, 0);
+    for (std::size_t e = 0; e < m_graph->edgeCount(); ++e) {
+        ++degree[m_graph->src[e]];
+        ++degree[m_graph->dst[e]];
+    }
+    for (std::uint32_t v = 0; v < m_graph->vertexCount; ++v)
+        if (degree[v] >= SiteCounts::kNarrowLimit - 1)
+            m_counts.widenNow(v);
+}
+
+bool GasState::countPart(std::uint32_t lo, std::uint32_t hi, const std::function<bool()>& canceled)
+{
+    const model::Graph& graph = *m_graph;
+    const auto mine = [lo, hi](std::uint32_t v) { return v >= lo && v < hi; };
+    const std::size_t edges = graph.edgeCount();
+    for (std::size_t e = 0; e < edges; ++e) {
+        if ((e & 0xFFFF) == 0 && canceled && canceled())
+            return false;
+        // The counters of random vertices are larger than the caches: load the next edges' rows ahead.
+        constexpr std::size_t kAhead = 16;
+        if (e + kAhead < edges) {
+            const std::uint32_t a = graph.src[e + kAhead], b = graph.dst[e + kAhead];
+            if (mine(a)) {
+                m_counts.prefetch(a, true);
+                __builtin_prefetch(m_edgeSites.data() + a, 1);
+            }
+            if (mine(b)) {
+                m_counts.prefetch(b, true);
+                __builtin_prefetch(m_edgeSites.data() + b, 1);
+            }
+        }
+        const std::uint32_t u = graph.src[e], v = graph.dst[e];
+        const int site = m_partition->edgeSite[e];
+        if (mine(u))
+            countOne(u, site, 1, 0);
+        if (mine(v)) {
+            countOne(v, site, 1, 1);
+            if (m_binds)
+                m_gatherSum[static_cast<std::size_t>(v) * m_sites + site] += m_apply[u];
+        }
+    }
+    return true;
+}
+
+void GasState::addPartTraffic(std::uint32_t lo, std::uint32_t hi, std::mutex& merge)
+{
+    // The part's vertices' traffic, summed apart, then added to the totals.
+    Totals t(m_sites);
+    for (std::uint32_t v = lo; v < hi; ++v)
+        addVertexTraffic(
+            [&t](int link, int r, double bytes) {
+                (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
+            },
+            replicaMask(v), m_partition->masterSite[v], m_apply[v], [&](int r) { return gatherSize(v, r); }, 1.0);
+    const std::lock_guard lock(merge);
+    for (int r = 0; r < m_sites; ++r) {
+        m_gUp[r] += t.gUp[r];
+        m_gDown[r] += t.gDown[r];
+        m_aUp[r] += t.aUp[r];
+        m_aDown[r] += t.aDown[r];
+    }
 }
 
 void GasState::count(std::uint32_t u, std::uint32_t v, int site, int delta)
@@ -463,10 +476,11 @@ void GasState::countEffect(std::uint32_t x, int r, int all, int in, std::pair<in
 }
 
 GasState::Summary GasState::predictMove(std::size_t e, std::uint32_t u, std::uint32_t v, int site,
-                                       const Summary& now) const
+                                        const Summary& now) const
 {
     const int from = m_partition->edgeSite[e];
     Summary next = now;
+    ++m_steps;
     if (from == site)
         return next;
     std::pair<int, double> changes[16];
@@ -486,8 +500,10 @@ GasState::Summary GasState::predictMove(std::size_t e, std::uint32_t u, std::uin
                 changes[j].second = 0.0;
             }
         const int r = changes[i].first / 4, kind = changes[i].first % 4;
-        const double* load = kind == 0 ? m_gUp.data() : kind == 1 ? m_gDown.data() : kind == 2 ? m_aUp.data()
-                                                                                            : m_aDown.data();
+        const double* load = kind == 0 ? m_gUp.data()
+            : kind == 1                ? m_gDown.data()
+            : kind == 2                ? m_aUp.data()
+                                       : m_aDown.data();
         const double inv = (kind == 0 || kind == 2) ? m_invUp[r] : m_invDown[r];
         const double before = load[r] * inv, after = (load[r] + bytes) * inv;
         next.squares += after * after - before * before;
@@ -502,6 +518,7 @@ GasState::Summary GasState::predictMove(std::size_t e, std::uint32_t u, std::uin
 void GasState::moveEdge(std::size_t e, std::uint32_t u, std::uint32_t v, int site)
 {
     const int from = m_partition->edgeSite[e];
+    m_steps += m_binds ? static_cast<std::uint64_t>(m_sites) : 1;
     if (from == site)
         return;
     m_partition->edgeSite[e] = static_cast<std::uint8_t>(site);

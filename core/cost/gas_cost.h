@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -143,6 +144,10 @@ public:
     /// link is not seen). Combining profiles only (combines()).
     Summary predictMove(std::size_t e, std::uint32_t u, std::uint32_t v, int site, const Summary& now) const;
     GasMetrics metrics() const;
+    /// The work done by moves and predictions so far, in steps: a prediction or a combining profile's move is one,
+    /// a binding profile's move (which recounts its endpoints' replicas at every site) one per site. Local searches
+    /// charge it to their SearchBudget.
+    std::uint64_t steps() const { return m_steps; }
     /// Returns the metrics without the replication factor (left at 0), in O(M): for loops that only need
     /// times, costs and bottlenecks.
     GasMetrics linkMetrics() const;
@@ -175,6 +180,12 @@ public:
     double siteTraffic(int r) const { return m_gUp[r] + m_gDown[r] + m_aUp[r] + m_aDown[r]; }
 
 private:
+    /// Gives the vertices that may pass 2^16 edges at a site wide rows before counting starts.
+    void widenHubs();
+    /// Counts the edges of the vertices in [lo, hi) (one worker's part); false when canceled.
+    bool countPart(std::uint32_t lo, std::uint32_t hi, const std::function<bool()>& canceled);
+    /// Adds the traffic of the vertices in [lo, hi) to the link totals, under `merge`.
+    void addPartTraffic(std::uint32_t lo, std::uint32_t hi, std::mutex& merge);
     void contribute(std::uint32_t v, double sign);
     void count(std::uint32_t u, std::uint32_t v, int site, int delta);
     /// Adds to x's counts at `site` and keeps its edge sites (no traffic).
@@ -203,11 +214,12 @@ private:
     std::vector<float> m_apply;
     SiteCounts m_counts;
     std::vector<std::uint64_t> m_edgeSites; ///< per vertex: the sites holding at least one of its edges
-    std::vector<float> m_gatherSum; // binding profiles: sum of a_u over in-edges (u, v) per (v, r)
+    std::vector<float> m_gatherSum;         // binding profiles: sum of a_u over in-edges (u, v) per (v, r)
     std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
     std::vector<double> m_invUp, m_invDown; ///< seconds per byte of each site's links
     std::vector<double> m_seconds;          ///< each link's time: [link * M + r], link as in addLoad
     double m_squares = 0.0, m_usd = 0.0;    ///< kept with every load change (see summary)
+    mutable std::uint64_t m_steps = 0;      ///< see steps()
     struct StageMax {
         double seconds = 0.0;
         int link = -1;      ///< index into m_seconds

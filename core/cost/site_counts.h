@@ -56,10 +56,10 @@ public:
         const char* row = reinterpret_cast<const char*>(m_cells.data() + index(v, 0));
         if (write) {
             __builtin_prefetch(row, 1);
-            __builtin_prefetch(row + 4 * m_sites - 1, 1);
+            __builtin_prefetch(row + 4 * static_cast<std::ptrdiff_t>(m_sites) - 1, 1);
         } else {
             __builtin_prefetch(row);
-            __builtin_prefetch(row + 4 * m_sites - 1);
+            __builtin_prefetch(row + 4 * static_cast<std::ptrdiff_t>(m_sites) - 1);
         }
         __builtin_prefetch(m_wide.data() + v);
     }

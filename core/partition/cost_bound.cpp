@@ -155,11 +155,12 @@ Status checkBudgetReachable(double budgetUsd, double boundUsd)
     if (budgetUsd >= boundUsd)
         return {};
     char text[400];
-    std::snprintf(text, sizeof text,
-                  "the budget of %.6g USD per iteration cannot be met: no partition of this graph over these sites costs "
-                  "less than %.6g USD (a lower bound from the linear relaxation of eq. 4, every master at its vertex's "
-                  "home); give a budget of at least %.6g USD",
-                  budgetUsd, boundUsd, boundUsd);
+    std::snprintf(
+        text, sizeof text,
+        "the budget of %.6g USD per iteration cannot be met: no partition of this graph over these sites costs "
+        "less than %.6g USD (a lower bound from the linear relaxation of eq. 4, every master at its vertex's "
+        "home); give a budget of at least %.6g USD",
+        budgetUsd, boundUsd, boundUsd);
     return makeError(ErrorCode::InvalidInput, text);
 }
 

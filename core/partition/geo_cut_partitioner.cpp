@@ -79,10 +79,11 @@ std::string stageOneNote(const char* startName, double usd, double budgetUsd)
 {
     char text[240];
     if (std::isfinite(budgetUsd) && !withinBudget(usd, budgetUsd))
-        std::snprintf(text, sizeof text,
-                      "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: refinement lowers the cost "
-                      "first",
-                      startName, usd, budgetUsd, usd - budgetUsd);
+        std::snprintf(
+            text, sizeof text,
+            "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: refinement lowers the cost "
+            "first",
+            startName, usd, budgetUsd, usd - budgetUsd);
     else
         std::snprintf(text, sizeof text, "stage 1 (%s) costs %.6g USD", startName, usd);
     return text;
@@ -90,9 +91,9 @@ std::string stageOneNote(const char* startName, double usd, double budgetUsd)
 
 } // namespace
 
-double GeoCutPartitioner::automaticTimeLimit(std::size_t edges)
+std::uint64_t GeoCutPartitioner::automaticWorkLimit(std::size_t edges)
 {
-    return std::max(kMinimumRefinementSeconds, kRefinementSecondsPerEdge * static_cast<double>(edges));
+    return std::max<std::uint64_t>(kMinimumWork, static_cast<std::uint64_t>(edges) / kEdgesPerStep);
 }
 
 int geoCutPlace(const PartitionProblem& problem, const StreamState& state, std::uint32_t u, std::uint32_t v)
@@ -158,9 +159,14 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
         ParamSpec::integer("replica_passes", 20, 0, 1000,
                            "Upper bound on passes of replica refinement, Meridian's stage 3 (0 skips it: the paper's "
                            "Geo-Cut alone)."),
+        ParamSpec::real("effort", 1.0, 0.0, 1e6,
+                        "How much edge migration and replica refinement may search together, as a multiple of the "
+                        "automatic amount (search steps: the larger of 10^7 and half the number of edges). The "
+                        "search also ends when a pass of replica refinement gains under 0.1%. The result depends on "
+                        "the seed alone."),
         ParamSpec::real("time_limit_s", 0.0, 0.0, 1e6,
-                        "Edge migration and replica refinement stop after this many seconds together (replica "
-                        "refinement also when a pass gains under 0.1%). 0: the larger of 0.5 s and 30 ns per edge."),
+                        "Also stop edge migration and replica refinement after this many seconds (0: no time limit). "
+                        "A time limit makes the result depend on the machine's speed."),
         ParamSpec::choice("start", "best", {"best", "degree", "cost", "bandwidth"},
                           "Where refinement starts (Section 4.2.1 allows any partitioner's result): each edge at "
                           "its lower-degree endpoint's home (degree; best), the paper's cost-aware streaming (cost), "
@@ -170,54 +176,64 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
 bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
                                model::EdgePartition& partition, const ParamValues& values, std::uint64_t seed,
                                const FeedbackRange& range, std::vector<std::string>& notes, double budgetUsd,
-                               std::vector<int>* mapping, const char* startName, std::optional<cost::GasMetrics>* metrics)
+                               std::vector<int>* mapping, const char* startName,
+                               std::optional<cost::GasMetrics>* metrics)
 {
     Random random(seed ^ 0x47454f435554ull);
     std::vector<int> sites;
     std::optional<cost::GasState> state; // handed from stage to stage: counting every edge again is O(E)
     const bool relocating = values.flag("relocate_data") && values.integer("max_iter") > 0;
     if (startName && relocating)
-        notes.push_back(stageOneNote(
-            startName, cost::evaluateGas(graph, partition, problem.sizes, problem.network).wanUsd, budgetUsd));
+        notes.push_back(stageOneNote(startName,
+                                     cost::evaluateGas(graph, partition, problem.sizes, problem.network).wanUsd,
+                                     budgetUsd));
     if (relocating
-        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range.sub(0.0, 0.1),
-                                      notes, &sites, &state))
+        && !refinement::mapPartitions(problem, graph, partition, values, random, budgetUsd, range.sub(0.0, 0.1), notes,
+                                      &sites, &state))
         return false;
     const bool migrating = values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0;
     refinement::ReplicaSearch search;
     search.maxPasses = static_cast<int>(values.integer("replica_passes"));
-    const double limit = values.real("time_limit_s") > 0.0 ? values.real("time_limit_s")
-                                                           : automaticTimeLimit(graph.edgeCount());
     // Stages 2b and 3 share one traffic state and one list of each vertex's edges.
     std::optional<refinement::Incidence> incidence;
     if ((migrating || search.maxPasses > 0) && graph.edgeCount() < refinement::Incidence::kMaxEdges)
         incidence.emplace(graph, &range.executor());
     if (!state && (migrating || search.maxPasses > 0 || (startName && !relocating)))
-        state.emplace(graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); },
-                      &range.executor());
+        state.emplace(
+            graph, partition, problem.sizes, problem.network, [&range] { return range.isCanceled(); },
+            &range.executor());
     if (state && !state->complete())
         return false;
     if (startName && !relocating)
         notes.push_back(stageOneNote(startName, state->wanUsd(), budgetUsd));
-    // The time limit covers stages 2b and 3 together, from here.
-    search.deadline = std::chrono::steady_clock::now()
-        + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit));
+    // One search budget covers stages 2b and 3 together, from here.
+    const double work = values.real("effort") * static_cast<double>(automaticWorkLimit(graph.edgeCount()));
+    const double seconds = values.real("time_limit_s");
+    refinement::SearchBudget budget(work >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max()
+                                                   : static_cast<std::uint64_t>(work),
+                                    seconds > 0.0 ? std::optional<double>(seconds) : std::nullopt);
+    search.budget = &budget;
     range.setProgress(0.1, "edge migration");
     if (!refinement::migrateEdges(problem, graph, partition, values, budgetUsd, range.sub(0.1, 0.2), notes, &state,
-                                  incidence ? &*incidence : nullptr, search.deadline))
+                                  incidence ? &*incidence : nullptr, &budget))
         return false;
     refinement::ReplicaReport report;
     if (!refinement::refineReplicas(problem, graph, partition, search, budgetUsd, seed, range.sub(0.2, 1.0), report,
                                     &state, incidence ? &*incidence : nullptr))
         return false;
     if (search.maxPasses > 0) {
-        char text[300];
-        std::snprintf(text, sizeof text,
-                      "replica refinement: %zu of %zu mirror(s) tried removed, %zu mirror(s) added, in %d pass(es)%s, "
-                      "transfer time %.6g s -> %.6g s, cost %.6g USD -> %.6g USD",
-                      report.mirrorsRemoved, report.mirrorsTried, report.mirrorsAdded, report.passes,
-                      report.outOfTime ? " (time limit)" : "", report.before.transferSeconds(),
-                      report.after.transferSeconds(), report.before.usd, report.after.usd);
+        char text[400];
+        std::snprintf(
+            text, sizeof text,
+            "replica refinement: %zu of %zu mirror(s) tried removed, %zu mirror(s) added, in %d pass(es)%s%s, "
+            "transfer time %.6g s -> %.6g s, cost %.6g USD -> %.6g USD; stages 2b and 3 took %.3g search steps",
+            report.mirrorsRemoved, report.mirrorsTried, report.mirrorsAdded, report.passes,
+            report.outOfBudget ? " (search budget spent)" : "",
+            report.capped ? " (the cost stopped falling above the budget; then the time was shortened at that "
+                            "cost)"
+                          : "",
+            report.before.transferSeconds(), report.after.transferSeconds(), report.before.usd, report.after.usd,
+            static_cast<double>(budget.spent()));
         notes.emplace_back(text);
     }
     if (mapping)

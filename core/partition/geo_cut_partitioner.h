@@ -3,6 +3,8 @@
 #include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
 
+#include <cstdint>
+
 namespace meridian::partition {
 
 /// `geo-cut`: Geo-Cut (TPDS'19) in full, then Meridian's replica refinement.
@@ -38,11 +40,10 @@ namespace meridian::partition {
 /// raise the cost and stage 3 lowers it first, and a partition still over the budget is reported over by the
 /// difference.
 ///
-/// Where refinement starts (`start`): the paper's stage 1, G-Cut's bandwidth-aware streaming (Section 4.2.1 lets
-/// partition mapping start from "an optimized solution given by any other graph partitioning method"), or
-/// `best` (the default): under a budget both are refined and the faster one within the budget is kept (the cheaper
-/// one when neither fits); with no budget the objective is the transfer time alone and refinement starts from the
-/// bandwidth-aware stream.
+/// Where refinement starts (`start`): each edge at the home of its endpoint with fewer edges (`degree`, and `best`,
+/// the default), the paper's stage 1 (`cost`), or G-Cut's bandwidth-aware streaming (`bandwidth`); Section 4.2.1
+/// lets refinement start from "an optimized solution given by any other graph partitioning method". Stages 2b and 3
+/// share one search budget (`effort`, optionally `time_limit_s`; see automaticWorkLimit).
 class GeoCutPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "geo-cut"; }
@@ -62,12 +63,14 @@ public:
                        std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr,
                        const char* startName = nullptr, std::optional<cost::GasMetrics>* metrics = nullptr);
 
-    /// How long stages 2b and 3 run when `time_limit_s` is 0: kRefinementSecondsPerEdge per edge, at least
-    /// kMinimumRefinementSeconds (graphs up to about 10^6 edges converge within it). The whole command then takes
-    /// about twice what HDRF's takes on a graph of 2 x 10^7 edges (the README has the figures).
-    static double automaticTimeLimit(std::size_t edges);
-    static constexpr double kMinimumRefinementSeconds = 0.5;
-    static constexpr double kRefinementSecondsPerEdge = 30e-9;
+    /// How much stages 2b and 3 may search together at `effort=1`, in search steps (edges examined plus the traffic
+    /// state's steps, see SearchBudget): one per kEdgesPerStep edges, at least kMinimumWork. On this project's build
+    /// machine a step takes about 30 ns on Wiki-Vote and 150 ns on 2 x 10^7 edges (the caches miss): Wiki-Vote under
+    /// PageRank converges within the minimum (about 5 x 10^6 steps) and the limit adds about 1.5 s to a graph of
+    /// 2 x 10^7 edges (the README has the figures).
+    static std::uint64_t automaticWorkLimit(std::size_t edges);
+    static constexpr std::uint64_t kMinimumWork = 10'000'000;
+    static constexpr std::uint64_t kEdgesPerStep = 2;
 
 private:
     /// Notes the start's stage-1 cost and refines it under the budget; false when canceled.

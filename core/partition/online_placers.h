@@ -20,7 +20,8 @@ public:
     /// Places `count` edges between known vertices, the first being edge `firstEdge` of the stream, and writes their
     /// sites.
     virtual void place(const std::uint32_t* src, const std::uint32_t* dst, std::size_t count, std::uint64_t firstEdge,
-                       std::uint8_t* sites) = 0;
+                       std::uint8_t* sites)
+        = 0;
     virtual std::uint32_t vertexCount() const = 0;
     /// Per vertex, the sites holding it (its home and its edges' sites) and those holding one of its in-edges: what
     /// the GAS metrics of a combining profile need (cost::evaluateGasFromSites).

@@ -114,8 +114,7 @@ public:
     enum class Round { Canceled, NoBottleneck, Progressed, Stalled };
     /// One round on the current bottleneck; Stalled when it improved nothing or gained less than 0.01% in both
     /// the transfer time and the total site time.
-    Round round(double lq, const FeedbackRange& range,
-                std::optional<std::chrono::steady_clock::time_point> deadline);
+    Round round(double lq, const FeedbackRange& range, SearchBudget* budget);
     const cost::GasState& state() const { return m_state; }
     int movedEdges() const { return m_movedEdges; }
 
@@ -176,8 +175,7 @@ bool Migration::moveGroups(const std::vector<std::vector<std::uint32_t>>& groups
     return improved;
 }
 
-Migration::Round Migration::round(double lq, const FeedbackRange& range,
-                                  std::optional<std::chrono::steady_clock::time_point> deadline)
+Migration::Round Migration::round(double lq, const FeedbackRange& range, SearchBudget* budget)
 {
     const double roundSeconds = m_state.transferSeconds(), roundSum = m_state.siteSecondsSum();
     const std::optional<Bottleneck> link = findBottleneck(m_state, m_net, m_m);
@@ -192,16 +190,20 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range,
     for (const auto& [weight, v] : queue) {
         if (range.isCanceled())
             return Round::Canceled;
-        if (deadline && std::chrono::steady_clock::now() > *deadline)
+        if (budget && budget->exhausted())
             break;
         Score now = Score::of(m_state);
         // A mirror's edges on the link's site leave it; a master's edges may all move, each group to its
         // best site (consolidating mirrors into fewer sites).
         const auto groups = groupEdges(m_graph, m_partition, m_state, v, incident[v],
                                        link->masterCase() ? -1 : link->site, m_groups);
+        const std::uint64_t steps = m_state.steps();
+        if (!groups.empty())
+            improved = moveGroups(groups, *link, now) || improved;
+        if (budget)
+            budget->spend(incident[v].size() + (m_state.steps() - steps));
         if (groups.empty())
             continue;
-        improved = moveGroups(groups, *link, now) || improved;
         if (!(bottleneckOf(m_state.linkMetrics(), link->gatherStage) == *link))
             break; // the link is no longer the bottleneck: find the next one
     }
@@ -215,7 +217,7 @@ Migration::Round Migration::round(double lq, const FeedbackRange& range,
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
                   std::vector<std::string>& notes, std::optional<cost::GasState>* state, const Incidence* incidence,
-                  std::optional<std::chrono::steady_clock::time_point> deadline)
+                  SearchBudget* budget)
 {
     const double lq = values.real("lq_fraction");
     const auto maxRounds = values.integer("max_rounds");
@@ -234,9 +236,9 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
     for (; rounds < maxRounds; ++rounds) {
         if (range.isCanceled())
             return false;
-        if (deadline && std::chrono::steady_clock::now() > *deadline)
+        if (budget && budget->exhausted())
             break;
-        const Migration::Round outcome = migration.round(lq, range, deadline);
+        const Migration::Round outcome = migration.round(lq, range, budget);
         if (outcome == Migration::Round::Canceled)
             return false;
         if (outcome == Migration::Round::NoBottleneck)
@@ -249,10 +251,8 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
         }
     }
     char text[200];
-    std::snprintf(text, sizeof text,
-                  "edge migration: %d edge(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
-                  migration.movedEdges(), rounds, startSeconds,
-                  migration.state().transferSeconds());
+    std::snprintf(text, sizeof text, "edge migration: %d edge(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
+                  migration.movedEdges(), rounds, startSeconds, migration.state().transferSeconds());
     notes.emplace_back(text);
     return true;
 }

@@ -2,8 +2,8 @@
 
 #include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
+#include "core/partition/refinement/search_budget.h"
 
-#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,11 +23,10 @@ namespace meridian::partition::refinement {
 /// built into it; either way it is left describing the migrated partition, for the next stage.
 struct Incidence;
 /// `incidence`, when given, lists each vertex's edges (else they are found by scanning the edge list each round).
-/// `deadline`, when given, stops it at the first queued vertex after that time.
+/// `budget`, when given, is charged each queued vertex's edges and stops it at the first queued vertex once exhausted.
 bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, model::EdgePartition& partition,
                   const ParamValues& values, double budgetUsd, const FeedbackRange& range,
                   std::vector<std::string>& notes, std::optional<cost::GasState>* state = nullptr,
-                  const Incidence* incidence = nullptr,
-                  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+                  const Incidence* incidence = nullptr, SearchBudget* budget = nullptr);
 
 } // namespace meridian::partition::refinement

@@ -65,6 +65,8 @@ public:
     {}
 
     bool within(const Summary& s) const { return withinBudget(s.usd, m_budget); }
+    /// Takes `usd` as the budget from now on.
+    void capAt(double usd) { m_budget = usd; }
     /// True when `a` is strictly better than `b`.
     bool better(const Summary& a, const Summary& b) const
     {
@@ -107,8 +109,8 @@ struct Entry {
 /// (the sites of its edges first, then its neighbours' counts), and a mirror's neighbours one mirror ahead.
 class Search {
 public:
-    Search(const model::Graph& graph, model::EdgePartition& partition, cost::GasState& state, const Objective& objective,
-           const Incidence& incidence)
+    Search(const model::Graph& graph, model::EdgePartition& partition, cost::GasState& state,
+           const Objective& objective, const Incidence& incidence)
         : m_graph(graph)
         , m_partition(partition)
         , m_state(state)
@@ -351,18 +353,27 @@ std::vector<std::uint32_t> visitingOrder(const cost::GasState& gas, const Search
     return order;
 }
 
-/// One pass over `order`; false when canceled. Sets `outOfTime` when the limit stopped it.
+/// One pass over `order`; false when canceled. Sets `outOfBudget` when the search budget stopped it.
 bool runPass(Search& local, cost::GasState& gas, const std::vector<std::uint32_t>& order, const ReplicaSearch& search,
-             const std::function<bool()>& timeUp, const std::function<void(double)>& progress, ReplicaReport& report,
-             bool& outOfTime, const FeedbackRange& range)
+             const std::function<void(double)>& progress, ReplicaReport& report, bool& outOfBudget,
+             const FeedbackRange& range)
 {
     constexpr std::size_t kSitesAhead = 16, kNeighboursAhead = 8;
+    // Work is charged every 1024 vertices: the edges collected and the state's steps since the last charge.
+    std::uint64_t collected = 0, steps = gas.steps();
+    const auto charge = [&] {
+        if (search.budget)
+            search.budget->spend(collected + (gas.steps() - steps));
+        collected = 0;
+        steps = gas.steps();
+    };
     for (std::size_t k = 0; k < order.size(); ++k) {
         if ((k & 0x3FF) == 0) {
             if (range.isCanceled())
                 return false;
-            if (timeUp()) {
-                outOfTime = true;
+            charge();
+            if (search.budget && search.budget->exhausted()) {
+                outOfBudget = true;
                 return true;
             }
             progress(static_cast<double>(k) / static_cast<double>(order.size()));
@@ -383,6 +394,7 @@ bool runPass(Search& local, cost::GasState& gas, const std::vector<std::uint32_t
         // A hub's few small mirrors would each cost a scan of all its edges: they stay.
         if (local.degree(x) > search.maxScannedDegree)
             continue;
+        collected += local.degree(x);
         local.collect(x);
         report.mirrorsAdded += local.tryAbsorb(x);
         local.collect(x);
@@ -397,6 +409,7 @@ bool runPass(Search& local, cost::GasState& gas, const std::vector<std::uint32_t
                 ++report.mirrorsRemoved;
         }
     }
+    charge();
     return true;
 }
 
@@ -415,7 +428,7 @@ bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, 
     cost::GasState& gas = *held;
     if (!gas.complete())
         return false;
-    const Objective objective(budgetUsd);
+    Objective objective(budgetUsd);
     report.before = gas.summary();
     report.after = report.before;
     report.metBudget = objective.within(report.before);
@@ -424,26 +437,31 @@ bool refineReplicas(const PartitionProblem& problem, const model::Graph& graph, 
         incidence = &ownIncidence.emplace(graph, &range.executor());
     Search local(graph, partition, gas, objective, *incidence);
     Random random(seed ^ 0x5245504cull);
-    const std::function<bool()> timeUp = [&] {
-        return search.deadline && std::chrono::steady_clock::now() > *search.deadline;
-    };
     for (int pass = 0; pass < search.maxPasses; ++pass) {
         gas.resync();
         const Summary passStart = gas.summary();
         const std::vector<std::uint32_t> order = visitingOrder(gas, local, random);
-        bool outOfTime = false;
+        bool outOfBudget = false;
         const std::function<void(double)> progress = [&](double done) {
             range.setProgress((pass + done) / search.maxPasses, "replica refinement");
         };
-        if (!runPass(local, gas, order, search, timeUp, progress, report, outOfTime, range))
+        if (!runPass(local, gas, order, search, progress, report, outOfBudget, range))
             return false;
         ++report.passes;
-        report.outOfTime = outOfTime;
-        if (outOfTime || objective.gain(passStart, gas.summary()) < search.minPassGain)
+        report.outOfBudget = outOfBudget;
+        if (outOfBudget)
             break;
+        if (objective.gain(passStart, gas.summary()) < search.minPassGain) {
+            // Over the budget with the cost no longer falling: the budget cannot be reached from here, so the time is
+            // shortened without raising the cost any further.
+            if (objective.within(gas.summary()))
+                break;
+            objective.capAt(gas.summary().usd);
+            report.capped = true;
+        }
     }
     report.after = gas.summary();
-    report.metBudget = objective.within(report.after);
+    report.metBudget = withinBudget(report.after.usd, budgetUsd);
     return true;
 }
 

@@ -3,8 +3,8 @@
 #include "core/common/executor.h"
 #include "core/cost/gas_cost.h"
 #include "core/partition/partitioner.h"
+#include "core/partition/refinement/search_budget.h"
 
-#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -14,11 +14,11 @@ namespace meridian::partition::refinement {
 
 /// How long replica refinement searches.
 struct ReplicaSearch {
-    int maxPasses = 20;              ///< passes over every vertex's mirrors (0 skips the stage)
-    double minPassGain = 1e-3;       ///< stop after a pass that improves the objective by less than this share
-    /// Stop at the first vertex after this time (none: no limit).
-    std::optional<std::chrono::steady_clock::time_point> deadline;
-    std::size_t maxSlotEdges = 256;  ///< mirrors holding more of their vertex's edges are not tried
+    int maxPasses = 20;        ///< passes over every vertex's mirrors (0 skips the stage)
+    double minPassGain = 1e-3; ///< stop after a pass that improves the objective by less than this share
+    /// Charged each visited vertex's edges; the stage stops once it is exhausted (none: no limit).
+    SearchBudget* budget = nullptr;
+    std::size_t maxSlotEdges = 256;        ///< mirrors holding more of their vertex's edges are not tried
     std::uint32_t maxScannedDegree = 4096; ///< nor are the mirrors of vertices with more edges (hubs)
 };
 
@@ -27,8 +27,9 @@ struct ReplicaReport {
     int passes = 0;
     std::size_t mirrorsTried = 0, mirrorsRemoved = 0, mirrorsAdded = 0;
     cost::GasState::Summary before, after;
-    bool metBudget = false; ///< the budget holds at the end (true when there is none)
-    bool outOfTime = false; ///< the time limit stopped it
+    bool metBudget = false;   ///< the budget holds at the end (true when there is none)
+    bool outOfBudget = false; ///< the search budget (work or time limit) stopped it
+    bool capped = false;      ///< over the budget, the cost stopped falling and the time was shortened at that cost
 };
 
 /// Replica refinement (Meridian's stage 3 of Geo-Cut, after the paper's two refinement stages): a local search over
@@ -38,13 +39,14 @@ struct ReplicaReport {
 /// undone. Each kept move removes a mirror of x (and often mirrors of its neighbours), so the WAN bytes fall.
 ///
 /// The objective, compared exactly after every trial move with GasState's O(M) summary:
-/// - while the partition costs more than `budgetUsd`: the WAN cost, then the transfer time;
+/// - while the partition costs more than `budgetUsd`: the WAN cost, then the transfer time; once a pass no longer
+///   lowers the cost, the cost reached becomes the budget (capped) and the transfer time is shortened under it;
 /// - within the budget: the transfer time (eq. 1), then the sum of the links' squared times (which falls when
 ///   traffic leaves the busiest links or the WAN, so moves that do not lower the maximum yet still count), with
 ///   no move allowed to leave the budget.
 ///
-/// Passes repeat until one improves the objective by less than `minPassGain`, `maxPasses` ran, or the time limit
-/// is reached. Each pass costs O(sum over mirrors of the mirror's edges x the candidate sites x M). Deterministic for
+/// Passes repeat until one improves the objective by less than `minPassGain`, `maxPasses` ran, or the search budget
+/// is exhausted. Each pass costs O(sum over mirrors of the mirror's edges x the candidate sites x M). Deterministic for
 /// a seed. `state`, when it holds a state, is used (and left updated); otherwise one is built; `incidence` (of
 /// `graph`), when given, is used instead of building one. Returns false when canceled (the partition then holds every
 /// move kept so far, and is valid).

@@ -133,7 +133,8 @@ private Q_SLOTS:
         QVERIFY(boundNote->text().contains("no partitioner can meet it"));
         runPanel->findChild<QPushButton*>("runButton")->click();
         QCOMPARE(refused.count(), 1);
-        QVERIFY2(refused.front().at(1).toString().contains("cannot be met"), qPrintable(refused.front().at(1).toString()));
+        QVERIFY2(refused.front().at(1).toString().contains("cannot be met"),
+                 qPrintable(refused.front().at(1).toString()));
         QTest::qWait(100);
         QCOMPARE(landed.count() + failed.count(), 0);
         const QString refusal = window.lastError(); // the refusal is the last error, until another one comes

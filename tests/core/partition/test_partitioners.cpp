@@ -181,11 +181,10 @@ private Q_SLOTS:
                         p.edgeSite[e] = static_cast<std::uint8_t>(c % 3);
                     cheapest = std::min(cheapest, cost::evaluateGas(g, p, problem.sizes, problem.network).wanUsd);
                 }
-                QVERIFY2(bound <= cheapest * (1 + 1e-12), qPrintable(QString("trial %1 %2: bound %3 > minimum %4")
-                                                                         .arg(trial)
-                                                                         .arg(profile)
-                                                                         .arg(bound)
-                                                                         .arg(cheapest)));
+                QVERIFY2(
+                    bound <= cheapest * (1 + 1e-12),
+                    qPrintable(
+                        QString("trial %1 %2: bound %3 > minimum %4").arg(trial).arg(profile).arg(bound).arg(cheapest)));
                 tight += bound >= cheapest * 0.9 ? 1 : 0;
             }
         }
@@ -238,8 +237,8 @@ private Q_SLOTS:
         const auto free = m_wiki.problem();
         std::map<std::string, cost::GasMetrics> m;
         for (const auto& id : m_registry.ids())
-            m[id] = cost::evaluateGas(m_wiki.graph, m_registry.find(id)->run(free, 1, feedback)->partition,
-                                      free.sizes, free.network);
+            m[id] = cost::evaluateGas(m_wiki.graph, m_registry.find(id)->run(free, 1, feedback)->partition, free.sizes,
+                                      free.network);
         for (const auto& [id, metrics] : m) {
             if (id == "geo-cut")
                 continue;
@@ -256,9 +255,33 @@ private Q_SLOTS:
         // replica_passes=0 is the paper's Geo-Cut alone: refinement then says nothing of stage 3.
         const auto paper = *geoCut->run(free, *ParamValues::parse(geoCut->parameters(), {"replica_passes=0"}), 1,
                                         feedback);
-        QVERIFY(std::none_of(paper.notes.begin(), paper.notes.end(), [](const std::string& n) {
-            return n.find("replica refinement") != std::string::npos;
-        }));
+        QVERIFY(std::none_of(paper.notes.begin(), paper.notes.end(),
+                             [](const std::string& n) { return n.find("replica refinement") != std::string::npos; }));
+    }
+
+    void searchBudgetStopsAtTheSamePlaceEveryTime()
+    {
+        // A budget of work, not of time: a search it stops ends on the same partition however loaded the machine.
+        const auto problem = m_wiki.problem();
+        const Partitioner* geoCut = m_registry.find("geo-cut");
+        const Feedback feedback;
+        const auto small = *ParamValues::parse(geoCut->parameters(), {"effort=0.1"});
+        const auto a = *geoCut->run(problem, small, 3, feedback);
+        const auto b = *geoCut->run(problem, small, 3, feedback);
+        QCOMPARE(a.partition.edgeSite, b.partition.edgeSite);
+        const auto spent = [](const PartitionResult& r) {
+            return std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+                return n.find("(search budget spent)") != std::string::npos;
+            });
+        };
+        QVERIFY(spent(a));
+        // The automatic budget lets Wiki-Vote under PageRank converge: a shorter transfer time than the small budget's.
+        const auto more = *geoCut->run(problem, *ParamValues::parse(geoCut->parameters(), {"effort=1"}), 3, feedback);
+        const auto time = [&](const PartitionResult& r) {
+            return cost::evaluateGas(m_wiki.graph, r.partition, problem.sizes, problem.network).transferSeconds;
+        };
+        QVERIFY2(time(more) < time(a), qPrintable(QString("%1 > %2").arg(time(more)).arg(time(a))));
+        QVERIFY(!spent(more));
     }
 
     void refusesBadInput()

@@ -20,10 +20,7 @@ std::string slurp(const std::string& path)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void spit(const std::string& path, const std::string& text)
-{
-    std::ofstream(path, std::ios::binary) << text;
-}
+void spit(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 /// Runs workers one after the other on the calling thread, the offered ones first or never.
 class SerialExecutor final : public Executor {
