@@ -93,7 +93,7 @@ std::string stageOneNote(const char* startName, double usd, double budgetUsd)
 
 std::uint64_t GeoCutPartitioner::automaticWorkLimit(std::size_t edges)
 {
-    return std::max<std::uint64_t>(kMinimumWork, static_cast<std::uint64_t>(edges) / kEdgesPerStep);
+    return std::max<std::uint64_t>(kMinimumWork, static_cast<std::uint64_t>(edges) * kStepsPerEdge);
 }
 
 int geoCutPlace(const PartitionProblem& problem, const StreamState& state, std::uint32_t u, std::uint32_t v)
@@ -161,7 +161,7 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
                            "Geo-Cut alone)."),
         ParamSpec::real("effort", 1.0, 0.0, 1e6,
                         "How much edge migration and replica refinement may search together, as a multiple of the "
-                        "automatic amount (search steps: the larger of 10^7 and half the number of edges). The "
+                        "automatic amount (search steps: the larger of 10^7 and twice the number of edges). The "
                         "search also ends when a pass of replica refinement gains under 0.1%. The result depends on "
                         "the seed alone."),
         ParamSpec::real("time_limit_s", 0.0, 0.0, 1e6,

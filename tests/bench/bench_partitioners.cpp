@@ -346,8 +346,8 @@ void heterogeneity(const Registry<Partitioner>& registry, const model::Site& use
         std::printf(
             "RESULT case=heterogeneity table=%s level=%s sites=20 edges=%zu graph_h_time=%.4f graph_h_cost=%.4f "
             "g_cut_time=%.4f g_cut_cost=%.4f hdrf_time=%.4f hdrf_cost=%.4f geo_cut_time=%.4f geo_cut_cost=%.4f "
-            "geo_cut_budget=%s geo_cut_runtime_s=%.2f geo_cut_60s_time=%.4f geo_cut_60s_cost=%.4f "
-            "geo_cut_60s_budget=%s geo_cut_60s_runtime_s=%.2f\n",
+            "geo_cut_budget=%s geo_cut_runtime_s=%.2f geo_cut_effort100_time=%.4f geo_cut_effort100_cost=%.4f "
+            "geo_cut_effort100_budget=%s geo_cut_effort100_runtime_s=%.2f\n",
             st.table, st.level, big.edgeCount(), t(graphH), c(graphH), t(gcut), c(gcut), t(hdrf), c(hdrf), t(geo),
             c(geo), met(geo), geo.seconds, t(geoLong), c(geoLong), met(geoLong), geoLong.seconds);
         std::fflush(stdout);
@@ -410,8 +410,10 @@ void throughput(const model::Site& use)
         return Command{QJsonDocument::fromJson(p.readAllStandardOutput()).object(), wall};
     };
     const double edges = static_cast<double>(graph.edgeCount());
-    std::map<std::string, double> wall;
-    for (const char* algorithm : {"hash", "hdrf", "geo-cut"}) {
+    std::map<std::string, double> wall, time;
+    for (const char* algorithm : {"hash", "hdrf", "g-cut", "geo-cut"}) {
+        // 10^7 edges per second is the target of the streamed ones (hash, HDRF).
+        const bool streamedTarget = std::string(algorithm) == "hash" || std::string(algorithm) == "hdrf";
         // The fastest of 3 runs: identical runs differ by up to 30% on this virtual machine.
         Command best;
         for (int k = 0; k < 3; ++k) {
@@ -422,17 +424,21 @@ void throughput(const model::Site& use)
         }
         wall[algorithm] = best.wallSeconds;
         const QJsonObject& j = best.json;
+        time[algorithm] = j["transfer_time_s"].toDouble();
         std::printf("RESULT case=throughput algorithm=%s edges=%.0f cold_cache=1 whole_command_wall_s=%.3f "
-                    "whole_command_edges_per_s=%.3g target_min=1e7 streamed=%d read_s=%.3f partition_s=%.3f "
+                    "whole_command_edges_per_s=%.3g%s streamed=%d read_s=%.3f partition_s=%.3f "
                     "write_s=%.3f transfer_time_s=%.5g wan_usd=%.5g peak_bytes_per_edge=%.1f target_max=40\n",
                     algorithm, edges, best.wallSeconds, edges / best.wallSeconds,
+                    streamedTarget ? " target_min=1e7" : "",
                     j["graph"].toObject()["streamed"].toBool() ? 1 : 0, j["graph"].toObject()["load_s"].toDouble(),
                     j["runtime_s"].toDouble(), j["write_s"].toDouble(), j["transfer_time_s"].toDouble(),
                     j["wan_cost_usd"].toDouble(), j["peak_memory_bytes"].toDouble() / edges);
         std::fflush(stdout);
     }
-    std::printf("RESULT case=throughput_summary geo_cut_over_hdrf_wall=%.2f target_max=2\n",
-                wall["geo-cut"] / wall["hdrf"]);
+    std::printf("RESULT case=throughput_summary geo_cut_over_hdrf_wall=%.2f geo_cut_over_g_cut_wall=%.2f "
+                "geo_cut_time_vs_hdrf=%.3f geo_cut_time_vs_g_cut=%.3f\n",
+                wall["geo-cut"] / wall["hdrf"], wall["geo-cut"] / wall["g-cut"], time["geo-cut"] / time["hdrf"],
+                time["geo-cut"] / time["g-cut"]);
 }
 
 } // namespace
