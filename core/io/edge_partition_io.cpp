@@ -106,10 +106,7 @@ Status writeMasters(const std::string& path, const model::Graph& graph, const mo
     return writeFilesTogether({mastersFile(path, graph, partition, topology)});
 }
 
-namespace {
-
-/// "\t<site name>\n" per site: what ends every line of a partition or masters file.
-std::vector<std::string> siteEndings(const model::Topology& topology)
+std::vector<std::string> siteLineEndings(const model::Topology& topology)
 {
     std::vector<std::string> endings;
     for (const auto& site : topology.sites())
@@ -117,29 +114,25 @@ std::vector<std::string> siteEndings(const model::Topology& topology)
     return endings;
 }
 
+namespace {
 constexpr std::size_t kLinesPerBlock = 1u << 18;
-
 } // namespace
 
 PendingFile edgePartitionFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                               const model::Topology& topology, Executor& executor)
 {
-    return {path, [&graph, &partition, &executor, endings = siteEndings(topology)](std::ostream& out) {
+    return {path, [&graph, &partition, &executor, endings = siteLineEndings(topology)](std::ostream& out) {
                 writeRecordsInParallel(
                     out, graph.edgeCount(), kLinesPerBlock,
                     [&](std::size_t begin, std::size_t end, std::string& buffer) {
                         constexpr std::size_t kAhead = 16; // the id table is larger than the caches
-                        char line[128];
                         for (std::size_t e = begin; e < end; ++e) {
                             if (e + kAhead < end) {
                                 __builtin_prefetch(&graph.originalId[graph.src[e + kAhead]]);
                                 __builtin_prefetch(&graph.originalId[graph.dst[e + kAhead]]);
                             }
-                            char* at = std::to_chars(line, line + 24, graph.originalId[graph.src[e]]).ptr;
-                            *at++ = '\t';
-                            at = std::to_chars(at, at + 24, graph.originalId[graph.dst[e]]).ptr;
-                            buffer.append(line, static_cast<std::size_t>(at - line));
-                            buffer += endings[partition.edgeSite[e]];
+                            appendEdgeLine(buffer, graph.originalId[graph.src[e]], graph.originalId[graph.dst[e]],
+                                           endings[partition.edgeSite[e]]);
                         }
                     },
                     executor);
@@ -149,16 +142,12 @@ PendingFile edgePartitionFile(const std::string& path, const model::Graph& graph
 PendingFile mastersFile(const std::string& path, const model::Graph& graph, const model::EdgePartition& partition,
                         const model::Topology& topology, Executor& executor)
 {
-    return {path, [&graph, &partition, &executor, endings = siteEndings(topology)](std::ostream& out) {
+    return {path, [&graph, &partition, &executor, endings = siteLineEndings(topology)](std::ostream& out) {
                 writeRecordsInParallel(
                     out, graph.vertexCount, kLinesPerBlock,
                     [&](std::size_t begin, std::size_t end, std::string& buffer) {
-                        char line[32];
-                        for (std::size_t v = begin; v < end; ++v) {
-                            char* at = std::to_chars(line, line + 24, graph.originalId[v]).ptr;
-                            buffer.append(line, static_cast<std::size_t>(at - line));
-                            buffer += endings[partition.masterSite[v]];
-                        }
+                        for (std::size_t v = begin; v < end; ++v)
+                            appendVertexLine(buffer, graph.originalId[v], endings[partition.masterSite[v]]);
                     },
                     executor);
             }};

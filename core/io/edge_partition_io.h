@@ -5,6 +5,7 @@
 #include "core/model/graph.h"
 #include "core/model/topology.h"
 
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -31,6 +32,27 @@ Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const mod
 /// -1 where the file gives none.
 Expected<std::vector<int>> homesOf(const std::string& path, const std::vector<HomeLine>& lines,
                                    const std::vector<std::uint64_t>& originalIds);
+
+/// "\t<site name>\n" per site: what ends every line of a partition or masters file.
+std::vector<std::string> siteLineEndings(const model::Topology& topology);
+/// Appends one line of a partition file, `src dst site` (`ending` from siteLineEndings).
+inline void appendEdgeLine(std::string& out, std::uint64_t src, std::uint64_t dst, const std::string& ending)
+{
+    char line[48];
+    char* at = std::to_chars(line, line + 20, src).ptr;
+    *at++ = '\t';
+    at = std::to_chars(at, at + 20, dst).ptr;
+    out.append(line, static_cast<std::size_t>(at - line));
+    out += ending;
+}
+/// Appends one line of a masters file, `vertex site`.
+inline void appendVertexLine(std::string& out, std::uint64_t vertex, const std::string& ending)
+{
+    char line[24];
+    char* at = std::to_chars(line, line + 20, vertex).ptr;
+    out.append(line, static_cast<std::size_t>(at - line));
+    out += ending;
+}
 
 /// Writes `src dst site` per input edge (original ids, site names), tab-separated, in edge order.
 /// The writers below as files still to be written, for writeFilesTogether (a partition and its masters); the

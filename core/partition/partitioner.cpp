@@ -40,11 +40,10 @@ Expected<PartitionProblem> PartitionProblem::create(const model::Graph& graph, c
 
 std::size_t assignRandomHomes(std::vector<int>& home, int siteCount, std::uint64_t seed)
 {
-    Random random(seed ^ 0x484f4d45ull);
+    HomeDraws draws(siteCount, seed);
     std::size_t set = 0;
     for (int& h : home) {
-        // One draw per vertex whether or not it is needed, so a vertex's random home does not depend on others.
-        const int draw = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(siteCount)));
+        const int draw = draws.next();
         if (h < 0) {
             h = draw;
             ++set;

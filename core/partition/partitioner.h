@@ -3,6 +3,7 @@
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
 #include "core/common/param.h"
+#include "core/common/random.h"
 #include "core/cost/gas_cost.h"
 #include "core/model/graph.h"
 #include "core/model/topology.h"
@@ -34,6 +35,23 @@ struct PartitionProblem {
                                              const cost::TrafficProfile& profile, const std::vector<int>& home,
                                              std::optional<double> budgetUsd);
     int siteCount() const { return network.siteCount(); }
+};
+
+/// The seeded draws random homes come from: one per vertex, in vertex order, whether the vertex needs it or not, so
+/// a vertex's random home does not depend on which others have homes (assignRandomHomes, and a stream that meets
+/// its vertices one at a time).
+class HomeDraws {
+public:
+    HomeDraws(int siteCount, std::uint64_t seed)
+        : m_random(seed ^ 0x484f4d45ull)
+        , m_sites(static_cast<std::uint64_t>(siteCount))
+    {}
+    /// The next vertex's draw.
+    int next() { return static_cast<int>(m_random.uniformInt(m_sites)); }
+
+private:
+    Random m_random;
+    std::uint64_t m_sites;
 };
 
 /// Assigns every vertex without a home (-1) a uniformly random site, seeded; returns how many it set.

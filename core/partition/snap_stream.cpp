@@ -1,14 +1,13 @@
 #include "core/partition/snap_stream.h"
 
-#include "core/common/random.h"
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
 #include "core/partition/online_placers.h"
+#include "core/partition/partitioner.h"
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -32,20 +31,19 @@ struct Slot {
     std::string mastersText; ///< the lines of the vertices that first appear in the chunk
 };
 
-/// Each vertex's home as it first appears: from the homes file (looked up by original id) or drawn, one draw per
-/// vertex in order whether it is used or not, exactly as assignRandomHomes draws them.
+/// Each vertex's home as it first appears: from the homes file (looked up by original id) or drawn from the same
+/// HomeDraws as assignRandomHomes.
 class Homes {
 public:
     Homes(std::vector<io::HomeLine> lines, int sites, std::uint64_t seed)
         : m_byId(std::move(lines))
-        , m_sites(sites)
-        , m_random(seed ^ 0x484f4d45ull)
+        , m_draws(sites, seed)
     {
         std::stable_sort(m_byId.begin(), m_byId.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     }
     std::uint8_t next(std::uint64_t originalId)
     {
-        const int draw = static_cast<int>(m_random.uniformInt(static_cast<std::uint64_t>(m_sites)));
+        const int draw = m_draws.next();
         const auto it = std::lower_bound(m_byId.begin(), m_byId.end(), originalId,
                                          [](const io::HomeLine& l, std::uint64_t id) { return l.id < id; });
         if (it != m_byId.end() && it->id == originalId) {
@@ -59,18 +57,8 @@ public:
 
 private:
     std::vector<io::HomeLine> m_byId;
-    int m_sites;
-    Random m_random;
+    HomeDraws m_draws;
 };
-
-/// "\t<site name>\n" per site: what ends every line of a partition or masters file.
-std::vector<std::string> siteEndings(const model::Topology& topology)
-{
-    std::vector<std::string> endings;
-    for (const auto& site : topology.sites())
-        endings.push_back('\t' + site.name + '\n');
-    return endings;
-}
 
 /// The stream's shared state: the slots in flight, what comes next at each in-order step, and the failure that
 /// stops it. Workers take the most urgent task there is (append, place, format, parse), and wait only while
@@ -79,15 +67,14 @@ class Stream {
 public:
     Stream(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, OnlinePlacer& placer, Homes& homes,
            io::StreamedFile& edges, io::StreamedFile* masters, const Feedback& feedback)
-        : m_request(request)
-        , m_chunks(chunks)
+        : m_chunks(chunks)
         , m_placer(placer)
         , m_homes(homes)
         , m_edges(edges)
         , m_masters(masters)
         , m_feedback(feedback)
         , m_ids(m_idGraph, chunks.fileBytes())
-        , m_endings(siteEndings(*request.topology))
+        , m_endings(io::siteLineEndings(*request.topology))
         , m_slots(kSlots)
         , m_start(Clock::now())
     {}
@@ -251,14 +238,10 @@ private:
         }
         m_newHomes.clear();
         slot.mastersText.clear();
-        char line[32];
         for (std::uint32_t v = known; v < m_idGraph.vertexCount; ++v) {
             m_newHomes.push_back(m_homes.next(m_idGraph.originalId[v]));
-            if (m_masters) {
-                char* at = std::to_chars(line, line + 24, m_idGraph.originalId[v]).ptr;
-                slot.mastersText.append(line, static_cast<std::size_t>(at - line));
-                slot.mastersText += m_endings[m_newHomes.back()];
-            }
+            if (m_masters)
+                io::appendVertexLine(slot.mastersText, m_idGraph.originalId[v], m_endings[m_newHomes.back()]);
         }
         m_placer.addVertices(m_newHomes.data(), m_newHomes.size());
         m_allHomes.insert(m_allHomes.end(), m_newHomes.begin(), m_newHomes.end());
@@ -274,23 +257,15 @@ private:
         const auto& raw = slot.parsed.pairs;
         slot.text.clear();
         slot.text.reserve(raw.size() * 12);
-        char line[32];
         std::size_t e = 0;
-        for (std::size_t i = 0; i < raw.size(); i += 2) {
-            if (raw[i] == raw[i + 1])
-                continue;
-            char* at = std::to_chars(line, line + 11, raw[i]).ptr;
-            *at++ = '\t';
-            at = std::to_chars(at, at + 11, raw[i + 1]).ptr;
-            slot.text.append(line, static_cast<std::size_t>(at - line));
-            slot.text += m_endings[slot.sites[e++]];
-        }
+        for (std::size_t i = 0; i < raw.size(); i += 2)
+            if (raw[i] != raw[i + 1])
+                io::appendEdgeLine(slot.text, raw[i], raw[i + 1], m_endings[slot.sites[e++]]);
         std::vector<std::uint32_t>().swap(slot.parsed.pairs);
     }
 
     double seconds() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
 
-    const SnapStreamRequest& m_request;
     const io::detail::SnapChunks& m_chunks;
     OnlinePlacer& m_placer;
     Homes& m_homes;

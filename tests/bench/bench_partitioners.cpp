@@ -429,10 +429,10 @@ void throughput(const model::Site& use)
                     "whole_command_edges_per_s=%.3g%s streamed=%d read_s=%.3f partition_s=%.3f "
                     "write_s=%.3f transfer_time_s=%.5g wan_usd=%.5g peak_bytes_per_edge=%.1f target_max=40\n",
                     algorithm, edges, best.wallSeconds, edges / best.wallSeconds,
-                    streamedTarget ? " target_min=1e7" : "",
-                    j["graph"].toObject()["streamed"].toBool() ? 1 : 0, j["graph"].toObject()["load_s"].toDouble(),
-                    j["runtime_s"].toDouble(), j["write_s"].toDouble(), j["transfer_time_s"].toDouble(),
-                    j["wan_cost_usd"].toDouble(), j["peak_memory_bytes"].toDouble() / edges);
+                    streamedTarget ? " target_min=1e7" : "", j["graph"].toObject()["streamed"].toBool() ? 1 : 0,
+                    j["graph"].toObject()["load_s"].toDouble(), j["runtime_s"].toDouble(), j["write_s"].toDouble(),
+                    j["transfer_time_s"].toDouble(), j["wan_cost_usd"].toDouble(),
+                    j["peak_memory_bytes"].toDouble() / edges);
         std::fflush(stdout);
     }
     std::printf("RESULT case=throughput_summary geo_cut_over_hdrf_wall=%.2f geo_cut_over_g_cut_wall=%.2f "

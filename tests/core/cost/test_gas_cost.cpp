@@ -28,6 +28,31 @@ struct HandCase {
     }
 };
 
+/// `m` sites a, b, ... with uplinks, downlinks and prices that differ site by site.
+cost::GasNetwork unevenSites(int m)
+{
+    std::vector<model::Site> s;
+    for (int r = 0; r < m; ++r) {
+        auto site = test::site(std::string(1, static_cast<char>('a' + r)), r, r, 1, 1);
+        site.uplinkMBps = 100.0 + 50 * r;
+        site.downlinkMBps = 400.0 - 30 * r;
+        site.egressUsdPerGB = 0.02 * (r + 1);
+        s.push_back(site);
+    }
+    return *cost::GasNetwork::fromTopology(*model::Topology::create(s));
+}
+
+/// Every edge and every master on a random one of `m` sites.
+model::EdgePartition randomPartition(const model::Graph& graph, int m, Random& random)
+{
+    model::EdgePartition p;
+    for (std::size_t e = 0; e < graph.edgeCount(); ++e)
+        p.edgeSite.push_back(static_cast<std::uint8_t>(random.uniformInt(static_cast<std::uint64_t>(m))));
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        p.masterSite.push_back(static_cast<std::uint8_t>(random.uniformInt(static_cast<std::uint64_t>(m))));
+    return p;
+}
+
 } // namespace
 
 class TestGasCost : public QObject {
@@ -96,24 +121,11 @@ private Q_SLOTS:
     void incrementalStateMatchesFullEvaluation()
     {
         auto graph = *io::readSnapGraph(test::data("graphs/Wiki-Vote.txt"));
-        std::vector<model::Site> s;
-        for (int r = 0; r < 5; ++r) {
-            auto site = test::site(std::string(1, static_cast<char>('a' + r)), r, r, 1, 1);
-            site.uplinkMBps = 100.0 + 50 * r;
-            site.downlinkMBps = 400.0 - 30 * r;
-            site.egressUsdPerGB = 0.02 * (r + 1);
-            s.push_back(site);
-        }
-        const auto topo = *model::Topology::create(s);
-        const auto net = *cost::GasNetwork::fromTopology(topo);
+        const auto net = unevenSites(5);
         for (const char* profile : {"pagerank", "subgraph-isomorphism"}) {
             const auto sizes = cost::vertexSizes(graph, *cost::TrafficProfile::fromId(profile));
             Random random(4);
-            model::EdgePartition p;
-            for (std::size_t e = 0; e < graph.edgeCount(); ++e)
-                p.edgeSite.push_back(static_cast<std::uint8_t>(random.uniformInt(5)));
-            for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-                p.masterSite.push_back(static_cast<std::uint8_t>(random.uniformInt(5)));
+            model::EdgePartition p = randomPartition(graph, 5, random);
             // Masters must be replicas: give each vertex an edge-free home replica (allowed) as master.
             cost::GasState state(graph, p, sizes, net);
             for (int k = 0; k < 2000; ++k)
@@ -131,23 +143,10 @@ private Q_SLOTS:
     void predictedMovesMatchMadeOnes()
     {
         auto graph = *io::readSnapGraph(test::data("graphs/Wiki-Vote.txt"));
-        std::vector<model::Site> s;
-        for (int r = 0; r < 4; ++r) {
-            auto site = test::site(std::string(1, static_cast<char>('a' + r)), r, r, 1, 1);
-            site.uplinkMBps = 100.0 + 50 * r;
-            site.downlinkMBps = 400.0 - 30 * r;
-            site.egressUsdPerGB = 0.02 * (r + 1);
-            s.push_back(site);
-        }
-        const auto topo = *model::Topology::create(s);
-        const auto net = *cost::GasNetwork::fromTopology(topo);
+        const auto net = unevenSites(4);
         const auto sizes = cost::vertexSizes(graph, *cost::TrafficProfile::fromId("sssp", 0.3));
         Random random(9);
-        model::EdgePartition p;
-        for (std::size_t e = 0; e < graph.edgeCount(); ++e)
-            p.edgeSite.push_back(static_cast<std::uint8_t>(random.uniformInt(4)));
-        for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-            p.masterSite.push_back(static_cast<std::uint8_t>(random.uniformInt(4)));
+        model::EdgePartition p = randomPartition(graph, 4, random);
         cost::GasState state(graph, p, sizes, net);
         QVERIFY(state.combines());
         for (int k = 0; k < 3000; ++k) {
