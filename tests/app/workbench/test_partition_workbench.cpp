@@ -124,6 +124,13 @@ private Q_SLOTS:
         QVERIFY2(boundNote->text().contains("can cost less than"), qPrintable(boundNote->text()));
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath("cost-bound")));
+        // Geo-Cut's form, with its search effort, shows when it is selected.
+        auto* list = runPanel->findChild<QListWidget*>("mapperList");
+        const auto geoCutItems = list->findItems("geo-cut", Qt::MatchExactly);
+        QCOMPARE(geoCutItems.size(), 1);
+        list->setCurrentItem(geoCutItems.front());
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shotPath("geo-cut-form")));
 
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
         QSignalSpy failed(window.runController(), &actions::RunController::runFailed);
