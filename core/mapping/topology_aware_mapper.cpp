@@ -13,7 +13,11 @@ std::vector<ParamSpec> TopologyAwareMapper::parameters() const
 {
     return {ParamSpec::integer("k_phy", 0, 0, 64, "Number of physical clusters; 0 = chosen by the eigengap."),
             ParamSpec::real("ratio", 0.6, 0.05, 1.0,
-                            "Logical groups are merged while k_log / k_phy is at least this (Section 4.4)."),
+                            "Logical groups are merged while k_log / k_phy is at least this, down to two groups "
+                            "(Section 4.4)."),
+            ParamSpec::choice("weights", "messages", {"messages", "bytes"},
+                              "What the logical clustering weighs: message frequency (the paper's adjacency matrix, "
+                              "Section 4.1) or bytes."),
             ParamSpec::choice(
                 "units", "auto", {"auto", "sites", "hosts"},
                 "Cluster sites or hosts; auto = hosts when the project has host-level links and at most 512 hosts.")};
@@ -21,12 +25,17 @@ std::vector<ParamSpec> TopologyAwareMapper::parameters() const
 
 namespace {
 
-/// The application's traffic as a weighted graph over processes.
-cluster::WeightedGraph trafficGraph(const MappingProblem& problem)
+/// The application's communication as a weighted graph over processes: message counts or bytes, both
+/// directions added.
+Adjacency communicationWeights(const MappingProblem& problem, bool messages)
 {
-    const Adjacency& traffic = problem.traffic();
-    cluster::WeightedGraph graph(problem.processCount());
-    for (int p = 0; p < problem.processCount(); ++p)
+    return messages ? symmetrize(problem.comm().messages()) : problem.traffic();
+}
+
+cluster::WeightedGraph weightedGraph(const Adjacency& traffic, int processCount)
+{
+    cluster::WeightedGraph graph(processCount);
+    for (int p = 0; p < processCount; ++p)
         for (int e = traffic.ptr[p]; e < traffic.ptr[p + 1]; ++e)
             graph[p].emplace_back(traffic.idx[e], traffic.weight[e]);
     return graph;
@@ -108,13 +117,23 @@ void rankClusters(PhysicalClusters& phys, const PlacementUnits& units)
     }
 }
 
-/// Grain (Section 4.4): logical groups are merged while k_log / k_phy >= ratio. Returns each process's group.
+/// Grain (Section 4.4): the number of logical groups kept. With k_log > k_phy the groups are first reduced to
+/// k_phy ("reduced to adapt to the value of k_phy"); then, with k_log <= k_phy, merged while k_log / k_phy >=
+/// ratio, but never below two groups: one group on the best cluster is the paper's Untopology baseline, and
+/// its own settings keep two (Fig. 5: k_log = 2 on k_phy = 3; Section 5.2: k_log = 4 reduced to 2 on k_phy = 3).
+int grainTarget(int kLog, int kPhy, double ratio)
+{
+    int target = std::min(kLog, kPhy);
+    while (target > 2 && static_cast<double>(target) / kPhy >= ratio)
+        --target;
+    return std::max(1, target);
+}
+
+/// Merges the logical groups down to grainTarget(). Returns each process's group.
 std::vector<int> mergeToGrain(const cluster::WeightedGraph& graph, const cluster::ModularityResult& logical, int kPhy,
                               double ratio)
 {
-    int target = logical.clusters;
-    while (target > 1 && static_cast<double>(target) / kPhy >= ratio)
-        --target;
+    const int target = grainTarget(logical.clusters, kPhy, ratio);
     return target < logical.clusters ? cluster::mergeClusters(graph, logical.label, target) : logical.label;
 }
 
@@ -153,8 +172,10 @@ std::vector<int> groupOrder(const Adjacency& traffic, const std::vector<int>& gr
     return order;
 }
 
-/// Fills units with each group's free processes, in group order: from the best-ranked cluster that holds the
-/// whole group (else the best-ranked with room) on through the ranking. Returns the unit of each free process.
+/// Maps logical groups to physical clusters (Fig. 5): the i-th group in order gets the i-th ranked cluster and
+/// fills its units best-first, spilling over into the next ranked clusters when the group does not fit; a group
+/// whose cluster is already full starts at the next ranked cluster with room. Returns the unit of each free
+/// process.
 std::vector<int> placeGroups(const MappingProblem& problem, const PlacementUnits& units, const PhysicalClusters& phys,
                              const std::vector<int>& groupOf, const std::vector<int>& order)
 {
@@ -175,23 +196,20 @@ std::vector<int> placeGroups(const MappingProblem& problem, const PlacementUnits
         return r;
     };
     const auto& ranked = phys.ranked;
+    const std::size_t clusters = ranked.size();
     std::vector<int> unitOfFree(freeProcesses.size(), -1);
+    std::size_t position = 0; // the rank of the cluster the next group gets
     for (int g : order) {
         const std::vector<int>& procs = groupFree[g];
         if (procs.empty())
             continue;
-        const auto firstWith = [&](int atLeast) {
-            for (std::size_t r = 0; r < ranked.size(); ++r)
-                if (clusterRoom(ranked[r]) >= atLeast)
-                    return r;
-            return ranked.size();
-        };
-        std::size_t start = firstWith(static_cast<int>(procs.size()));
-        if (start == ranked.size())
-            start = firstWith(1);
+        std::size_t start = position;
+        for (std::size_t k = 0; k < clusters && clusterRoom(ranked[start % clusters]) == 0; ++k)
+            ++start;
+        position = start + 1;
         std::size_t next = 0;
-        for (std::size_t r = start; r < start + ranked.size() && next < procs.size(); ++r)
-            for (int a : phys.members[ranked[r % ranked.size()]])
+        for (std::size_t r = start; r < start + clusters && next < procs.size(); ++r)
+            for (int a : phys.members[ranked[r % clusters]])
                 for (const int unit = phys.open[a]; left[unit] > 0 && next < procs.size(); --left[unit])
                     unitOfFree[freeIndex[procs[next++]]] = unit;
     }
@@ -214,7 +232,9 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
 
     // 1. Logical topology.
     range.setProgress(0.0, "logical topology (modularity clustering)");
-    const cluster::WeightedGraph graph = trafficGraph(problem);
+    const bool byMessages = values.choice("weights") == "messages" && problem.comm().hasMessages();
+    const Adjacency weights = communicationWeights(problem, byMessages);
+    const cluster::WeightedGraph graph = weightedGraph(weights, problem.processCount());
     const cluster::ModularityResult logical = cluster::modularityClustering(graph, [&] { return range.isCanceled(); });
     if (logical.canceled || range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
@@ -234,13 +254,15 @@ Expected<MappingResult> TopologyAwareMapper::mapImpl(const MappingProblem& probl
 
     // 5. Place the groups' free processes.
     range.setProgress(0.7, "placing logical groups");
-    const std::vector<int> order = groupOrder(problem.traffic(), groupOf, kLog);
+    const std::vector<int> order = groupOrder(weights, groupOf, kLog);
     MappingResult result;
     result.placement = units.place(placeGroups(problem, units, phys, groupOf, order));
     result.notes.push_back("k_log " + std::to_string(logical.clusters) + " -> " + std::to_string(kLog) + " (modularity "
                            + std::to_string(logical.modularity) + ", " + std::to_string(logical.levels)
                            + " merge levels), k_phy " + std::to_string(phys.count) + " over "
-                           + (hostLevel ? "hosts" : "sites"));
+                           + (hostLevel ? "hosts" : "sites") + ", weights " + (byMessages ? "message counts" : "bytes"));
+    if (values.choice("weights") == "messages" && !byMessages)
+        result.notes.push_back("the application has no message counts: clustered by bytes");
     return result;
 }
 

@@ -293,6 +293,50 @@ private Q_SLOTS:
         QVERIFY(s[0] != s[2]);
     }
 
+    void topologyAwareMapsTwoGroupsToTheTwoBestClusters()
+    {
+        // Fan et al.'s Fig. 5: three physical clusters of two sites each (k_phy = 3), eight processes in two
+        // groups of four that exchange many messages inside and few across (eq. 1). Each group goes whole to
+        // its own cluster, the two best-ranked ones; the far cluster stays unused. Bytes say otherwise
+        // (0, 1, 4, 5 and 2, 3, 6, 7 exchange the large messages), so weights=bytes groups by those.
+        std::vector<model::Site> sites{test::site("a0", 0, 0, 4, 1),   test::site("a1", 0, 0.5, 4, 1),
+                                       test::site("b0", 0, 60, 4, 1),  test::site("b1", 0, 61, 4, 1),
+                                       test::site("c0", 0, 150, 4, 1), test::site("c1", 0, 152, 4, 1)};
+        const auto topo = *model::Topology::create(sites);
+        std::vector<model::CommEntry> e;
+        for (int a = 0; a < 8; ++a)
+            for (int b = 0; b < 8; ++b) {
+                if (a == b)
+                    continue;
+                const bool sameGroup = a / 4 == b / 4;
+                const bool sameByBytes = (a % 4 < 2) == (b % 4 < 2);
+                const double messages = sameGroup ? (a < 4 ? 40 : 30) : 1;
+                e.push_back({a, b, sameByBytes ? 1e9 : 1e3, messages});
+            }
+        auto problem = *MappingProblem::create(topo, test::priorNetwork(topo), *model::CommMatrix::fromEntries(8, e));
+        const Mapper* mapper = m_registry.find("topology-aware");
+        const Feedback feedback;
+        const auto clusterOf = [](int site) { return site / 2; };
+
+        auto byMessages = mapper->map(problem, *ParamValues::parse(mapper->parameters(), {"k_phy=3"}), 1, feedback);
+        QVERIFY(byMessages);
+        const auto& s = byMessages->placement.site;
+        for (int p = 0; p < 8; ++p)
+            QCOMPARE(clusterOf(s[p]), p < 4 ? 0 : 1);
+        QVERIFY(QString::fromStdString(byMessages->notes.front()).contains("-> 2"));
+
+        auto byBytes = mapper->map(problem, *ParamValues::parse(mapper->parameters(), {"k_phy=3", "weights=bytes"}), 1,
+                                   feedback);
+        QVERIFY(byBytes);
+        const auto& t = byBytes->placement.site;
+        for (int p : {1, 4, 5})
+            QCOMPARE(clusterOf(t[p]), clusterOf(t[0]));
+        for (int p : {3, 6, 7})
+            QCOMPARE(clusterOf(t[p]), clusterOf(t[2]));
+        QVERIFY(clusterOf(t[0]) != clusterOf(t[2]));
+        QVERIFY(clusterOf(t[0]) != 2 && clusterOf(t[2]) != 2);
+    }
+
     void scotchTargetIsAnExactDecoTarget()
     {
         const std::vector<std::vector<long>> d{{0, 1, 100}, {1, 0, 1}, {100, 1, 0}};
