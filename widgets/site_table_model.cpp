@@ -101,6 +101,8 @@ QVariant SiteTableModel::data(const QModelIndex& index, int role) const
         return number(site.downlinkMBps, "MB/s", 0);
     case Egress:
         return number(site.egressUsdPerGB, "USD/GB", 3);
+    case InstancePrice:
+        return number(site.instanceUsdPerHour, "USD/h", 3);
     default:
         return {};
     }
@@ -110,8 +112,8 @@ QVariant SiteTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation == Qt::Vertical)
         return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
-    static const char* names[] = {"Site",  "Latitude", "Longitude", "Nodes", "Slots/node",
-                                  "Slots", "Uplink",   "Downlink",  "Egress"};
+    static const char* names[] = {"Site",  "Latitude", "Longitude", "Nodes",  "Slots/node",
+                                  "Slots", "Uplink",   "Downlink",  "Egress", "Instance price"};
     static const char* tips[] = {"Site name (unique)",
                                  "Latitude in degrees (WGS84)",
                                  "Longitude in degrees (WGS84)",
@@ -120,7 +122,8 @@ QVariant SiteTableModel::headerData(int section, Qt::Orientation orientation, in
                                  "Total slots of the site",
                                  "Uplink bandwidth out of the site, MB/s (empty: unknown)",
                                  "Downlink bandwidth into the site, MB/s (empty: unknown)",
-                                 "WAN egress price, USD per GB uploaded (empty: unknown)"};
+                                 "WAN egress price, USD per GB uploaded (empty: unknown)",
+                                 "What one node (instance) costs, USD per hour (empty: unknown)"};
     if (section < 0 || section >= ColumnCount)
         return {};
     if (role == Qt::DisplayRole)

@@ -54,7 +54,19 @@ private:
 class SiteTableModel : public TopologyTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Latitude, Longitude, Nodes, SlotsPerNode, Slots, Uplink, Downlink, Egress, ColumnCount };
+    enum Column {
+        Name,
+        Latitude,
+        Longitude,
+        Nodes,
+        SlotsPerNode,
+        Slots,
+        Uplink,
+        Downlink,
+        Egress,
+        InstancePrice,
+        ColumnCount
+    };
 
     explicit SiteTableModel(QObject* parent = nullptr);
 

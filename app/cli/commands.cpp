@@ -98,7 +98,8 @@ QJsonObject projectInfoJson(const document::Project& project)
                                  {"slots", topo.capacity(s)},
                                  {"up_MBps", numberOrNull(site.uplinkMBps)},
                                  {"down_MBps", numberOrNull(site.downlinkMBps)},
-                                 {"egress_usd_per_GB", numberOrNull(site.egressUsdPerGB)}});
+                                 {"egress_usd_per_GB", numberOrNull(site.egressUsdPerGB)},
+                                 {"instance_usd_per_hour", numberOrNull(site.instanceUsdPerHour)}});
     }
     out["sites"] = sites;
     out["total_slots"] = topo.totalCapacity();

@@ -130,7 +130,8 @@ Expected<Project> withSiteField(const Project& project, int site, SiteField fiel
                 s.hosts[k].name = model::Topology::defaultHostName(s.name, k, static_cast<int>(s.hosts.size()));
         return withSites(project, std::move(sites), identity(project.topology.siteCount()));
     }
-    const bool optional = field == SiteField::Uplink || field == SiteField::Downlink || field == SiteField::Egress;
+    const bool optional = field == SiteField::Uplink || field == SiteField::Downlink || field == SiteField::Egress
+        || field == SiteField::InstancePrice;
     double value = model::Site::kUnknown;
     if (!(optional && isBlank(text))) {
         auto v = parseNumber(text);
@@ -166,6 +167,9 @@ Expected<Project> withSiteField(const Project& project, int site, SiteField fiel
         break;
     case SiteField::Egress:
         s.egressUsdPerGB = value;
+        break;
+    case SiteField::InstancePrice:
+        s.instanceUsdPerHour = value;
         break;
     case SiteField::Name:
         break;
@@ -652,7 +656,7 @@ std::uint64_t inputFingerprint(const Project& project, const std::string& applic
     const auto& t = project.topology;
     for (const auto& s : t.sites()) {
         h.text(s.name);
-        for (double v : {s.latitude, s.longitude, s.uplinkMBps, s.downlinkMBps, s.egressUsdPerGB})
+        for (double v : {s.latitude, s.longitude, s.uplinkMBps, s.downlinkMBps, s.egressUsdPerGB, s.instanceUsdPerHour})
             h.value(v);
     }
     for (int k = 0; k < t.hostCount(); ++k) {

@@ -15,7 +15,7 @@ namespace meridian::document {
 /// in undo commands.
 
 /// Site fields that can be edited one at a time (the site table's columns).
-enum class SiteField { Name, Latitude, Longitude, Nodes, SlotsPerNode, Uplink, Downlink, Egress };
+enum class SiteField { Name, Latitude, Longitude, Nodes, SlotsPerNode, Uplink, Downlink, Egress, InstancePrice };
 
 /// Replaces the sites. The network keeps its entries for sites kept (matched by position in
 /// `oldIndexOf`, -1 for a new site), host links are kept where both hosts still exist (by name), and

@@ -97,7 +97,7 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
         const auto o = array[i].toObject();
         if (auto k = r.checkKeys(o, where,
                                  {"name", "lat", "lon", "nodes", "slots", "hosts", "up_MBps", "down_MBps",
-                                  "egress_usd_per_GB"});
+                                  "egress_usd_per_GB", "instance_usd_per_hour"});
             !k)
             return k.error();
         model::Site s;
@@ -115,8 +115,11 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
         s.uplinkMBps = optionalNumber(o, "up_MBps", bad).value_or(model::Site::kUnknown);
         s.downlinkMBps = optionalNumber(o, "down_MBps", bad).value_or(model::Site::kUnknown);
         s.egressUsdPerGB = optionalNumber(o, "egress_usd_per_GB", bad).value_or(model::Site::kUnknown);
+        s.instanceUsdPerHour = optionalNumber(o, "instance_usd_per_hour", bad).value_or(model::Site::kUnknown);
         if (bad)
-            return r.fail(where, "nodes, slots, up_MBps, down_MBps and egress_usd_per_GB must be numbers or null");
+            return r.fail(where,
+                          "nodes, slots, up_MBps, down_MBps, egress_usd_per_GB and instance_usd_per_hour must "
+                          "be numbers or null");
         const auto wholeNumber = [](const std::optional<double>& v, double most) {
             return v && *v >= 1 && *v == std::floor(*v) && *v <= most;
         };
@@ -674,6 +677,7 @@ Status ProjectFile::save(const Project& project, const QString& path)
         o["up_MBps"] = numberOrNull(s.uplinkMBps);
         o["down_MBps"] = numberOrNull(s.downlinkMBps);
         o["egress_usd_per_GB"] = numberOrNull(s.egressUsdPerGB);
+        o["instance_usd_per_hour"] = numberOrNull(s.instanceUsdPerHour);
         sites.append(o);
     }
     root["sites"] = sites;

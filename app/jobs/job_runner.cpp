@@ -143,6 +143,12 @@ QString JobRunner::stage(int id) const
     return it == m_jobs.end() ? QString() : it->second->stage->text();
 }
 
+std::vector<std::pair<double, double>> JobRunner::bestCurve(int id) const
+{
+    auto it = m_jobs.find(id);
+    return it == m_jobs.end() ? std::vector<std::pair<double, double>>() : it->second->stage->bestCurve();
+}
+
 qint64 JobRunner::elapsedMs(int id) const
 {
     auto it = m_jobs.find(id);

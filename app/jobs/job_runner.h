@@ -20,6 +20,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace meridian::jobs {
 
@@ -53,6 +55,7 @@ struct Outcome {
 /// between threads behind a lock ThreadSanitizer cannot see.
 class Stage {
 public:
+    Stage() { m_clock.start(); }
     void set(std::string_view stage)
     {
         const std::lock_guard lock(m_mutex);
@@ -64,10 +67,23 @@ public:
         const std::lock_guard lock(m_mutex);
         return QString::fromStdString(m_text);
     }
+    /// Records an anytime search's best value so far, with the seconds since the job was created.
+    void addBest(double best)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_best.emplace_back(static_cast<double>(m_clock.nsecsElapsed()) * 1e-9, best);
+    }
+    std::vector<std::pair<double, double>> bestCurve() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_best;
+    }
 
 private:
     mutable std::mutex m_mutex;
     std::string m_text;
+    QElapsedTimer m_clock;
+    std::vector<std::pair<double, double>> m_best;
 };
 
 /// A job as the runner keeps it, whatever its result type.
@@ -159,6 +175,7 @@ public:
                 },
                 [&promise] { return promise.isCanceled(); });
             feedback.setExecutor(m_executor);
+            feedback.setBestCallback([&stage](double best) { stage.addBest(best); });
             try {
                 output = std::make_shared<Expected<Result>>(m_work(feedback));
             } catch (...) {
@@ -217,6 +234,9 @@ public:
     /// signal follows the progress value; a stage that changes while the value stays (a command's output
     /// lines) is read here.
     QString stage(int id) const;
+    /// Returns what an anytime search in the job reported: (seconds since the job started, best value so
+    /// far), in order; empty for an unknown job or one that reports none.
+    std::vector<std::pair<double, double>> bestCurve(int id) const;
     /// Returns the milliseconds since the job started, or -1 for an unknown job.
     qint64 elapsedMs(int id) const;
     /// The executor every job's Feedback names.

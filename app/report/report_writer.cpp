@@ -90,18 +90,20 @@ QString summaryHtml(const document::ProjectDocument& document)
 QString sitesHtml(const model::Topology& topology)
 {
     QString h = "<h2>Sites</h2><table><thead><tr><th>Site</th><th>Latitude</th><th>Longitude</th><th>Hosts</th>"
-                "<th>Slots</th><th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th></tr></thead>";
+                "<th>Slots</th><th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th>"
+                "<th>Instance (USD/h)</th></tr></thead>";
     auto num = [](double v, int decimals) {
         return std::isnan(v) ? QString("\u2014") : QString::number(v, 'f', decimals);
     };
     for (int s = 0; s < topology.siteCount(); ++s) {
         const auto& site = topology.site(s);
         h += QString("<tr><td>%1</td><td class=n>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td "
-                     "class=n>%6</td><td class=n>%7</td><td class=n>%8</td></tr>")
+                     "class=n>%6</td><td class=n>%7</td><td class=n>%8</td><td class=n>%9</td></tr>")
                  .arg(esc(site.name), num(site.latitude, 3), num(site.longitude, 3))
                  .arg(topology.hostCountOf(s))
                  .arg(topology.capacity(s))
-                 .arg(num(site.uplinkMBps, 0), num(site.downlinkMBps, 0), num(site.egressUsdPerGB, 3));
+                 .arg(num(site.uplinkMBps, 0), num(site.downlinkMBps, 0), num(site.egressUsdPerGB, 3),
+                      num(site.instanceUsdPerHour, 3));
     }
     return h + "</table>";
 }

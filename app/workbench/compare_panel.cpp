@@ -1,5 +1,7 @@
 #include "app/workbench/compare_panel.h"
 
+#include "widgets/nice_scale.h"
+
 #include "app/workbench/partition_charts.h"
 
 #include "app/workbench/compare_charts.h"
@@ -317,7 +319,7 @@ void ComparePanel::refresh()
                     i = c->findData(QString(f));
             c->setCurrentIndex(std::max(0, i));
         };
-        pick(m_xMetric, keepX, {"wan_usd", "wan_bytes"});
+        pick(m_xMetric, keepX, {"usd", "wan_usd", "wan_bytes"});
         pick(m_yMetric, keepY, {"cost_s"});
         m_skyApplication->clear();
         for (const auto& a : m_document->project()->applications)
@@ -367,8 +369,16 @@ void ComparePanel::fitAxesToInput()
     const QString other = graph ? "cost_s" : "transfer_time_s";
     if ((y == other || y.isEmpty()) && m_yMetric->findData(wanted) >= 0)
         m_yMetric->setCurrentIndex(m_yMetric->findData(wanted));
-    if (m_xMetric->currentData().toString().isEmpty() && m_xMetric->findData("wan_usd") >= 0)
-        m_xMetric->setCurrentIndex(m_xMetric->findData("wan_usd"));
+    // Dollars: an application's runs count egress and instances (`usd`), a graph's the WAN egress. A metric
+    // the user chose stays while some run of the input reports it.
+    const std::string x = m_xMetric->currentData().toString().toStdString();
+    const std::string input = m_skyApplication->currentText().toStdString();
+    bool reported = false;
+    for (const auto& r : m_document->runs())
+        reported = reported || (r->application == input && r->metric(x));
+    const QString dollars = graph ? "wan_usd" : "usd";
+    if (!reported && m_xMetric->findData(dollars) >= 0)
+        m_xMetric->setCurrentIndex(m_xMetric->findData(dollars));
 }
 
 void ComparePanel::refreshBaselines()
@@ -513,20 +523,28 @@ QScatterSeries* selectionRing(const QPointF& at)
 }
 
 /// Value axes over `bounds` with 8% padding (10% of the value when all points share it), titled.
+/// An axis over [minimum, maximum] with round ticks, and a label format that prints them exactly.
+QValueAxis* niceAxis(double minimum, double maximum, const QString& title)
+{
+    auto* axis = new QValueAxis;
+    const widgets::NiceScale scale = widgets::niceScale(minimum, maximum, 6);
+    axis->setRange(scale.low, scale.high);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(scale.low);
+    axis->setTickInterval(scale.step);
+    axis->setLabelFormat(QString("%.%1f").arg(scale.decimals));
+    axis->setTitleText(title);
+    return axis;
+}
+
 std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle)
 {
-    auto* xAxis = new QValueAxis;
-    auto* yAxis = new QValueAxis;
+    // A little room around the points, then round ticks (never below zero for a quantity that cannot be).
     const double minX = bounds.left(), maxX = bounds.right(), minY = bounds.top(), maxY = bounds.bottom();
-    const double padX = maxX > minX ? 0.08 * (maxX - minX) : std::max(1e-12, 0.1 * std::abs(maxX));
-    const double padY = maxY > minY ? 0.08 * (maxY - minY) : std::max(1e-12, 0.1 * std::abs(maxY));
-    xAxis->setRange(minX - padX, maxX + padX);
-    yAxis->setRange(minY - padY, maxY + padY);
-    xAxis->setTitleText(xTitle);
-    yAxis->setTitleText(yTitle);
-    xAxis->setLabelFormat("%.3g");
-    yAxis->setLabelFormat("%.3g");
-    return {xAxis, yAxis};
+    const double padX = maxX > minX ? 0.05 * (maxX - minX) : 0.0;
+    const double padY = maxY > minY ? 0.05 * (maxY - minY) : 0.0;
+    const auto lowest = [](double value, double pad) { return value >= 0.0 ? std::max(0.0, value - pad) : value - pad; };
+    return {niceAxis(lowest(minX, padX), maxX + padX, xTitle), niceAxis(lowest(minY, padY), maxY + padY, yTitle)};
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "app/workbench/jobs_panel.h"
 
+#include "widgets/best_curve_view.h"
+
 #include <QGridLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -73,6 +75,9 @@ void JobsPanel::addRow(int id, const QString& title)
     grid->addWidget(row.progress, 1, 0);
     grid->addWidget(row.stage, 1, 1);
     grid->addWidget(row.cancel, 1, 2);
+    row.best = new widgets::BestCurveView(row.widget);
+    row.best->hide();
+    grid->addWidget(row.best, 2, 0, 1, 3);
     grid->setColumnStretch(0, 2);
     grid->setColumnStretch(1, 1);
     connect(row.cancel, &QToolButton::clicked, this, [this, id, cancel = row.cancel] {
@@ -93,7 +98,17 @@ void JobsPanel::updateElapsed()
         // A stage can change while the progress value does not (a capture's output lines): read it here too.
         if (const QString stage = m_runner->stage(it.key()); !stage.isEmpty())
             it->stage->setText(stage);
+        if (auto curve = m_runner->bestCurve(it.key()); !curve.empty()) {
+            it->best->setCurve(std::move(curve), static_cast<double>(m_runner->elapsedMs(it.key())) / 1000.0);
+            it->best->show();
+        }
     }
+}
+
+widgets::BestCurveView* JobsPanel::bestCurve(int jobId) const
+{
+    auto it = m_rows.find(jobId);
+    return it == m_rows.end() ? nullptr : it->best;
 }
 
 QProgressBar* JobsPanel::progressBar(int jobId) const

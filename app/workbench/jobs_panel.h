@@ -11,10 +11,15 @@ class QTimer;
 class QToolButton;
 class QVBoxLayout;
 
+namespace meridian::widgets {
+class BestCurveView;
+}
+
 namespace meridian::workbench {
 
 /// The jobs that are running: for each, its title, a progress bar, the current stage, the elapsed time
-/// and a button that cancels it. A row disappears when its job ends.
+/// and a button that cancels it, and for an anytime search (refine) its best cost so far against time. A row
+/// disappears when its job ends.
 class JobsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -24,6 +29,8 @@ public:
     /// Returns the progress bar of a job (for tests), or null.
     QProgressBar* progressBar(int jobId) const;
     QToolButton* cancelButton(int jobId) const;
+    /// Returns the best-so-far chart of a job (for tests), or null.
+    widgets::BestCurveView* bestCurve(int jobId) const;
 
 private:
     struct Row {
@@ -32,6 +39,7 @@ private:
         QLabel* stage = nullptr;
         QLabel* elapsed = nullptr;
         QToolButton* cancel = nullptr;
+        widgets::BestCurveView* best = nullptr;
     };
     void addRow(int id, const QString& title);
     void updateElapsed();

@@ -81,8 +81,8 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
 
     m_siteModel->setEditor([this](int row, int column, const QString& text) -> QString {
         using F = document::SiteField;
-        static const F fields[] = {F::Name, F::Latitude, F::Longitude, F::Nodes, F::SlotsPerNode,
-                                   F::Name, F::Uplink,   F::Downlink,  F::Egress};
+        static const F fields[] = {F::Name, F::Latitude, F::Longitude, F::Nodes,  F::SlotsPerNode,
+                                   F::Name, F::Uplink,   F::Downlink,  F::Egress, F::InstancePrice};
         const F field = fields[column];
         const QString name = QString::fromStdString(m_document->project()->topology.site(row).name);
         const QString what = m_siteModel->headerData(column, Qt::Horizontal).toString().toLower();
@@ -157,6 +157,8 @@ void MapPanel::refreshSites()
                                widgets::formatValue(site.downlinkMBps, "MB/s"));
         if (std::isfinite(site.egressUsdPerGB))
             detail += tr("<br>egress %1 USD/GB").arg(site.egressUsdPerGB);
+        if (std::isfinite(site.instanceUsdPerHour))
+            detail += tr("<br>instance %1 USD/h").arg(site.instanceUsdPerHour);
         sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude, detail, {}});
     }
     if (const int a = project->applicationIndex(m_pinApplication.toStdString()); a >= 0) {

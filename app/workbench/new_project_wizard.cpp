@@ -321,7 +321,8 @@ QString NewProjectWizard::setSiteField(int site, int column, const QString& text
                                          {C::SlotsPerNode, F::SlotsPerNode},
                                          {C::Uplink, F::Uplink},
                                          {C::Downlink, F::Downlink},
-                                         {C::Egress, F::Egress}};
+                                         {C::Egress, F::Egress},
+                                         {C::InstancePrice, F::InstancePrice}};
     const auto field = fields.find(column);
     if (field == fields.end())
         return tr("this column is computed and cannot be edited");

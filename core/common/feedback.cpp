@@ -35,4 +35,10 @@ void Feedback::setProgress(double fraction, std::string_view stage) const
     m_progressCallback(fraction, stage);
 }
 
+void Feedback::setBest(double best) const
+{
+    if (m_bestCallback)
+        m_bestCallback(best);
+}
+
 } // namespace meridian

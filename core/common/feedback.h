@@ -23,6 +23,8 @@ class Feedback {
 public:
     using ProgressCallback = std::function<void(double fraction, std::string_view stage)>;
     using CancelPredicate = std::function<bool()>;
+    /// Receives the best objective value a search has found so far (lower is better).
+    using BestCallback = std::function<void(double best)>;
 
     Feedback() = default;
     explicit Feedback(ProgressCallback progress, CancelPredicate canceled = {});
@@ -39,6 +41,12 @@ public:
     /// Returns the last fraction reported (not throttled).
     double progress() const { return m_progress.load(std::memory_order_relaxed); }
 
+    /// Reports the best objective value found so far by an anytime search (not throttled; searches report
+    /// improvements only). Thread-safe; the callback runs on the reporting thread.
+    void setBest(double best) const;
+    /// Sets who receives setBest(); set before the computation starts.
+    void setBestCallback(BestCallback callback) { m_bestCallback = std::move(callback); }
+
     /// Where the computation's parallel workers run; set before the computation starts.
     Executor& executor() const { return *m_executor; }
     void setExecutor(Executor& executor) { m_executor = &executor; }
@@ -46,6 +54,7 @@ public:
 private:
     ProgressCallback m_progressCallback;
     CancelPredicate m_cancelPredicate;
+    BestCallback m_bestCallback;
     Executor* m_executor = &Executor::standard();
     std::atomic<bool> m_canceled{false};
     mutable std::atomic<double> m_progress{0.0};
@@ -73,6 +82,7 @@ public:
     {
         return FeedbackRange(m_parent, m_from + (m_to - m_from) * a, m_from + (m_to - m_from) * b);
     }
+    void setBest(double best) const { m_parent.setBest(best); }
     const Feedback& parent() const { return m_parent; }
     Executor& executor() const { return m_parent.executor(); }
 

@@ -16,9 +16,16 @@ namespace meridian::io {
 
 namespace {
 
-enum Column { kName, kLat, kLon, kNodes, kSlots, kUp, kDown, kPrice, kColumnCount };
-constexpr std::array<const char*, kColumnCount> kColumnNames = {"name",  "lat",     "lon",       "nodes",
-                                                                "slots", "up_MBps", "down_MBps", "egress_usd_per_GB"};
+enum Column { kName, kLat, kLon, kNodes, kSlots, kUp, kDown, kPrice, kInstancePrice, kColumnCount };
+constexpr std::array<const char*, kColumnCount> kColumnNames = {"name",
+                                                                "lat",
+                                                                "lon",
+                                                                "nodes",
+                                                                "slots",
+                                                                "up_MBps",
+                                                                "down_MBps",
+                                                                "egress_usd_per_GB",
+                                                                "instance_usd_per_hour"};
 
 std::string acceptedColumns()
 {
@@ -49,6 +56,8 @@ std::string checkValue(int column, double v)
         return v > 0 ? "" : "a bandwidth > 0 MB/s";
     case kPrice:
         return v >= 0 ? "" : "a price >= 0 USD/GB";
+    case kInstancePrice:
+        return v >= 0 ? "" : "a price >= 0 USD per node-hour";
     default:
         return "";
     }
@@ -77,6 +86,9 @@ void assign(model::Site& site, int column, double v)
         break;
     case kPrice:
         site.egressUsdPerGB = v;
+        break;
+    case kInstancePrice:
+        site.instanceUsdPerHour = v;
         break;
     default:
         break;
@@ -330,7 +342,8 @@ Status writeSitesGeoJson(const std::string& path, const model::Topology& topolog
                                 {"slots", s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots}};
         const std::pair<int, double> optional[] = {{kUp, s.uplinkMBps},
                                                    {kDown, s.downlinkMBps},
-                                                   {kPrice, s.egressUsdPerGB}};
+                                                   {kPrice, s.egressUsdPerGB},
+                                                   {kInstancePrice, s.instanceUsdPerHour}};
         for (const auto& [column, value] : optional)
             if (!std::isnan(value))
                 props[kColumnNames[column]] = value;
@@ -347,11 +360,12 @@ Status writeSitesCsv(const std::string& path, const model::Topology& topology)
 {
     std::ostringstream out;
     out.precision(17);
-    out << "name,lat,lon,nodes,slots,up_MBps,down_MBps,egress_usd_per_GB\n";
+    out << "name,lat,lon,nodes,slots,up_MBps,down_MBps,egress_usd_per_GB,instance_usd_per_hour\n";
     for (const auto& s : topology.sites())
         out << quoteCsvField(s.name) << ',' << s.latitude << ',' << s.longitude << ',' << s.nodes << ','
             << (s.hosts.empty() ? s.slotsPerNode : s.hosts.front().slots) << ',' << optionalNumber(s.uplinkMBps) << ','
-            << optionalNumber(s.downlinkMBps) << ',' << optionalNumber(s.egressUsdPerGB) << '\n';
+            << optionalNumber(s.downlinkMBps) << ',' << optionalNumber(s.egressUsdPerGB) << ','
+            << optionalNumber(s.instanceUsdPerHour) << '\n';
     return writeTextFileAtomically(path, out.str());
 }
 

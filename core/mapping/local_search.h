@@ -5,6 +5,7 @@
 #include "core/cost/alpha_beta_cost.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace meridian::mapping {
@@ -15,6 +16,8 @@ struct LocalSearchOptions {
     bool annealing = false;       ///< Run simulated annealing before the final descent.
     std::int64_t annealSteps = 0; ///< Annealing steps; 0 = 200 per movable process.
     int maxPasses = 1000;         ///< Upper bound on descent passes (each pass tries every move and swap).
+    /// Called by run() with the cost each time its best improves (after annealing and after a round).
+    std::function<void(double cost)> onBest;
 };
 
 /// Local search on the exact alpha-beta cost with O(degree) deltas: moves of one process into a bin

@@ -22,6 +22,8 @@ struct MappingResult {
     std::vector<double> costSamples;
     /// Monte Carlo only: (samples drawn, best cost so far) at log-spaced sample counts.
     std::vector<std::pair<std::int64_t, double>> bestCurve;
+    /// Anytime searches (refine): (seconds since the search began, best cost so far) at each improvement.
+    std::vector<std::pair<double, double>> searchCurve;
     /// Remarks worth showing to the user (repairs, skipped stages, chosen orders).
     std::vector<std::string> notes;
 };

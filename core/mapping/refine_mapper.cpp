@@ -2,6 +2,7 @@
 
 #include "core/mapping/host_assignment.h"
 #include "core/mapping/local_search.h"
+#include "core/mapping/search_portfolio.h"
 
 #include <algorithm>
 #include <limits>
@@ -12,6 +13,15 @@ namespace {
 
 const std::vector<std::string> kBestOf = {"geo", "greedy", "mpipp", "scotch-bw", "scotch-lat", "topology-aware"};
 constexpr int kMpippLimitForBest = 1024;
+/// start=auto starts from the best heuristic up to this many processes, from geo above.
+constexpr int kBestStartLimit = 4096;
+/// The automatic annealing budget: this many cost-table lookups per search (steps x (1 + mean degree)).
+constexpr double kAnnealWork = 1.5e7;
+/// ... and at most this many steps per movable process (small instances need few).
+constexpr double kMaxAnnealStepsPerProcess = 20000;
+/// Annealing shorter than this many steps per movable process does not pay; the search then only descends.
+constexpr std::int64_t kMinAnnealStepsPerProcess = 200;
+constexpr int kDefaultSearches = 8;
 
 /// Runs `mapper` as a start, forwarding cancellation and mapping its progress into `range`.
 Expected<MappingResult> runStart(const Mapper& mapper, const MappingProblem& problem, std::uint64_t seed,
@@ -58,6 +68,9 @@ Expected<model::Placement> startPlacement(const Registry<Mapper>& registry, cons
             return makeError(ErrorCode::InvalidInput, "refine: start=input but no start placement was given");
         return *problem.start();
     }
+    if (startId == "auto")
+        return startPlacement(registry, problem, problem.processCount() <= kBestStartLimit ? "best" : "geo", seed,
+                              range, notes);
     if (startId == "best") {
         std::string bestId;
         auto start = bestHeuristicStart(registry, problem, seed, range, bestId);
@@ -103,15 +116,66 @@ std::vector<ParamSpec> RefineMapper::parameters() const
             starts.push_back(id);
     starts.push_back("best");
     starts.push_back("input");
-    return {ParamSpec::choice("start", "geo", starts,
-                              "Where the search starts: a mapper's placement, the best of the heuristic mappers, or "
-                              "the input placement."),
-            ParamSpec::integer("restarts", -1, -1, 100000,
-                               "Perturb-and-descend rounds after the first descent; -1 = automatic (4000 / processes, "
-                               "from 8 to 200)."),
-            ParamSpec::flag("annealing", false, "Run simulated annealing before the final descents."),
-            ParamSpec::integer("anneal_steps", 0, 0, 1000000000, "Annealing steps; 0 = 200 per free process.")};
+    starts.push_back("auto");
+    return {
+        ParamSpec::choice("start", "auto", starts,
+                          "Where the search starts: a mapper's placement, the best of the heuristic mappers, the "
+                          "input placement, or auto (the best heuristic up to 4096 processes, geo above)."),
+        ParamSpec::integer("searches", 0, 0, 256,
+                           "Independent searches run on all cores, the best kept (the first descends from the "
+                           "start, the others anneal first); 0 = automatic (8, or 1 when annealing does not "
+                           "pay at this size)."),
+        ParamSpec::real("effort", 1.0, 0.01, 1000.0, "Scales the automatic annealing steps of each search."),
+        ParamSpec::real("time_limit_s", 0.0, 0.0, 1e6,
+                        "Stop every search after this many seconds and keep the best so far; 0 = no limit. A "
+                        "limit makes the result depend on the machine's speed and load."),
+        ParamSpec::integer("restarts", -1, -1, 100000,
+                           "Perturb-and-descend rounds of the first search; -1 = automatic (4000 / processes, "
+                           "from 8 to 200)."),
+        ParamSpec::flag("annealing", true, "Run the annealing searches (false: the first search alone)."),
+        ParamSpec::integer("anneal_steps", 0, 0, 1000000000,
+                           "Annealing steps per search; 0 = automatic (1.5e7 / (1 + mean degree), at most 20000 per "
+                           "free process, times effort).")};
 }
+
+namespace {
+
+/// The searches' options from the parameters and the instance's size.
+PortfolioOptions portfolioOptions(const MappingProblem& problem, const ParamValues& values,
+                                  std::vector<std::string>& notes)
+{
+    PortfolioOptions options;
+    const int n = problem.processCount();
+    const auto movable = static_cast<std::int64_t>(problem.freeProcesses().size());
+    options.descent.restarts = static_cast<int>(values.integer("restarts"));
+    if (options.descent.restarts < 0)
+        options.descent.restarts = std::clamp(4000 / std::max(1, n), 8, 200);
+    const auto& volume = problem.comm().volume();
+    const double meanDegree = 2.0 * static_cast<double>(volume.nonZeros()) / std::max(1, n);
+    std::int64_t steps = values.integer("anneal_steps");
+    if (steps == 0)
+        steps = static_cast<std::int64_t>(
+            values.real("effort")
+            * std::min(kAnnealWork / (1.0 + meanDegree), kMaxAnnealStepsPerProcess * static_cast<double>(movable)));
+    const bool annealing = values.flag("annealing")
+        && (values.integer("anneal_steps") > 0 || steps >= kMinAnnealStepsPerProcess * movable);
+    options.annealing.annealing = true;
+    options.annealing.annealSteps = steps;
+    options.annealing.restarts = 2;
+    options.searches = static_cast<int>(values.integer("searches"));
+    if (options.searches == 0)
+        options.searches = annealing ? kDefaultSearches : 1;
+    if (!annealing && options.searches > 1) {
+        // Without annealing every search descends from the start with its own perturbations.
+        options.annealing = options.descent;
+    }
+    options.timeLimitSeconds = values.real("time_limit_s");
+    notes.push_back(std::to_string(options.searches) + (options.searches == 1 ? " search" : " independent searches")
+                    + (annealing ? " (" + std::to_string(steps) + " annealing steps each after the first)" : ""));
+    return options;
+}
+
+} // namespace
 
 Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
                                               std::uint64_t seed, const FeedbackRange& range) const
@@ -130,20 +194,19 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
     std::vector<int> capacity(problem.siteCount());
     for (int s = 0; s < problem.siteCount(); ++s)
         capacity[s] = problem.topology().capacity(s);
-    LocalSearch search(problem.cost(), capacity, std::move(movable));
-    LocalSearchOptions options;
-    options.restarts = static_cast<int>(values.integer("restarts"));
-    if (options.restarts < 0)
-        options.restarts = std::clamp(4000 / std::max(1, problem.processCount()), 8, 200);
-    options.annealing = values.flag("annealing");
-    options.annealSteps = values.integer("anneal_steps");
-    Random random(seed ^ 0x5bd1e995ULL);
-    std::vector<int> siteOf = start.site;
-    const double startCost = problem.cost().evaluate(siteOf);
-    const double cost = search.run(siteOf, options, random, range.sub(0.4, 0.9));
+    const PortfolioOptions options = portfolioOptions(problem, values, result.notes);
+    PortfolioResult found = runPortfolio(problem.cost(), capacity, movable, start.site, options, seed,
+                                         range.sub(0.4, 0.9));
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    result.notes.push_back("cost " + std::to_string(startCost) + " s -> " + std::to_string(cost) + " s");
+    const double startCost = problem.cost().evaluate(start.site);
+    result.notes.push_back("cost " + std::to_string(startCost) + " s -> " + std::to_string(found.cost) + " s"
+                           + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : ""));
+    if (found.timedOut)
+        result.notes.push_back("stopped at the time limit (" + std::to_string(options.timeLimitSeconds)
+                               + " s) with the best placement so far");
+    result.searchCurve = std::move(found.curve);
+    std::vector<int> siteOf = std::move(found.assignment);
 
     if (siteOf == start.site && start.hasHosts()) {
         result.placement = std::move(start);

@@ -25,6 +25,8 @@ struct Site {
     double uplinkMBps = kUnknown;
     double downlinkMBps = kUnknown;
     double egressUsdPerGB = kUnknown;
+    /// What one node (instance) costs per hour, USD; unknown when not given.
+    double instanceUsdPerHour = kUnknown;
     /// The hosts of this site. When empty, Topology::create names `nodes` hosts "<site>-<k>"
     /// with `slotsPerNode` slots each.
     std::vector<Host> hosts;

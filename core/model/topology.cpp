@@ -55,6 +55,9 @@ Expected<Topology> Topology::create(std::vector<Site> sites)
             return siteError(site, "downlink bandwidth must be a positive number of MB/s");
         if (!std::isnan(site.egressUsdPerGB) && !(site.egressUsdPerGB >= 0.0 && std::isfinite(site.egressUsdPerGB)))
             return siteError(site, "egress price must be a non-negative number of USD/GB");
+        if (!std::isnan(site.instanceUsdPerHour)
+            && !(site.instanceUsdPerHour >= 0.0 && std::isfinite(site.instanceUsdPerHour)))
+            return siteError(site, "instance price must be a non-negative number of USD per node-hour");
         if (site.hosts.empty()) {
             if (site.nodes < 1)
                 return siteError(site, "needs at least one node");

@@ -58,6 +58,51 @@ private Q_SLOTS:
         QVERIFY(model::checkPlacement(run->placement, doc.project()->topology, app.pins).empty());
     }
 
+    void countsDollarsFromEgressAndInstancePrices()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        const double hourly[] = {1.5, 2.0, 3.25, 0.5};
+        const double egress[] = {0.02, 0.02, 0.09, 0.05};
+        for (int s = 0; s < 4; ++s)
+            QVERIFY(doc.edit("prices", [&](const document::Project& p) -> Expected<document::Project> {
+                auto priced = document::withSiteField(p, s, document::SiteField::InstancePrice,
+                                                      std::to_string(hourly[s]));
+                if (!priced)
+                    return priced;
+                return document::withSiteField(*priced, s, document::SiteField::Egress, std::to_string(egress[s]));
+            }));
+        auto run = jobs::runMapping(request(doc, "greedy"), m_mappers, Feedback());
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        // One slot per node: every process uses its own node.
+        double perHour = 0.0;
+        for (int site : run->placement.site)
+            perHour += hourly[site];
+        double wan = 0.0;
+        for (int k = 0; k < 4; ++k)
+            for (int l = 0; l < 4; ++l)
+                if (k != l)
+                    wan += run->trafficBytes(k, l) * egress[k] / 1e9;
+        QCOMPARE(*run->metric("instance_usd_per_hour"), perHour);
+        const double instance = perHour * *run->metric("cost_s") / 3600.0;
+        QVERIFY(std::abs(*run->metric("instance_usd") - instance) <= 1e-12 * instance);
+        QVERIFY(std::abs(*run->metric("wan_usd") - wan) <= 1e-12 * wan);
+        QVERIFY(std::abs(*run->metric("usd") - (wan + instance)) <= 1e-12 * (wan + instance));
+
+        // Without any instance price a run reports no instance dollars (never a silent zero).
+        document::ProjectDocument plain;
+        QVERIFY(plain.load(sampleProject("ec2-4-regions")));
+        for (int s = 0; s < 4; ++s)
+            QVERIFY(plain.edit("no price", [&](const document::Project& p) {
+                return document::withSiteField(p, s, document::SiteField::InstancePrice, "");
+            }));
+        auto unpriced = jobs::runMapping(request(plain, "greedy"), m_mappers, Feedback());
+        QVERIFY(unpriced);
+        QVERIFY(!unpriced->metric("instance_usd"));
+        QVERIFY(!unpriced->metric("usd"));
+        QVERIFY(unpriced->metric("wan_usd"));
+    }
+
     void keepsMonteCarloSamplesForTheCdf()
     {
         document::ProjectDocument doc;

@@ -2,6 +2,7 @@
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
 #include "test_support.h"
+#include "widgets/best_curve_view.h"
 #include "widgets/heatmap_view.h"
 
 #include "app/workbench/jobs_panel.h"
@@ -20,6 +21,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
@@ -285,6 +287,34 @@ private Q_SLOTS:
         QCOMPARE(window.document()->runs().size(), std::size_t(0));
         QCOMPARE(window.document()->undoStack()->count(), undoCount);
         QCOMPARE(window.jobsPanel()->rowCount(), 0);
+    }
+
+    void showsRefinesBestCostAgainstTimeWhileItRuns()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        window.runPanel()->setCheckedMappers({"refine"});
+        auto* form = window.runPanel()->form("refine");
+        qobject_cast<QComboBox*>(form->editor("start"))->setCurrentText("random");
+        qobject_cast<QSpinBox*>(form->editor("anneal_steps"))->setValue(400000000);
+        qobject_cast<QDoubleSpinBox*>(form->editor("time_limit_s"))->setValue(4.0);
+        const auto jobs = window.runPanel()->runChecked();
+        QCOMPARE(jobs.size(), std::size_t(1));
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobsPanel()->bestCurve(jobs.front())
+                                     && window.jobsPanel()->bestCurve(jobs.front())->isVisible()
+                                     && window.jobsPanel()->bestCurve(jobs.front())->curve().size() >= 3,
+                                 10000);
+        QTest::qWait(1500); // a longer flat stretch for the screenshot
+        const auto curve = window.jobsPanel()->bestCurve(jobs.front())->curve();
+        for (std::size_t i = 1; i < curve.size(); ++i)
+            QVERIFY(curve[i].second < curve[i - 1].second);
+        QDir().mkpath(QString(MERIDIAN_BINARY_DIR) + "/screenshots");
+        QVERIFY(window.jobsPanel()->grab().save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/refine-best-so-far.png"));
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, 30000);
     }
 
     void importsDroppedSitesOrSaysWhichLineIsWrong()

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <limits>
+#include <mutex>
 
 using namespace meridian;
 using namespace meridian::mapping;
@@ -58,6 +59,30 @@ double optimum(const MappingProblem& problem)
     place(0);
     return best;
 }
+
+/// Runs a computation's workers one after the other on the calling thread: the offered ones first (they take
+/// every search) or never (the caller takes them all).
+class SerialExecutor final : public Executor {
+public:
+    SerialExecutor(int concurrency, bool offeredRun)
+        : m_concurrency(concurrency)
+        , m_offeredRun(offeredRun)
+    {}
+    int concurrency() const override { return m_concurrency; }
+    void shareWork(int workers, const Worker& worker) override
+    {
+        offered = workers;
+        if (m_offeredRun)
+            for (int w = workers - 1; w >= 1; --w)
+                worker(w);
+        worker(0);
+    }
+    int offered = 0;
+
+private:
+    int m_concurrency;
+    bool m_offeredRun;
+};
 
 } // namespace
 
@@ -139,6 +164,72 @@ private Q_SLOTS:
         auto r = m_registry.find("refine")->map(problem, values, 5, feedback);
         QVERIFY(r);
         QVERIFY(model::checkPlacement(r->placement, topo, problem.constraints()).empty());
+    }
+
+    void givesOnePlacementForASeedOnAnyThreadCount()
+    {
+        const auto topo = test::fourRegions({24, 16, 16, 8}, 2);
+        const auto problem = test::makeProblem(synth::Pattern::KMeans, 64, topo, 0.2, 4);
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback reference;
+        auto expected = refine->map(problem, 5, reference);
+        QVERIFY(expected);
+        QVERIFY(QString::fromStdString(expected->notes[1]).startsWith("8 independent searches"));
+        for (auto [concurrency, offeredRun] : {std::pair{1, false}, {3, true}, {8, true}, {8, false}}) {
+            SerialExecutor executor(concurrency, offeredRun);
+            Feedback feedback;
+            feedback.setExecutor(executor);
+            auto r = refine->map(problem, 5, feedback);
+            QVERIFY(r);
+            QCOMPARE(executor.offered, concurrency);
+            QCOMPARE(r->placement.site, expected->placement.site);
+            QCOMPARE(r->placement.host, expected->placement.host);
+        }
+    }
+
+    void reportsTheBestSoFarAsItImproves()
+    {
+        const auto topo = test::fourRegions({16, 16, 16, 16});
+        const auto problem = test::makeProblem(synth::Pattern::LU, 64, topo, 0.0, 1);
+        const Mapper* refine = m_registry.find("refine");
+        std::mutex mutex;
+        std::vector<double> reported;
+        Feedback feedback;
+        feedback.setBestCallback([&](double best) {
+            const std::lock_guard lock(mutex);
+            reported.push_back(best);
+        });
+        auto r = refine->map(problem, *ParamValues::parse(refine->parameters(), {"start=random"}), 2, feedback);
+        QVERIFY(r);
+        const double cost = problem.cost().evaluate(r->placement.site);
+        QVERIFY(reported.size() >= 2);
+        QVERIFY(std::is_sorted(reported.rbegin(), reported.rend()));
+        QCOMPARE(reported.back(), cost);
+        const auto& curve = r->searchCurve;
+        QCOMPARE(curve.size(), reported.size());
+        for (std::size_t i = 1; i < curve.size(); ++i) {
+            QVERIFY(curve[i].first >= curve[i - 1].first);
+            QVERIFY(curve[i].second < curve[i - 1].second);
+        }
+        QCOMPARE(curve.back().second, cost);
+    }
+
+    void stopsAtItsTimeLimitWithTheBestSoFar()
+    {
+        const auto topo = test::fourRegions({16, 16, 16, 16});
+        const auto problem = test::makeProblem(synth::Pattern::BT, 64, topo, 0.2, 3);
+        const Mapper* refine = m_registry.find("refine");
+        const auto values = *ParamValues::parse(refine->parameters(),
+                                                {"start=random", "anneal_steps=1000000000", "time_limit_s=0.3",
+                                                 "restarts=0"});
+        const Feedback feedback;
+        auto r = refine->map(problem, values, 1, feedback);
+        QVERIFY(r);
+        QVERIFY(model::checkPlacement(r->placement, topo, problem.constraints()).empty());
+        const auto limited = std::find_if(r->notes.begin(), r->notes.end(),
+                                          [](const std::string& note) { return note.find("time limit") != note.npos; });
+        QVERIFY(limited != r->notes.end());
+        QVERIFY(r->searchCurve.back().second < r->searchCurve.front().second);
     }
 };
 
