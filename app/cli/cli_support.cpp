@@ -76,4 +76,13 @@ QJsonObject instanceJson(const cost::InstanceMetrics& m)
                        {"comm_time_s", m.commTimeSeconds}};
 }
 
+QJsonObject dollarsJson(const cost::Dollars& d)
+{
+    const auto value = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
+    return QJsonObject{{"egress_usd", value(d.egressUsd)},
+                       {"instance_usd_per_hour", value(d.instanceUsdPerHour)},
+                       {"instance_usd", value(d.instanceUsd)},
+                       {"total_usd", value(d.totalUsd)}};
+}
+
 } // namespace meridian::cli

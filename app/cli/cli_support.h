@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/expected.h"
 #include "core/cost/alpha_beta_cost.h"
+#include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
 #include "core/model/network.h"
 #include "core/model/network_estimator.h"
@@ -41,5 +42,7 @@ Expected<synth::PatternOptions> patternOptions(const QCommandLineParser& parser)
 
 /// Returns CloudMap's instance metrics as JSON (inter/intra bytes and messages, comm_time_s).
 QJsonObject instanceJson(const cost::InstanceMetrics& metrics);
+/// The dollars of a placement; a part without prices is null.
+QJsonObject dollarsJson(const cost::Dollars& dollars);
 
 } // namespace meridian::cli

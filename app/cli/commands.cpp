@@ -340,6 +340,7 @@ int runEvaluate(const QStringList& arguments)
             QJsonObject{{"kind", kinds[static_cast<int>(v.kind)]}, {"message", QString::fromStdString(v.message)}});
     out["violations"] = violations;
     out["valid"] = violations.isEmpty();
+    out["dollars"] = dollarsJson(cost::placementDollars(*placement, project.topology, b));
     if (placement->hasHosts()) {
         auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm);
         if (!m)

@@ -274,6 +274,7 @@ int runMap(const QStringList& arguments)
     if (!m)
         return report(m.error());
     out["instance"] = instanceJson(*m);
+    out["dollars"] = dollarsJson(cost::placementDollars(placement, project.topology, b));
     out["notes"] = stringsJson(run->result.notes);
     addSamples(out, run->result);
     out["written"] = *written;

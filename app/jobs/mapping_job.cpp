@@ -1,45 +1,14 @@
 #include "app/jobs/mapping_job.h"
 
 #include "core/cost/alpha_beta_cost.h"
+#include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
 #include "core/mapping/mapping_problem.h"
 
 #include <chrono>
 #include <cmath>
-#include <optional>
-#include <vector>
 
 namespace meridian::jobs {
-
-std::optional<double> instanceUsdPerHour(const model::Placement& placement, const model::Topology& topology)
-{
-    // Nodes used: the hosts a process runs on, or (site-level placements) the fewest hosts that hold the load.
-    std::vector<char> used(static_cast<std::size_t>(topology.hostCount()), 0);
-    std::vector<int> load(static_cast<std::size_t>(topology.siteCount()), 0);
-    for (int p = 0; p < placement.processCount(); ++p) {
-        if (placement.hasHosts())
-            used[static_cast<std::size_t>(placement.host[p])] = 1;
-        ++load[static_cast<std::size_t>(placement.site[p])];
-    }
-    double hourly = 0.0;
-    bool priced = false;
-    for (int s = 0; s < topology.siteCount(); ++s) {
-        const double price = topology.site(s).instanceUsdPerHour;
-        int nodes = 0;
-        if (placement.hasHosts()) {
-            for (int h = topology.firstHost(s); h < topology.firstHost(s) + topology.hostCountOf(s); ++h)
-                nodes += used[static_cast<std::size_t>(h)];
-        } else if (load[static_cast<std::size_t>(s)] > 0) {
-            const int slots = topology.host(topology.firstHost(s)).slots;
-            nodes = (load[static_cast<std::size_t>(s)] + slots - 1) / slots;
-        }
-        if (nodes > 0 && std::isfinite(price)) {
-            hourly += nodes * price;
-            priced = true;
-        }
-    }
-    return priced ? std::optional<double>(hourly) : std::nullopt;
-}
 
 Status measurePlacement(document::Run& run, const document::Project& project, const model::Network& network)
 {
@@ -63,28 +32,20 @@ Status measurePlacement(document::Run& run, const document::Project& project, co
     add("latency_s", "Latency part", "s", b.latencyPart);
     add("bandwidth_s", "Bandwidth part", "s", b.bandwidthPart);
     add("slowest_pair_s", "Slowest site pair", "s", b.timeSeconds.size() ? b.timeSeconds.maxCoeff() : 0.0);
-    double wanBytes = 0.0, wanUsd = 0.0;
-    bool anyPrice = false;
-    for (int k = 0; k < topology.siteCount(); ++k) {
-        const double price = topology.site(k).egressUsdPerGB;
-        anyPrice = anyPrice || std::isfinite(price);
-        for (int l = 0; l < topology.siteCount(); ++l) {
-            if (k == l)
-                continue;
-            wanBytes += b.trafficBytes(k, l);
-            if (std::isfinite(price))
-                wanUsd += b.trafficBytes(k, l) * price / 1e9;
-        }
-    }
+    double wanBytes = 0.0;
+    for (int k = 0; k < topology.siteCount(); ++k)
+        for (int l = 0; l < topology.siteCount(); ++l)
+            if (k != l)
+                wanBytes += b.trafficBytes(k, l);
     add("wan_bytes", "Bytes between sites", "bytes", wanBytes);
-    if (anyPrice)
-        add("wan_usd", "WAN egress", "USD", wanUsd);
-    if (const auto hourly = instanceUsdPerHour(run.placement, topology)) {
+    const cost::Dollars dollars = cost::placementDollars(run.placement, topology, b);
+    if (dollars.egressUsd)
+        add("wan_usd", "WAN egress", "USD", *dollars.egressUsd);
+    if (dollars.instanceUsdPerHour) {
         // The instances are paid while the application communicates: nodes used x price x predicted time.
-        const double instanceUsd = *hourly * b.total / 3600.0;
-        add("instance_usd_per_hour", "Instances used", "USD/h", *hourly);
-        add("instance_usd", "Instance cost", "USD", instanceUsd);
-        add("usd", "Dollars (egress + instances)", "USD", instanceUsd + (anyPrice ? wanUsd : 0.0));
+        add("instance_usd_per_hour", "Instances used", "USD/h", *dollars.instanceUsdPerHour);
+        add("instance_usd", "Instance cost", "USD", *dollars.instanceUsd);
+        add("usd", "Dollars (egress + instances)", "USD", *dollars.totalUsd);
     }
     if (run.placement.hasHosts()) {
         auto m = cost::instanceMetrics(run.placement, topology, network, app.comm);

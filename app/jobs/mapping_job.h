@@ -33,14 +33,8 @@ struct MappingRequest {
 Expected<document::Run> runMapping(const MappingRequest& request, const Registry<mapping::Mapper>& mappers,
                                    const Feedback& feedback);
 
-/// Returns what the nodes a placement uses cost per hour (USD): each site's nodes with a process (for a
-/// placement without hosts, the fewest of the site's nodes that hold its processes) times the site's instance
-/// price; nullopt when no used site has a price.
-std::optional<double> instanceUsdPerHour(const model::Placement& placement, const model::Topology& topology);
-
 /// Computes the metrics and site x site matrices of a placement of an application (used for runs and
-/// for placements imported from a mapping CSV): with prices, the WAN egress dollars, the instances' dollars
-/// per hour and for the communication time (alpha-beta), and their sum.
+/// for placements imported from a mapping CSV): with prices, cost::placementDollars.
 Status measurePlacement(document::Run& run, const document::Project& project, const model::Network& completeNetwork);
 
 } // namespace meridian::jobs

@@ -104,6 +104,36 @@ private Q_SLOTS:
         QCOMPARE(o["traffic_bytes"].toArray()[0].toArray()[1].toDouble(), 1e6);
     }
 
+    void evaluateCountsDollarsWhereSitesHavePrices()
+    {
+        // The placement above: left uses its one node, right one node (1 and 2 share right-00). Egress: 1 MB
+        // leaves left at 0.1 USD/GB and 0.5 MB leaves right at 0.05 USD/GB; instances 2 + 1 USD/h for 0.342 s.
+        QTemporaryDir dir;
+        const QString sites = dir.filePath("sites.csv");
+        QFile file(sites);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("name,lat,lon,nodes,slots,egress_usd_per_GB,instance_usd_per_hour\n"
+                   "left,0,0,1,2,0.1,2\nright,0,1,1,2,0.05,1\n");
+        file.close();
+        const auto r = cli({"evaluate", "--sites", sites, "--latency", qdata("eval/latency.csv"), "--bandwidth",
+                            qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"), "--messages",
+                            qdata("eval/messages.mtx"), "--mapping", qdata("eval/mapping.csv")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto d = r.json()["dollars"].toObject();
+        QVERIFY(std::abs(d["egress_usd"].toDouble() - 1.25e-4) < 1e-15);
+        QCOMPARE(d["instance_usd_per_hour"].toDouble(), 3.0);
+        QVERIFY(std::abs(d["instance_usd"].toDouble() - 3.0 * 0.342 / 3600.0) < 1e-15);
+        QVERIFY(std::abs(d["total_usd"].toDouble() - (1.25e-4 + 3.0 * 0.342 / 3600.0)) < 1e-15);
+
+        // Without prices every part is null, never zero.
+        const auto plain = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"),
+                                "--bandwidth", qdata("eval/bandwidth.csv"), "--volume", qdata("eval/volume.mtx"),
+                                "--mapping", qdata("eval/mapping.csv")});
+        QVERIFY2(plain.code == 0, plain.err.constData());
+        QVERIFY(plain.json()["dollars"].toObject()["total_usd"].isNull());
+        QVERIFY(plain.json()["dollars"].toObject()["egress_usd"].isNull());
+    }
+
     void evaluateListsEveryViolation()
     {
         const auto r = cli({"evaluate", "--sites", qdata("eval/sites.csv"), "--latency", qdata("eval/latency.csv"),
