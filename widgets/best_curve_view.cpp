@@ -1,5 +1,7 @@
 #include "widgets/best_curve_view.h"
 
+#include "widgets/heatmap_data.h"
+
 #include <QPainter>
 #include <QPainterPath>
 
@@ -18,12 +20,11 @@ void BestCurveView::setCurve(std::vector<std::pair<double, double>> points, doub
 {
     m_points = std::move(points);
     m_now = nowSeconds;
-    const QString first = m_points.empty() ? QString() : QString::number(m_points.front().second, 'g', 4);
-    const QString last = m_points.empty() ? QString() : QString::number(m_points.back().second, 'g', 4);
-    setToolTip(m_points.empty() ? QString()
-                                : tr("Best so far: %1 %3 (started at %2 %3), %4 improvements")
-                                      .arg(last, first, m_unit)
-                                      .arg(m_points.size() - 1));
+    setToolTip(m_points.empty()
+                   ? QString()
+                   : tr("Best so far: %1 (started at %2), %3 improvements")
+                         .arg(formatValue(m_points.back().second, "s"), formatValue(m_points.front().second, "s"))
+                         .arg(m_points.size() - 1));
     update();
 }
 
@@ -34,7 +35,7 @@ void BestCurveView::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     const QFontMetrics metrics = fontMetrics();
-    const QString label = tr("best %1 %2").arg(QString::number(m_points.back().second, 'g', 4), m_unit);
+    const QString label = tr("best %1").arg(formatValue(m_points.back().second, "s"));
     const int labelWidth = metrics.horizontalAdvance(label) + 8;
     const QRectF plot(2.0, 4.0, std::max(20, width() - labelWidth - 4), height() - 8.0);
     double low = m_points.front().second;

@@ -10,6 +10,7 @@ namespace meridian::widgets {
 
 /// A small chart of an anytime search's best value against time: a step line from the first value to the
 /// last, time on a log axis from 1 ms to now, the current best written beside it and the first in the tooltip.
+/// Values are costs in seconds (refine's alpha-beta objective).
 class BestCurveView : public QWidget {
     Q_OBJECT
 public:
@@ -17,8 +18,6 @@ public:
 
     /// Sets the points (seconds, best value), in time order, and the time the line extends to.
     void setCurve(std::vector<std::pair<double, double>> points, double nowSeconds);
-    /// Sets what the values are, written after them ("s" for seconds).
-    void setUnit(const QString& unit) { m_unit = unit; }
     const std::vector<std::pair<double, double>>& curve() const { return m_points; }
 
     QSize sizeHint() const override { return {240, 56}; }
@@ -30,7 +29,6 @@ protected:
 private:
     std::vector<std::pair<double, double>> m_points;
     double m_now = 0.0;
-    QString m_unit = QStringLiteral("s");
 };
 
 } // namespace meridian::widgets

@@ -45,8 +45,9 @@ Status measurePlacement(document::Run& run, const document::Project& project, co
         // The instances are paid while the application communicates: nodes used x price x predicted time.
         add("instance_usd_per_hour", "Instances used", "USD/h", *dollars.instanceUsdPerHour);
         add("instance_usd", "Instance cost", "USD", *dollars.instanceUsd);
-        add("usd", "Dollars (egress + instances)", "USD", *dollars.totalUsd);
     }
+    if (dollars.totalUsd)
+        add("usd", "Dollars (egress + instances)", "USD", *dollars.totalUsd);
     if (run.placement.hasHosts()) {
         auto m = cost::instanceMetrics(run.placement, topology, network, app.comm);
         if (!m)

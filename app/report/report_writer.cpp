@@ -47,7 +47,8 @@ QString headHtml(const document::ProjectDocument& document)
     h += "<html><head><meta charset='utf-8'><title>" + esc(project->name) + " \u2014 Meridian report</title>";
     h += "<style>body{font-family:sans-serif;} table{border-collapse:collapse;} th,td{border:1px solid "
          "#bbb;padding:3px 6px;}"
-         " th{background:#eee;} td.n{text-align:right;} .stale{background:#ffe2be;}</style></head><body>";
+         " th{background:#eee;} td{white-space:nowrap;} td.n{text-align:right;} .stale{background:#ffe2be;}"
+         "</style></head><body>";
     h += "<h1>" + esc(project->name.empty() ? std::string("Untitled project") : project->name) + "</h1>";
     h += "<p>Meridian report, " + QDateTime::currentDateTime().toString(Qt::ISODate).toHtmlEscaped();
     if (!document.path().isEmpty())

@@ -522,7 +522,6 @@ QScatterSeries* selectionRing(const QPointF& at)
     return sel;
 }
 
-/// Value axes over `bounds` with 8% padding (10% of the value when all points share it), titled.
 /// An axis over [minimum, maximum] with round ticks, and a label format that prints them exactly.
 QValueAxis* niceAxis(double minimum, double maximum, const QString& title)
 {
@@ -537,6 +536,7 @@ QValueAxis* niceAxis(double minimum, double maximum, const QString& title)
     return axis;
 }
 
+/// Value axes over `bounds` with 5% padding and round ticks, titled.
 std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle)
 {
     // A little room around the points, then round ticks (never below zero for a quantity that cannot be).

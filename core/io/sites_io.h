@@ -10,7 +10,8 @@ namespace meridian::io {
 
 /// Reads a sites CSV file. The first line that is not blank or a `#` comment is a header naming the
 /// columns, in any order (case-insensitive): `name,lat,lon,nodes` are required; `slots` (per node,
-/// default 1), `up_MBps`, `down_MBps`, `egress_usd_per_GB` and `instance_usd_per_hour` are optional and may be left empty.
+/// default 1), `up_MBps`, `down_MBps`, `egress_usd_per_GB` and `instance_usd_per_hour` are optional and may be
+/// left empty.
 /// Any other column is an error (a misspelt optional column would otherwise be silently dropped).
 /// Errors name the file, line and column.
 Expected<std::vector<model::Site>> readSitesCsv(const std::string& path);

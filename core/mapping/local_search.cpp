@@ -262,7 +262,7 @@ double LocalSearch::anneal(std::vector<int>& assignment, double cost, std::int64
         return cost;
     const double t0 = sum / samples;
     // Final temperature: a thousandth of the start. Colder ends only repeat the descent that follows (on random
-    // sparse graphs over heterogeneous sites, 1e-4 left refine's defaults up to 1% above the best known).
+    // sparse graphs over heterogeneous sites, 1e-4 left refine's defaults 1.0-1.2% above the best known).
     const double t1 = t0 * 1e-3;
     const double cooling = std::pow(t1 / t0, 1.0 / static_cast<double>(steps));
     double temperature = t0;

@@ -101,6 +101,28 @@ private Q_SLOTS:
         QVERIFY(!unpriced->metric("instance_usd"));
         QVERIFY(!unpriced->metric("usd"));
         QVERIFY(unpriced->metric("wan_usd"));
+
+        // A used site without an instance price, or a sending site without an egress price, would make a sum
+        // too low: that part and the total are not reported.
+        QVERIFY(doc.edit("one price gone", [&](const document::Project& p) {
+            return document::withSiteField(p, 2, document::SiteField::InstancePrice, "");
+        }));
+        auto partInstances = jobs::runMapping(request(doc, "greedy"), m_mappers, Feedback());
+        QVERIFY(partInstances);
+        QVERIFY(partInstances->placement.site.end()
+                != std::find(partInstances->placement.site.begin(), partInstances->placement.site.end(), 2));
+        QVERIFY(!partInstances->metric("instance_usd") && !partInstances->metric("usd"));
+        QVERIFY(partInstances->metric("wan_usd"));
+        QVERIFY(doc.edit("egress gone", [&](const document::Project& p) -> Expected<document::Project> {
+            auto priced = document::withSiteField(p, 2, document::SiteField::InstancePrice, "3.25");
+            if (!priced)
+                return priced;
+            return document::withSiteField(*priced, 2, document::SiteField::Egress, "");
+        }));
+        auto partEgress = jobs::runMapping(request(doc, "greedy"), m_mappers, Feedback());
+        QVERIFY(partEgress);
+        QVERIFY(!partEgress->metric("wan_usd") && !partEgress->metric("usd"));
+        QCOMPARE(*partEgress->metric("instance_usd_per_hour"), perHour);
     }
 
     void keepsMonteCarloSamplesForTheCdf()
