@@ -237,6 +237,38 @@ jobs::SweepRequest RunController::sweepRequest() const
     return request;
 }
 
+int RunController::startParetoSweep(const std::string& application, int points, std::uint64_t seed)
+{
+    jobs::MappingRequest request;
+    request.project = m_document->project();
+    request.completeNetwork = m_document->completeNetwork();
+    request.application = application;
+    request.seed = seed;
+    request.fingerprint = m_document->fingerprint(application);
+    std::vector<double> weights;
+    for (int i = 0; i < points; ++i)
+        weights.push_back(points == 1 ? 0.5 : static_cast<double>(i) / (points - 1));
+    const QString title = tr("Pareto sweep of %1 between time and dollars (%n weight(s))", nullptr, points)
+                              .arg(QString::fromStdString(application));
+    const Registry<mapping::Mapper>* mappers = m_mappers;
+    return m_runner->start<std::vector<document::Run>>(
+        title,
+        [request = std::move(request), weights = std::move(weights), mappers](const Feedback& feedback) {
+            return jobs::runParetoSweep(request, weights, *mappers, feedback);
+        },
+        [this, title](Expected<std::vector<document::Run>> output) {
+            if (!output) {
+                Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
+                return;
+            }
+            const bool stale = !output->empty() && m_document->isStale(output->front());
+            const QString text = tr("Run %1").arg(title);
+            const auto ids = m_document->addRuns(std::move(*output), text);
+            for (int id : ids)
+                Q_EMIT runLanded(id, stale);
+        });
+}
+
 int RunController::startSweep(jobs::SweepRequest request)
 {
     const QString title = request.kind == jobs::SweepKind::ConstraintRatio

@@ -53,6 +53,9 @@ public:
     std::vector<int> rerun(const std::vector<int>& runIds);
     /// Re-runs every stale run; the stale runs are replaced by the new ones when these land.
     std::vector<int> rerunStale();
+    /// Starts a Pareto sweep of `application`: refine between time and dollars at `points` weights from 0 to 1
+    /// (objective=weighted), in one job whose runs land together on the skyline. Returns the job id.
+    int startParetoSweep(const std::string& application, int points, std::uint64_t seed = 1);
     /// Starts a sweep; the result is delivered by sweepFinished.
     int startSweep(jobs::SweepRequest request);
 

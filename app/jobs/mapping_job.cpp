@@ -1,5 +1,7 @@
 #include "app/jobs/mapping_job.h"
 
+#include <algorithm>
+
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
@@ -100,6 +102,52 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
     if (auto s = measurePlacement(run, project, request.completeNetwork); !s)
         return s.error();
     return run;
+}
+
+Expected<std::vector<document::Run>> runParetoSweep(const MappingRequest& request, const std::vector<double>& weights,
+                                                    const Registry<mapping::Mapper>& mappers, const Feedback& feedback)
+{
+    const mapping::Mapper* refine = mappers.find("refine");
+    if (!refine)
+        return makeError(ErrorCode::Internal, "the refine mapper is not registered");
+    if (weights.empty())
+        return makeError(ErrorCode::InvalidInput, "a Pareto sweep needs at least one weight");
+    const auto specs = refine->parameters();
+    std::vector<document::Run> runs;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        const std::string label = "weight " + std::to_string(weights[i]).substr(0, 4);
+        MappingRequest one = request;
+        one.algorithm = "refine";
+        auto params = ParamValues::with(specs,
+                                        request.params.values().empty() ? ParamValues::defaults(specs) : request.params,
+                                        "objective", std::string("weighted"));
+        if (params)
+            params = ParamValues::with(specs, std::move(*params), "weight", weights[i]);
+        if (!params)
+            return Error{params.error().code, label + ": " + params.error().message, {}};
+        one.params = std::move(*params);
+        const double from = static_cast<double>(i) / static_cast<double>(weights.size());
+        const double to = static_cast<double>(i + 1) / static_cast<double>(weights.size());
+        Feedback inner(
+            [&](double f, std::string_view stage) {
+                feedback.setProgress(from + (to - from) * f, label + ": " + std::string(stage));
+            },
+            [&] { return feedback.isCanceled(); });
+        inner.setExecutor(feedback.executor());
+        auto run = runMapping(one, mappers, inner);
+        if (!run)
+            return Error{run.error().code, label + ": " + run.error().message, {}};
+        runs.push_back(std::move(*run));
+    }
+    const bool oneSite = std::all_of(runs.begin(), runs.end(), [&](const document::Run& r) {
+        return r.placement.site == runs.front().placement.site;
+    });
+    if (oneSite && runs.size() > 1)
+        for (auto& r : runs)
+            r.notes.emplace_back("every weight of the sweep gave this placement: no placement here is both cheaper and "
+                                 "slower (with every node in use and dollars mostly instance-hours, the fastest is "
+                                 "also the cheapest; sites with spare nodes at other prices give a trade-off)");
+    return runs;
 }
 
 } // namespace meridian::jobs

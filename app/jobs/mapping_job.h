@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace meridian::jobs {
 
@@ -32,6 +33,13 @@ struct MappingRequest {
 /// the runtime. Thread-safe (reads only the request and the registry). Errors name the application.
 Expected<document::Run> runMapping(const MappingRequest& request, const Registry<mapping::Mapper>& mappers,
                                    const Feedback& feedback);
+
+/// A Pareto sweep: `refine` with objective=weighted at each weight (0 = time alone ... 1 = dollars alone), other
+/// parameters from `request.params` (refine's), one run per weight in the order given. Cancellable between and
+/// inside the runs; an error names the weight. The project's sites need instance prices (refine says which lacks
+/// one).
+Expected<std::vector<document::Run>> runParetoSweep(const MappingRequest& request, const std::vector<double>& weights,
+                                                    const Registry<mapping::Mapper>& mappers, const Feedback& feedback);
 
 /// Computes the metrics and site x site matrices of a placement of an application (used for runs and
 /// for placements imported from a mapping CSV): with prices, cost::placementDollars.

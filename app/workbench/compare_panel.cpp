@@ -139,7 +139,23 @@ QWidget* ComparePanel::buildSkylineTab()
     skyLayout->addWidget(m_xMetric, 1);
     skyLayout->addWidget(new QLabel(tr("y:"), skyControls));
     skyLayout->addWidget(m_yMetric, 1);
+    m_paretoPoints = new QSpinBox(skyControls);
+    m_paretoPoints->setObjectName("paretoPoints");
+    m_paretoPoints->setRange(2, 41);
+    m_paretoPoints->setValue(6);
+    m_paretoPoints->setSuffix(tr(" weights"));
+    m_paretoSweep = new QPushButton(tr("Pareto sweep"), skyControls);
+    m_paretoSweep->setObjectName("paretoSweep");
+    m_paretoSweep->setToolTip(tr("Runs refine on this application between time alone (weight 0) and dollars alone "
+                                 "(weight 1): each run lands on the skyline. Sites need instance prices."));
+    skyLayout->addWidget(m_paretoPoints);
+    skyLayout->addWidget(m_paretoSweep);
+    connect(m_paretoSweep, &QPushButton::clicked, this, &ComparePanel::startParetoSweep);
     m_skyline = makeChartView(this, tr("Cost/time skyline"));
+    // A sweep's runs often sit close together next to far worse baselines: drag a rectangle to zoom in on them,
+    // right-click to zoom out.
+    m_skyline->setRubberBand(QChartView::RectangleRubberBand);
+    m_skyline->setToolTip(tr("Drag a rectangle to zoom in, right-click to zoom out; click a run to select it"));
     return chartTab(m_skyline, skyControls);
 }
 
@@ -364,6 +380,7 @@ void ComparePanel::fitAxesToInput()
     // A graph's runs are partitions: WAN dollars against the transfer time of an iteration (Geo-Cut's
     // trade-off); an application's runs are placements: WAN dollars against the mapping cost.
     const bool graph = m_document->project()->graphIndex(m_skyApplication->currentText().toStdString()) >= 0;
+    m_paretoSweep->setEnabled(!graph && m_skyApplication->count() > 0);
     const QString y = m_yMetric->currentData().toString();
     const QString wanted = graph ? "transfer_time_s" : "cost_s";
     const QString other = graph ? "cost_s" : "transfer_time_s";
@@ -533,6 +550,14 @@ QValueAxis* niceAxis(double minimum, double maximum, const QString& title)
     axis->setTickInterval(scale.step);
     axis->setLabelFormat(QString("%.%1f").arg(scale.decimals));
     axis->setTitleText(title);
+    // Zooming sets a new range: the ticks follow it (with the first range's step a zoomed axis had no labels).
+    QObject::connect(axis, &QValueAxis::rangeChanged, axis, [axis](qreal low, qreal high) {
+        const widgets::NiceScale zoomed = widgets::niceScale(low, high, 6);
+        // Anchored on the first round value inside the zoomed range.
+        axis->setTickAnchor(std::ceil(low / zoomed.step) * zoomed.step);
+        axis->setTickInterval(zoomed.step);
+        axis->setLabelFormat(QString("%.%1f").arg(zoomed.decimals));
+    });
     return axis;
 }
 
@@ -595,10 +620,14 @@ void ComparePanel::refreshSkyline()
         }
         points.emplace_back(*x, *y);
         ids.push_back(r->id);
-        auto& s = byAlgorithm[r->algorithm];
+        // refine's dollar and weighted objectives (a Pareto sweep's runs) are a series of their own.
+        std::string series = r->algorithm;
+        if (r->params.contains("objective") && r->params.choice("objective") != "time")
+            series += " (" + r->params.choice("objective") + ")";
+        auto& s = byAlgorithm[series];
         if (!s) {
             s = new QScatterSeries;
-            s->setName(QString::fromStdString(r->algorithm));
+            s->setName(QString::fromStdString(series));
             s->setMarkerSize(11);
         }
         s->append(p);
@@ -667,6 +696,16 @@ void ComparePanel::setSweep(jobs::SweepKind kind, const QString& points, int see
     m_sweepKind->setCurrentIndex(m_sweepKind->findData(int(kind)));
     m_sweepPoints->setText(points);
     m_sweepSeeds->setValue(seeds);
+}
+
+int ComparePanel::startParetoSweep()
+{
+    const std::string input = m_skyApplication->currentText().toStdString();
+    if (m_document->project()->applicationIndex(input) < 0) {
+        Q_EMIT errorOccurred(tr("Pareto sweep"), tr("A Pareto sweep maps an application; choose one as the input."));
+        return -1;
+    }
+    return m_controller->startParetoSweep(input, m_paretoPoints->value());
 }
 
 int ComparePanel::startSweep()

@@ -13,6 +13,7 @@
 class QChartView;
 class QComboBox;
 class QLineEdit;
+class QPushButton;
 class QDoubleSpinBox;
 class QSpinBox;
 class QTableView;
@@ -52,6 +53,9 @@ public:
     QString exportChart(Tab tab, const QString& path) const;
     /// Starts a sweep with the panel's settings; returns the job id or -1 (the error is emitted).
     int startSweep();
+    /// Starts a Pareto sweep (refine between time and dollars) of the skyline's input with the panel's number
+    /// of weights; returns the job id, or -1 when the input is not an application.
+    int startParetoSweep();
     void setSweep(jobs::SweepKind kind, const QString& points, int seeds);
     /// Shows a finished sweep.
     void showSweep(const jobs::SweepResult& result);
@@ -89,6 +93,8 @@ private:
     QComboBox* m_skyApplication = nullptr;
     QComboBox* m_xMetric = nullptr;
     QComboBox* m_yMetric = nullptr;
+    QSpinBox* m_paretoPoints = nullptr;
+    QPushButton* m_paretoSweep = nullptr;
     std::vector<std::pair<int, QPointF>> m_skyPoints;
     std::vector<int> m_front;
     QChartView* m_cdf = nullptr;

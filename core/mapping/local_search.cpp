@@ -17,7 +17,11 @@ bool improves(double delta, double cost) { return delta < -kRelativeEpsilon * st
 } // namespace
 
 LocalSearch::LocalSearch(const cost::AlphaBetaCost& cost, std::vector<int> capacity, std::vector<bool> movable)
-    : m_cost(cost)
+    : LocalSearch(SearchCost(cost), std::move(capacity), std::move(movable))
+{}
+
+LocalSearch::LocalSearch(SearchCost cost, std::vector<int> capacity, std::vector<bool> movable)
+    : m_cost(std::move(cost))
     , m_capacity(std::move(capacity))
     , m_binCount(static_cast<int>(m_capacity.size()))
 {
@@ -27,23 +31,23 @@ LocalSearch::LocalSearch(const cost::AlphaBetaCost& cost, std::vector<int> capac
     }
 }
 
-bool LocalSearch::improveByMoves(std::vector<int>& assignment, std::vector<int>& load, double& cost) const
+bool LocalSearch::improveByMoves(std::vector<int>& assignment, std::vector<int>& load, SearchState& cost) const
 {
     bool improved = false;
     for (int p : m_movable) {
         const int a = assignment[p];
         int bestBin = -1;
-        double bestDelta = 0.0;
+        SearchState bestDelta;
         for (int b = 0; b < m_binCount; ++b) {
             if (b == a || load[b] >= m_capacity[b])
                 continue;
-            const double d = m_cost.moveDelta(assignment, p, b);
-            if (d < bestDelta) {
+            const SearchState d = m_cost.moveDelta(assignment, cost, load, p, b);
+            if (d.value < bestDelta.value) {
                 bestDelta = d;
                 bestBin = b;
             }
         }
-        if (bestBin >= 0 && improves(bestDelta, cost)) {
+        if (bestBin >= 0 && improves(bestDelta.value, cost.value)) {
             assignment[p] = bestBin;
             --load[a];
             ++load[bestBin];
@@ -54,24 +58,25 @@ bool LocalSearch::improveByMoves(std::vector<int>& assignment, std::vector<int>&
     return improved;
 }
 
-bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const
+bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, SearchState& cost,
+                                           const FeedbackRange& range) const
 {
     bool improved = false;
     for (int p : m_movable) {
         if (range.isCanceled())
             return improved;
         int bestQ = -1;
-        double bestDelta = 0.0;
+        SearchState bestDelta;
         for (int q : m_movable) {
             if (assignment[q] == assignment[p])
                 continue;
-            const double d = m_cost.swapDelta(assignment, p, q);
-            if (d < bestDelta) {
+            const SearchState d = m_cost.swapDelta(assignment, cost, p, q);
+            if (d.value < bestDelta.value) {
                 bestDelta = d;
                 bestQ = q;
             }
         }
-        if (bestQ >= 0 && improves(bestDelta, cost)) {
+        if (bestQ >= 0 && improves(bestDelta.value, cost.value)) {
             std::swap(assignment[p], assignment[bestQ]);
             cost += bestDelta;
             improved = true;
@@ -80,7 +85,7 @@ bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, double&
     return improved;
 }
 
-bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const
+bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const
 {
     std::vector<std::vector<int>> members(m_binCount);
     for (int p : m_movable)
@@ -89,26 +94,27 @@ bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, double& cos
                                          : swapsWithNeighbourBins(assignment, cost, members, range);
 }
 
-bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, double& cost,
+bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, SearchState& cost,
                                        const std::vector<std::vector<int>>& members, const FeedbackRange& range) const
 {
     bool improved = false;
     const auto trySwap = [&](int p, int q) {
         if (assignment[p] == assignment[q])
             return false;
-        const double d = m_cost.swapDelta(assignment, p, q);
-        if (!improves(d, cost))
+        const SearchState d = m_cost.swapDelta(assignment, cost, p, q);
+        if (!improves(d.value, cost.value))
             return false;
         std::swap(assignment[p], assignment[q]);
         cost += d;
         return true;
     };
-    // moveDelta of every movable process into every other bin, taken before this pass's swaps.
+    // The value change of every movable process into every other bin (loads unchanged, as in a swap), taken
+    // before this pass's swaps.
     const int n = m_cost.processCount();
     std::vector<double> delta(static_cast<std::size_t>(n) * m_binCount, 0.0);
     for (int p : m_movable) {
         for (int b = 0; b < m_binCount; ++b)
-            delta[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.moveDelta(assignment, p, b);
+            delta[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost, p, b);
         if (range.isCanceled())
             return improved;
     }
@@ -146,7 +152,7 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, double& cos
     return improved;
 }
 
-bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, double& cost,
+bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, SearchState& cost,
                                          std::vector<std::vector<int>>& members, const FeedbackRange& range) const
 {
     bool improved = false;
@@ -163,24 +169,24 @@ bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, double& c
                 bins.push_back(b);
             }
         };
-        for (int q : m_cost.outNeighbours(p))
+        for (int q : m_cost.time().outNeighbours(p))
             addBinOf(q);
-        for (int q : m_cost.inNeighbours(p))
+        for (int q : m_cost.time().inNeighbours(p))
             addBinOf(q);
         int bestQ = -1;
-        double bestDelta = 0.0;
+        SearchState bestDelta;
         for (int b : bins) {
             for (int q : members[b]) {
                 if (assignment[q] != b)
                     continue;
-                const double dd = m_cost.swapDelta(assignment, p, q);
-                if (dd < bestDelta) {
+                const SearchState dd = m_cost.swapDelta(assignment, cost, p, q);
+                if (dd.value < bestDelta.value) {
                     bestDelta = dd;
                     bestQ = q;
                 }
             }
         }
-        if (bestQ >= 0 && improves(bestDelta, cost)) {
+        if (bestQ >= 0 && improves(bestDelta.value, cost.value)) {
             const int a = assignment[p];
             const int b = assignment[bestQ];
             std::swap(assignment[p], assignment[bestQ]);
@@ -193,8 +199,9 @@ bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, double& c
     return improved;
 }
 
-double LocalSearch::descend(std::vector<int>& assignment, double cost, const FeedbackRange& range) const
+SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRange& range) const
 {
+    SearchState cost = m_cost.evaluate(assignment);
     std::vector<int> load(m_binCount, 0);
     for (int b : assignment)
         ++load[b];
@@ -238,12 +245,12 @@ void LocalSearch::perturb(std::vector<int>& assignment, Random& random, int swap
     }
 }
 
-double LocalSearch::anneal(std::vector<int>& assignment, double cost, std::int64_t steps, Random& random,
+double LocalSearch::anneal(std::vector<int>& assignment, SearchState cost, std::int64_t steps, Random& random,
                            const FeedbackRange& range) const
 {
     const auto n = static_cast<std::uint64_t>(m_movable.size());
     if (n < 2 || steps <= 0)
-        return cost;
+        return cost.value;
     std::vector<int> load(m_binCount, 0);
     for (int b : assignment)
         ++load[b];
@@ -254,12 +261,12 @@ double LocalSearch::anneal(std::vector<int>& assignment, double cost, std::int64
         const int p = m_movable[random.uniformInt(n)];
         const int q = m_movable[random.uniformInt(n)];
         if (assignment[p] != assignment[q]) {
-            sum += std::abs(m_cost.swapDelta(assignment, p, q));
+            sum += std::abs(m_cost.swapDelta(assignment, cost, p, q).value);
             ++samples;
         }
     }
     if (samples == 0 || sum == 0.0)
-        return cost;
+        return cost.value;
     const double t0 = sum / samples;
     // Final temperature: a thousandth of the start. Colder ends only repeat the descent that follows (on random
     // sparse graphs over heterogeneous sites, 1e-4 left refine's defaults 1.0-1.2% above the best known).
@@ -267,7 +274,7 @@ double LocalSearch::anneal(std::vector<int>& assignment, double cost, std::int64
     const double cooling = std::pow(t1 / t0, 1.0 / static_cast<double>(steps));
     double temperature = t0;
     std::vector<int> best = assignment;
-    double bestCost = cost;
+    double bestCost = cost.value;
     for (std::int64_t step = 0; step < steps; ++step, temperature *= cooling) {
         if ((step & 4095) == 0) {
             if (range.isCanceled())
@@ -275,21 +282,21 @@ double LocalSearch::anneal(std::vector<int>& assignment, double cost, std::int64
             range.setProgress(static_cast<double>(step) / static_cast<double>(steps), "annealing");
         }
         const int p = m_movable[random.uniformInt(n)];
-        double delta;
+        SearchState delta;
         int q = -1;
         int b = -1;
         if (random.uniform01() < 0.2) {
             b = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(m_binCount)));
             if (b == assignment[p] || load[b] >= m_capacity[b])
                 continue;
-            delta = m_cost.moveDelta(assignment, p, b);
+            delta = m_cost.moveDelta(assignment, cost, load, p, b);
         } else {
             q = m_movable[random.uniformInt(n)];
             if (assignment[p] == assignment[q])
                 continue;
-            delta = m_cost.swapDelta(assignment, p, q);
+            delta = m_cost.swapDelta(assignment, cost, p, q);
         }
-        if (delta > 0.0 && random.uniform01() >= std::exp(-delta / temperature))
+        if (delta.value > 0.0 && random.uniform01() >= std::exp(-delta.value / temperature))
             continue;
         if (q >= 0) {
             std::swap(assignment[p], assignment[q]);
@@ -299,19 +306,19 @@ double LocalSearch::anneal(std::vector<int>& assignment, double cost, std::int64
             assignment[p] = b;
         }
         cost += delta;
-        if (cost < bestCost) {
-            bestCost = cost;
+        if (cost.value < bestCost) {
+            bestCost = cost.value;
             best = assignment;
         }
     }
     assignment = std::move(best);
-    return m_cost.evaluate(assignment);
+    return m_cost.evaluate(assignment).value;
 }
 
 double LocalSearch::run(std::vector<int>& assignment, const LocalSearchOptions& options, Random& random,
                         const FeedbackRange& range) const
 {
-    const double startCost = m_cost.evaluate(assignment);
+    const double startCost = m_cost.evaluate(assignment).value;
     std::vector<int> best = assignment;
     double bestCost = startCost;
     if (m_movable.empty())
@@ -325,7 +332,7 @@ double LocalSearch::run(std::vector<int>& assignment, const LocalSearchOptions& 
             : static_cast<std::int64_t>(200) * static_cast<std::int64_t>(m_movable.size());
         std::vector<int> trial = best;
         const FeedbackRange sub = range.sub(0.0, annealShare);
-        const double c = anneal(trial, bestCost, steps, random, sub);
+        const double c = anneal(trial, m_cost.evaluate(trial), steps, random, sub);
         if (c < bestCost) {
             bestCost = c;
             best = std::move(trial);
@@ -342,7 +349,7 @@ double LocalSearch::run(std::vector<int>& assignment, const LocalSearchOptions& 
         // Kicks alternate between small (two swaps) and large (a tenth of the processes).
         if (round > 0)
             perturb(trial, random, round % 2 == 1 ? 2 : kick);
-        const double c = descend(trial, m_cost.evaluate(trial), range);
+        const double c = descend(trial, range).value;
         if (c < bestCost) {
             bestCost = c;
             best = std::move(trial);

@@ -3,6 +3,7 @@
 #include "core/common/feedback.h"
 #include "core/common/random.h"
 #include "core/cost/alpha_beta_cost.h"
+#include "core/mapping/search_cost.h"
 
 #include <cstdint>
 #include <functional>
@@ -20,7 +21,7 @@ struct LocalSearchOptions {
     std::function<void(double cost)> onBest;
 };
 
-/// Local search on the exact alpha-beta cost with O(degree) deltas: moves of one process into a bin
+/// Local search on the exact alpha-beta cost (or a SearchCost with dollars) with O(degree) deltas: moves of one process into a bin
 /// (site or host) with a free slot, and swaps of two processes in different bins. Fixed processes never
 /// move and bin loads never exceed their capacities. The result is never worse than the start.
 ///
@@ -31,31 +32,34 @@ struct LocalSearchOptions {
 /// Deterministic for a given Random state. Not thread-safe (one instance per thread).
 class LocalSearch {
 public:
+    /// Minimises the alpha-beta time of `cost`, which must outlive the search.
     LocalSearch(const cost::AlphaBetaCost& cost, std::vector<int> capacity, std::vector<bool> movable);
+    /// Minimises `cost`'s value (whose evaluators must outlive the search).
+    LocalSearch(SearchCost cost, std::vector<int> capacity, std::vector<bool> movable);
 
-    /// Improves `assignment` in place and returns its cost. Stops early (keeping the best so far)
+    /// Improves `assignment` in place and returns its value. Stops early (keeping the best so far)
     /// when the feedback is canceled; `range` receives progress.
     double run(std::vector<int>& assignment, const LocalSearchOptions& options, Random& random,
                const FeedbackRange& range) const;
 
-    /// Runs plain descent (moves and swaps until no improvement) and returns the new cost.
-    double descend(std::vector<int>& assignment, double cost, const FeedbackRange& range) const;
+    /// Runs plain descent (moves and swaps until no improvement) and returns the new state.
+    SearchState descend(std::vector<int>& assignment, const FeedbackRange& range) const;
 
 private:
-    bool improveByMoves(std::vector<int>& assignment, std::vector<int>& load, double& cost) const;
-    bool improveBySwapsExhaustive(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const;
-    bool improveBySwapsRanked(std::vector<int>& assignment, double& cost, const FeedbackRange& range) const;
+    bool improveByMoves(std::vector<int>& assignment, std::vector<int>& load, SearchState& cost) const;
+    bool improveBySwapsExhaustive(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const;
+    bool improveBySwapsRanked(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const;
     /// Few bins: for every pair of bins, swaps along both bins' rankings by moveDelta into the other bin.
-    bool swapsBetweenBinPairs(std::vector<int>& assignment, double& cost, const std::vector<std::vector<int>>& members,
-                              const FeedbackRange& range) const;
+    bool swapsBetweenBinPairs(std::vector<int>& assignment, SearchState& cost,
+                              const std::vector<std::vector<int>>& members, const FeedbackRange& range) const;
     /// Many bins (hosts): partners are sought only in the bins of a process's neighbours.
-    bool swapsWithNeighbourBins(std::vector<int>& assignment, double& cost, std::vector<std::vector<int>>& members,
+    bool swapsWithNeighbourBins(std::vector<int>& assignment, SearchState& cost, std::vector<std::vector<int>>& members,
                                 const FeedbackRange& range) const;
     void perturb(std::vector<int>& assignment, Random& random, int swaps) const;
-    double anneal(std::vector<int>& assignment, double cost, std::int64_t steps, Random& random,
+    double anneal(std::vector<int>& assignment, SearchState cost, std::int64_t steps, Random& random,
                   const FeedbackRange& range) const;
 
-    const cost::AlphaBetaCost& m_cost;
+    SearchCost m_cost;
     std::vector<int> m_capacity;
     std::vector<int> m_movable; // indices of processes allowed to move
     int m_binCount = 0;

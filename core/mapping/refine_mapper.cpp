@@ -5,6 +5,7 @@
 #include "core/mapping/search_portfolio.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace meridian::mapping {
@@ -135,7 +136,13 @@ std::vector<ParamSpec> RefineMapper::parameters() const
         ParamSpec::flag("annealing", true, "Run the annealing searches (false: the first search alone)."),
         ParamSpec::integer("anneal_steps", 0, 0, 1000000000,
                            "Annealing steps per search; 0 = automatic (1.5e7 / (1 + mean degree), at most 20000 per "
-                           "free process, times effort).")};
+                           "free process, times effort)."),
+        ParamSpec::choice("objective", "time", {"time", "dollars", "weighted"},
+                          "What the search minimises: the alpha-beta time, the dollars (egress + instances for "
+                          "that time; every site needs an instance price), or (1 - weight) x time / start's time "
+                          "+ weight x dollars / start's dollars."),
+        ParamSpec::real("weight", 0.5, 0.0, 1.0,
+                        "The dollars' share of objective=weighted: 0 = time alone, 1 = dollars alone.")};
 }
 
 namespace {
@@ -175,6 +182,58 @@ PortfolioOptions portfolioOptions(const MappingProblem& problem, const ParamValu
     return options;
 }
 
+/// The prices of a dollar objective, from the sites; an error names a site that can hold processes but has no
+/// instance price, or a site without an egress price when others have one.
+Expected<BinPrices> binPrices(const MappingProblem& problem)
+{
+    const model::Topology& topology = problem.topology();
+    BinPrices prices;
+    bool anyEgress = false;
+    for (const auto& site : topology.sites())
+        anyEgress = anyEgress || std::isfinite(site.egressUsdPerGB);
+    for (int s = 0; s < topology.siteCount(); ++s) {
+        const model::Site& site = topology.site(s);
+        const bool holds = topology.capacity(s) > 0;
+        if (holds && !std::isfinite(site.instanceUsdPerHour))
+            return makeError(ErrorCode::InvalidInput,
+                             "refine: a dollar objective needs every site's instance price per node-hour, and site '"
+                                 + site.name + "' has none (instance_usd_per_hour)");
+        if (anyEgress && !std::isfinite(site.egressUsdPerGB))
+            return makeError(ErrorCode::InvalidInput,
+                             "refine: a dollar objective needs the egress price of every site when one has it, and "
+                             "site '"
+                                 + site.name + "' has none (egress_usd_per_gb)");
+        prices.instanceUsdPerHour.push_back(std::isfinite(site.instanceUsdPerHour) ? site.instanceUsdPerHour : 0.0);
+        prices.egressUsdPerGB.push_back(anyEgress ? site.egressUsdPerGB : 0.0);
+        prices.slotsPerNode.push_back(std::max(1, topology.host(topology.firstHost(s)).slots));
+    }
+    return prices;
+}
+
+/// The value refine's searches minimise (objective and weight), scaled by the start's time and dollars when
+/// weighted so that the weight is a share; adds a note.
+Expected<SearchCost> searchCost(const MappingProblem& problem, const ParamValues& values, const std::vector<int>& start,
+                                std::vector<std::string>& notes)
+{
+    const std::string objective = values.choice("objective");
+    if (objective == "time")
+        return SearchCost(problem.cost());
+    auto prices = binPrices(problem);
+    if (!prices)
+        return prices.error();
+    if (objective == "dollars") {
+        notes.emplace_back("objective: dollars (egress + instances for the alpha-beta time)");
+        return SearchCost(problem.cost(), problem.comm(), std::move(*prices), 0.0, 1.0);
+    }
+    const double weight = values.real("weight");
+    const SearchState at = SearchCost(problem.cost(), problem.comm(), *prices, 0.0, 1.0).evaluate(start);
+    const double seconds = at.seconds > 0.0 ? at.seconds : 1.0;
+    const double dollars = at.value > 0.0 ? at.value : 1.0;
+    notes.push_back("objective: " + std::to_string(1.0 - weight) + " x time / " + std::to_string(seconds) + " s + "
+                    + std::to_string(weight) + " x dollars / " + std::to_string(dollars) + " USD");
+    return SearchCost(problem.cost(), problem.comm(), std::move(*prices), (1.0 - weight) / seconds, weight / dollars);
+}
+
 } // namespace
 
 Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
@@ -194,13 +253,18 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
     std::vector<int> capacity(problem.siteCount());
     for (int s = 0; s < problem.siteCount(); ++s)
         capacity[s] = problem.topology().capacity(s);
+    auto objective = searchCost(problem, values, start.site, result.notes);
+    if (!objective)
+        return objective.error();
     const PortfolioOptions options = portfolioOptions(problem, values, result.notes);
-    PortfolioResult found = runPortfolio(problem.cost(), capacity, movable, start.site, options, seed,
-                                         range.sub(0.4, 0.9));
+    PortfolioResult found = runPortfolio(*objective, capacity, movable, start.site, options, seed, range.sub(0.4, 0.9));
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    const double startCost = problem.cost().evaluate(start.site);
-    result.notes.push_back("cost " + std::to_string(startCost) + " s -> " + std::to_string(found.cost) + " s"
+    const double startValue = objective->evaluate(start.site).value;
+    const std::string objectiveId = values.choice("objective");
+    const std::string what = objectiveId == "time" ? "cost " : objectiveId == "dollars" ? "dollars " : "objective ";
+    const std::string unit = objectiveId == "time" ? " s" : objectiveId == "dollars" ? " USD" : "";
+    result.notes.push_back(what + std::to_string(startValue) + unit + " -> " + std::to_string(found.cost) + unit
                            + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : ""));
     if (found.timedOut)
         result.notes.push_back("stopped at the time limit (" + std::to_string(options.timeLimitSeconds)

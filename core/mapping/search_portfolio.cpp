@@ -51,12 +51,12 @@ std::uint64_t searchSeed(std::uint64_t seed, int k)
 
 } // namespace
 
-PortfolioResult runPortfolio(const cost::AlphaBetaCost& cost, const std::vector<int>& capacity,
-                             const std::vector<bool>& movable, const std::vector<int>& start,
-                             const PortfolioOptions& options, std::uint64_t seed, const FeedbackRange& range)
+PortfolioResult runPortfolio(const SearchCost& cost, const std::vector<int>& capacity, const std::vector<bool>& movable,
+                             const std::vector<int>& start, const PortfolioOptions& options, std::uint64_t seed,
+                             const FeedbackRange& range)
 {
     const int searches = std::max(1, options.searches);
-    const double startCost = cost.evaluate(start);
+    const double startCost = cost.evaluate(start).value;
     BestSoFar best(startCost, range);
 
     // The searches stop at the caller's cancel or at the deadline; the deadline is not an error.

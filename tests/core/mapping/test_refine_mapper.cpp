@@ -1,6 +1,7 @@
 #include "mapping_fixtures.h"
 
 #include "core/common/random.h"
+#include "core/mapping/search_cost.h"
 
 #include <functional>
 #include <limits>
@@ -49,6 +50,58 @@ double optimum(const MappingProblem& problem)
         }
         for (int s = 0; s < 3; ++s) {
             if (load[s] == 4)
+                continue;
+            siteOf[p] = s;
+            ++load[s];
+            place(p + 1);
+            --load[s];
+        }
+    };
+    place(0);
+    return best;
+}
+
+/// A random 12-process problem on 3 priced sites of 3 nodes x 2 slots (room for 18), so that moves change the
+/// nodes in use; instance prices 1, 3 and 0.5 USD per node-hour, egress 0.09, 0.02 and 0.12 USD per GB.
+MappingProblem pricedInstance(std::uint64_t seed, bool instancePrices = true)
+{
+    const MappingProblem base = randomInstance(seed);
+    std::vector<model::Site> sites{test::site("a", 10, 10, 3, 2), test::site("b", 40, 100, 3, 2),
+                                   test::site("c", -20, -60, 3, 2)};
+    const double hourly[] = {1.0, 3.0, 0.5};
+    const double egress[] = {0.09, 0.02, 0.12};
+    for (int s = 0; s < 3; ++s) {
+        sites[s].instanceUsdPerHour = instancePrices ? hourly[s] : model::Site::kUnknown;
+        sites[s].egressUsdPerGB = egress[s];
+    }
+    return *MappingProblem::create(*model::Topology::create(sites), base.network(), base.comm());
+}
+
+/// The dollars-only SearchCost of a priced instance.
+SearchCost dollarsOf(const MappingProblem& problem)
+{
+    BinPrices prices;
+    for (const auto& site : problem.topology().sites()) {
+        prices.instanceUsdPerHour.push_back(site.instanceUsdPerHour);
+        prices.egressUsdPerGB.push_back(site.egressUsdPerGB);
+        prices.slotsPerNode.push_back(2);
+    }
+    return SearchCost(problem.cost(), problem.comm(), prices, 0.0, 1.0);
+}
+
+/// The lowest value of `cost` over every assignment of 12 processes to 3 sites of 6 slots.
+double optimumOf(const SearchCost& cost)
+{
+    std::vector<int> siteOf(12, -1);
+    std::vector<int> load(3, 0);
+    double best = std::numeric_limits<double>::infinity();
+    std::function<void(int)> place = [&](int p) {
+        if (p == 12) {
+            best = std::min(best, cost.evaluate(siteOf).value);
+            return;
+        }
+        for (int s = 0; s < 3; ++s) {
+            if (load[s] == 6)
                 continue;
             siteOf[p] = s;
             ++load[s];
@@ -230,6 +283,109 @@ private Q_SLOTS:
                                           [](const std::string& note) { return note.find("time limit") != note.npos; });
         QVERIFY(limited != r->notes.end());
         QVERIFY(r->searchCurve.back().second < r->searchCurve.front().second);
+    }
+
+    void searchCostDeltasAreDifferencesOfEvaluations()
+    {
+        const MappingProblem problem = pricedInstance(3);
+        BinPrices prices;
+        for (const auto& site : problem.topology().sites()) {
+            prices.instanceUsdPerHour.push_back(site.instanceUsdPerHour);
+            prices.egressUsdPerGB.push_back(site.egressUsdPerGB);
+            prices.slotsPerNode.push_back(2);
+        }
+        const SearchCost cost(problem.cost(), problem.comm(), prices, 0.7, 40.0);
+        Random random(11);
+        std::vector<int> siteOf(12);
+        for (int p = 0; p < 12; ++p)
+            siteOf[p] = p % 3;
+        for (int trial = 0; trial < 500; ++trial) {
+            const SearchState at = cost.evaluate(siteOf);
+            QCOMPARE(at.seconds, problem.cost().evaluate(siteOf));
+            std::vector<int> load(3, 0);
+            for (int s : siteOf)
+                ++load[s];
+            std::vector<int> after = siteOf;
+            SearchState d;
+            const int p = static_cast<int>(random.uniformInt(12));
+            if (trial % 2 == 0) {
+                const int to = static_cast<int>(random.uniformInt(3));
+                if (to == siteOf[p] || load[to] == 6)
+                    continue;
+                d = cost.moveDelta(siteOf, at, load, p, to);
+                after[p] = to;
+            } else {
+                const int q = static_cast<int>(random.uniformInt(12));
+                if (siteOf[p] == siteOf[q])
+                    continue;
+                d = cost.swapDelta(siteOf, at, p, q);
+                std::swap(after[p], after[q]);
+            }
+            const SearchState next = cost.evaluate(after);
+            QVERIFY(std::abs(at.value + d.value - next.value) <= 1e-9 * std::abs(next.value));
+            QVERIFY(std::abs(at.usdPerHour + d.usdPerHour - next.usdPerHour) <= 1e-12);
+            QVERIFY(std::abs(at.egressUsd + d.egressUsd - next.egressUsd) <= 1e-12 * (1 + next.egressUsd));
+            siteOf = std::move(after);
+        }
+        // The value is the dollars of cost::placementDollars when a site's nodes hold one slot each.
+        const SearchState at = cost.evaluate(siteOf);
+        QVERIFY(at.usdPerHour > 0.0 && at.egressUsd > 0.0);
+    }
+
+    void minimisesDollarsOrAWeightedSumWhenAsked()
+    {
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback feedback;
+        int tradeOffs = 0;
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+            const MappingProblem problem = pricedInstance(seed);
+            const SearchCost dollars = dollarsOf(problem);
+            const double best = optimumOf(dollars);
+            const auto cheapest = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=dollars"}),
+                                              seed, feedback);
+            const auto fastest = refine->map(problem, seed, feedback);
+            QVERIFY(cheapest && fastest);
+            const SearchState cheap = dollars.evaluate(cheapest->placement.site);
+            const SearchState fast = dollars.evaluate(fastest->placement.site);
+            QVERIFY2(cheap.value <= best * (1 + 1e-9), qPrintable(QString("%1 > %2").arg(cheap.value).arg(best)));
+            QVERIFY(cheap.value <= fast.value);
+            tradeOffs += cheap.value < fast.value * (1 - 1e-3) ? 1 : 0;
+            qInfo("seed %d: time objective %.4f USD %.3f s, dollars objective %.4f USD %.3f s", int(seed), fast.value,
+                  fast.seconds, cheap.value, cheap.seconds);
+            QVERIFY(cheap.seconds >= fast.seconds * (1 - 1e-12));
+            // Along the weights the dollars never rise and the time never falls (each point is the optimum of its
+            // weighted sum on an instance this small).
+            double lastDollars = fast.value * (1 + 1e-9), lastSeconds = fast.seconds * (1 - 1e-9);
+            for (const char* weight : {"weight=0", "weight=0.25", "weight=0.5", "weight=0.75", "weight=1"}) {
+                const auto r = refine->map(problem,
+                                           *ParamValues::parse(refine->parameters(), {"objective=weighted", weight}),
+                                           seed, feedback);
+                QVERIFY(r);
+                const SearchState at = dollars.evaluate(r->placement.site);
+                QVERIFY2(at.value <= lastDollars * (1 + 1e-9) && at.seconds >= lastSeconds * (1 - 1e-9),
+                         qPrintable(QString("seed %1, %2: %3 USD %4 s after %5 USD %6 s")
+                                        .arg(seed)
+                                        .arg(weight)
+                                        .arg(at.value)
+                                        .arg(at.seconds)
+                                        .arg(lastDollars)
+                                        .arg(lastSeconds)));
+                lastDollars = at.value;
+                lastSeconds = at.seconds;
+            }
+            QVERIFY(lastDollars <= best * (1 + 1e-9));
+        }
+        QVERIFY2(tradeOffs >= 3, "the instances should make the fastest placement cost more than the cheapest");
+    }
+
+    void refusesADollarObjectiveWithoutPrices()
+    {
+        const Mapper* refine = m_registry.find("refine");
+        const auto r = refine->map(pricedInstance(1, false),
+                                   *ParamValues::parse(refine->parameters(), {"objective=weighted"}), 1, Feedback());
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find("site 'a' has none (instance_usd_per_hour)") != std::string::npos,
+                 r.error().message.c_str());
     }
 };
 
