@@ -113,8 +113,9 @@ Expected<MappingResult> GeoMapper::mapImpl(const MappingProblem& problem, const 
     std::vector<int> best;
     double bestCost = std::numeric_limits<double>::infinity();
     int tried = 0;
+    const std::vector<int> byWeight = SiteFiller::byWeight(problem.trafficVolume());
     const auto evaluate = [&]() {
-        SiteFiller filler(problem.traffic(), problem.trafficVolume(), pins);
+        SiteFiller filler(problem.traffic(), byWeight, pins);
         std::vector<int> available = problem.residualCapacity();
         fillGroup(root, filler, available);
         std::vector<int> assignment = filler.takeAssignment();

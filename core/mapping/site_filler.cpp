@@ -5,17 +5,36 @@
 
 namespace meridian::mapping {
 
+std::vector<int> SiteFiller::byWeight(const std::vector<double>& weight)
+{
+    std::vector<int> order(weight.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return weight[a] > weight[b]; });
+    return order;
+}
+
 SiteFiller::SiteFiller(const Adjacency& traffic, const std::vector<double>& weight, std::vector<int> assignment)
+    : SiteFiller(traffic, byWeight(weight), std::move(assignment))
+{}
+
+SiteFiller::SiteFiller(const Adjacency& traffic, std::vector<int> byWeight, std::vector<int> assignment)
     : m_traffic(traffic)
     , m_assignment(std::move(assignment))
+    , m_byWeight(std::move(byWeight))
     , m_gain(m_assignment.size(), 0.0)
     , m_gainBin(m_assignment.size(), -1)
 {
-    const int n = static_cast<int>(m_assignment.size());
-    m_byWeight.resize(n);
-    std::iota(m_byWeight.begin(), m_byWeight.end(), 0);
-    std::stable_sort(m_byWeight.begin(), m_byWeight.end(), [&](int a, int b) { return weight[a] > weight[b]; });
-    m_unselected = static_cast<int>(std::count(m_assignment.begin(), m_assignment.end(), -1));
+    m_unselected = 0;
+    for (int p = 0; p < static_cast<int>(m_assignment.size()); ++p) {
+        const int b = m_assignment[p];
+        if (b < 0) {
+            ++m_unselected;
+            continue;
+        }
+        if (b >= static_cast<int>(m_members.size()))
+            m_members.resize(static_cast<std::size_t>(b) + 1);
+        m_members[b].push_back(p);
+    }
 }
 
 int SiteFiller::nextHeaviest()
@@ -50,14 +69,18 @@ int SiteFiller::fill(int bin, int count)
             heap.emplace(m_gain[q], q);
         }
     };
-    // Processes already in the bin (pins) attract their neighbours from the start.
-    for (int p = 0; p < static_cast<int>(m_assignment.size()); ++p)
-        if (m_assignment[p] == bin)
-            addNeighbours(p);
+    // Processes already in the bin (pins) attract their neighbours from the start, in index order.
+    if (bin >= static_cast<int>(m_members.size()))
+        m_members.resize(static_cast<std::size_t>(bin) + 1);
+    std::vector<int>& members = m_members[bin];
+    std::sort(members.begin(), members.end());
+    for (int p : members)
+        addNeighbours(p);
 
     int placed = 0;
     const auto place = [&](int p) {
         m_assignment[p] = bin;
+        members.push_back(p);
         --m_unselected;
         ++placed;
         addNeighbours(p);

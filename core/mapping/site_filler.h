@@ -19,6 +19,12 @@ public:
     /// `assignment` holds the bin of each already placed process (pins) and -1 for the others;
     /// `weight` is the heaviness used to open a bin (total traffic per process).
     SiteFiller(const Adjacency& traffic, const std::vector<double>& weight, std::vector<int> assignment);
+    /// The same with the processes already sorted by decreasing weight (byWeight(weight)), for callers that fill
+    /// many times from one start.
+    SiteFiller(const Adjacency& traffic, std::vector<int> byWeight, std::vector<int> assignment);
+
+    /// Returns the processes by decreasing weight, ties by index.
+    static std::vector<int> byWeight(const std::vector<double>& weight);
 
     /// Places up to `count` unselected processes into `bin` and returns how many were placed.
     int fill(int bin, int count);
@@ -36,7 +42,8 @@ private:
     std::size_t m_cursor = 0;
     int m_unselected = 0;
     std::vector<double> m_gain;
-    std::vector<int> m_gainBin; // which bin m_gain[p] refers to
+    std::vector<int> m_gainBin;              // which bin m_gain[p] refers to
+    std::vector<std::vector<int>> m_members; // the processes placed in each bin (pins first), by bin index
 };
 
 } // namespace meridian::mapping
