@@ -85,20 +85,25 @@ int RunController::startRun(const QString& title, jobs::JobRunner::Work<document
                                                                    QString::fromStdString(output.error().toString()));
                                                   return;
                                               }
-                                              land(std::move(*output), title, replaces);
+                                              std::vector<document::Run> runs;
+                                              runs.push_back(std::move(*output)); // a braced list would copy it
+                                              land(std::move(runs), title, replaces);
                                           });
 }
 
-void RunController::land(document::Run run, const QString& title, int replaces)
+void RunController::land(std::vector<document::Run> runs, const QString& title, int replaces)
 {
-    const bool stale = m_document->isStale(run);
+    if (runs.empty())
+        return;
+    const bool stale = m_document->isStale(runs.front());
     QString text = tr("Run %1").arg(title);
     m_document->undoStack()->beginMacro(text);
-    const auto ids = m_document->addRuns({std::move(run)}, text);
+    const auto ids = m_document->addRuns(std::move(runs), text);
     if (replaces >= 0 && m_document->run(replaces))
         m_document->removeRuns({replaces});
     m_document->undoStack()->endMacro();
-    Q_EMIT runLanded(ids.front(), stale);
+    for (int id : ids)
+        Q_EMIT runLanded(id, stale);
 }
 
 int RunController::removeSites(int runId, const std::vector<int>& sites)
@@ -261,11 +266,7 @@ int RunController::startParetoSweep(const std::string& application, int points, 
                 Q_EMIT runFailed(title, QString::fromStdString(output.error().toString()));
                 return;
             }
-            const bool stale = !output->empty() && m_document->isStale(output->front());
-            const QString text = tr("Run %1").arg(title);
-            const auto ids = m_document->addRuns(std::move(*output), text);
-            for (int id : ids)
-                Q_EMIT runLanded(id, stale);
+            land(std::move(*output), title, -1);
         });
 }
 

@@ -93,8 +93,9 @@ private:
     bool refuseDerived(const document::Run& run);
     /// Starts a job computing one run; its result lands (land), its error goes to runFailed.
     int startRun(const QString& title, jobs::JobRunner::Work<document::Run> work, int replaces);
-    /// Adds a finished run to the document (replacing run `replaces` when it still exists) and says so.
-    void land(document::Run run, const QString& title, int replaces);
+    /// Adds finished runs to the document as one undoable step (replacing run `replaces` when it still exists)
+    /// and says so for each.
+    void land(std::vector<document::Run> runs, const QString& title, int replaces);
 
     document::ProjectDocument* m_document;
     jobs::JobRunner* m_runner;

@@ -1,6 +1,7 @@
 #include "app/workbench/compare_charts.h"
 
 #include "widgets/heatmap_data.h"
+#include "widgets/nice_scale.h"
 
 #include <QChart>
 #include <QChartView>
@@ -8,6 +9,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -223,6 +225,78 @@ void fillSweepChart(QChart* chart, const jobs::SweepResult* sweep, bool runtime)
                           : tr("Process-count sweep of %1, mean of %2 seeds (SC17 Fig. 7)")
                                 .arg(QString::fromStdString(s.subject))
                                 .arg(s.seeds));
+}
+
+/// The Pareto front as a staircase: from each front point across to the next one's x, then down.
+QLineSeries* frontStaircase(const std::vector<std::pair<double, double>>& points, const std::vector<std::size_t>& front)
+{
+    auto* line = new QLineSeries;
+    line->setName(QObject::tr("Pareto front"));
+    QPen pen(QColor(60, 60, 60));
+    pen.setWidthF(1.5);
+    pen.setStyle(Qt::DashLine);
+    line->setPen(pen);
+    for (std::size_t k = 0; k < front.size(); ++k) {
+        const auto& p = points[front[k]];
+        if (k > 0)
+            line->append(p.first, points[front[k - 1]].second);
+        line->append(p.first, p.second);
+    }
+    return line;
+}
+
+/// An orange ring around the selected run.
+QScatterSeries* selectionRing(const QPointF& at)
+{
+    auto* sel = new QScatterSeries;
+    sel->setName(QObject::tr("selected run"));
+    sel->setMarkerSize(18);
+    sel->setColor(QColor(0, 0, 0, 0));
+    sel->setBorderColor(QColor(213, 94, 0));
+    QPen pen(QColor(213, 94, 0));
+    pen.setWidth(3);
+    sel->setPen(pen);
+    sel->append(at);
+    return sel;
+}
+
+namespace {
+
+/// Ticks every `scale.step` from the first multiple of it at or above `low`, printed with the step's decimals.
+void setRoundTicks(QValueAxis* axis, double low, const widgets::NiceScale& scale)
+{
+    // The small tolerance keeps a low that is already a multiple (1.1 / 0.1 = 11.000000000000002) its own tick.
+    axis->setTickAnchor(std::ceil(low / scale.step - 1e-9) * scale.step);
+    axis->setTickInterval(scale.step);
+    axis->setLabelFormat(QString("%.%1f").arg(scale.decimals));
+}
+
+} // namespace
+
+/// An axis over [minimum, maximum] with round ticks, and a label format that prints them exactly.
+QValueAxis* niceAxis(double minimum, double maximum, const QString& title)
+{
+    auto* axis = new QValueAxis;
+    const widgets::NiceScale scale = widgets::niceScale(minimum, maximum, 6);
+    axis->setRange(scale.low, scale.high);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    setRoundTicks(axis, scale.low, scale);
+    axis->setTitleText(title);
+    // Zooming sets a new range: the ticks follow it (with the first range's step a zoomed axis had no labels).
+    QObject::connect(axis, &QValueAxis::rangeChanged, axis,
+                     [axis](qreal low, qreal high) { setRoundTicks(axis, low, widgets::niceScale(low, high, 6)); });
+    return axis;
+}
+
+/// Value axes over `bounds` with 5% padding and round ticks, titled.
+std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle)
+{
+    // A little room around the points, then round ticks (never below zero for a quantity that cannot be).
+    const double minX = bounds.left(), maxX = bounds.right(), minY = bounds.top(), maxY = bounds.bottom();
+    const double padX = maxX > minX ? 0.05 * (maxX - minX) : 0.0;
+    const double padY = maxY > minY ? 0.05 * (maxY - minY) : 0.0;
+    const auto lowest = [](double value, double pad) { return value >= 0.0 ? std::max(0.0, value - pad) : value - pad; };
+    return {niceAxis(lowest(minX, padX), maxX + padX, xTitle), niceAxis(lowest(minY, padY), maxY + padY, yTitle)};
 }
 
 } // namespace meridian::workbench

@@ -13,6 +13,11 @@
 
 class QChart;
 class QChartView;
+class QLineSeries;
+class QPointF;
+class QRectF;
+class QScatterSeries;
+class QValueAxis;
 class QWidget;
 
 namespace meridian::workbench {
@@ -23,6 +28,14 @@ QColor seriesColor(std::size_t i);
 QChartView* makeChartView(QWidget* parent, const QString& title);
 /// Removes every series and axis of a chart.
 void clearChart(QChart* chart);
+/// The Pareto front (indices into `points`) as a dashed staircase: across to the next point's x, then down.
+QLineSeries* frontStaircase(const std::vector<std::pair<double, double>>& points, const std::vector<std::size_t>& front);
+/// An orange ring around the selected run.
+QScatterSeries* selectionRing(const QPointF& at);
+/// An axis over [minimum, maximum] with round ticks (widgets::niceScale), kept round when the range changes (zoom).
+QValueAxis* niceAxis(double minimum, double maximum, const QString& title);
+/// Value axes over `bounds` with 5% padding and round ticks, titled; never below zero for non-negative values.
+std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle);
 /// Returns "Label (unit)" for an axis title.
 QString metricTitle(const document::RunMetric& metric);
 

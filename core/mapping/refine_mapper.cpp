@@ -221,17 +221,18 @@ Expected<SearchCost> searchCost(const MappingProblem& problem, const ParamValues
     auto prices = binPrices(problem);
     if (!prices)
         return prices.error();
+    const SearchCost dollars(problem.cost(), problem.comm(), std::move(*prices), 0.0, 1.0);
     if (objective == "dollars") {
         notes.emplace_back("objective: dollars (egress + instances for the alpha-beta time)");
-        return SearchCost(problem.cost(), problem.comm(), std::move(*prices), 0.0, 1.0);
+        return dollars;
     }
     const double weight = values.real("weight");
-    const SearchState at = SearchCost(problem.cost(), problem.comm(), *prices, 0.0, 1.0).evaluate(start);
+    const SearchState at = dollars.evaluate(start);
     const double seconds = at.seconds > 0.0 ? at.seconds : 1.0;
-    const double dollars = at.value > 0.0 ? at.value : 1.0;
+    const double usd = at.value > 0.0 ? at.value : 1.0;
     notes.push_back("objective: " + std::to_string(1.0 - weight) + " x time / " + std::to_string(seconds) + " s + "
-                    + std::to_string(weight) + " x dollars / " + std::to_string(dollars) + " USD");
-    return SearchCost(problem.cost(), problem.comm(), std::move(*prices), (1.0 - weight) / seconds, weight / dollars);
+                    + std::to_string(weight) + " x dollars / " + std::to_string(usd) + " USD");
+    return dollars.withWeights((1.0 - weight) / seconds, weight / usd);
 }
 
 } // namespace

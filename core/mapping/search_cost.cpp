@@ -34,6 +34,16 @@ SearchCost::SearchCost(const cost::AlphaBetaCost& time, const model::CommMatrix&
     , m_dollarsWeight(dollarsWeight)
 {}
 
+SearchCost SearchCost::withWeights(double secondsWeight, double dollarsWeight) const
+{
+    SearchCost weighted = *this;
+    if (m_egress) {
+        weighted.m_secondsWeight = secondsWeight;
+        weighted.m_dollarsWeight = dollarsWeight;
+    }
+    return weighted;
+}
+
 double SearchCost::nodeUsdPerHour(int bin, int load) const
 {
     const auto b = static_cast<std::size_t>(bin);

@@ -51,7 +51,9 @@ public:
 
     const cost::AlphaBetaCost& time() const { return *m_time; }
     int processCount() const { return m_time->processCount(); }
-    bool hasDollars() const { return m_egress != nullptr; }
+    /// The same time-and-dollars value with other weights, sharing the evaluators (the time-alone cost is
+    /// returned unchanged).
+    SearchCost withWeights(double secondsWeight, double dollarsWeight) const;
 
     /// The state of a whole assignment. O(nnz + bins).
     SearchState evaluate(std::span<const int> assignment) const;

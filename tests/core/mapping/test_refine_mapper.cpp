@@ -37,19 +37,19 @@ MappingProblem randomInstance(std::uint64_t seed)
     return *MappingProblem::create(topo, net, *model::CommMatrix::fromEntries(12, entries));
 }
 
-/// The exact optimum by enumerating every assignment with four processes per site.
-double optimum(const MappingProblem& problem)
+/// The lowest `value` over every assignment of 12 processes to 3 sites of `slots` slots each.
+double lowest(const std::function<double(const std::vector<int>&)>& value, int slots)
 {
     std::vector<int> siteOf(12, -1);
     std::vector<int> load(3, 0);
     double best = std::numeric_limits<double>::infinity();
     std::function<void(int)> place = [&](int p) {
         if (p == 12) {
-            best = std::min(best, problem.cost().evaluate(siteOf));
+            best = std::min(best, value(siteOf));
             return;
         }
         for (int s = 0; s < 3; ++s) {
-            if (load[s] == 4)
+            if (load[s] == slots)
                 continue;
             siteOf[p] = s;
             ++load[s];
@@ -59,6 +59,12 @@ double optimum(const MappingProblem& problem)
     };
     place(0);
     return best;
+}
+
+/// The exact optimum by enumerating every assignment with four processes per site.
+double optimum(const MappingProblem& problem)
+{
+    return lowest([&](const std::vector<int>& siteOf) { return problem.cost().evaluate(siteOf); }, 4);
 }
 
 /// A random 12-process problem on 3 priced sites of 3 nodes x 2 slots (room for 18), so that moves change the
@@ -77,8 +83,8 @@ MappingProblem pricedInstance(std::uint64_t seed, bool instancePrices = true)
     return *MappingProblem::create(*model::Topology::create(sites), base.network(), base.comm());
 }
 
-/// The dollars-only SearchCost of a priced instance.
-SearchCost dollarsOf(const MappingProblem& problem)
+/// The prices of a priced instance's sites (2 slots per node).
+BinPrices pricesOf(const MappingProblem& problem)
 {
     BinPrices prices;
     for (const auto& site : problem.topology().sites()) {
@@ -86,31 +92,13 @@ SearchCost dollarsOf(const MappingProblem& problem)
         prices.egressUsdPerGB.push_back(site.egressUsdPerGB);
         prices.slotsPerNode.push_back(2);
     }
-    return SearchCost(problem.cost(), problem.comm(), prices, 0.0, 1.0);
+    return prices;
 }
 
-/// The lowest value of `cost` over every assignment of 12 processes to 3 sites of 6 slots.
-double optimumOf(const SearchCost& cost)
+/// The dollars-only SearchCost of a priced instance.
+SearchCost dollarsOf(const MappingProblem& problem)
 {
-    std::vector<int> siteOf(12, -1);
-    std::vector<int> load(3, 0);
-    double best = std::numeric_limits<double>::infinity();
-    std::function<void(int)> place = [&](int p) {
-        if (p == 12) {
-            best = std::min(best, cost.evaluate(siteOf).value);
-            return;
-        }
-        for (int s = 0; s < 3; ++s) {
-            if (load[s] == 6)
-                continue;
-            siteOf[p] = s;
-            ++load[s];
-            place(p + 1);
-            --load[s];
-        }
-    };
-    place(0);
-    return best;
+    return SearchCost(problem.cost(), problem.comm(), pricesOf(problem), 0.0, 1.0);
 }
 
 /// Runs a computation's workers one after the other on the calling thread: the offered ones first (they take
@@ -288,13 +276,7 @@ private Q_SLOTS:
     void searchCostDeltasAreDifferencesOfEvaluations()
     {
         const MappingProblem problem = pricedInstance(3);
-        BinPrices prices;
-        for (const auto& site : problem.topology().sites()) {
-            prices.instanceUsdPerHour.push_back(site.instanceUsdPerHour);
-            prices.egressUsdPerGB.push_back(site.egressUsdPerGB);
-            prices.slotsPerNode.push_back(2);
-        }
-        const SearchCost cost(problem.cost(), problem.comm(), prices, 0.7, 40.0);
+        const SearchCost cost(problem.cost(), problem.comm(), pricesOf(problem), 0.7, 40.0);
         Random random(11);
         std::vector<int> siteOf(12);
         for (int p = 0; p < 12; ++p)
@@ -327,7 +309,7 @@ private Q_SLOTS:
             QVERIFY(std::abs(at.egressUsd + d.egressUsd - next.egressUsd) <= 1e-12 * (1 + next.egressUsd));
             siteOf = std::move(after);
         }
-        // The value is the dollars of cost::placementDollars when a site's nodes hold one slot each.
+        // The walk ended on a placement that pays both for nodes and for egress (both parts were exercised).
         const SearchState at = cost.evaluate(siteOf);
         QVERIFY(at.usdPerHour > 0.0 && at.egressUsd > 0.0);
     }
@@ -340,7 +322,8 @@ private Q_SLOTS:
         for (std::uint64_t seed = 1; seed <= 5; ++seed) {
             const MappingProblem problem = pricedInstance(seed);
             const SearchCost dollars = dollarsOf(problem);
-            const double best = optimumOf(dollars);
+            const double best = lowest([&](const std::vector<int>& siteOf) { return dollars.evaluate(siteOf).value; },
+                                       6);
             const auto cheapest = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=dollars"}),
                                               seed, feedback);
             const auto fastest = refine->map(problem, seed, feedback);
