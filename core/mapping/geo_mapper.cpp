@@ -4,9 +4,11 @@
 #include "core/mapping/site_filler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace meridian::mapping {
 
@@ -51,18 +53,13 @@ Group buildGroup(const model::Topology& topo, std::vector<int> sites, int kappa,
     return g;
 }
 
-/// Fills the sites of a group in the group's current order (Algorithm 1 lines 7-15).
-void fillGroup(const Group& g, SiteFiller& filler, std::vector<int>& available)
+/// Fills the sites of a leaf group, the one with most room first (Algorithm 1 lines 7-15).
+void fillLeaf(const Group& leaf, SiteFiller& filler, std::vector<int>& available)
 {
-    if (!g.children.empty()) {
-        for (int c : g.order)
-            fillGroup(g.children[c], filler, available);
-        return;
-    }
     std::vector<bool> selected(available.size(), false);
-    for (std::size_t j = 0; j < g.sites.size() && filler.unselected() > 0; ++j) {
+    for (std::size_t j = 0; j < leaf.sites.size() && filler.unselected() > 0; ++j) {
         int site = -1;
-        for (int s : g.sites)
+        for (int s : leaf.sites)
             if (!selected[s] && available[s] > 0 && (site < 0 || available[s] > available[site]))
                 site = s;
         if (site < 0)
@@ -70,6 +67,102 @@ void fillGroup(const Group& g, SiteFiller& filler, std::vector<int>& available)
         selected[site] = true;
         available[site] -= filler.fill(site, available[site]);
     }
+}
+
+/// The leaves below `g` in the order they are filled (each inner group in its current order).
+void leavesOf(const Group& g, std::vector<const Group*>& out)
+{
+    if (g.children.empty()) {
+        out.push_back(&g);
+        return;
+    }
+    for (int c : g.order)
+        leavesOf(g.children[c], out);
+}
+
+/// The leaves filled before and after `target`'s subtree; returns whether `target` is below `g`.
+bool leavesAround(const Group& g, const Group* target, std::vector<const Group*>& before,
+                  std::vector<const Group*>& after, bool seen = false)
+{
+    if (&g == target)
+        return true;
+    if (g.children.empty()) {
+        (seen ? after : before).push_back(&g);
+        return false;
+    }
+    for (int c : g.order)
+        seen = leavesAround(g.children[c], target, before, after, seen) || seen;
+    return seen;
+}
+
+/// The best of every order of a group's children, with the rest of the tree as it is; ties go to the first
+/// order in lexicographic order.
+struct OrderTrial {
+    double cost = std::numeric_limits<double>::infinity();
+    std::size_t index = 0;       // in lexicographic order
+    std::vector<int> order;      // of the children
+    std::vector<int> assignment; // the placement it gives
+    int orders = 0;              // how many orders were costed
+};
+
+/// Costs every order of `g`'s children: the sites before `g` are filled once, and the orders are shared by the
+/// executor's workers. Returns the best (lowest cost, then first), or nothing when canceled.
+std::optional<OrderTrial> bestOrder(const MappingProblem& problem, const Group& root, const Group& g,
+                                    const std::vector<int>& byWeight, const FeedbackRange& range)
+{
+    std::vector<const Group*> before;
+    std::vector<const Group*> after;
+    leavesAround(root, &g, before, after);
+    // A leaf (the root of a one-site tree) is its own single child.
+    std::vector<std::vector<const Group*>> childLeaves(std::max<std::size_t>(1, g.children.size()));
+    if (g.children.empty())
+        childLeaves[0].push_back(&g);
+    for (std::size_t c = 0; c < g.children.size(); ++c)
+        leavesOf(g.children[c], childLeaves[c]);
+
+    SiteFiller prefix(problem.traffic(), byWeight, problem.pinnedAssignment());
+    std::vector<int> prefixAvailable = problem.residualCapacity();
+    for (const Group* leaf : before)
+        fillLeaf(*leaf, prefix, prefixAvailable);
+
+    std::vector<std::vector<int>> orders;
+    std::vector<int> perm(childLeaves.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    do
+        orders.push_back(perm);
+    while (std::next_permutation(perm.begin(), perm.end()));
+
+    const int workers = std::max(1, std::min(range.executor().concurrency(), static_cast<int>(orders.size())));
+    std::vector<OrderTrial> best(workers);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    range.executor().shareWork(workers, [&](int w) {
+        for (std::size_t k = next.fetch_add(1); k < orders.size() && !range.isCanceled(); k = next.fetch_add(1)) {
+            SiteFiller filler = prefix;
+            std::vector<int> available = prefixAvailable;
+            for (int c : orders[k])
+                for (const Group* leaf : childLeaves[c])
+                    fillLeaf(*leaf, filler, available);
+            for (const Group* leaf : after)
+                fillLeaf(*leaf, filler, available);
+            std::vector<int> assignment = filler.takeAssignment();
+            const double c = problem.cost().evaluate(assignment);
+            if (c < best[w].cost || (c == best[w].cost && k < best[w].index))
+                best[w] = {c, k, {}, std::move(assignment), 0};
+            range.setProgress(static_cast<double>(done.fetch_add(1) + 1) / static_cast<double>(orders.size()),
+                              "trying group orders");
+        }
+    });
+    if (range.isCanceled())
+        return std::nullopt;
+    OrderTrial winner;
+    for (auto& trial : best)
+        if (trial.cost < winner.cost || (trial.cost == winner.cost && trial.index < winner.index))
+            winner = std::move(trial);
+    if (!winner.assignment.empty())
+        winner.order = orders[winner.index];
+    winner.orders = static_cast<int>(orders.size());
+    return winner;
 }
 
 std::string describeOrder(const Group& g, const model::Topology& topo)
@@ -109,57 +202,32 @@ Expected<MappingResult> GeoMapper::mapImpl(const MappingProblem& problem, const 
     std::iota(allSites.begin(), allSites.end(), 0);
     Group root = buildGroup(topo, allSites, kappa, seed, true);
 
-    const std::vector<int> pins = problem.pinnedAssignment();
+    const std::vector<int> byWeight = SiteFiller::byWeight(problem.trafficVolume());
     std::vector<int> best;
     double bestCost = std::numeric_limits<double>::infinity();
     int tried = 0;
-    const std::vector<int> byWeight = SiteFiller::byWeight(problem.trafficVolume());
-    const auto evaluate = [&]() {
-        SiteFiller filler(problem.traffic(), byWeight, pins);
-        std::vector<int> available = problem.residualCapacity();
-        fillGroup(root, filler, available);
-        std::vector<int> assignment = filler.takeAssignment();
-        const double c = problem.cost().evaluate(assignment);
-        ++tried;
-        if (c < bestCost) {
-            bestCost = c;
-            best = std::move(assignment);
-            return true;
-        }
-        return false;
-    };
-
     // Every order of the children of `g`, keeping the best; the rest of the tree stays as it is.
-    const auto tryOrders = [&](Group& g, double from, double to) -> bool {
-        if (g.children.size() <= 1) {
-            if (best.empty())
-                evaluate();
+    const auto tryOrders = [&](Group& g, const FeedbackRange& part) -> bool {
+        if (g.children.size() <= 1 && !best.empty())
             return true;
+        auto trial = bestOrder(problem, root, g, byWeight, part);
+        if (!trial)
+            return false;
+        tried += trial->orders;
+        if (trial->cost < bestCost) {
+            bestCost = trial->cost;
+            best = std::move(trial->assignment);
+            if (g.children.size() > 1)
+                g.order = std::move(trial->order);
         }
-        std::vector<int> perm(g.children.size());
-        std::iota(perm.begin(), perm.end(), 0);
-        double total = 1;
-        for (std::size_t i = 2; i <= perm.size(); ++i)
-            total *= static_cast<double>(i);
-        std::vector<int> bestOrder = g.order;
-        int k = 0;
-        do {
-            if (range.isCanceled())
-                return false;
-            range.setProgress(from + (to - from) * k++ / total, "trying group orders");
-            g.order = perm;
-            if (evaluate())
-                bestOrder = perm;
-        } while (std::next_permutation(perm.begin(), perm.end()));
-        g.order = bestOrder;
         return true;
     };
-    if (!tryOrders(root, 0.0, 0.8))
+    if (!tryOrders(root, range.sub(0.0, 0.8)))
         return makeError(ErrorCode::Canceled, "canceled");
     std::function<bool(Group&)> refineInner = [&](Group& g) {
         for (auto& child : g.children) {
             if (!child.children.empty()) {
-                if (!tryOrders(child, 0.8, 1.0) || !refineInner(child))
+                if (!tryOrders(child, range.sub(0.8, 1.0)) || !refineInner(child))
                     return false;
             }
         }

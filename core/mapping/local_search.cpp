@@ -1,7 +1,9 @@
 #include "core/mapping/local_search.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace meridian::mapping {
@@ -11,6 +13,8 @@ namespace {
 constexpr double kRelativeEpsilon = 1e-12;
 constexpr int kExhaustiveSwapLimit = 256;
 constexpr int kRankedBinLimit = 64;
+/// The best-ranked candidates of each side that swapsBetweenBinPairs tries against each other.
+constexpr int kTopCandidates = 4;
 
 bool improves(double delta, double cost) { return delta < -kRelativeEpsilon * std::max(std::abs(cost), 1e-300); }
 
@@ -31,15 +35,36 @@ LocalSearch::LocalSearch(SearchCost cost, std::vector<int> capacity, std::vector
     }
 }
 
-bool LocalSearch::improveByMoves(std::vector<int>& assignment, std::vector<int>& load, SearchState& cost) const
+void LocalSearch::changed(int p, PassState& state) const
 {
+    state.stale[p] = 1;
+    for (int q : m_cost.time().outNeighbours(p))
+        state.stale[q] = 1;
+    for (int q : m_cost.time().inNeighbours(p))
+        state.stale[q] = 1;
+}
+
+bool LocalSearch::improveByMoves(std::vector<int>& assignment, PassState& state, SearchState& cost) const
+{
+    std::vector<int>& load = state.load;
+    // Only bins with a free slot can take a move; a full target (every slot used) makes this pass free.
+    std::vector<int> open;
+    const auto openBins = [&] {
+        open.clear();
+        for (int b = 0; b < m_binCount; ++b)
+            if (load[b] < m_capacity[b])
+                open.push_back(b);
+    };
+    openBins();
     bool improved = false;
     for (int p : m_movable) {
+        if (open.empty())
+            break;
         const int a = assignment[p];
         int bestBin = -1;
         SearchState bestDelta;
-        for (int b = 0; b < m_binCount; ++b) {
-            if (b == a || load[b] >= m_capacity[b])
+        for (int b : open) {
+            if (b == a)
                 continue;
             const SearchState d = m_cost.moveDelta(assignment, cost, load, p, b);
             if (d.value < bestDelta.value) {
@@ -53,6 +78,8 @@ bool LocalSearch::improveByMoves(std::vector<int>& assignment, std::vector<int>&
             ++load[bestBin];
             cost += bestDelta;
             improved = true;
+            changed(p, state);
+            openBins();
         }
     }
     return improved;
@@ -85,16 +112,76 @@ bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, SearchS
     return improved;
 }
 
-bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const
+bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, PassState& state, SearchState& cost,
+                                       const FeedbackRange& range) const
 {
     std::vector<std::vector<int>> members(m_binCount);
     for (int p : m_movable)
         members[assignment[p]].push_back(p);
-    return m_binCount <= kRankedBinLimit ? swapsBetweenBinPairs(assignment, cost, members, range)
+    return m_binCount <= kRankedBinLimit ? swapsBetweenBinPairs(assignment, state, cost, members, range)
                                          : swapsWithNeighbourBins(assignment, cost, members, range);
 }
 
-bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, SearchState& cost,
+std::vector<std::vector<int>> LocalSearch::rankedCandidates(const std::vector<double>& rank,
+                                                            const std::vector<std::vector<int>>& members) const
+{
+    const auto bins = static_cast<std::size_t>(m_binCount);
+    const auto row = [&](int p) { return rank.data() + static_cast<std::size_t>(p) * bins; };
+    // best[a][b]: the lowest value of a process of bin a moving to bin b.
+    std::vector<double> best(bins * bins, std::numeric_limits<double>::infinity());
+    for (std::size_t a = 0; a < bins; ++a)
+        for (int p : members[a])
+            for (std::size_t b = 0; b < bins; ++b)
+                best[a * bins + b] = std::min(best[a * bins + b], row(p)[b]);
+    // A process of bin a can pair with one of bin b only if its value plus b's best towards a is negative; the
+    // kTopCandidates best are kept whatever their value (the cross product tries them).
+    std::vector<std::vector<int>> out(bins * bins);
+    std::vector<std::array<int, kTopCandidates>> top(bins * bins);
+    std::vector<int> topCount(bins * bins, 0);
+    const auto better = [&](int x, int y, std::size_t to) {
+        const double dx = row(x)[to];
+        const double dy = row(y)[to];
+        return dx < dy || (dx == dy && x < y);
+    };
+    for (std::size_t a = 0; a < bins; ++a) {
+        for (int p : members[a]) {
+            for (std::size_t b = 0; b < bins; ++b) {
+                if (b == a)
+                    continue;
+                const std::size_t pair = a * bins + b;
+                if (row(p)[b] + best[b * bins + a] < 0.0) {
+                    out[pair].push_back(p);
+                    continue;
+                }
+                auto& t = top[pair];
+                int& count = topCount[pair];
+                if (count == kTopCandidates && !better(p, t[count - 1], b))
+                    continue;
+                int i = count < kTopCandidates ? count++ : count - 1;
+                for (; i > 0 && better(p, t[i - 1], b); --i)
+                    t[i] = t[i - 1];
+                t[i] = p;
+            }
+        }
+    }
+    for (std::size_t pair = 0; pair < bins * bins; ++pair) {
+        const std::size_t to = pair % bins;
+        auto& list = out[pair];
+        // Top entries not already listed failed the filter, so they are not in the list.
+        list.insert(list.end(), top[pair].begin(), top[pair].begin() + topCount[pair]);
+        std::sort(list.begin(), list.end(), [&](int x, int y) { return better(x, y, to); });
+        // Keep the filter's candidates and at least the kTopCandidates best.
+        std::size_t keep = 0;
+        while (keep < list.size()
+               && (keep < static_cast<std::size_t>(kTopCandidates)
+                   || row(list[keep])[to] + best[to * bins + pair / bins] < 0.0))
+            ++keep;
+        list.resize(keep);
+    }
+    return out;
+}
+
+bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, PassState& state, SearchState& cost,
                                        const std::vector<std::vector<int>>& members, const FeedbackRange& range) const
 {
     bool improved = false;
@@ -106,35 +193,41 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, SearchState
             return false;
         std::swap(assignment[p], assignment[q]);
         cost += d;
+        changed(p, state);
+        changed(q, state);
         return true;
     };
     // The value change of every movable process into every other bin (loads unchanged, as in a swap), taken
-    // before this pass's swaps.
+    // before this pass's swaps; a row is recomputed only when it is stale.
     const int n = m_cost.processCount();
-    std::vector<double> delta(static_cast<std::size_t>(n) * m_binCount, 0.0);
+    if (!state.ranked || state.rankUsdPerHour != cost.usdPerHour) {
+        state.rank.assign(static_cast<std::size_t>(n) * m_binCount, 0.0);
+        std::fill(state.stale.begin(), state.stale.end(), 1);
+        state.rankUsdPerHour = cost.usdPerHour;
+        state.ranked = true;
+    }
     for (int p : m_movable) {
+        if (!state.stale[p])
+            continue;
         for (int b = 0; b < m_binCount; ++b)
-            delta[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost, p, b);
+            state.rank[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost, p, b);
+        state.stale[p] = 0;
         if (range.isCanceled())
             return improved;
     }
-    const auto d = [&](int p, int b) { return delta[static_cast<std::size_t>(p) * m_binCount + b]; };
+    const auto d = [&](int p, int b) { return state.rank[static_cast<std::size_t>(p) * m_binCount + b]; };
+    const std::vector<std::vector<int>> candidates = rankedCandidates(state.rank, members);
     for (int a = 0; a < m_binCount; ++a) {
         for (int b = a + 1; b < m_binCount; ++b) {
             if (range.isCanceled())
                 return improved;
-            std::vector<int> left = members[a];
-            std::vector<int> right = members[b];
-            if (left.empty() || right.empty())
+            if (members[a].empty() || members[b].empty())
                 continue;
-            std::sort(left.begin(), left.end(),
-                      [&](int x, int y) { return d(x, b) < d(y, b) || (d(x, b) == d(y, b) && x < y); });
-            std::sort(right.begin(), right.end(),
-                      [&](int x, int y) { return d(x, a) < d(y, a) || (d(x, a) == d(y, a) && x < y); });
+            const std::vector<int>& left = candidates[static_cast<std::size_t>(a) * m_binCount + b];
+            const std::vector<int>& right = candidates[static_cast<std::size_t>(b) * m_binCount + a];
             // Small cross product of the best-ranked candidates (catches pairs whose own edge matters).
-            const int top = 4;
-            for (int i = 0; i < std::min<int>(top, static_cast<int>(left.size())); ++i)
-                for (int j = 0; j < std::min<int>(top, static_cast<int>(right.size())); ++j)
+            for (int i = 0; i < std::min<int>(kTopCandidates, static_cast<int>(left.size())); ++i)
+                for (int j = 0; j < std::min<int>(kTopCandidates, static_cast<int>(right.size())); ++j)
                     if (assignment[left[i]] == a && assignment[right[j]] == b)
                         improved |= trySwap(left[i], right[j]);
             // Then walk both rankings together while the estimate still promises a gain.
@@ -202,17 +295,18 @@ bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, SearchSta
 SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRange& range) const
 {
     SearchState cost = m_cost.evaluate(assignment);
-    std::vector<int> load(m_binCount, 0);
+    PassState state;
+    state.load.assign(m_binCount, 0);
     for (int b : assignment)
-        ++load[b];
+        ++state.load[b];
+    state.stale.assign(assignment.size(), 1);
     const bool exhaustive = static_cast<int>(m_movable.size()) <= kExhaustiveSwapLimit;
-    std::vector<int> lastGood = assignment;
     for (int pass = 0; pass < 1000000; ++pass) {
         if (range.isCanceled())
             break;
-        bool improved = improveByMoves(assignment, load, cost);
+        bool improved = improveByMoves(assignment, state, cost);
         improved |= exhaustive ? improveBySwapsExhaustive(assignment, cost, range)
-                               : improveBySwapsRanked(assignment, cost, range);
+                               : improveBySwapsRanked(assignment, state, cost, range);
         // Resynchronise with a full evaluation so rounding never accumulates across passes.
         cost = m_cost.evaluate(assignment);
         if (!improved)

@@ -46,11 +46,29 @@ public:
     SearchState descend(std::vector<int>& assignment, const FeedbackRange& range) const;
 
 private:
-    bool improveByMoves(std::vector<int>& assignment, std::vector<int>& load, SearchState& cost) const;
+    /// What a descent keeps between its passes: the ranking values of swapsBetweenBinPairs (the value change of
+    /// each process into each bin) and which rows are stale because the process or a neighbour changed bin since
+    /// they were taken. Rows depend on nothing else but the hourly price of the nodes in use, which is kept too.
+    struct PassState {
+        std::vector<int> load;
+        std::vector<double> rank; // n x bins
+        std::vector<char> stale;  // per process
+        double rankUsdPerHour = 0.0;
+        bool ranked = false;
+    };
+
+    /// Marks the rows of p and its neighbours stale after p changed bin.
+    void changed(int p, PassState& state) const;
+    bool improveByMoves(std::vector<int>& assignment, PassState& state, SearchState& cost) const;
     bool improveBySwapsExhaustive(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const;
-    bool improveBySwapsRanked(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const;
+    bool improveBySwapsRanked(std::vector<int>& assignment, PassState& state, SearchState& cost,
+                              const FeedbackRange& range) const;
+    /// For every ordered pair of bins (a, b), index a x bins + b: the processes of bin a that may gain by swapping
+    /// with one of bin b, best first by their value towards b (`rank`), at least the few best of a.
+    std::vector<std::vector<int>> rankedCandidates(const std::vector<double>& rank,
+                                                   const std::vector<std::vector<int>>& members) const;
     /// Few bins: for every pair of bins, swaps along both bins' rankings by moveDelta into the other bin.
-    bool swapsBetweenBinPairs(std::vector<int>& assignment, SearchState& cost,
+    bool swapsBetweenBinPairs(std::vector<int>& assignment, PassState& state, SearchState& cost,
                               const std::vector<std::vector<int>>& members, const FeedbackRange& range) const;
     /// Many bins (hosts): partners are sought only in the bins of a process's neighbours.
     bool swapsWithNeighbourBins(std::vector<int>& assignment, SearchState& cost, std::vector<std::vector<int>>& members,

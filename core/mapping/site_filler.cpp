@@ -23,6 +23,7 @@ SiteFiller::SiteFiller(const Adjacency& traffic, std::vector<int> byWeight, std:
     , m_byWeight(std::move(byWeight))
     , m_gain(m_assignment.size(), 0.0)
     , m_gainBin(m_assignment.size(), -1)
+    , m_heapPos(m_assignment.size(), -1)
 {
     m_unselected = 0;
     for (int p = 0; p < static_cast<int>(m_assignment.size()); ++p) {
@@ -44,16 +45,68 @@ int SiteFiller::nextHeaviest()
     return m_cursor < m_byWeight.size() ? m_byWeight[m_cursor] : -1;
 }
 
+void SiteFiller::siftUp(std::size_t i)
+{
+    const int p = m_heap[i];
+    while (i > 0) {
+        const std::size_t parent = (i - 1) / 2;
+        if (!above(p, m_heap[parent]))
+            break;
+        m_heap[i] = m_heap[parent];
+        m_heapPos[m_heap[i]] = static_cast<int>(i);
+        i = parent;
+    }
+    m_heap[i] = p;
+    m_heapPos[p] = static_cast<int>(i);
+}
+
+void SiteFiller::siftDown(std::size_t i)
+{
+    const int p = m_heap[i];
+    const std::size_t size = m_heap.size();
+    for (;;) {
+        std::size_t child = 2 * i + 1;
+        if (child >= size)
+            break;
+        if (child + 1 < size && above(m_heap[child + 1], m_heap[child]))
+            ++child;
+        if (!above(m_heap[child], p))
+            break;
+        m_heap[i] = m_heap[child];
+        m_heapPos[m_heap[i]] = static_cast<int>(i);
+        i = child;
+    }
+    m_heap[i] = p;
+    m_heapPos[p] = static_cast<int>(i);
+}
+
+void SiteFiller::raise(int p)
+{
+    if (m_heapPos[p] < 0) {
+        m_heap.push_back(p);
+        m_heapPos[p] = static_cast<int>(m_heap.size() - 1);
+    }
+    siftUp(static_cast<std::size_t>(m_heapPos[p]));
+}
+
+void SiteFiller::remove(int p)
+{
+    const auto i = static_cast<std::size_t>(m_heapPos[p]);
+    m_heapPos[p] = -1;
+    const int last = m_heap.back();
+    m_heap.pop_back();
+    if (last == p)
+        return;
+    m_heap[i] = last;
+    m_heapPos[last] = static_cast<int>(i);
+    siftUp(i);
+    siftDown(static_cast<std::size_t>(m_heapPos[last]));
+}
+
 int SiteFiller::fill(int bin, int count)
 {
     if (count <= 0 || m_unselected == 0)
         return 0;
-    // Max-heap on (gain, -index) with lazy deletion: an entry is current when its gain matches.
-    using Entry = std::pair<double, int>;
-    const auto lower = [](const Entry& a, const Entry& b) {
-        return a.first < b.first || (a.first == b.first && a.second > b.second);
-    };
-    std::priority_queue<Entry, std::vector<Entry>, decltype(lower)> heap(lower);
     std::vector<int> touched;
     const auto addNeighbours = [&](int p) {
         for (int e = m_traffic.ptr[p]; e < m_traffic.ptr[p + 1]; ++e) {
@@ -66,7 +119,7 @@ int SiteFiller::fill(int bin, int count)
                 touched.push_back(q);
             }
             m_gain[q] += m_traffic.weight[e];
-            heap.emplace(m_gain[q], q);
+            raise(q);
         }
     };
     // Processes already in the bin (pins) attract their neighbours from the start, in index order.
@@ -79,6 +132,8 @@ int SiteFiller::fill(int bin, int count)
 
     int placed = 0;
     const auto place = [&](int p) {
+        if (m_heapPos[p] >= 0)
+            remove(p);
         m_assignment[p] = bin;
         members.push_back(p);
         --m_unselected;
@@ -90,21 +145,14 @@ int SiteFiller::fill(int bin, int count)
         place(first);
     // Lines 12-14: then the heaviest communicator with the bin, falling back to the heaviest overall.
     while (placed < count && m_unselected > 0) {
-        int chosen = -1;
-        while (!heap.empty()) {
-            const auto [g, p] = heap.top();
-            heap.pop();
-            if (m_assignment[p] < 0 && m_gainBin[p] == bin && g == m_gain[p]) {
-                chosen = p;
-                break;
-            }
-        }
-        if (chosen < 0)
-            chosen = nextHeaviest();
+        const int chosen = m_heap.empty() ? nextHeaviest() : m_heap.front();
         if (chosen < 0)
             break;
         place(chosen);
     }
+    for (int q : m_heap)
+        m_heapPos[q] = -1;
+    m_heap.clear();
     for (int q : touched)
         m_gainBin[q] = -1;
     return placed;

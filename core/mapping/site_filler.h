@@ -2,7 +2,6 @@
 
 #include "core/mapping/mapping_problem.h"
 
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -35,6 +34,13 @@ public:
 
 private:
     int nextHeaviest();
+    /// The candidate heap of the bin being filled: a binary max-heap on (gain, lower index) whose entries know
+    /// their position, so that a gain that grows moves its entry up instead of adding another.
+    bool above(int p, int q) const { return m_gain[p] > m_gain[q] || (m_gain[p] == m_gain[q] && p < q); }
+    void siftUp(std::size_t i);
+    void siftDown(std::size_t i);
+    void raise(int p);
+    void remove(int p);
 
     const Adjacency& m_traffic;
     std::vector<int> m_assignment;
@@ -44,6 +50,8 @@ private:
     std::vector<double> m_gain;
     std::vector<int> m_gainBin;              // which bin m_gain[p] refers to
     std::vector<std::vector<int>> m_members; // the processes placed in each bin (pins first), by bin index
+    std::vector<int> m_heap;
+    std::vector<int> m_heapPos; // position in m_heap, -1 when out of it
 };
 
 } // namespace meridian::mapping
