@@ -172,6 +172,33 @@ private Q_SLOTS:
         }
     }
 
+    // geo costs a group's orders on the executor's workers; the best by cost then by the order's rank is kept,
+    // so the placement and the order chosen are the same whichever worker costs which order (real threads here,
+    // several times, against one worker doing everything).
+    void geoSharesItsOrdersThroughTheFeedbacksExecutor()
+    {
+        // Six sites in one place: every order of the same groups costs the same, so the tie rule decides.
+        std::vector<model::Site> sites;
+        for (int s = 0; s < 6; ++s)
+            sites.push_back(test::site(std::string(1, static_cast<char>('a' + s)), 50.0, 8.0, 64, 8));
+        const auto topo = *model::Topology::create(std::move(sites));
+        const auto problem = test::makeProblem(synth::Pattern::LU, 3072, topo);
+        const Mapper* geo = m_registry.find("geo");
+        RecordingExecutor serial(1, RecordingExecutor::Order::OnlyTheCaller);
+        Feedback reference;
+        reference.setExecutor(serial);
+        auto expected = geo->map(problem, 4, reference);
+        QVERIFY(expected);
+        QCOMPARE(serial.offered, 1);
+        for (int round = 0; round < 5; ++round) {
+            const Feedback threads; // Executor::standard(): a thread per worker
+            auto r = geo->map(problem, 4, threads);
+            QVERIFY(r);
+            QCOMPARE(r->placement.site, expected->placement.site);
+            QCOMPARE(r->notes, expected->notes);
+        }
+    }
+
     void monteCarloKeepsTheDistributionAndABestSoFarCurve()
     {
         const auto topo = test::fourRegions({16, 16, 16, 16});
