@@ -317,19 +317,14 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName("MeridianBench");
     // `bench_workbench partition` runs the graph cases alone.
-    if (argc > 1 && QString(argv[1]) == "scale") {
+    // One part alone, in a window of its own.
+    const QString part = argc > 1 ? QString(argv[1]) : QString();
+    if (part == "scale" || part == "partition") {
         workbench::MainWindow window;
         window.setInteractive(false);
         window.resize(1400, 900);
         window.show();
-        return benchScaleProject(window);
-    }
-    if (argc > 1 && QString(argv[1]) == "partition") {
-        workbench::MainWindow window;
-        window.setInteractive(false);
-        window.resize(1400, 900);
-        window.show();
-        return benchPartitionWorkbench(window);
+        return part == "scale" ? benchScaleProject(window) : benchPartitionWorkbench(window);
     }
 
     // Heatmaps.
