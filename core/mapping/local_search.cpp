@@ -200,11 +200,10 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, PassState& 
     // The value change of every movable process into every other bin (loads unchanged, as in a swap), taken
     // before this pass's swaps; a row is recomputed only when it is stale.
     const int n = m_cost.processCount();
-    if (!state.ranked || state.rankUsdPerHour != cost.usdPerHour) {
+    if (state.rank.empty() || state.rankUsdPerHour != cost.usdPerHour) {
         state.rank.assign(static_cast<std::size_t>(n) * m_binCount, 0.0);
         std::fill(state.stale.begin(), state.stale.end(), 1);
         state.rankUsdPerHour = cost.usdPerHour;
-        state.ranked = true;
     }
     for (int p : m_movable) {
         if (!state.stale[p])

@@ -27,7 +27,8 @@ struct LocalSearchOptions {
 ///
 /// Swaps are searched exhaustively (every pair, best per process) up to 256 movable processes; above
 /// that, per pair of bins, candidates are ranked by their move deltas and the best-ranked pairs are
-/// checked exactly, which keeps a pass at O(n M deg + M^2 n log n).
+/// checked exactly: the first pass of a descent costs O(n M deg), a later one O(n M) plus the rows of the
+/// processes that changed bin and their neighbours (and the sort of the candidates that can still pair).
 ///
 /// Deterministic for a given Random state. Not thread-safe (one instance per thread).
 class LocalSearch {
@@ -51,10 +52,9 @@ private:
     /// they were taken. Rows depend on nothing else but the hourly price of the nodes in use, which is kept too.
     struct PassState {
         std::vector<int> load;
-        std::vector<double> rank; // n x bins
-        std::vector<char> stale;  // per process
-        double rankUsdPerHour = 0.0;
-        bool ranked = false;
+        std::vector<double> rank;    // n x bins
+        std::vector<char> stale;     // per process
+        double rankUsdPerHour = 0.0; // empty rank: not taken yet
     };
 
     /// Marks the rows of p and its neighbours stale after p changed bin.
