@@ -22,6 +22,8 @@ int runUpdate(const QStringList& arguments);
 int runCapture(const QStringList& arguments);
 /// meridian-cli import-comm --openmpi-monitoring DIR --out PREFIX: another tool's record as capture files.
 int runImportComm(const QStringList& arguments);
+/// meridian-cli simulate: a mapping's communication time by SimGrid simulation; the platform as SimGrid XML.
+int runSimulate(const QStringList& arguments);
 /// meridian-cli project create | add-application | set-network | set-pins.
 int runProject(const QStringList& arguments);
 

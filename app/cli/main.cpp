@@ -21,6 +21,7 @@ constexpr const char* kUsage
       "  generate PATTERN    generate a communication pattern or a constraint vector\n"
       "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
       "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
+      "  simulate            predict a mapping's communication time with SimGrid; export the platform\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
       "  list-algorithms     the mappers, their parameters and defaults\n"
       "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
@@ -62,6 +63,8 @@ int main(int argc, char** argv)
             return meridian::cli::runEvaluate(args);
         if (command == "map")
             return meridian::cli::runMap(args);
+        if (command == "simulate")
+            return meridian::cli::runSimulate(args);
         if (command == "compare")
             return meridian::cli::runCompare(args);
         if (command == "list-algorithms")

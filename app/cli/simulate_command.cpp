@@ -1,0 +1,239 @@
+#include "app/cli/cli_support.h"
+#include "app/cli/commands.h"
+#include "app/cli/json_util.h"
+#include "app/cli/problem_loader.h"
+#include "app/document/project_file.h"
+#include "core/common/feedback.h"
+#include "core/cost/alpha_beta_cost.h"
+#include "core/cost/instance_metrics.h"
+#include "core/io/placement_io.h"
+#include "core/io/text_file.h"
+#include "core/sim/platform.h"
+#include "core/sim/simulator.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace meridian::cli {
+
+namespace {
+
+/// How many bottleneck links the JSON names.
+constexpr int kBottlenecksShown = 5;
+
+QString kindId(sim::SimLink::Kind kind)
+{
+    switch (kind) {
+    case sim::SimLink::Kind::Intra:
+        return "intra-site";
+    case sim::SimLink::Kind::Uplink:
+        return "uplink";
+    case sim::SimLink::Kind::Downlink:
+        return "downlink";
+    case sim::SimLink::Kind::SitePair:
+        return "site-pair";
+    case sim::SimLink::Kind::HostPair:
+        return "host-pair";
+    case sim::SimLink::Kind::Gateway:
+        return "gateway";
+    }
+    return "link";
+}
+
+/// Whether a link's values came from the distance model (the project had no measured or edited entry), and
+/// for uplinks and downlinks whether they were derived from the site-pair links (no up/down MB/s given).
+QJsonObject linkOrigin(const sim::SimLink& link, const model::Network& input, const model::Topology& topology)
+{
+    QJsonObject out;
+    const auto estimated = [&](int a, int b) {
+        return input.provenance(model::NetworkQuantity::Latency, a, b) == model::Provenance::Missing
+            || input.provenance(model::NetworkQuantity::Bandwidth, a, b) == model::Provenance::Missing;
+    };
+    switch (link.kind) {
+    case sim::SimLink::Kind::Intra:
+        out["estimated"] = estimated(link.site, link.site);
+        break;
+    case sim::SimLink::Kind::SitePair:
+        out["estimated"] = estimated(link.from, link.to);
+        break;
+    case sim::SimLink::Kind::Uplink:
+        out["derived"] = !std::isfinite(topology.site(link.site).uplinkMBps);
+        break;
+    case sim::SimLink::Kind::Downlink:
+        out["derived"] = !std::isfinite(topology.site(link.site).downlinkMBps);
+        break;
+    default:
+        break;
+    }
+    return out;
+}
+
+QJsonObject linkJson(const sim::SimPlatform& platform, const sim::SimResult& result, int l, const model::Network& input,
+                     const model::Topology& topology)
+{
+    const sim::SimLink& link = platform.links[l];
+    QJsonObject out = linkOrigin(link, input, topology);
+    out["id"] = QString::fromStdString(link.id);
+    out["kind"] = kindId(link.kind);
+    out["latency_s"] = link.latencyS;
+    out["bandwidth_Bps"] = link.bandwidthBps;
+    out["shared"] = link.shared;
+    out["bytes"] = result.links[l].bytes;
+    out["busy_fraction"] = result.meanIterationSeconds > 0.0 ? result.links[l].busySeconds / result.meanIterationSeconds
+                                                             : 0.0;
+    out["utilisation"] = result.utilisation(platform, l);
+    return out;
+}
+
+QJsonObject platformSummary(const sim::SimPlatform& platform)
+{
+    QJsonObject out;
+    out["hosts"] = platform.hostCount();
+    out["links"] = static_cast<int>(platform.links.size());
+    out["routes"] = static_cast<double>(platform.declaredRoutes());
+    if (platform.crossSiteHostLinks > 0)
+        out["host_links_left_out"] = platform.crossSiteHostLinks;
+    return out;
+}
+
+/// The placement to simulate, refused with the reason when it does not fit the project.
+Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, const document::Project& project,
+                                            const document::Application& app)
+{
+    auto placement = io::readMappingCsv(parser.value("mapping").toStdString(), project.topology,
+                                        app.comm.processCount());
+    if (!placement)
+        return placement.error();
+    const auto violations = model::checkPlacement(*placement, project.topology, app.pins);
+    if (!violations.empty())
+        return makeError(ErrorCode::InvalidInput,
+                         "simulate: the mapping does not fit the project: " + violations.front().message
+                             + (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)"
+                                                      : ""),
+                         {parser.value("mapping").toStdString()});
+    return sim::withHosts(*placement, project.topology);
+}
+
+int exportOnly(const QCommandLineParser& parser)
+{
+    document::Project project;
+    if (parser.isSet("project")) {
+        auto loaded = document::ProjectFile::load(parser.value("project"));
+        if (!loaded)
+            return report(loaded.error());
+        project = std::move(*loaded);
+    } else {
+        auto loaded = loadProblem(parser);
+        if (!loaded)
+            return report(loaded.error());
+        project = std::move(loaded->project);
+    }
+    model::DistanceModel dm;
+    auto platform = sim::buildPlatform(project.topology, project.completeNetwork(&dm));
+    if (!platform)
+        return report(platform.error());
+    if (auto written = io::writeTextFileAtomically(parser.value("export-platform").toStdString(),
+                                                   sim::platformXml(*platform));
+        !written)
+        return report(written.error());
+    QJsonObject out;
+    out["platform"] = parser.value("export-platform");
+    out["summary"] = platformSummary(*platform);
+    out["network"] = distanceModelJson(dm, project.network);
+    printJson(out);
+    return kExitOk;
+}
+
+} // namespace
+
+int runSimulate(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Predicts a mapping's communication time per iteration by simulation with SimGrid (flow-level CM02 model, "
+        "no cross-traffic, no TCP window limit): every process sends its row of the volume matrix, each entry as "
+        "its message count of messages one after the other, all rows at once, then a barrier. Flows share each "
+        "site's uplink and downlink and each site pair's link. Prints JSON: time_s (per iteration), the alpha-beta "
+        "cost and CloudMap's instance metrics beside it, bytes, busy fraction and utilisation per link, and the "
+        "bottleneck links. Missing network "
+        "entries are estimated from distance and marked. --export-platform writes the platform as SimGrid XML "
+        "for smpirun.");
+    addProblemOptions(parser);
+    parser.addOptions({
+        {"mapping", "The mapping CSV to simulate: process,site[,host,slot].", "file"},
+        {"iterations", "Iterations to simulate (default 1).", "N", "1"},
+        {"export-platform", "Also write the platform as SimGrid XML to this file.", "file"},
+    });
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("mapping")) {
+        if (parser.isSet("export-platform"))
+            return exportOnly(parser);
+        return usageError("--mapping is required (or --export-platform alone to write the platform)");
+    }
+    bool good = false;
+    const int iterations = parser.value("iterations").toInt(&good);
+    if (!good || iterations < 1)
+        return usageError("--iterations needs a whole number of at least 1, not '" + parser.value("iterations") + "'");
+    auto problem = loadProblem(parser);
+    if (!problem)
+        return report(problem.error());
+    const auto& project = problem->project;
+    const auto& app = project.applications[problem->application];
+    auto placement = fittingPlacement(parser, project, app);
+    if (!placement)
+        return report(placement.error());
+    model::DistanceModel dm;
+    const model::Network network = project.completeNetwork(&dm);
+    auto platform = sim::buildPlatform(project.topology, network);
+    if (!platform)
+        return report(platform.error());
+    if (parser.isSet("export-platform"))
+        if (auto written = io::writeTextFileAtomically(parser.value("export-platform").toStdString(),
+                                                       sim::platformXml(*platform));
+            !written)
+            return report(written.error());
+
+    const Feedback feedback;
+    auto result = sim::simulate(*platform, sim::iterationTransfers(app.comm, *placement), {iterations},
+                                FeedbackRange(feedback, 0.0, 1.0));
+    if (!result)
+        return report(result.error());
+    QJsonObject out;
+    out["application"] = QString::fromStdString(app.name);
+    out["processes"] = app.comm.processCount();
+    out["iterations"] = iterations;
+    out["time_s"] = result->meanIterationSeconds;
+    out["alpha_beta_s"] = cost::AlphaBetaCost(network, app.comm).evaluate(placement->site);
+    // CloudMap's instance metrics (eq. 1-4), the analytic measure that sees hosts within a site.
+    if (auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm); m)
+        out["instance"] = instanceJson(*m);
+    out["messages"] = static_cast<double>(result->messages);
+    out["simulation_wall_s"] = result->wallSeconds;
+    QJsonArray links;
+    QJsonArray bottlenecks;
+    const std::vector<int> order = result->bottlenecks(*platform);
+    for (int l : order)
+        links.append(linkJson(*platform, *result, l, project.network, project.topology));
+    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(kBottlenecksShown); ++i)
+        bottlenecks.append(QString::fromStdString(platform->links[order[i]].id));
+    for (int l = 0; l < static_cast<int>(platform->links.size()); ++l)
+        if (!platform->links[l].shared && result->links[l].bytes > 0.0)
+            links.append(linkJson(*platform, *result, l, project.network, project.topology));
+    out["links"] = links;
+    out["bottlenecks"] = bottlenecks;
+    out["platform"] = platformSummary(*platform);
+    QJsonArray config;
+    for (const std::string& setting : sim::simgridConfiguration())
+        config.append(QString::fromStdString(setting));
+    out["model"] = QJsonObject{{"simulator", QString::fromStdString(sim::simgridVersion())}, {"config", config}};
+    out["network"] = distanceModelJson(dm, project.network);
+    if (!app.comm.hasMessages())
+        out["note"] = "no message counts were given: each entry is simulated as one message, while the alpha-beta "
+                      "cost has no latency term";
+    printJson(out);
+    return kExitOk;
+}
+
+} // namespace meridian::cli

@@ -1,0 +1,459 @@
+#include "core/sim/simulator.h"
+
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+#include <xbt/log.h>
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+
+namespace meridian::sim {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+/// Each simulated process runs in a SimGrid actor; its stack needs little (KiB).
+constexpr int kActorStackKiB = 128;
+/// What the parent keeps of a failed child's standard error.
+constexpr std::size_t kKeptErrorChars = 2000;
+
+/// Runs in the child: one iteration's transfers between process actors, joined by the controller (the barrier).
+/// Each transfer is a chain of messages through a mailbox of its own: the sender puts the next message when the
+/// last has arrived, the receiver has a get posted all along, so a message starts as soon as it is put. (SimGrid
+/// 3.32's host-to-host Comm::sendto keeps every message in flight in one list that each completion searches,
+/// which made 4,096 processes take minutes; mailboxes keep each search to one process's chains.) Records, per
+/// link, when its last chain ended.
+class Replay {
+public:
+    Replay(const SimPlatform& platform, const std::vector<Transfer>& transfers, std::vector<sg4::Host*> hosts)
+        : m_platform(platform)
+        , m_transfers(transfers)
+        , m_hosts(std::move(hosts))
+    {
+        m_routes.resize(transfers.size());
+        for (std::size_t c = 0; c < transfers.size(); ++c) {
+            platform.route(transfers[c].fromHost, transfers[c].toHost, m_routes[c]);
+            std::string name = "chain ";
+            name += std::to_string(c);
+            m_mailboxes.push_back(sg4::Mailbox::by_name(name));
+            Process& from = m_processes[transfers[c].process];
+            from.host = transfers[c].fromHost;
+            from.out.push_back(static_cast<int>(c));
+            Process& to = m_processes[transfers[c].peer];
+            to.host = transfers[c].toHost;
+            to.in.push_back(static_cast<int>(c));
+        }
+    }
+
+    /// Runs the iterations inside the controller actor; fills times and per-link busy seconds (summed).
+    void run(int iterations, std::vector<double>& times, std::vector<double>& busy)
+    {
+        busy.assign(m_platform.links.size(), 0.0);
+        for (int it = 0; it < iterations; ++it) {
+            const double t0 = sg4::Engine::get_clock();
+            m_lastEnd.assign(m_platform.links.size(), t0);
+            std::vector<sg4::ActorPtr> actors;
+            actors.reserve(m_processes.size());
+            for (const auto& [process, chains] : m_processes) {
+                std::string name = "p";
+                name += std::to_string(process);
+                const Process* mine = &chains;
+                actors.push_back(sg4::Actor::create(name, m_hosts[chains.host], [this, mine] { exchange(*mine); }));
+            }
+            for (auto& actor : actors)
+                actor->join();
+            times.push_back(sg4::Engine::get_clock() - t0);
+            for (std::size_t l = 0; l < busy.size(); ++l)
+                busy[l] += m_lastEnd[l] - t0;
+        }
+    }
+
+private:
+    struct Process {
+        int host = 0;
+        std::vector<int> out; // chains it sends
+        std::vector<int> in;  // chains it receives
+    };
+
+    /// The size of message k of chain c: the sizes add up to the entry's bytes (rounded to whole bytes).
+    std::uint64_t messageBytes(int c, std::int64_t k) const
+    {
+        const Transfer& t = m_transfers[c];
+        const auto total = static_cast<std::uint64_t>(std::llround(t.bytes));
+        // total x k / messages without overflow (messages is at most kMaxSimulatedMessages).
+        const auto m = static_cast<std::uint64_t>(t.messages);
+        const auto share = [&](std::int64_t j) {
+            const auto jj = static_cast<std::uint64_t>(j);
+            return total / m * jj + total % m * jj / m;
+        };
+        return share(k + 1) - share(k);
+    }
+
+    /// One process: the first message of every chain it sends and a get on every chain it receives, then each
+    /// chain's next message (or get) as its last completes.
+    void exchange(const Process& self)
+    {
+        static int payload = 0;
+        void* received = nullptr;
+        const std::size_t sends = self.out.size();
+        // Entry k < sends is chain self.out[k] sent, the others the chains received.
+        const auto chain = [&](std::size_t k) { return k < sends ? self.out[k] : self.in[k - sends]; };
+        const auto post = [&](std::size_t k, std::int64_t message) {
+            const int c = chain(k);
+            return k < sends ? m_mailboxes[c]->put_async(&payload, messageBytes(c, message))
+                             : m_mailboxes[c]->get_async(&received);
+        };
+        std::vector<sg4::CommPtr> active;
+        std::vector<std::size_t> entry;
+        std::vector<std::int64_t> completed(sends + self.in.size(), 0);
+        for (std::size_t k = 0; k < completed.size(); ++k) {
+            active.push_back(post(k, 0));
+            entry.push_back(k);
+        }
+        while (!active.empty()) {
+            const auto i = static_cast<std::size_t>(sg4::Comm::wait_any(active));
+            const std::size_t k = entry[i];
+            const int c = chain(k);
+            if (++completed[k] < m_transfers[c].messages) {
+                active[i] = post(k, completed[k]);
+                continue;
+            }
+            if (k < sends) {
+                const double now = sg4::Engine::get_clock();
+                for (int l : m_routes[c])
+                    m_lastEnd[l] = std::max(m_lastEnd[l], now);
+            }
+            active[i] = active.back();
+            entry[i] = entry.back();
+            active.pop_back();
+            entry.pop_back();
+        }
+    }
+
+    const SimPlatform& m_platform;
+    const std::vector<Transfer>& m_transfers;
+    std::vector<sg4::Host*> m_hosts;
+    std::vector<std::vector<int>> m_routes;
+    std::vector<sg4::Mailbox*> m_mailboxes;
+    std::map<int, Process> m_processes;
+    std::vector<double> m_lastEnd;
+};
+
+bool writeAll(int fd, const void* data, std::size_t size)
+{
+    const auto* p = static_cast<const char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+/// The child's whole life: SimGrid on the platform file, the replay, the results written to `out`.
+[[noreturn]] void runChild(const std::string& platformFile, const SimPlatform& platform,
+                           const std::vector<Transfer>& transfers, const SimOptions& options, int out)
+{
+    try {
+        int argc = 1;
+        char name[] = "meridian-simulate";
+        char* argv[] = {name, nullptr};
+        sg4::Engine engine(&argc, argv);
+        xbt_log_control_set("root.thresh:warning");
+        for (const std::string& setting : simgridConfiguration())
+            sg4::Engine::set_config(setting);
+        sg4::Engine::set_config("contexts/stack-size:" + std::to_string(kActorStackKiB));
+        engine.load_platform(platformFile);
+        std::vector<sg4::Host*> hosts;
+        for (const std::string& host : platform.hostNames)
+            hosts.push_back(engine.host_by_name(host));
+        Replay replay(platform, transfers, hosts);
+        std::vector<double> times;
+        std::vector<double> busy;
+        sg4::Actor::create("barrier", hosts.front(), [&] { replay.run(options.iterations, times, busy); });
+        engine.run();
+        const auto count = static_cast<std::int64_t>(times.size());
+        const auto links = static_cast<std::int64_t>(busy.size());
+        const bool ok = writeAll(out, &count, sizeof count)
+            && writeAll(out, times.data(), times.size() * sizeof(double)) && writeAll(out, &links, sizeof links)
+            && writeAll(out, busy.data(), busy.size() * sizeof(double));
+        ::close(out);
+        std::fflush(stderr);
+        ::_exit(ok ? 0 : 3);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+    }
+    std::fflush(stderr);
+    ::_exit(4);
+}
+
+/// Reads both of the child's pipes to their ends, polling cancellation; kills the child when canceled.
+bool drain(int resultFd, int errorFd, pid_t child, std::string& result, std::string& errors, const FeedbackRange& range)
+{
+    pollfd fds[2] = {{resultFd, POLLIN, 0}, {errorFd, POLLIN, 0}};
+    bool open[2] = {true, true};
+    char buffer[65536];
+    while (open[0] || open[1]) {
+        if (range.isCanceled()) {
+            ::kill(child, SIGKILL);
+            return false;
+        }
+        for (int i = 0; i < 2; ++i)
+            fds[i].fd = open[i] ? (i == 0 ? resultFd : errorFd) : -1;
+        if (::poll(fds, 2, 100) < 0 && errno != EINTR)
+            return true;
+        for (int i = 0; i < 2; ++i) {
+            if (!open[i] || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+            if (n > 0)
+                (i == 0 ? result : errors).append(buffer, static_cast<std::size_t>(n));
+            else if (n == 0 || errno != EINTR)
+                open[i] = false;
+        }
+    }
+    return true;
+}
+
+/// Decodes what the child wrote: iteration times, then per-link busy seconds summed over iterations.
+Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform)
+{
+    SimResult r;
+    std::size_t at = 0;
+    const auto take = [&](void* to, std::size_t size) {
+        if (at + size > bytes.size())
+            return false;
+        std::memcpy(to, bytes.data() + at, size);
+        at += size;
+        return true;
+    };
+    std::int64_t count = 0;
+    std::int64_t links = 0;
+    if (!take(&count, sizeof count) || count < 1)
+        return makeError(ErrorCode::Internal, "simulate: the simulation returned no iteration");
+    r.iterationSeconds.resize(static_cast<std::size_t>(count));
+    std::vector<double> busy;
+    if (!take(r.iterationSeconds.data(), r.iterationSeconds.size() * sizeof(double)) || !take(&links, sizeof links)
+        || links != static_cast<std::int64_t>(platform.links.size()))
+        return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
+    busy.resize(static_cast<std::size_t>(links));
+    if (!take(busy.data(), busy.size() * sizeof(double)))
+        return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
+    double sum = 0.0;
+    for (double t : r.iterationSeconds)
+        sum += t;
+    r.meanIterationSeconds = sum / static_cast<double>(count);
+    r.links.resize(busy.size());
+    for (std::size_t l = 0; l < busy.size(); ++l)
+        r.links[l].busySeconds = busy[l] / static_cast<double>(count);
+    return r;
+}
+
+/// Writes the platform to a new file in the temporary directory and returns its path.
+Expected<std::string> writePlatformFile(const SimPlatform& platform)
+{
+    const char* dir = std::getenv("TMPDIR");
+    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/meridian-platform-XXXXXX.xml";
+    const int fd = ::mkstemps(path.data(), 4);
+    if (fd < 0)
+        return makeError(ErrorCode::Io, "simulate: cannot create a temporary platform file in " + path);
+    const std::string xml = platformXml(platform);
+    const bool ok = writeAll(fd, xml.data(), xml.size());
+    ::close(fd);
+    if (!ok) {
+        std::remove(path.c_str());
+        return makeError(ErrorCode::Io, "simulate: cannot write the temporary platform file " + path);
+    }
+    return path;
+}
+
+/// What went wrong in a child that did not finish, from its exit status and the end of its standard error.
+Error childFailure(int status, const std::string& errors)
+{
+    std::string what = WIFSIGNALED(status) ? "stopped by signal " + std::to_string(WTERMSIG(status))
+                                           : "exited with status " + std::to_string(WEXITSTATUS(status));
+    std::string tail = errors.size() > kKeptErrorChars ? errors.substr(errors.size() - kKeptErrorChars) : errors;
+    return makeError(ErrorCode::Internal, "simulate: SimGrid " + what + (tail.empty() ? "" : ": " + tail));
+}
+
+} // namespace
+
+Expected<model::Placement> withHosts(const model::Placement& placement, const model::Topology& topology)
+{
+    model::Placement out = placement;
+    out.host.resize(placement.site.size(), -1);
+    out.slot.resize(placement.site.size(), -1);
+    std::vector<std::vector<char>> used(topology.hostCount());
+    for (int h = 0; h < topology.hostCount(); ++h)
+        used[h].assign(topology.host(h).slots, 0);
+    for (std::size_t p = 0; p < out.site.size(); ++p)
+        if (out.host[p] >= 0 && out.slot[p] >= 0)
+            used[out.host[p]][out.slot[p]] = 1;
+    std::vector<int> nextHost(topology.siteCount());
+    std::vector<int> nextSlot(topology.siteCount(), 0);
+    for (int s = 0; s < topology.siteCount(); ++s)
+        nextHost[s] = topology.firstHost(s);
+    for (std::size_t p = 0; p < out.site.size(); ++p) {
+        if (out.host[p] >= 0 && out.slot[p] >= 0)
+            continue;
+        const int s = out.site[p];
+        int& h = nextHost[s];
+        int& k = nextSlot[s];
+        const int end = topology.firstHost(s) + topology.hostCountOf(s);
+        while (h < end && (k >= topology.host(h).slots || used[h][k])) {
+            if (++k >= topology.host(h).slots) {
+                ++h;
+                k = 0;
+            }
+        }
+        if (h >= end)
+            return makeError(ErrorCode::Infeasible,
+                             "simulate: site '" + topology.site(s).name + "' has " + std::to_string(topology.capacity(s))
+                                 + " slots, fewer than the processes the mapping puts there");
+        used[h][k] = 1;
+        out.host[p] = h;
+        out.slot[p] = k;
+    }
+    return out;
+}
+
+std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const model::Placement& placement)
+{
+    std::vector<Transfer> out;
+    const auto& volume = comm.volume();
+    const auto& messages = comm.messages();
+    for (int i = 0; i < volume.outerSize(); ++i)
+        for (int k = volume.outerIndexPtr()[i]; k < volume.outerIndexPtr()[i + 1]; ++k) {
+            const int j = volume.innerIndexPtr()[k];
+            const double bytes = volume.valuePtr()[k];
+            const double count = comm.hasMessages() ? messages.valuePtr()[k] : 1.0;
+            if (bytes <= 0.0 && count <= 0.0)
+                continue;
+            const auto n = std::max<std::int64_t>(1, std::llround(count));
+            out.push_back({i, j, placement.host[i], placement.host[j], bytes, n});
+        }
+    return out;
+}
+
+double SimResult::utilisation(const SimPlatform& platform, int link) const
+{
+    const double capacity = platform.links[link].bandwidthBps * meanIterationSeconds;
+    return capacity > 0.0 ? links[link].bytes / capacity : 0.0;
+}
+
+std::vector<int> SimResult::bottlenecks(const SimPlatform& platform) const
+{
+    std::vector<int> order;
+    for (int l = 0; l < static_cast<int>(platform.links.size()); ++l)
+        if (platform.links[l].shared && links[l].bytes > 0.0)
+            order.push_back(l);
+    // On a tie, a site-pair or host link before an uplink or downlink (whose bandwidth may be derived from it).
+    const auto access = [&](int l) {
+        const SimLink::Kind k = platform.links[l].kind;
+        return k == SimLink::Kind::Uplink || k == SimLink::Kind::Downlink;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double ua = utilisation(platform, a);
+        const double ub = utilisation(platform, b);
+        return ua > ub || (ua == ub && !access(a) && access(b));
+    });
+    return order;
+}
+
+std::string simgridVersion()
+{
+    return "SimGrid " + std::to_string(SIMGRID_VERSION_MAJOR) + "." + std::to_string(SIMGRID_VERSION_MINOR);
+}
+
+std::vector<std::string> simgridConfiguration()
+{
+    return {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:0"};
+}
+
+Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Transfer>& transfers,
+                             const SimOptions& options, const FeedbackRange& range)
+{
+    if (options.iterations < 1)
+        return makeError(ErrorCode::InvalidInput, "simulate: iterations must be at least 1");
+    std::int64_t messages = 0;
+    for (const Transfer& t : transfers)
+        messages += t.messages;
+    messages *= options.iterations;
+    if (messages > kMaxSimulatedMessages)
+        return makeError(ErrorCode::InvalidInput,
+                         "simulate: " + std::to_string(messages) + " messages to simulate, over the limit of "
+                             + std::to_string(kMaxSimulatedMessages) + " (fewer iterations, or fewer processes)");
+    const auto started = std::chrono::steady_clock::now();
+    SimResult empty;
+    if (transfers.empty()) {
+        empty.iterationSeconds.assign(options.iterations, 0.0);
+        empty.links.resize(platform.links.size());
+        return empty;
+    }
+    auto file = writePlatformFile(platform);
+    if (!file)
+        return file.error();
+    int resultPipe[2];
+    int errorPipe[2];
+    if (::pipe(resultPipe) != 0 || ::pipe(errorPipe) != 0) {
+        std::remove(file->c_str());
+        return makeError(ErrorCode::Internal, "simulate: cannot create a pipe to the simulation");
+    }
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(resultPipe[0]);
+        ::close(errorPipe[0]);
+        ::dup2(errorPipe[1], STDERR_FILENO);
+        runChild(*file, platform, transfers, options, resultPipe[1]);
+    }
+    ::close(resultPipe[1]);
+    ::close(errorPipe[1]);
+    std::string result;
+    std::string errors;
+    const bool finished = child > 0 && drain(resultPipe[0], errorPipe[0], child, result, errors, range);
+    ::close(resultPipe[0]);
+    ::close(errorPipe[0]);
+    int status = 0;
+    if (child > 0)
+        ::waitpid(child, &status, 0);
+    std::remove(file->c_str());
+    if (child < 0)
+        return makeError(ErrorCode::Internal, "simulate: cannot start the simulation process");
+    if (!finished)
+        return makeError(ErrorCode::Canceled, "canceled");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return childFailure(status, errors);
+    auto decoded = decode(result, platform);
+    if (!decoded)
+        return decoded.error();
+    std::vector<int> route;
+    for (const Transfer& t : transfers) {
+        route.clear();
+        platform.route(t.fromHost, t.toHost, route);
+        for (int l : route)
+            decoded->links[l].bytes += t.bytes;
+    }
+    decoded->messages = messages;
+    decoded->wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return decoded;
+}
+
+} // namespace meridian::sim

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/common/expected.h"
+#include "core/common/feedback.h"
+#include "core/model/comm_matrix.h"
+#include "core/model/placement.h"
+#include "core/sim/platform.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace meridian::sim {
+
+/// What one process sends to another in an iteration: `bytes` in `messages` messages, one after the other (each
+/// pays the route's latency), concurrently with the process's other transfers.
+struct Transfer {
+    int process = 0; ///< the sender
+    int peer = 0;    ///< the receiver
+    int fromHost = 0;
+    int toHost = 0;
+    double bytes = 0.0;
+    std::int64_t messages = 1;
+};
+
+/// The placement with a host and slot for every process: processes without one get the first free slot of
+/// their site's hosts, in process order. Fails, naming the site, when a site has more processes than slots.
+Expected<model::Placement> withHosts(const model::Placement& placement, const model::Topology& topology);
+
+/// The transfers of one bulk-synchronous iteration: every process sends its row of the volume matrix, each
+/// entry split into its message count (rounded, at least one message for a non-zero entry; one per entry when
+/// the matrix has no counts). The placement must name hosts.
+std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const model::Placement& placement);
+
+/// The most messages one simulation may carry (all iterations); larger ones are refused before they start.
+constexpr std::int64_t kMaxSimulatedMessages = 20'000'000;
+
+struct SimOptions {
+    int iterations = 1;
+};
+
+/// One link's share of an iteration (the mean over the iterations).
+struct LinkLoad {
+    double bytes = 0.0;
+    /// Seconds during which at least one transfer crossing the link was under way.
+    double busySeconds = 0.0;
+};
+
+/// What a simulation found.
+struct SimResult {
+    std::vector<double> iterationSeconds; ///< simulated time of each iteration (transfers, then the barrier)
+    double meanIterationSeconds = 0.0;
+    std::vector<LinkLoad> links; ///< per link of the platform, per iteration
+    std::int64_t messages = 0;   ///< messages simulated, all iterations
+    double wallSeconds = 0.0;    ///< how long the simulation took (this machine, wall clock)
+
+    /// The fraction of its bandwidth a link carried over an iteration: bytes / (bandwidth x iteration time).
+    double utilisation(const SimPlatform& platform, int link) const;
+    /// The shared links by decreasing utilisation (fat pipes never limit, so they are left out).
+    std::vector<int> bottlenecks(const SimPlatform& platform) const;
+};
+
+/// "SimGrid 3.32": the version this build simulates with.
+std::string simgridVersion();
+
+/// The SimGrid settings every simulation uses: the CM02 flow model without cross-traffic and without the TCP
+/// window limit, so that a transfer alone on its route takes exactly latency + bytes / bandwidth.
+std::vector<std::string> simgridConfiguration();
+
+/// Simulates `iterations` bulk-synchronous iterations of `transfers` on `platform` with SimGrid: per iteration
+/// every process starts its transfers at once (each a chain of messages), and the iteration ends when the last
+/// message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a child process
+/// of its own; a SimGrid failure there is reported as an error, never a crash of the caller. Refuses more than
+/// kMaxSimulatedMessages messages before starting. Cancellation through `range` stops the child.
+Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Transfer>& transfers,
+                             const SimOptions& options, const FeedbackRange& range);
+
+} // namespace meridian::sim
