@@ -2,6 +2,7 @@
 
 #include "app/jobs/mapping_job.h"
 #include "app/jobs/partition_job.h"
+#include "app/jobs/simulation_job.h"
 #include "core/partition/builtin_partitioners.h"
 
 #include <QUndoStack>
@@ -219,6 +220,36 @@ std::vector<int> RunController::rerunStale()
         auto run = m_document->run(id);
         if (!refuseDerived(*run))
             jobs.push_back(submitOne(requestOf(*run), id));
+    }
+    return jobs;
+}
+
+std::vector<int> RunController::simulate(const std::vector<int>& runIds)
+{
+    std::vector<int> jobs;
+    for (int id : runIds) {
+        auto run = m_document->run(id);
+        if (!run)
+            continue;
+        if (run->kind != document::RunKind::Mapping || m_document->isStale(*run)) {
+            Q_EMIT runFailed(tr("Run %1 is not simulated").arg(id),
+                             run->kind != document::RunKind::Mapping
+                                 ? tr("Only mapping runs are simulated; %1 partitions a graph.")
+                                       .arg(QString::fromStdString(run->label()))
+                                 : tr("The inputs of %1 changed since it ran: re-run it, then simulate the new run.")
+                                       .arg(QString::fromStdString(run->label())));
+            continue;
+        }
+        const QString title = tr("Simulate %1").arg(QString::fromStdString(run->label()));
+        jobs.push_back(startRun(
+            title,
+            [copy = *run, project = m_document->project(),
+             network = m_document->completeNetwork()](const Feedback& feedback) mutable -> Expected<document::Run> {
+                if (auto s = jobs::simulateRun(copy, *project, network, feedback); !s)
+                    return s.error();
+                return std::move(copy);
+            },
+            id));
     }
     return jobs;
 }

@@ -53,6 +53,10 @@ public:
     std::vector<int> rerun(const std::vector<int>& runIds);
     /// Re-runs every stale run; the stale runs are replaced by the new ones when these land.
     std::vector<int> rerunStale();
+    /// Simulates mapping runs with SimGrid in the background (the metric "simulated_s" and the links' loads); each
+    /// lands as a copy that replaces the run. A stale run or a partition run is refused (runFailed says why).
+    /// Returns the job ids.
+    std::vector<int> simulate(const std::vector<int>& runIds);
     /// Starts a Pareto sweep of `application`: refine between time and dollars at `points` weights from 0 to 1
     /// (objective=weighted), in one job whose runs land together on the skyline. Returns the job id.
     int startParetoSweep(const std::string& application, int points, std::uint64_t seed = 1);

@@ -35,6 +35,16 @@ struct EdgeBatch {
     std::uint64_t verticesAfter = 0;                                 ///< and its vertices
 };
 
+/// One site-level link's load in a run's simulation (per iteration): a site's uplink (`from` = the site, `to` =
+/// -1), its downlink (`from` = -1, `to` = the site) or the link of the site pair (`from`, `to`).
+struct SimulatedLink {
+    int from = -1;
+    int to = -1;
+    double bytes = 0.0;
+    double busyFraction = 0.0; ///< share of the iteration with a transfer under way on the link
+    double utilisation = 0.0;  ///< bytes / (bandwidth x the iteration's time)
+};
+
 /// What a run computed: a placement of an application's processes, or an edge partition of a graph.
 enum class RunKind { Mapping, Partition };
 
@@ -53,11 +63,14 @@ struct Run {
     std::vector<double> costSamples;                        ///< Monte Carlo only
     std::vector<std::pair<std::int64_t, double>> bestCurve; ///< Monte Carlo only
     std::vector<std::string> notes;
-    /// cost_s first, then the parts of the cost, CloudMap's instance metrics, WAN dollars and runtime.
+    /// cost_s first, then simulated_s when simulated, the parts of the cost, CloudMap's instance metrics, WAN dollars and runtime.
     std::vector<RunMetric> metrics;
     Eigen::MatrixXd trafficBytes; ///< site x site bytes sent between sites (row = sender)
     Eigen::MatrixXd timeSeconds;  ///< site x site share of the cost (s)
     double runtimeSeconds = 0.0;
+    /// The site-level links of the run's SimGrid simulation (empty when it was not simulated; its time is the
+    /// metric "simulated_s").
+    std::vector<SimulatedLink> simulatedLinks;
     /// Fingerprint of the inputs the run was computed from (ProjectDocument::inputFingerprint).
     std::uint64_t inputFingerprint = 0;
 

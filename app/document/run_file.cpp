@@ -190,6 +190,12 @@ QJsonObject runToJson(const Run& run)
     for (const auto& n : run.notes)
         notes.append(QString::fromStdString(n));
     o["notes"] = notes;
+    if (!run.simulatedLinks.empty()) {
+        QJsonArray links;
+        for (const auto& l : run.simulatedLinks)
+            links.append(QJsonArray{l.from, l.to, l.bytes, l.busyFraction, l.utilisation});
+        o["simulated_links"] = links;
+    }
     return o;
 }
 
@@ -288,6 +294,20 @@ std::string readMappingRun(const QJsonObject& o, const Project& project, Run& ru
     return {};
 }
 
+/// A run's simulated links: [from, to, bytes, busy fraction, utilisation] each; entries that do not name sites
+/// are skipped (a run file of another project's shape).
+void readSimulatedLinks(const QJsonValue& v, Run& run)
+{
+    for (const auto& entry : v.toArray()) {
+        const QJsonArray a = entry.toArray();
+        if (a.size() != 5)
+            continue;
+        SimulatedLink l{a[0].toInt(-1), a[1].toInt(-1), a[2].toDouble(), a[3].toDouble(), a[4].toDouble()};
+        if (l.from >= 0 || l.to >= 0)
+            run.simulatedLinks.push_back(l);
+    }
+}
+
 /// The metrics and notes every run has.
 void readRunCommon(const QJsonObject& o, Run& run)
 {
@@ -298,6 +318,7 @@ void readRunCommon(const QJsonObject& o, Run& run)
     }
     for (const auto& note : o.value("notes").toArray())
         run.notes.push_back(note.toString().toStdString());
+    readSimulatedLinks(o.value("simulated_links"), run);
 }
 
 bool readMatrix(const QJsonValue& v, int n, Eigen::MatrixXd& out)

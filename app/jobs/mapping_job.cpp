@@ -1,5 +1,7 @@
 #include "app/jobs/mapping_job.h"
 
+#include "app/jobs/simulation_job.h"
+
 #include <algorithm>
 
 #include "core/cost/alpha_beta_cost.h"
@@ -101,6 +103,15 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
     run.inputFingerprint = request.fingerprint;
     if (auto s = measurePlacement(run, project, request.completeNetwork); !s)
         return s.error();
+    // Small enough runs are simulated at once; a failed simulation is a note, not a failed run.
+    if (simulatedMessages(run, project) <= kAutoSimulateMessages) {
+        feedback.setProgress(1.0, "simulating with SimGrid");
+        if (auto s = simulateRun(run, project, request.completeNetwork, feedback); !s) {
+            if (s.error().code == ErrorCode::Canceled)
+                return s.error();
+            run.notes.push_back("not simulated: " + s.error().message);
+        }
+    }
     return run;
 }
 

@@ -17,6 +17,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <map>
+
 #include <cmath>
 
 namespace meridian::workbench {
@@ -52,6 +54,7 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     m_linkMode->addItem(tr("Bandwidth"), int(LinkMode::Bandwidth));
     m_linkMode->addItem(tr("Latency"), int(LinkMode::Latency));
     m_linkMode->addItem(tr("Traffic mapped by the selected run"), int(LinkMode::MappedTraffic));
+    m_linkMode->addItem(tr("Simulated busy fraction of the selected run"), int(LinkMode::SimulatedBusy));
     m_linkMode->setCurrentIndex(1);
     m_logLinks = new QCheckBox(tr("Log scale"), this);
     bar->addWidget(new QLabel(tr("Links:"), this));
@@ -174,6 +177,7 @@ void MapPanel::refreshSites()
             }
     }
     addPartitionBadges(sites);
+    addSimulatedAccessLinks(sites);
     m_map->setSites(std::move(sites));
     refreshLinks();
 }
@@ -245,7 +249,64 @@ void MapPanel::refreshLinks()
                 }
         }
     }
+    if (mode == LinkMode::SimulatedBusy)
+        simulatedLinks(links, quantity, unit);
     m_map->setLinks(std::move(links), quantity, unit, m_logLinks->isChecked());
+}
+
+QString MapPanel::siteName(int site) const
+{
+    return QString::fromStdString(m_document->project()->topology.site(site).name);
+}
+
+void MapPanel::addSimulatedAccessLinks(QVector<widgets::MapSite>& sites) const
+{
+    const auto run = m_document->run(m_document->currentRun());
+    if (!run || run->simulatedLinks.empty())
+        return;
+    for (const auto& l : run->simulatedLinks) {
+        const bool up = l.to < 0;
+        const int s = up ? l.from : l.to;
+        if ((l.from >= 0 && l.to >= 0) || s < 0 || s >= sites.size())
+            continue;
+        sites[s].detail += tr("<br>Run %1 simulated: %2 busy %3%, utilisation %4%, %5")
+                               .arg(run->id)
+                               .arg(up ? tr("uplink") : tr("downlink"))
+                               .arg(100.0 * l.busyFraction, 0, 'f', 1)
+                               .arg(100.0 * l.utilisation, 0, 'f', 1)
+                               .arg(widgets::formatValue(l.bytes, "bytes"));
+    }
+}
+
+void MapPanel::simulatedLinks(QVector<widgets::MapLink>& links, QString& quantity, QString& unit) const
+{
+    const auto run = m_document->run(m_document->currentRun());
+    const int n = m_document->project()->topology.siteCount();
+    if (!run || run->simulatedLinks.empty())
+        return;
+    quantity = tr("Busy fraction simulated for run %1 (the busier direction)").arg(run->id);
+    unit = "%";
+    // Each site pair's two directions, and where the alpha-beta cost puts the pair's time beside them.
+    std::map<std::pair<int, int>, std::pair<const document::SimulatedLink*, const document::SimulatedLink*>> pairs;
+    for (const auto& l : run->simulatedLinks)
+        if (l.from >= 0 && l.to >= 0 && l.from < n && l.to < n)
+            (l.from < l.to ? pairs[{l.from, l.to}].first : pairs[{l.to, l.from}].second) = &l;
+    const auto direction = [&](const document::SimulatedLink* l, int from, int to) {
+        const double alphaBeta = run->timeSeconds.rows() == n ? run->timeSeconds(from, to) : 0.0;
+        if (!l)
+            return tr("%1 \u2192 %2: no traffic").arg(siteName(from), siteName(to));
+        return tr("%1 \u2192 %2: busy %3%, utilisation %4%, %5; alpha-beta %6")
+            .arg(siteName(from), siteName(to))
+            .arg(100.0 * l->busyFraction, 0, 'f', 1)
+            .arg(100.0 * l->utilisation, 0, 'f', 1)
+            .arg(widgets::formatValue(l->bytes, "bytes"), widgets::formatValue(alphaBeta, "s"));
+    };
+    for (const auto& [sites, both] : pairs) {
+        const auto [i, j] = sites;
+        const double busy = std::max(both.first ? both.first->busyFraction : 0.0,
+                                     both.second ? both.second->busyFraction : 0.0);
+        links.push_back({i, j, 100.0 * busy, direction(both.first, i, j) + "<br>" + direction(both.second, j, i)});
+    }
 }
 
 QString MapPanel::addSite(const QString& name, double latitude, double longitude)

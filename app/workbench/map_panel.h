@@ -11,6 +11,7 @@ class QTabWidget;
 
 namespace meridian::widgets {
 struct MapSite;
+struct MapLink;
 class WorldMapView;
 class SiteTableModel;
 class HostTableModel;
@@ -24,7 +25,7 @@ namespace meridian::workbench {
 class MapPanel : public QWidget {
     Q_OBJECT
 public:
-    enum class LinkMode { None, Bandwidth, Latency, MappedTraffic };
+    enum class LinkMode { None, Bandwidth, Latency, MappedTraffic, SimulatedBusy };
 
     explicit MapPanel(document::ProjectDocument* document, QWidget* parent = nullptr);
 
@@ -51,6 +52,11 @@ private:
     void refreshSites();
     void refreshLinks();
     void addPartitionBadges(QVector<widgets::MapSite>& sites) const;
+    /// The selected run's simulated uplink and downlink loads in each site's tooltip.
+    void addSimulatedAccessLinks(QVector<widgets::MapSite>& sites) const;
+    /// The selected run's simulated site-pair links, valued by the busier direction's busy fraction (%).
+    void simulatedLinks(QVector<widgets::MapLink>& links, QString& quantity, QString& unit) const;
+    QString siteName(int site) const;
     void askNewSite(double latitude, double longitude);
     void askRename(int site);
 

@@ -117,6 +117,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue<qulonglong>(run.seed);
     case Cost:
         return metricCell(run, partition ? "transfer_time_s" : "cost_s", "s", role);
+    case Simulated:
+        return metricCell(run, "simulated_s", "s", role);
     case Latency:
         return metricCell(run, "latency_s", "s", role);
     case Bandwidth:
@@ -142,11 +144,15 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == Simulated)
+        return tr("A mapping's communication time simulated with SimGrid, its links shared by the flows that cross "
+                  "them (a dash: not simulated yet; select the run and press Simulate)");
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
-    static const char* names[] = {"Run",      "Algorithm",    "Input",          "Parameters", "Seed",
-                                  "Cost",     "Latency part", "Bandwidth part", "WAN egress", "WAN bytes",
-                                  "CommTime", "Repl. factor", "Budget",         "Runtime",    "Status"};
+    static const char* names[] = {"Run",       "Algorithm", "Input",        "Parameters",     "Seed",
+                                  "Cost",      "Simulated", "Latency part", "Bandwidth part", "WAN egress",
+                                  "WAN bytes", "CommTime",  "Repl. factor", "Budget",         "Runtime",
+                                  "Status"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
 }
 

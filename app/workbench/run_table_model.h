@@ -7,7 +7,8 @@
 namespace meridian::workbench {
 
 /// The run list as a table: id, algorithm, input (application or graph), parameters, seed, the cost (a
-/// mapping's alpha-beta cost, a partition's transfer time per GAS iteration) and its parts, WAN dollars and
+/// mapping's alpha-beta cost, a partition's transfer time per GAS iteration), a mapping's simulated time (SimGrid),
+/// the cost's parts, WAN dollars and
 /// bytes, CloudMap's CommTime, a partition's replication factor and budget status, runtime and whether the
 /// run is stale (its inputs changed since; such rows are tinted and say so). Numbers are doubles under
 /// Qt::EditRole for sorting. Read-only; follows the document.
@@ -21,6 +22,7 @@ public:
         Parameters,
         Seed,
         Cost,
+        Simulated,
         Latency,
         Bandwidth,
         WanUsd,

@@ -1,6 +1,7 @@
 #include "app/workbench/runs_panel.h"
 
 #include "app/actions/file_actions.h"
+#include "app/jobs/simulation_job.h"
 #include "app/workbench/batch_dialog.h"
 #include "app/workbench/run_table_model.h"
 
@@ -36,6 +37,11 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     auto* remove = new QPushButton(tr("Delete"), this);
     auto* rerunStale = new QPushButton(tr("Re-run stale"), this);
     rerunStale->setObjectName("rerunStale");
+    auto* simulate = new QPushButton(tr("Simulate"), this);
+    simulate->setObjectName("simulate");
+    simulate->setToolTip(tr("Predict the selected mapping runs' communication time with SimGrid, contention "
+                            "included (runs of up to %L1 messages are simulated as soon as they finish)")
+                             .arg(jobs::kAutoSimulateMessages, 0, 'f', 0));
     auto* diff = new QPushButton(tr("Diff two"), this);
     diff->setToolTip(tr("Compare the placements of the two selected runs"));
     auto* exportButton = new QToolButton(this);
@@ -59,7 +65,8 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     whatIf->setMenu(whatIfMenu);
     whatIf->setToolTip(tr("Derive a new run from the selected partition run: Geo-Cut's data-centre removal, or "
                           "its update of a dynamic graph"));
-    for (QWidget* w : std::initializer_list<QWidget*>{rerun, duplicate, remove, diff, exportButton, whatIf, rerunStale})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{rerun, duplicate, remove, simulate, diff, exportButton, whatIf, rerunStale})
         bar->addWidget(w);
     m_staleNote = new QLabel(this);
     bar->addWidget(m_staleNote, 1);
@@ -91,6 +98,7 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     });
     connect(remove, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
     connect(rerunStale, &QPushButton::clicked, this, [this] { m_controller->rerunStale(); });
+    connect(simulate, &QPushButton::clicked, this, [this] { m_controller->simulate(selectedRuns()); });
     connect(diff, &QPushButton::clicked, this, [this] {
         const auto ids = selectedRuns();
         if (ids.size() == 2)

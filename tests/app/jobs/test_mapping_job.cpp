@@ -3,6 +3,7 @@
 #include "app/document/project_edits.h"
 #include "app/document/run_file.h"
 #include "app/jobs/mapping_job.h"
+#include "app/jobs/simulation_job.h"
 #include "app/jobs/sweep_job.h"
 #include "app/report/report_writer.h"
 #include "core/cost/alpha_beta_cost.h"
@@ -56,6 +57,51 @@ private Q_SLOTS:
         QCOMPARE(run->inputFingerprint, doc.fingerprint(app.name));
         QVERIFY(run->placement.hasHosts());
         QVERIFY(model::checkPlacement(run->placement, doc.project()->topology, app.pins).empty());
+    }
+
+    void simulatesTheRunsItMapsAndKeepsTheSimulationInTheRunFile()
+    {
+        // The sample's LU (112,000 messages) is under the automatic limit: the run carries its simulated time and
+        // the loads of its site-level links.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        document::Run none;
+        none.application = "no such application";
+        QCOMPARE(jobs::simulatedMessages(none, *doc.project()), 0.0);
+        Feedback feedback;
+        auto run = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        QCOMPARE(jobs::simulatedMessages(*run, *doc.project()), 112000.0);
+        const auto simulated = run->metric("simulated_s");
+        QVERIFY(simulated && *simulated > 0.0);
+        QVERIFY(!run->simulatedLinks.empty());
+        // Every WAN byte the alpha-beta breakdown counts crosses a site-pair link of the simulation.
+        double pairBytes = 0.0;
+        for (const auto& l : run->simulatedLinks) {
+            QVERIFY(l.busyFraction >= 0.0 && l.busyFraction <= 1.0 + 1e-9);
+            QVERIFY(l.utilisation >= 0.0 && l.utilisation <= 1.0 + 1e-9);
+            if (l.from >= 0 && l.to >= 0)
+                pairBytes += l.bytes;
+        }
+        QCOMPARE(pairBytes, *run->metric("wan_bytes"));
+        // Simulating again replaces the metric, it does not add one.
+        auto again = *run;
+        QVERIFY(jobs::simulateRun(again, *doc.project(), doc.completeNetwork(), feedback));
+        QCOMPARE(std::count_if(again.metrics.begin(), again.metrics.end(),
+                               [](const document::RunMetric& m) { return m.id == "simulated_s"; }),
+                 std::ptrdiff_t(1));
+        QCOMPARE(again.metrics[1].id, std::string("simulated_s"));
+        QCOMPARE(again.metrics.back().id, std::string("runtime_s"));
+        doc.addRuns({*run}, "geo");
+        QVERIFY(doc.save(path));
+        document::ProjectDocument reopened;
+        QVERIFY(reopened.load(path));
+        const auto& back = *reopened.runs()[0];
+        QCOMPARE(*back.metric("simulated_s"), *simulated);
+        QCOMPARE(back.simulatedLinks.size(), run->simulatedLinks.size());
+        QCOMPARE(back.simulatedLinks.front().busyFraction, run->simulatedLinks.front().busyFraction);
     }
 
     void countsDollarsFromEgressAndInstancePrices()

@@ -255,6 +255,45 @@ private Q_SLOTS:
         QVERIFY(window.document()->staleRuns().empty());
     }
 
+    void simulatesARunOnDemandAndRefusesAStaleOne()
+    {
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
+        window.runPanel()->setCheckedMappers({"geo"});
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        QSignalSpy failed(window.runController(), &actions::RunController::runFailed);
+        window.runPanel()->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, 30000);
+        const auto first = window.document()->runs().front();
+        const double simulated = *first->metric("simulated_s");
+        // Simulate again from the Runs panel: the copy replaces the run, with the same simulated time (SimGrid is
+        // deterministic) and one undo step.
+        window.document()->setCurrentRun(first->id);
+        // Through the selection model: QTableView::selectRow follows the keyboard modifiers, and after the earlier
+        // tests in this binary it left the row unselected.
+        auto* table = window.runsPanel()->table();
+        table->selectionModel()->select(table->model()->index(0, 0),
+                                        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        window.runsPanel()->findChild<QPushButton*>("simulate")->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(landed.count() == 2 || !failed.isEmpty(), "the simulation neither landed nor failed",
+                                  30000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.front().at(1).toString()));
+        QCOMPARE(window.document()->runs().size(), std::size_t(1));
+        const auto second = window.document()->runs().front();
+        QVERIFY(second->id != first->id);
+        QCOMPARE(*second->metric("simulated_s"), simulated);
+        QCOMPARE(second->placement.site, first->placement.site);
+        auto* runs = window.runsPanel()->table()->model();
+        QCOMPARE(runs->data(runs->index(0, workbench::RunTableModel::Simulated), Qt::EditRole).toDouble(), simulated);
+        // A stale run is refused with the reason.
+        QVERIFY(window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Bandwidth));
+        QCOMPARE(window.matrixPanel()->editCell(0, 1, "2"), QString());
+        QVERIFY(window.runController()->simulate({second->id}).empty());
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.front().at(1).toString().contains("re-run it"));
+    }
+
     void landsARunWhoseInputsChangedWhileItRanAsStale()
     {
         workbench::MainWindow window;

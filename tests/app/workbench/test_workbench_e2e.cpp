@@ -12,6 +12,7 @@
 #include "test_support.h"
 #include "widgets/heatmap_view.h"
 #include "widgets/param_form.h"
+#include "widgets/world_map_view.h"
 
 #include <QChartView>
 #include <QDir>
@@ -97,6 +98,16 @@ private Q_SLOTS:
         window.mapPanel()->setLinkMode(workbench::MapPanel::LinkMode::MappedTraffic);
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath(name, "1-map-traffic")));
+        // The run was simulated as it landed: its site pairs coloured by their simulated busy fraction.
+        const bool mapping = window.document()->run(geo)->kind == document::RunKind::Mapping;
+        QCOMPARE(window.document()->run(geo)->metric("simulated_s").has_value(), mapping);
+        window.mapPanel()->setLinkMode(workbench::MapPanel::LinkMode::SimulatedBusy);
+        QTest::qWait(50);
+        if (mapping && window.document()->project()->topology.siteCount() > 1) {
+            QVERIFY(!window.mapPanel()->map()->links().isEmpty());
+            QVERIFY(window.mapPanel()->map()->links().front().detail.contains("alpha-beta"));
+        }
+        QVERIFY(window.grab().save(shotPath(name, "1-map-simulated")));
 
         window.centralTabs()->setCurrentIndex(workbench::MainWindow::MatricesTab);
         window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Volume, 0);
