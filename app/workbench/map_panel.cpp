@@ -295,11 +295,17 @@ void MapPanel::simulatedLinks(QVector<widgets::MapLink>& links, QString& quantit
         const double alphaBeta = run->timeSeconds.rows() == n ? run->timeSeconds(from, to) : 0.0;
         if (!l)
             return tr("%1 \u2192 %2: no traffic").arg(siteName(from), siteName(to));
-        return tr("%1 \u2192 %2: busy %3%, utilisation %4%, %5; alpha-beta %6")
+        // The project's own entries, not the completed network's: a missing one was estimated for the simulation.
+        const auto& given = m_document->project()->network;
+        const bool estimated = given.siteCount() == n
+            && (given.provenance(model::NetworkQuantity::Latency, from, to) == model::Provenance::Missing
+                || given.provenance(model::NetworkQuantity::Bandwidth, from, to) == model::Provenance::Missing);
+        return tr("%1 \u2192 %2: busy %3%, utilisation %4%, %5; alpha-beta %6%7")
             .arg(siteName(from), siteName(to))
             .arg(100.0 * l->busyFraction, 0, 'f', 1)
             .arg(100.0 * l->utilisation, 0, 'f', 1)
-            .arg(widgets::formatValue(l->bytes, "bytes"), widgets::formatValue(alphaBeta, "s"));
+            .arg(widgets::formatValue(l->bytes, "bytes"), widgets::formatValue(alphaBeta, "s"),
+                 estimated ? tr(" (link estimated from distance)") : QString());
     };
     for (const auto& [sites, both] : pairs) {
         const auto [i, j] = sites;
