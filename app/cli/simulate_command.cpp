@@ -5,6 +5,7 @@
 #include "app/document/project_file.h"
 #include "core/common/feedback.h"
 #include "core/cost/alpha_beta_cost.h"
+#include "core/cost/bottleneck_cost.h"
 #include "core/cost/instance_metrics.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
@@ -155,8 +156,8 @@ int runSimulate(const QStringList& arguments)
         "no cross-traffic, no TCP window limit): every process sends its row of the volume matrix, each entry as "
         "its message count of messages one after the other, all rows at once, then a barrier. Flows share each "
         "site's uplink and downlink and each site pair's link. Prints JSON: time_s (per iteration), the alpha-beta "
-        "cost and CloudMap's instance metrics beside it, bytes, busy fraction and utilisation per link, and the "
-        "bottleneck links. Missing network "
+        "cost, bottleneck_s (the busiest link's bytes / bandwidth) and CloudMap's instance metrics beside it, bytes, "
+        "busy fraction and utilisation per link, and the bottleneck links. Missing network "
         "entries are estimated from distance and marked. --export-platform writes the platform as SimGrid XML "
         "for smpirun.");
     addProblemOptions(parser);
@@ -205,7 +206,12 @@ int runSimulate(const QStringList& arguments)
     out["processes"] = app.comm.processCount();
     out["iterations"] = iterations;
     out["time_s"] = result->meanIterationSeconds;
-    out["alpha_beta_s"] = cost::AlphaBetaCost(network, app.comm).evaluate(placement->site);
+    const cost::AlphaBetaCost alphaBeta(network, app.comm);
+    out["alpha_beta_s"] = alphaBeta.evaluate(placement->site);
+    // The analytic contention bound beside it: the busiest link's bytes over its bandwidth.
+    const cost::Bottleneck busiest = cost::bottleneck(alphaBeta.breakdown(placement->site).trafficBytes,
+                                                      project.topology, network);
+    out["bottleneck_s"] = busiest.seconds;
     // CloudMap's instance metrics (eq. 1-4), the analytic measure that sees hosts within a site.
     if (auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm); m)
         out["instance"] = instanceJson(*m);

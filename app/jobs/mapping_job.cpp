@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/cost/alpha_beta_cost.h"
+#include "core/cost/bottleneck_cost.h"
 #include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
 #include "core/mapping/mapping_problem.h"
@@ -36,6 +37,8 @@ Status measurePlacement(document::Run& run, const document::Project& project, co
     add("latency_s", "Latency part", "s", b.latencyPart);
     add("bandwidth_s", "Bandwidth part", "s", b.bandwidthPart);
     add("slowest_pair_s", "Slowest site pair", "s", b.timeSeconds.size() ? b.timeSeconds.maxCoeff() : 0.0);
+    // The contention bound: the busiest uplink, downlink or site-pair link at its bandwidth.
+    add("bottleneck_s", "Busiest link", "s", cost::bottleneck(b.trafficBytes, topology, network).seconds);
     double wanBytes = 0.0;
     for (int k = 0; k < topology.siteCount(); ++k)
         for (int l = 0; l < topology.siteCount(); ++l)

@@ -1,5 +1,7 @@
 #include "core/sim/platform.h"
 
+#include "core/cost/bottleneck_cost.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,16 +20,6 @@ int addLink(SimPlatform& p, SimLink link)
     return static_cast<int>(p.links.size()) - 1;
 }
 
-/// The fastest site-pair bandwidth out of (outgoing) or into a site, MB/s; the intra-site entry when alone.
-double fastestPairMBps(const model::Network& network, int site, bool outgoing)
-{
-    double best = 0.0;
-    for (int other = 0; other < network.siteCount(); ++other)
-        if (other != site)
-            best = std::max(best, outgoing ? network.bandwidthMBps(site, other) : network.bandwidthMBps(other, site));
-    return best > 0.0 ? best : network.bandwidthMBps(site, site);
-}
-
 void addSiteLinks(SimPlatform& p, const model::Topology& topology, const model::Network& network, int s)
 {
     const model::Site& site = topology.site(s);
@@ -35,8 +27,8 @@ void addSiteLinks(SimPlatform& p, const model::Topology& topology, const model::
         p.intra[h] = addLink(p,
                              {"intra:" + p.hostNames[h], SimLink::Kind::Intra, network.latencyMs(s, s) / 1000.0,
                               network.bandwidthMBps(s, s) * kBytesPerMB, false, -1, -1, s});
-    const double up = std::isfinite(site.uplinkMBps) ? site.uplinkMBps : fastestPairMBps(network, s, true);
-    const double down = std::isfinite(site.downlinkMBps) ? site.downlinkMBps : fastestPairMBps(network, s, false);
+    const double up = cost::accessBandwidthMBps(topology, network, s, true);
+    const double down = cost::accessBandwidthMBps(topology, network, s, false);
     p.uplink[s] = addLink(p, {"up:" + site.name, SimLink::Kind::Uplink, 0.0, up * kBytesPerMB, true, s, -1, s});
     p.downlink[s] = addLink(p, {"down:" + site.name, SimLink::Kind::Downlink, 0.0, down * kBytesPerMB, true, -1, s, s});
     p.gateway[s] = addLink(p, {"gw:" + site.name, SimLink::Kind::Gateway, 0.0, kGatewayBps, false, -1, -1, s});

@@ -6,11 +6,13 @@
 //                 between the alpha-beta cost and the simulated time per iteration, over the mappers' placements
 //                 of one application, averaged over the project's applications (and the lowest). A project of one
 //                 site (cloudmap-a7) has one alpha-beta cost for every placement; there the analytic measure is
-//                 CloudMap's CommTime (eq. 4, host links), which the simulation also sees.
+//                 CloudMap's CommTime (eq. 4, host links), which the simulation also sees. Also the same correlation
+//                 for the busiest link's bytes / bandwidth (bottleneck_s).
 //   disagree      8 processes pinned in site A each receive 10^8 B from a free partner; site B (8 slots) has a
 //                 200 MB/s uplink given and a 400 MB/s link to A, site C (8 slots) a 150 MB/s link to A. The
 //                 alpha-beta cost prefers every partner in B; the simulation sees B's uplink shared by 8 flows and
-//                 prefers them split 4 / 4. Which placement each measure prefers, and where refine (time) goes.
+//                 prefers them split 4 / 4. Which placement each measure prefers (and the busiest-link bound,
+//                 bottleneck_s), and where refine (time) goes.
 //   lu_scale      LU (one iteration) at 64, 512 and 4,096 processes on 4 sites of 64 x 16 slots, placed by geo:
 //                 wall clock of the whole simulate command (target: 4,096 under 10 s), messages simulated.
 // Arguments: case names to run (default all).
@@ -125,12 +127,14 @@ void rankCorrelation(const QTemporaryDir& dir)
         const QString project = samples.filePath(name + "/" + name + ".meridian");
         const Run info = cli({"info", project});
         std::vector<double> rhos;
+        std::vector<double> bottleneckRhos;
         int placements = 0;
         const char* measure = "alpha_beta";
         for (const auto& app : info.json["applications"].toArray()) {
             const QString application = app.toObject()["name"].toString();
             std::vector<double> costs;
             std::vector<double> commTimes;
+            std::vector<double> bottlenecks;
             std::vector<double> times;
             for (const QString& mapper : mappers) {
                 const QString mapping = dir.filePath(name + "-" + mapper + ".csv");
@@ -144,6 +148,7 @@ void rankCorrelation(const QTemporaryDir& dir)
                     continue;
                 costs.push_back(sim.json["alpha_beta_s"].toDouble());
                 commTimes.push_back(sim.json["instance"].toObject()["comm_time_s"].toDouble());
+                bottlenecks.push_back(sim.json["bottleneck_s"].toDouble());
                 times.push_back(sim.json["time_s"].toDouble());
             }
             placements += static_cast<int>(costs.size());
@@ -154,12 +159,17 @@ void rankCorrelation(const QTemporaryDir& dir)
             }
             if (!std::isnan(rho))
                 rhos.push_back(rho);
+            if (const double b = spearman(bottlenecks, times); !std::isnan(b))
+                bottleneckRhos.push_back(b);
         }
         const double mean = rhos.empty() ? std::nan("") : std::accumulate(rhos.begin(), rhos.end(), 0.0) / rhos.size();
         const double lowest = rhos.empty() ? std::nan("") : *std::min_element(rhos.begin(), rhos.end());
+        const double bottleneckMean = bottleneckRhos.empty()
+            ? std::nan("")
+            : std::accumulate(bottleneckRhos.begin(), bottleneckRhos.end(), 0.0) / bottleneckRhos.size();
         std::printf("RESULT case=rank project=%s measure=%s applications=%zu placements=%d spearman_mean=%.3f "
-                    "spearman_min=%.3f\n",
-                    qPrintable(name), measure, rhos.size(), placements, mean, lowest);
+                    "spearman_min=%.3f bottleneck_spearman_mean=%.3f\n",
+                    qPrintable(name), measure, rhos.size(), placements, mean, lowest, bottleneckMean);
         std::fflush(stdout);
     }
 }
@@ -202,13 +212,14 @@ void disagree(const QTemporaryDir& dir)
     const Run r = cli(QStringList{"simulate", "--mapping", refined} + raw);
     std::printf("RESULT case=disagree all_in_B_alpha_beta_s=%.3f all_in_B_simulated_s=%.3f split_alpha_beta_s=%.3f "
                 "split_simulated_s=%.3f alpha_beta_prefers=%s simulation_prefers=%s refine_alpha_beta_s=%.3f "
-                "refine_simulated_s=%.3f refine_bottleneck=%s\n",
+                "refine_simulated_s=%.3f refine_bottleneck=%s all_in_B_bottleneck_s=%.3f split_bottleneck_s=%.3f\n",
                 x.json["alpha_beta_s"].toDouble(), x.json["time_s"].toDouble(), y.json["alpha_beta_s"].toDouble(),
                 y.json["time_s"].toDouble(),
                 x.json["alpha_beta_s"].toDouble() < y.json["alpha_beta_s"].toDouble() ? "all_in_B" : "split",
                 x.json["time_s"].toDouble() < y.json["time_s"].toDouble() ? "all_in_B" : "split",
                 r.json["alpha_beta_s"].toDouble(), r.json["time_s"].toDouble(),
-                qPrintable(r.json["bottlenecks"].toArray().first().toString()));
+                qPrintable(r.json["bottlenecks"].toArray().first().toString()), x.json["bottleneck_s"].toDouble(),
+                y.json["bottleneck_s"].toDouble());
 }
 
 void luScale(const QTemporaryDir& dir)

@@ -1,3 +1,4 @@
+#include "core/cost/bottleneck_cost.h"
 #include "core/sim/platform.h"
 #include "core/sim/simulator.h"
 
@@ -103,6 +104,30 @@ private Q_SLOTS:
         QVERIFY(near(r2.meanIterationSeconds, 0.010 + 1e8 / 50e6));
         QCOMPARE(p2.links[r2.bottlenecks(p2).front()].id, std::string("up:a"));
         QVERIFY(near(r2.utilisation(p2, r2.bottlenecks(p2).front()), 1e8 / 50e6 / r2.meanIterationSeconds));
+    }
+
+    void theBusiestLinkBoundsTheSimulatedTime()
+    {
+        // 2e8 B from site a to b through a given 50 MB/s uplink: the uplink is the bottleneck (4 s), and the
+        // simulation, where the two flows share it, takes that plus the latency.
+        const TwoSites s(2, 50.0);
+        Eigen::MatrixXd traffic = Eigen::MatrixXd::Zero(2, 2);
+        traffic(0, 1) = 2e8;
+        traffic(0, 0) = 1e12; // intra-site traffic is not contended
+        const auto worst = cost::bottleneck(traffic, s.topology, s.network);
+        QCOMPARE(worst.link, cost::Bottleneck::Link::Uplink);
+        QCOMPARE(worst.from, 0);
+        QVERIFY(near(worst.seconds, 4.0));
+        const auto r = simulated(s.platform(),
+                                 {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1},
+                                  {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1}});
+        QVERIFY(near(r.meanIterationSeconds, 0.010 + worst.seconds));
+        // Without a given uplink the pair link (100 MB/s) carries it; b's downlink is as fast, the pair comes first.
+        const TwoSites open(2);
+        const auto pair = cost::bottleneck(traffic, open.topology, open.network);
+        QCOMPARE(pair.link, cost::Bottleneck::Link::SitePair);
+        QVERIFY(near(pair.seconds, 2.0));
+        QVERIFY(near(cost::accessBandwidthMBps(open.topology, open.network, 0, true), 100.0));
     }
 
     void theIntraSiteFabricDoesNotShare()
