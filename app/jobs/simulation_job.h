@@ -8,8 +8,9 @@
 
 namespace meridian::jobs {
 
-/// A mapping run whose simulation carries at most this many messages is simulated as soon as it is computed
-/// (about 2 s on one core here); a larger one on demand (Runs > Simulate).
+/// A mapping run whose simulation carries at most this many messages is simulated as soon as it is computed, in
+/// its job, before it lands; a larger one on demand (Runs > Simulate). The sample projects' applications (1,260 to
+/// 307,200 messages) take 0.02 to 3.7 s here.
 constexpr double kAutoSimulateMessages = 500'000;
 
 /// The messages a run's simulation carries: its application's message counts (one per non-zero entry without
