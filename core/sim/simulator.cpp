@@ -342,6 +342,8 @@ std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const mo
     for (int i = 0; i < volume.outerSize(); ++i)
         for (int k = volume.outerIndexPtr()[i]; k < volume.outerIndexPtr()[i + 1]; ++k) {
             const int j = volume.innerIndexPtr()[k];
+            if (j == i)
+                continue; // a process's messages to itself cost nothing, as in the alpha-beta cost
             const double bytes = volume.valuePtr()[k];
             const double count = comm.hasMessages() ? messages.valuePtr()[k] : 1.0;
             if (bytes <= 0.0 && count <= 0.0)

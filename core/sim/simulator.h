@@ -29,7 +29,8 @@ Expected<model::Placement> withHosts(const model::Placement& placement, const mo
 
 /// The transfers of one bulk-synchronous iteration: every process sends its row of the volume matrix, each
 /// entry split into its message count (rounded, at least one message for a non-zero entry; one per entry when
-/// the matrix has no counts). The placement must name hosts.
+/// the matrix has no counts). A process's entry to itself is left out: it costs nothing, as in the alpha-beta cost.
+/// The placement must name hosts.
 std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const model::Placement& placement);
 
 /// The most messages one simulation may carry (all iterations); larger ones are refused before they start.
