@@ -4,8 +4,10 @@
 #include <simgrid/version.h>
 #include <xbt/log.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +19,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <map>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
 
 namespace meridian::sim {
 
@@ -38,14 +45,14 @@ constexpr std::size_t kKeptErrorChars = 2000;
 /// link, when its last chain ended.
 class Replay {
 public:
-    Replay(const SimPlatform& platform, const std::vector<Transfer>& transfers, std::vector<sg4::Host*> hosts)
-        : m_platform(platform)
-        , m_transfers(transfers)
+    Replay(const std::vector<Transfer>& transfers, std::vector<std::vector<int>> routes, std::size_t linkCount,
+           std::vector<sg4::Host*> hosts)
+        : m_transfers(transfers)
+        , m_linkCount(linkCount)
         , m_hosts(std::move(hosts))
+        , m_routes(std::move(routes))
     {
-        m_routes.resize(transfers.size());
         for (std::size_t c = 0; c < transfers.size(); ++c) {
-            platform.route(transfers[c].fromHost, transfers[c].toHost, m_routes[c]);
             std::string name = "chain ";
             name += std::to_string(c);
             m_mailboxes.push_back(sg4::Mailbox::by_name(name));
@@ -61,10 +68,10 @@ public:
     /// Runs the iterations inside the controller actor; fills times and per-link busy seconds (summed).
     void run(int iterations, std::vector<double>& times, std::vector<double>& busy)
     {
-        busy.assign(m_platform.links.size(), 0.0);
+        busy.assign(m_linkCount, 0.0);
         for (int it = 0; it < iterations; ++it) {
             const double t0 = sg4::Engine::get_clock();
-            m_lastEnd.assign(m_platform.links.size(), t0);
+            m_lastEnd.assign(m_linkCount, t0);
             std::vector<sg4::ActorPtr> actors;
             actors.reserve(m_processes.size());
             for (const auto& [process, chains] : m_processes) {
@@ -143,8 +150,8 @@ private:
         }
     }
 
-    const SimPlatform& m_platform;
     const std::vector<Transfer>& m_transfers;
+    std::size_t m_linkCount = 0;
     std::vector<sg4::Host*> m_hosts;
     std::vector<std::vector<int>> m_routes;
     std::vector<sg4::Mailbox*> m_mailboxes;
@@ -167,11 +174,71 @@ bool writeAll(int fd, const void* data, std::size_t size)
     return true;
 }
 
-/// The child's whole life: SimGrid on the platform file, the replay, the results written to `out`.
-[[noreturn]] void runChild(const std::string& platformFile, const SimPlatform& platform,
-                           const std::vector<Transfer>& transfers, const SimOptions& options, int out)
+/// What the worker process reads besides the platform file: the hosts in index order, the platform's link count,
+/// the iterations, and each transfer with the links of its route. A text file, one item per line.
+struct WorkerInput {
+    std::vector<std::string> hostNames;
+    std::size_t linkCount = 0;
+    int iterations = 1;
+    std::vector<Transfer> transfers;
+    std::vector<std::vector<int>> routes;
+};
+
+std::string workerInputText(const SimPlatform& platform, const std::vector<Transfer>& transfers, int iterations)
+{
+    std::ostringstream out;
+    out.precision(17);
+    out << platform.hostCount() << ' ' << platform.links.size() << ' ' << iterations << ' ' << transfers.size() << '\n';
+    for (const std::string& name : platform.hostNames)
+        out << name << '\n';
+    std::vector<int> route;
+    for (const Transfer& t : transfers) {
+        route.clear();
+        platform.route(t.fromHost, t.toHost, route);
+        out << t.process << ' ' << t.peer << ' ' << t.fromHost << ' ' << t.toHost << ' ' << t.bytes << ' ' << t.messages
+            << ' ' << route.size();
+        for (int l : route)
+            out << ' ' << l;
+        out << '\n';
+    }
+    return out.str();
+}
+
+bool readWorkerInput(const char* path, WorkerInput& in)
+{
+    std::ifstream file(path);
+    std::size_t hosts = 0;
+    std::size_t count = 0;
+    if (!(file >> hosts >> in.linkCount >> in.iterations >> count))
+        return false;
+    file.ignore(1);
+    in.hostNames.resize(hosts);
+    for (std::string& name : in.hostNames)
+        if (!std::getline(file, name))
+            return false;
+    in.transfers.resize(count);
+    in.routes.resize(count);
+    for (std::size_t c = 0; c < count; ++c) {
+        Transfer& t = in.transfers[c];
+        std::size_t links = 0;
+        if (!(file >> t.process >> t.peer >> t.fromHost >> t.toHost >> t.bytes >> t.messages >> links))
+            return false;
+        in.routes[c].resize(links);
+        for (int& l : in.routes[c])
+            if (!(file >> l))
+                return false;
+    }
+    return true;
+}
+
+/// The worker's whole life: SimGrid on the platform file, the replay, the results written to `out`. It runs in a
+/// process of its own, started for it, before that process's main (see kWorker).
+[[noreturn]] void runWorker(const char* platformFile, const char* inputFile, int out)
 {
     try {
+        WorkerInput in;
+        if (!readWorkerInput(inputFile, in) || in.hostNames.empty())
+            throw std::runtime_error(std::string("unreadable simulation input ") + inputFile);
         int argc = 1;
         char name[] = "meridian-simulate";
         char* argv[] = {name, nullptr};
@@ -182,12 +249,12 @@ bool writeAll(int fd, const void* data, std::size_t size)
         sg4::Engine::set_config("contexts/stack-size:" + std::to_string(kActorStackKiB));
         engine.load_platform(platformFile);
         std::vector<sg4::Host*> hosts;
-        for (const std::string& host : platform.hostNames)
+        for (const std::string& host : in.hostNames)
             hosts.push_back(engine.host_by_name(host));
-        Replay replay(platform, transfers, hosts);
+        Replay replay(in.transfers, std::move(in.routes), in.linkCount, hosts);
         std::vector<double> times;
         std::vector<double> busy;
-        sg4::Actor::create("barrier", hosts.front(), [&] { replay.run(options.iterations, times, busy); });
+        sg4::Actor::create("barrier", hosts.front(), [&] { replay.run(in.iterations, times, busy); });
         engine.run();
         const auto count = static_cast<std::int64_t>(times.size());
         const auto links = static_cast<std::int64_t>(busy.size());
@@ -203,6 +270,23 @@ bool writeAll(int fd, const void* data, std::size_t size)
     std::fflush(stderr);
     ::_exit(4);
 }
+
+/// The file descriptor the worker writes its results to.
+constexpr int kResultFd = 3;
+constexpr const char* kPlatformVariable = "MERIDIAN_SIMULATION_PLATFORM";
+constexpr const char* kInputVariable = "MERIDIAN_SIMULATION_INPUT";
+
+/// simulate() starts its own executable again (/proc/self/exe) with these two variables set; in that process the
+/// simulation runs here, during static initialisation, before main has started Qt or any thread, and the process
+/// exits. (Forking the caller instead would copy a process whose other threads may hold locks the child then
+/// waits on forever; that happened under AddressSanitizer.)
+const bool kWorker = [] {
+    const char* platform = std::getenv(kPlatformVariable);
+    const char* input = std::getenv(kInputVariable);
+    if (platform != nullptr && input != nullptr)
+        runWorker(platform, input, kResultFd);
+    return false;
+}();
 
 /// Reads both of the child's pipes to their ends, polling cancellation; kills the child when canceled.
 bool drain(int resultFd, int errorFd, pid_t child, std::string& result, std::string& errors, const FeedbackRange& range)
@@ -266,22 +350,48 @@ Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform
     return r;
 }
 
-/// Writes the platform to a new file in the temporary directory and returns its path.
-Expected<std::string> writePlatformFile(const SimPlatform& platform)
+/// Writes `text` to a new file in the temporary directory ("meridian-<what>-XXXXXX<suffix>") and returns its path.
+Expected<std::string> writeTemporaryFile(const std::string& what, const std::string& suffix, const std::string& text)
 {
     const char* dir = std::getenv("TMPDIR");
-    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/meridian-platform-XXXXXX.xml";
-    const int fd = ::mkstemps(path.data(), 4);
+    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/meridian-" + what + "-XXXXXX" + suffix;
+    const int fd = ::mkstemps(path.data(), static_cast<int>(suffix.size()));
     if (fd < 0)
-        return makeError(ErrorCode::Io, "simulate: cannot create a temporary platform file in " + path);
-    const std::string xml = platformXml(platform);
-    const bool ok = writeAll(fd, xml.data(), xml.size());
+        return makeError(ErrorCode::Io, "simulate: cannot create a temporary " + what + " file in " + path);
+    const bool ok = writeAll(fd, text.data(), text.size());
     ::close(fd);
     if (!ok) {
         std::remove(path.c_str());
-        return makeError(ErrorCode::Io, "simulate: cannot write the temporary platform file " + path);
+        return makeError(ErrorCode::Io, "simulate: cannot write the temporary " + what + " file " + path);
     }
     return path;
+}
+
+/// Starts this executable again as the simulation worker (kWorker): its results on `resultFd` (as fd 3), its
+/// standard error on `errorFd`. Returns the pid, or -1.
+pid_t spawnWorker(const std::string& platformFile, const std::string& inputFile, int resultFd, int errorFd)
+{
+    std::vector<std::string> variables;
+    for (char** e = environ; *e != nullptr; ++e)
+        if (std::strncmp(*e, "MERIDIAN_SIMULATION_", 20) != 0)
+            variables.emplace_back(*e);
+    variables.push_back(std::string(kPlatformVariable) + "=" + platformFile);
+    variables.push_back(std::string(kInputVariable) + "=" + inputFile);
+    std::vector<char*> envp;
+    for (std::string& v : variables)
+        envp.push_back(v.data());
+    envp.push_back(nullptr);
+    char name[] = "meridian-simulation-worker";
+    char* argv[] = {name, nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, resultFd, kResultFd);
+    posix_spawn_file_actions_adddup2(&actions, errorFd, STDERR_FILENO);
+    pid_t pid = -1;
+    if (::posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, envp.data()) != 0)
+        pid = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
 }
 
 /// What went wrong in a child that did not finish, from its exit status and the end of its standard error.
@@ -409,23 +519,22 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
         empty.links.resize(platform.links.size());
         return empty;
     }
-    auto file = writePlatformFile(platform);
+    auto file = writeTemporaryFile("platform", ".xml", platformXml(platform));
     if (!file)
         return file.error();
+    auto input = writeTemporaryFile("simulation", ".txt", workerInputText(platform, transfers, options.iterations));
+    if (!input) {
+        std::remove(file->c_str());
+        return input.error();
+    }
     int resultPipe[2];
     int errorPipe[2];
-    if (::pipe(resultPipe) != 0 || ::pipe(errorPipe) != 0) {
+    if (::pipe2(resultPipe, O_CLOEXEC) != 0 || ::pipe2(errorPipe, O_CLOEXEC) != 0) {
         std::remove(file->c_str());
+        std::remove(input->c_str());
         return makeError(ErrorCode::Internal, "simulate: cannot create a pipe to the simulation");
     }
-    std::fflush(nullptr);
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::close(resultPipe[0]);
-        ::close(errorPipe[0]);
-        ::dup2(errorPipe[1], STDERR_FILENO);
-        runChild(*file, platform, transfers, options, resultPipe[1]);
-    }
+    const pid_t child = spawnWorker(*file, *input, resultPipe[1], errorPipe[1]);
     ::close(resultPipe[1]);
     ::close(errorPipe[1]);
     std::string result;
@@ -437,6 +546,7 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
     if (child > 0)
         ::waitpid(child, &status, 0);
     std::remove(file->c_str());
+    std::remove(input->c_str());
     if (child < 0)
         return makeError(ErrorCode::Internal, "simulate: cannot start the simulation process");
     if (!finished)

@@ -70,9 +70,10 @@ std::vector<std::string> simgridConfiguration();
 
 /// Simulates `iterations` bulk-synchronous iterations of `transfers` on `platform` with SimGrid: per iteration
 /// every process starts its transfers at once (each a chain of messages), and the iteration ends when the last
-/// message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a child process
-/// of its own; a SimGrid failure there is reported as an error, never a crash of the caller. Refuses more than
-/// kMaxSimulatedMessages messages before starting. Cancellation through `range` stops the child.
+/// message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a new process of
+/// the caller's own executable, started for it (any executable that links this library can be that worker); a
+/// SimGrid failure there is reported as an error, never a crash of the caller. Refuses more than
+/// kMaxSimulatedMessages messages before starting. Cancellation through `range` stops the worker.
 Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Transfer>& transfers,
                              const SimOptions& options, const FeedbackRange& range);
 
