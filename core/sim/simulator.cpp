@@ -378,6 +378,7 @@ pid_t spawnWorker(const std::string& platformFile, const std::string& inputFile,
     variables.push_back(std::string(kPlatformVariable) + "=" + platformFile);
     variables.push_back(std::string(kInputVariable) + "=" + inputFile);
     std::vector<char*> envp;
+    envp.reserve(variables.size() + 1);
     for (std::string& v : variables)
         envp.push_back(v.data());
     envp.push_back(nullptr);
