@@ -1,9 +1,14 @@
 #pragma once
 
+#include "core/model/comm_matrix.h"
 #include "core/model/network.h"
 #include "core/model/topology.h"
 
 #include <Eigen/Dense>
+
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace meridian::cost {
 
@@ -27,5 +32,61 @@ struct Bottleneck {
 /// The bottleneck of site x site traffic (bytes, row = sender; the diagonal is ignored). O(sites^2).
 Bottleneck bottleneck(const Eigen::MatrixXd& trafficBytes, const model::Topology& topology,
                       const model::Network& network);
+
+/// The bytes and seconds on every shared link for one site-level assignment (see BottleneckCost), kept up to
+/// date along a search by BottleneckCost::apply. Also holds the scratch space of the deltas, so a search
+/// thread keeps its own. Empty (no links) when made by default.
+class LinkLoads {
+public:
+    bool empty() const { return m_bytes.empty(); }
+
+private:
+    friend class BottleneckCost;
+    std::vector<double> m_bytes; // per link: sites x sites pair links (row = sender), then uplinks, then downlinks
+    std::vector<double> m_tree;  // max segment tree of the links' seconds; leaf l at m_leaves + l
+    int m_leaves = 0;            // a power of two, at least the link count
+    // Scratch of the deltas: (link, bytes change), merged per link.
+    mutable std::vector<std::pair<int, double>> m_changes;
+};
+
+/// The bottleneck of a site-level assignment as a search objective: the seconds of the busiest link (as
+/// cost::bottleneck), exact, with changes of a move or a swap in O(d log d + k log L) for d edges of the moved
+/// processes, k links they touch and L = sites^2 + 2 sites links (a max segment tree over the links; the links a
+/// step does not touch are read from it in the ranges between the touched ones).
+///
+/// Copies what it needs at construction; read-only afterwards and shareable across threads (the LinkLoads are
+/// per thread).
+class BottleneckCost {
+public:
+    /// `network` must be complete and have the topology's sites; `comm`'s byte volume is the traffic.
+    BottleneckCost(const model::Topology& topology, const model::Network& network, const model::CommMatrix& comm);
+
+    int siteCount() const { return m_siteCount; }
+    /// The loads of an assignment (site per process). O(nnz + L).
+    LinkLoads loads(std::span<const int> siteOf) const;
+    /// The busiest link's seconds of `loads`.
+    static double seconds(const LinkLoads& loads) { return loads.m_tree.empty() ? 0.0 : loads.m_tree[1]; }
+    /// The busiest link's seconds of an assignment.
+    double evaluate(std::span<const int> siteOf) const { return seconds(loads(siteOf)); }
+    /// The change of the busiest link's seconds when p moves to `to`; `loads` are siteOf's.
+    double moveDelta(const LinkLoads& loads, std::span<const int> siteOf, int p, int to) const;
+    /// The change when p and q exchange their sites.
+    double swapDelta(const LinkLoads& loads, std::span<const int> siteOf, int p, int q) const;
+    /// Updates `loads` for p moving to `to`; call before siteOf[p] changes (a swap is two moves, in turn).
+    void apply(LinkLoads& loads, std::span<const int> siteOf, int p, int to) const;
+
+private:
+    /// Collects into loads' scratch the merged byte change of every link touched when p goes to site `pTo`
+    /// and q (-1: none) to site `qTo`, sorted by link.
+    void collect(const LinkLoads& loads, std::span<const int> siteOf, int p, int pTo, int q, int qTo) const;
+    /// The busiest link's seconds if the scratch changes were applied. O(k log L).
+    double secondsWithChanges(const LinkLoads& loads) const;
+    int linkCount() const { return m_siteCount * m_siteCount + 2 * m_siteCount; }
+
+    int m_siteCount = 0;
+    std::vector<double> m_secondsPerByte; // per link; 0 on the diagonal pairs (intra-site traffic is free)
+    std::vector<int> m_outPtr, m_outIdx, m_inPtr, m_inIdx;
+    std::vector<double> m_outBytes, m_inBytes;
+};
 
 } // namespace meridian::cost

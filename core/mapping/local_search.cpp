@@ -35,6 +35,19 @@ LocalSearch::LocalSearch(SearchCost cost, std::vector<int> capacity, std::vector
     }
 }
 
+void LocalSearch::move(std::vector<int>& assignment, cost::LinkLoads& links, int p, int to) const
+{
+    m_cost.apply(links, assignment, p, to);
+    assignment[p] = to;
+}
+
+void LocalSearch::swap(std::vector<int>& assignment, cost::LinkLoads& links, int p, int q) const
+{
+    const int a = assignment[p];
+    move(assignment, links, p, assignment[q]);
+    move(assignment, links, q, a);
+}
+
 void LocalSearch::changed(int p, PassState& state) const
 {
     state.stale[p] = 1;
@@ -66,14 +79,14 @@ bool LocalSearch::improveByMoves(std::vector<int>& assignment, PassState& state,
         for (int b : open) {
             if (b == a)
                 continue;
-            const SearchState d = m_cost.moveDelta(assignment, cost, load, p, b);
+            const SearchState d = m_cost.moveDelta(assignment, cost, load, state.links, p, b);
             if (d.value < bestDelta.value) {
                 bestDelta = d;
                 bestBin = b;
             }
         }
         if (bestBin >= 0 && improves(bestDelta.value, cost.value)) {
-            assignment[p] = bestBin;
+            move(assignment, state.links, p, bestBin);
             --load[a];
             ++load[bestBin];
             cost += bestDelta;
@@ -85,7 +98,7 @@ bool LocalSearch::improveByMoves(std::vector<int>& assignment, PassState& state,
     return improved;
 }
 
-bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, SearchState& cost,
+bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, cost::LinkLoads& links, SearchState& cost,
                                            const FeedbackRange& range) const
 {
     bool improved = false;
@@ -97,14 +110,14 @@ bool LocalSearch::improveBySwapsExhaustive(std::vector<int>& assignment, SearchS
         for (int q : m_movable) {
             if (assignment[q] == assignment[p])
                 continue;
-            const SearchState d = m_cost.swapDelta(assignment, cost, p, q);
+            const SearchState d = m_cost.swapDelta(assignment, cost, links, p, q);
             if (d.value < bestDelta.value) {
                 bestDelta = d;
                 bestQ = q;
             }
         }
         if (bestQ >= 0 && improves(bestDelta.value, cost.value)) {
-            std::swap(assignment[p], assignment[bestQ]);
+            swap(assignment, links, p, bestQ);
             cost += bestDelta;
             improved = true;
         }
@@ -119,7 +132,7 @@ bool LocalSearch::improveBySwapsRanked(std::vector<int>& assignment, PassState& 
     for (int p : m_movable)
         members[assignment[p]].push_back(p);
     return m_binCount <= kRankedBinLimit ? swapsBetweenBinPairs(assignment, state, cost, members, range)
-                                         : swapsWithNeighbourBins(assignment, cost, members, range);
+                                         : swapsWithNeighbourBins(assignment, state.links, cost, members, range);
 }
 
 std::vector<std::vector<int>> LocalSearch::rankedCandidates(const std::vector<double>& rank,
@@ -188,10 +201,10 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, PassState& 
     const auto trySwap = [&](int p, int q) {
         if (assignment[p] == assignment[q])
             return false;
-        const SearchState d = m_cost.swapDelta(assignment, cost, p, q);
+        const SearchState d = m_cost.swapDelta(assignment, cost, state.links, p, q);
         if (!improves(d.value, cost.value))
             return false;
-        std::swap(assignment[p], assignment[q]);
+        swap(assignment, state.links, p, q);
         cost += d;
         changed(p, state);
         changed(q, state);
@@ -200,16 +213,18 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, PassState& 
     // The value change of every movable process into every other bin (loads unchanged, as in a swap), taken
     // before this pass's swaps; a row is recomputed only when it is stale.
     const int n = m_cost.processCount();
-    if (state.rank.empty() || state.rankUsdPerHour != cost.usdPerHour) {
+    if (state.rank.empty() || state.rankUsdPerHour != cost.usdPerHour || state.rankBottleneck != cost.bottleneck) {
         state.rank.assign(static_cast<std::size_t>(n) * m_binCount, 0.0);
         std::fill(state.stale.begin(), state.stale.end(), 1);
         state.rankUsdPerHour = cost.usdPerHour;
+        state.rankBottleneck = cost.bottleneck;
     }
     for (int p : m_movable) {
         if (!state.stale[p])
             continue;
         for (int b = 0; b < m_binCount; ++b)
-            state.rank[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost, p, b);
+            state.rank[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost,
+                                                                                            state.links, p, b);
         state.stale[p] = 0;
         if (range.isCanceled())
             return improved;
@@ -244,7 +259,7 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, PassState& 
     return improved;
 }
 
-bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, SearchState& cost,
+bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, cost::LinkLoads& links, SearchState& cost,
                                          std::vector<std::vector<int>>& members, const FeedbackRange& range) const
 {
     bool improved = false;
@@ -271,7 +286,7 @@ bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, SearchSta
             for (int q : members[b]) {
                 if (assignment[q] != b)
                     continue;
-                const SearchState dd = m_cost.swapDelta(assignment, cost, p, q);
+                const SearchState dd = m_cost.swapDelta(assignment, cost, links, p, q);
                 if (dd.value < bestDelta.value) {
                     bestDelta = dd;
                     bestQ = q;
@@ -281,7 +296,7 @@ bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, SearchSta
         if (bestQ >= 0 && improves(bestDelta.value, cost.value)) {
             const int a = assignment[p];
             const int b = assignment[bestQ];
-            std::swap(assignment[p], assignment[bestQ]);
+            swap(assignment, links, p, bestQ);
             cost += bestDelta;
             improved = true;
             std::replace(members[b].begin(), members[b].end(), bestQ, p);
@@ -295,6 +310,7 @@ SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRan
 {
     SearchState cost = m_cost.evaluate(assignment);
     PassState state;
+    state.links = m_cost.links(assignment);
     state.load.assign(m_binCount, 0);
     for (int b : assignment)
         ++state.load[b];
@@ -304,10 +320,11 @@ SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRan
         if (range.isCanceled())
             break;
         bool improved = improveByMoves(assignment, state, cost);
-        improved |= exhaustive ? improveBySwapsExhaustive(assignment, cost, range)
+        improved |= exhaustive ? improveBySwapsExhaustive(assignment, state.links, cost, range)
                                : improveBySwapsRanked(assignment, state, cost, range);
         // Resynchronise with a full evaluation so rounding never accumulates across passes.
         cost = m_cost.evaluate(assignment);
+        state.links = m_cost.links(assignment);
         if (!improved)
             break;
     }
@@ -347,6 +364,7 @@ double LocalSearch::anneal(std::vector<int>& assignment, SearchState cost, std::
     std::vector<int> load(m_binCount, 0);
     for (int b : assignment)
         ++load[b];
+    cost::LinkLoads links = m_cost.links(assignment);
     // Starting temperature: the mean size of a random swap's delta, so early uphill moves are common.
     double sum = 0.0;
     int samples = 0;
@@ -354,7 +372,7 @@ double LocalSearch::anneal(std::vector<int>& assignment, SearchState cost, std::
         const int p = m_movable[random.uniformInt(n)];
         const int q = m_movable[random.uniformInt(n)];
         if (assignment[p] != assignment[q]) {
-            sum += std::abs(m_cost.swapDelta(assignment, cost, p, q).value);
+            sum += std::abs(m_cost.swapDelta(assignment, cost, links, p, q).value);
             ++samples;
         }
     }
@@ -382,21 +400,21 @@ double LocalSearch::anneal(std::vector<int>& assignment, SearchState cost, std::
             b = static_cast<int>(random.uniformInt(static_cast<std::uint64_t>(m_binCount)));
             if (b == assignment[p] || load[b] >= m_capacity[b])
                 continue;
-            delta = m_cost.moveDelta(assignment, cost, load, p, b);
+            delta = m_cost.moveDelta(assignment, cost, load, links, p, b);
         } else {
             q = m_movable[random.uniformInt(n)];
             if (assignment[p] == assignment[q])
                 continue;
-            delta = m_cost.swapDelta(assignment, cost, p, q);
+            delta = m_cost.swapDelta(assignment, cost, links, p, q);
         }
         if (delta.value > 0.0 && random.uniform01() >= std::exp(-delta.value / temperature))
             continue;
         if (q >= 0) {
-            std::swap(assignment[p], assignment[q]);
+            swap(assignment, links, p, q);
         } else {
             --load[assignment[p]];
             ++load[b];
-            assignment[p] = b;
+            move(assignment, links, p, b);
         }
         cost += delta;
         if (cost.value < bestCost) {

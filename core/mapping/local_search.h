@@ -21,7 +21,7 @@ struct LocalSearchOptions {
     std::function<void(double cost)> onBest;
 };
 
-/// Local search on the exact alpha-beta cost (or a SearchCost with dollars) with O(degree) deltas: moves of one process into a bin
+/// Local search on the exact alpha-beta cost (or a SearchCost with dollars or the busiest link) with O(degree) deltas: moves of one process into a bin
 /// (site or host) with a free slot, and swaps of two processes in different bins. Fixed processes never
 /// move and bin loads never exceed their capacities. The result is never worse than the start.
 ///
@@ -49,18 +49,22 @@ public:
 private:
     /// What a descent keeps between its passes: the ranking values of swapsBetweenBinPairs (the value change of
     /// each process into each bin) and which rows are stale because the process or a neighbour changed bin since
-    /// they were taken. Rows depend on nothing else but the hourly price of the nodes in use, which is kept too.
+    /// they were taken. Rows depend on nothing else but the hourly price of the nodes in use and the busiest link,
+    /// which are kept too. Also the link loads of the assignment (for a bottleneck term).
     struct PassState {
         std::vector<int> load;
+        cost::LinkLoads links;
         std::vector<double> rank;    // n x bins
         std::vector<char> stale;     // per process
         double rankUsdPerHour = 0.0; // empty rank: not taken yet
+        double rankBottleneck = 0.0;
     };
 
     /// Marks the rows of p and its neighbours stale after p changed bin.
     void changed(int p, PassState& state) const;
     bool improveByMoves(std::vector<int>& assignment, PassState& state, SearchState& cost) const;
-    bool improveBySwapsExhaustive(std::vector<int>& assignment, SearchState& cost, const FeedbackRange& range) const;
+    bool improveBySwapsExhaustive(std::vector<int>& assignment, cost::LinkLoads& links, SearchState& cost,
+                                  const FeedbackRange& range) const;
     bool improveBySwapsRanked(std::vector<int>& assignment, PassState& state, SearchState& cost,
                               const FeedbackRange& range) const;
     /// For every ordered pair of bins (a, b), index a x bins + b: the processes of bin a that may gain by swapping
@@ -71,8 +75,12 @@ private:
     bool swapsBetweenBinPairs(std::vector<int>& assignment, PassState& state, SearchState& cost,
                               const std::vector<std::vector<int>>& members, const FeedbackRange& range) const;
     /// Many bins (hosts): partners are sought only in the bins of a process's neighbours.
-    bool swapsWithNeighbourBins(std::vector<int>& assignment, SearchState& cost, std::vector<std::vector<int>>& members,
-                                const FeedbackRange& range) const;
+    bool swapsWithNeighbourBins(std::vector<int>& assignment, cost::LinkLoads& links, SearchState& cost,
+                                std::vector<std::vector<int>>& members, const FeedbackRange& range) const;
+    /// Moves p to bin `to`, keeping `links` up to date.
+    void move(std::vector<int>& assignment, cost::LinkLoads& links, int p, int to) const;
+    /// Exchanges the bins of p and q, keeping `links` up to date.
+    void swap(std::vector<int>& assignment, cost::LinkLoads& links, int p, int q) const;
     void perturb(std::vector<int>& assignment, Random& random, int swaps) const;
     double anneal(std::vector<int>& assignment, SearchState cost, std::int64_t steps, Random& random,
                   const FeedbackRange& range) const;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace meridian::mapping {
 
@@ -137,12 +138,15 @@ std::vector<ParamSpec> RefineMapper::parameters() const
         ParamSpec::integer("anneal_steps", 0, 0, 1000000000,
                            "Annealing steps per search; 0 = automatic (1.5e7 / (1 + mean degree), at most 20000 per "
                            "free process, times effort)."),
-        ParamSpec::choice("objective", "time", {"time", "dollars", "weighted"},
+        ParamSpec::choice("objective", "time", {"time", "dollars", "weighted", "bottleneck", "time+bottleneck"},
                           "What the search minimises: the alpha-beta time, the dollars (egress + instances for "
-                          "that time; every site needs an instance price), or (1 - weight) x time / start's time "
-                          "+ weight x dollars / start's dollars."),
+                          "that time; every site needs an instance price), (1 - weight) x time / start's time "
+                          "+ weight x dollars / start's dollars, the busiest shared link's seconds (site uplinks, "
+                          "downlinks and site-pair links: contention; ties broken by time), or (1 - weight) x time "
+                          "/ start's time + weight x busiest link / start's busiest link."),
         ParamSpec::real("weight", 0.5, 0.0, 1.0,
-                        "The dollars' share of objective=weighted: 0 = time alone, 1 = dollars alone.")};
+                        "The second term's share: of dollars in objective=weighted, of the busiest link in "
+                        "objective=time+bottleneck (0 = time alone).")};
 }
 
 namespace {
@@ -218,6 +222,24 @@ Expected<SearchCost> searchCost(const MappingProblem& problem, const ParamValues
     const std::string objective = values.choice("objective");
     if (objective == "time")
         return SearchCost(problem.cost());
+    if (objective == "bottleneck" || objective == "time+bottleneck") {
+        auto links = std::make_shared<const cost::BottleneckCost>(problem.topology(), problem.network(), problem.comm());
+        const double seconds = problem.cost().evaluate(start);
+        const double busiest = links->evaluate(start);
+        const double timeScale = seconds > 0.0 ? seconds : 1.0;
+        const double busiestScale = busiest > 0.0 ? busiest : 1.0;
+        if (objective == "bottleneck") {
+            // Placements with the same busiest link are many (only the links at the top count); among them the
+            // alpha-beta time, a millionth of the objective's scale, prefers the one that loads the others least.
+            notes.emplace_back("objective: the busiest shared link (uplinks, downlinks, site pairs), ties broken "
+                               "by the alpha-beta time");
+            return SearchCost(problem.cost(), std::move(links), 1e-6 * busiestScale / timeScale, 1.0);
+        }
+        const double weight = values.real("weight");
+        notes.push_back("objective: " + std::to_string(1.0 - weight) + " x time / " + std::to_string(timeScale)
+                        + " s + " + std::to_string(weight) + " x busiest link / " + std::to_string(busiestScale) + " s");
+        return SearchCost(problem.cost(), std::move(links), (1.0 - weight) / timeScale, weight / busiestScale);
+    }
     auto prices = binPrices(problem);
     if (!prices)
         return prices.error();
@@ -261,11 +283,19 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
     PortfolioResult found = runPortfolio(*objective, capacity, movable, start.site, options, seed, range.sub(0.4, 0.9));
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    const double startValue = objective->evaluate(start.site).value;
     const std::string objectiveId = values.choice("objective");
-    const std::string what = objectiveId == "time" ? "cost " : objectiveId == "dollars" ? "dollars " : "objective ";
-    const std::string unit = objectiveId == "time" ? " s" : objectiveId == "dollars" ? " USD" : "";
-    result.notes.push_back(what + std::to_string(startValue) + unit + " -> " + std::to_string(found.cost) + unit
+    const bool busiestLink = objectiveId == "bottleneck";
+    // The busiest link's own seconds, without the time that breaks its ties.
+    const auto shown = [&](const std::vector<int>& assignment, double value) {
+        return busiestLink ? objective->evaluate(assignment).bottleneck : value;
+    };
+    const std::string what = objectiveId == "time" ? "cost "
+        : objectiveId == "dollars"                 ? "dollars "
+        : busiestLink                              ? "busiest link "
+                                                   : "objective ";
+    const std::string unit = objectiveId == "dollars" ? " USD" : objectiveId == "time" || busiestLink ? " s" : "";
+    result.notes.push_back(what + std::to_string(shown(start.site, objective->evaluate(start.site).value)) + unit
+                           + " -> " + std::to_string(shown(found.assignment, found.cost)) + unit
                            + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : ""));
     if (found.timedOut)
         result.notes.push_back("stopped at the time limit (" + std::to_string(options.timeLimitSeconds)

@@ -5,7 +5,8 @@
 
 namespace meridian::mapping {
 
-/// `refine`: local search on the exact alpha-beta cost, started from another mapper's placement.
+/// `refine`: local search on the exact alpha-beta cost, started from another mapper's placement (or on the
+/// dollars, the busiest shared link, or a weighted sum: the `objective` parameter, see SearchCost).
 ///
 /// Moves (into sites with a free slot) and swaps, evaluated with the O(degree) deltas, until no step
 /// improves; then `restarts` rounds that perturb the best placement by random swaps and descend again;
@@ -27,8 +28,9 @@ public:
     std::string_view id() const override { return "refine"; }
     std::string_view description() const override
     {
-        return "Move/swap local search on the exact alpha-beta cost from any mapper's placement, multi-start, optional "
-               "annealing";
+        return "Move/swap local search on the exact alpha-beta cost (or dollars, or the busiest link) from any "
+               "mapper's "
+               "placement, multi-start, optional annealing";
     }
     std::vector<ParamSpec> parameters() const override;
 

@@ -34,6 +34,14 @@ SearchCost::SearchCost(const cost::AlphaBetaCost& time, const model::CommMatrix&
     , m_dollarsWeight(dollarsWeight)
 {}
 
+SearchCost::SearchCost(const cost::AlphaBetaCost& time, std::shared_ptr<const cost::BottleneckCost> bottleneck,
+                       double secondsWeight, double bottleneckWeight)
+    : m_time(&time)
+    , m_bottleneck(std::move(bottleneck))
+    , m_secondsWeight(secondsWeight)
+    , m_bottleneckWeight(bottleneckWeight)
+{}
+
 SearchCost SearchCost::withWeights(double secondsWeight, double dollarsWeight) const
 {
     SearchCost weighted = *this;
@@ -52,19 +60,43 @@ double SearchCost::nodeUsdPerHour(int bin, int load) const
     return m_prices.instanceUsdPerHour[b] * nodes;
 }
 
-SearchState SearchCost::combine(double dSeconds, double dEgress, double dHourly, const SearchState& at) const
+SearchState SearchCost::combine(double dSeconds, double dBottleneck, double dEgress, double dHourly,
+                                const SearchState& at) const
 {
-    SearchState d{0.0, dSeconds, dEgress, dHourly};
-    const double before = at.egressUsd + at.usdPerHour * at.seconds / 3600.0;
-    const double after = (at.egressUsd + dEgress) + (at.usdPerHour + dHourly) * (at.seconds + dSeconds) / 3600.0;
-    d.value = m_secondsWeight * dSeconds + m_dollarsWeight * (after - before);
+    SearchState d;
+    d.seconds = dSeconds;
+    d.egressUsd = dEgress;
+    d.usdPerHour = dHourly;
+    d.bottleneck = dBottleneck;
+    d.value = m_secondsWeight * dSeconds + m_bottleneckWeight * dBottleneck;
+    if (m_egress) {
+        const double before = at.egressUsd + at.usdPerHour * at.seconds / 3600.0;
+        const double after = (at.egressUsd + dEgress) + (at.usdPerHour + dHourly) * (at.seconds + dSeconds) / 3600.0;
+        d.value += m_dollarsWeight * (after - before);
+    }
     return d;
+}
+
+cost::LinkLoads SearchCost::links(std::span<const int> assignment) const
+{
+    return m_bottleneck ? m_bottleneck->loads(assignment) : cost::LinkLoads();
+}
+
+void SearchCost::apply(cost::LinkLoads& links, std::span<const int> assignment, int p, int to) const
+{
+    if (m_bottleneck)
+        m_bottleneck->apply(links, assignment, p, to);
 }
 
 SearchState SearchCost::evaluate(std::span<const int> assignment) const
 {
     SearchState s;
     s.seconds = m_time->evaluate(assignment);
+    if (m_bottleneck) {
+        s.bottleneck = m_bottleneck->evaluate(assignment);
+        s.value = m_secondsWeight * s.seconds + m_bottleneckWeight * s.bottleneck;
+        return s;
+    }
     if (!m_egress) {
         s.value = s.seconds;
         return s;
@@ -80,9 +112,11 @@ SearchState SearchCost::evaluate(std::span<const int> assignment) const
 }
 
 SearchState SearchCost::moveDelta(std::span<const int> assignment, const SearchState& at, std::span<const int> load,
-                                  int p, int to) const
+                                  const cost::LinkLoads& links, int p, int to) const
 {
     const double dSeconds = m_time->moveDelta(assignment, p, to);
+    if (m_bottleneck)
+        return combine(dSeconds, m_bottleneck->moveDelta(links, assignment, p, to), 0.0, 0.0, at);
     if (!m_egress)
         return {dSeconds, dSeconds, 0.0, 0.0};
     const int from = assignment[p];
@@ -90,23 +124,29 @@ SearchState SearchCost::moveDelta(std::span<const int> assignment, const SearchS
     const int lt = load[static_cast<std::size_t>(to)];
     const double dHourly = nodeUsdPerHour(from, lf - 1) - nodeUsdPerHour(from, lf) + nodeUsdPerHour(to, lt + 1)
         - nodeUsdPerHour(to, lt);
-    return combine(dSeconds, m_egress->moveDelta(assignment, p, to), dHourly, at);
+    return combine(dSeconds, 0.0, m_egress->moveDelta(assignment, p, to), dHourly, at);
 }
 
-SearchState SearchCost::swapDelta(std::span<const int> assignment, const SearchState& at, int p, int q) const
+SearchState SearchCost::swapDelta(std::span<const int> assignment, const SearchState& at, const cost::LinkLoads& links,
+                                  int p, int q) const
 {
     const double dSeconds = m_time->swapDelta(assignment, p, q);
+    if (m_bottleneck)
+        return combine(dSeconds, m_bottleneck->swapDelta(links, assignment, p, q), 0.0, 0.0, at);
     if (!m_egress)
         return {dSeconds, dSeconds, 0.0, 0.0};
-    return combine(dSeconds, m_egress->swapDelta(assignment, p, q), 0.0, at);
+    return combine(dSeconds, 0.0, m_egress->swapDelta(assignment, p, q), 0.0, at);
 }
 
-double SearchCost::pairMoveDelta(std::span<const int> assignment, const SearchState& at, int p, int to) const
+double SearchCost::pairMoveDelta(std::span<const int> assignment, const SearchState& at, const cost::LinkLoads& links,
+                                 int p, int to) const
 {
     const double dSeconds = m_time->moveDelta(assignment, p, to);
+    if (m_bottleneck)
+        return combine(dSeconds, m_bottleneck->moveDelta(links, assignment, p, to), 0.0, 0.0, at).value;
     if (!m_egress)
         return dSeconds;
-    return combine(dSeconds, m_egress->moveDelta(assignment, p, to), 0.0, at).value;
+    return combine(dSeconds, 0.0, m_egress->moveDelta(assignment, p, to), 0.0, at).value;
 }
 
 } // namespace meridian::mapping

@@ -12,7 +12,12 @@
 //                 200 MB/s uplink given and a 400 MB/s link to A, site C (8 slots) a 150 MB/s link to A. The
 //                 alpha-beta cost prefers every partner in B; the simulation sees B's uplink shared by 8 flows and
 //                 prefers them split 4 / 4. Which placement each measure prefers (and the busiest-link bound,
-//                 bottleneck_s), and where refine (time) goes.
+//                 bottleneck_s), and where refine goes with each objective: time (alpha-beta), bottleneck (the
+//                 busiest link) and time+bottleneck (weights 0.5 and 0.7), each placement then simulated.
+//   objectives    per sample project and application, refine with objective=time, bottleneck and
+//                 time+bottleneck (weight 0.5), each placement simulated: the simulated time of each objective's
+//                 placement, and over all applications how often the contention-aware objectives simulate faster
+//                 than time's (the geometric mean ratio of their simulated times to time's).
 //   lu_scale      LU (one iteration) at 64, 512 and 4,096 processes on 4 sites of 64 x 16 slots, placed by geo:
 //                 wall clock of the whole simulate command (target: 4,096 under 10 s), messages simulated.
 // Arguments: case names to run (default all).
@@ -30,6 +35,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -207,19 +213,91 @@ void disagree(const QTemporaryDir& dir)
     }
     const Run x = cli(QStringList{"simulate", "--mapping", write(dir, "allB.csv", allB)} + raw);
     const Run y = cli(QStringList{"simulate", "--mapping", write(dir, "split.csv", split)} + raw);
-    const QString refined = dir.filePath("refine.csv");
-    cli(QStringList{"map", "--algorithm", "refine", "--out", refined} + raw);
-    const Run r = cli(QStringList{"simulate", "--mapping", refined} + raw);
     std::printf("RESULT case=disagree all_in_B_alpha_beta_s=%.3f all_in_B_simulated_s=%.3f split_alpha_beta_s=%.3f "
-                "split_simulated_s=%.3f alpha_beta_prefers=%s simulation_prefers=%s refine_alpha_beta_s=%.3f "
-                "refine_simulated_s=%.3f refine_bottleneck=%s all_in_B_bottleneck_s=%.3f split_bottleneck_s=%.3f\n",
+                "split_simulated_s=%.3f alpha_beta_prefers=%s simulation_prefers=%s all_in_B_bottleneck_s=%.3f "
+                "split_bottleneck_s=%.3f\n",
                 x.json["alpha_beta_s"].toDouble(), x.json["time_s"].toDouble(), y.json["alpha_beta_s"].toDouble(),
                 y.json["time_s"].toDouble(),
                 x.json["alpha_beta_s"].toDouble() < y.json["alpha_beta_s"].toDouble() ? "all_in_B" : "split",
                 x.json["time_s"].toDouble() < y.json["time_s"].toDouble() ? "all_in_B" : "split",
-                r.json["alpha_beta_s"].toDouble(), r.json["time_s"].toDouble(),
-                qPrintable(r.json["bottlenecks"].toArray().first().toString()), x.json["bottleneck_s"].toDouble(),
-                y.json["bottleneck_s"].toDouble());
+                x.json["bottleneck_s"].toDouble(), y.json["bottleneck_s"].toDouble());
+    const std::pair<const char*, const char*> searches[] = {{"time", "0.5"},
+                                                            {"bottleneck", "0.5"},
+                                                            {"time+bottleneck", "0.5"},
+                                                            {"time+bottleneck", "0.7"}};
+    for (const auto& [objective, weight] : searches) {
+        const QString refined = dir.filePath(QString("refine-%1-%2.csv").arg(objective, weight).replace('+', '-'));
+        cli(QStringList{"map", "--algorithm", "refine", "--param", QString("objective=") + objective, "--param",
+                        QString("weight=") + weight, "--out", refined}
+            + raw);
+        const Run r = cli(QStringList{"simulate", "--mapping", refined} + raw);
+        QFile placement(refined);
+        int inB = 0;
+        int inC = 0;
+        if (placement.open(QIODevice::ReadOnly))
+            for (const QByteArray& line : placement.readAll().split('\n')) { // process,site,host,slot
+                const QList<QByteArray> fields = line.split(',');
+                inB += fields.size() > 1 && fields[1] == "B" ? 1 : 0;
+                inC += fields.size() > 1 && fields[1] == "C" ? 1 : 0;
+            }
+        std::printf("RESULT case=disagree refine_objective=%s weight=%s partners_in_B=%d partners_in_C=%d "
+                    "alpha_beta_s=%.3f bottleneck_s=%.3f simulated_s=%.3f busiest=%s\n",
+                    objective, weight, inB, inC, r.json["alpha_beta_s"].toDouble(), r.json["bottleneck_s"].toDouble(),
+                    r.json["time_s"].toDouble(), qPrintable(r.json["bottlenecks"].toArray().first().toString()));
+    }
+}
+
+void objectives(const QTemporaryDir& dir)
+{
+    const QStringList objectiveIds = {"time", "bottleneck", "time+bottleneck"};
+    const QDir samples(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects");
+    std::vector<std::vector<double>> logRatios(objectiveIds.size());
+    std::vector<int> faster(objectiveIds.size(), 0);
+    std::vector<int> slower(objectiveIds.size(), 0);
+    for (const QString& name : samples.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString project = samples.filePath(name + "/" + name + ".meridian");
+        const Run info = cli({"info", project});
+        for (const auto& app : info.json["applications"].toArray()) {
+            const QString application = app.toObject()["name"].toString();
+            std::vector<double> simulated;
+            QString line;
+            for (const QString& objective : objectiveIds) {
+                const QString mapping = dir.filePath(name + "-objective-" + QString::number(simulated.size()) + ".csv");
+                const Run map = cli({"map", "--project", project, "--application", application, "--algorithm", "refine",
+                                     "--param", "objective=" + objective, "--out", mapping});
+                const Run sim = map.code == 0
+                    ? cli({"simulate", "--project", project, "--application", application, "--mapping", mapping})
+                    : Run{};
+                if (sim.code != 0)
+                    break;
+                simulated.push_back(sim.json["time_s"].toDouble());
+                line += QString(" %1_alpha_beta_s=%2 %1_bottleneck_s=%3 %1_simulated_s=%4")
+                            .arg(QString(objective).replace('+', '_'))
+                            .arg(sim.json["alpha_beta_s"].toDouble(), 0, 'f', 4)
+                            .arg(sim.json["bottleneck_s"].toDouble(), 0, 'f', 4)
+                            .arg(sim.json["time_s"].toDouble(), 0, 'f', 4);
+            }
+            if (simulated.size() != static_cast<std::size_t>(objectiveIds.size()))
+                continue;
+            for (std::size_t k = 1; k < simulated.size(); ++k) {
+                logRatios[k].push_back(std::log(simulated[k] / simulated[0]));
+                faster[k] += simulated[k] < simulated[0] * (1 - 1e-3) ? 1 : 0;
+                slower[k] += simulated[k] > simulated[0] * (1 + 1e-3) ? 1 : 0;
+            }
+            std::printf("RESULT case=objectives project=%s application=%s%s\n", qPrintable(name),
+                        qPrintable(application), qPrintable(line));
+            std::fflush(stdout);
+        }
+    }
+    for (std::size_t k = 1; k < logRatios.size(); ++k) {
+        const double mean = logRatios[k].empty()
+            ? 0.0
+            : std::accumulate(logRatios[k].begin(), logRatios[k].end(), 0.0) / static_cast<double>(logRatios[k].size());
+        std::printf("RESULT case=objectives objective=%s applications=%zu simulates_faster=%d simulates_slower=%d "
+                    "geomean_simulated_ratio_to_time=%.3f\n",
+                    qPrintable(objectiveIds[static_cast<int>(k)]), logRatios[k].size(), faster[k], slower[k],
+                    std::exp(mean));
+    }
 }
 
 void luScale(const QTemporaryDir& dir)
@@ -253,7 +331,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QStringList cases = app.arguments().mid(1);
     if (cases.isEmpty())
-        cases = {"one_flow", "rank", "disagree", "lu_scale"};
+        cases = {"one_flow", "rank", "disagree", "objectives", "lu_scale"};
     QTemporaryDir dir;
     for (const QString& c : cases) {
         if (c == "one_flow")
@@ -262,6 +340,8 @@ int main(int argc, char** argv)
             rankCorrelation(dir);
         else if (c == "disagree")
             disagree(dir);
+        else if (c == "objectives")
+            objectives(dir);
         else if (c == "lu_scale")
             luScale(dir);
         else

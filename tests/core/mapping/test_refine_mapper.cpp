@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 
 using namespace meridian;
@@ -99,6 +100,44 @@ BinPrices pricesOf(const MappingProblem& problem)
 SearchCost dollarsOf(const MappingProblem& problem)
 {
     return SearchCost(problem.cost(), problem.comm(), pricesOf(problem), 0.0, 1.0);
+}
+
+/// The random instance of `seed` on 3 sites of 5 slots (room for 15, so moves are possible) with site b's uplink
+/// given (30 MB/s) and site a's downlink (20 MB/s): shared links that bind.
+MappingProblem contendedInstance(std::uint64_t seed)
+{
+    const MappingProblem base = randomInstance(seed);
+    std::vector<model::Site> sites{test::site("a", 10, 10, 5, 1), test::site("b", 40, 100, 5, 1),
+                                   test::site("c", -20, -60, 5, 1)};
+    sites[1].uplinkMBps = 30.0;
+    sites[0].downlinkMBps = 20.0;
+    return *MappingProblem::create(*model::Topology::create(sites), base.network(), base.comm());
+}
+
+/// Eight processes pinned in site A each receive 10^8 B (one message) from a free partner; B (8 slots, a 200 MB/s
+/// uplink) has a 400 MB/s link to A, C (8 slots) a 150 MB/s one. Alpha-beta puts every partner in B, where they
+/// share B's uplink; the busiest link is lowest with five in B and three in C (2.5 s).
+MappingProblem sharedUplinkInstance()
+{
+    std::vector<model::Site> sites{test::site("A", 0, 0, 8, 1), test::site("B", 10, 10, 8, 1),
+                                   test::site("C", -10, 20, 8, 1)};
+    sites[1].uplinkMBps = 200.0;
+    const double latency[3][3] = {{0.5, 10, 10}, {10, 0.5, 10}, {10, 10, 0.5}};
+    const double bandwidth[3][3] = {{1000, 400, 150}, {400, 1000, 400}, {150, 400, 1000}};
+    model::Network net(3);
+    for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) {
+            net.set(model::NetworkQuantity::Latency, k, l, latency[k][l]);
+            net.set(model::NetworkQuantity::Bandwidth, k, l, bandwidth[k][l]);
+        }
+    std::vector<model::CommEntry> entries;
+    std::vector<model::Pin> pins;
+    for (int i = 0; i < 8; ++i) {
+        entries.push_back({8 + i, i, 1e8, 1.0});
+        pins.push_back({i, 0});
+    }
+    return *MappingProblem::create(*model::Topology::create(sites), net, *model::CommMatrix::fromEntries(16, entries),
+                                   *model::Constraints::fromPins(pins));
 }
 
 /// Runs a computation's workers one after the other on the calling thread: the offered ones first (they take
@@ -283,6 +322,7 @@ private Q_SLOTS:
             siteOf[p] = p % 3;
         for (int trial = 0; trial < 500; ++trial) {
             const SearchState at = cost.evaluate(siteOf);
+            const cost::LinkLoads links = cost.links(siteOf);
             QCOMPARE(at.seconds, problem.cost().evaluate(siteOf));
             std::vector<int> load(3, 0);
             for (int s : siteOf)
@@ -294,13 +334,13 @@ private Q_SLOTS:
                 const int to = static_cast<int>(random.uniformInt(3));
                 if (to == siteOf[p] || load[to] == 6)
                     continue;
-                d = cost.moveDelta(siteOf, at, load, p, to);
+                d = cost.moveDelta(siteOf, at, load, links, p, to);
                 after[p] = to;
             } else {
                 const int q = static_cast<int>(random.uniformInt(12));
                 if (siteOf[p] == siteOf[q])
                     continue;
-                d = cost.swapDelta(siteOf, at, p, q);
+                d = cost.swapDelta(siteOf, at, links, p, q);
                 std::swap(after[p], after[q]);
             }
             const SearchState next = cost.evaluate(after);
@@ -312,6 +352,142 @@ private Q_SLOTS:
         // The walk ended on a placement that pays both for nodes and for egress (both parts were exercised).
         const SearchState at = cost.evaluate(siteOf);
         QVERIFY(at.usdPerHour > 0.0 && at.egressUsd > 0.0);
+    }
+
+    void bottleneckDeltasAreDifferencesOfEvaluations()
+    {
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            const MappingProblem problem = contendedInstance(seed);
+            const auto busiest = std::make_shared<const cost::BottleneckCost>(problem.topology(), problem.network(),
+                                                                              problem.comm());
+            const SearchCost cost(problem.cost(), busiest, 0.4, 0.6);
+            Random random(seed);
+            std::vector<int> siteOf(12);
+            for (int p = 0; p < 12; ++p)
+                siteOf[p] = p % 3;
+            // The loads are carried along the walk by apply (as a search does), never rebuilt.
+            cost::LinkLoads links = cost.links(siteOf);
+            int changesOfTheBusiest = 0;
+            for (int trial = 0; trial < 400; ++trial) {
+                const SearchState at = cost.evaluate(siteOf);
+                // The evaluator agrees with the busiest link of the placement's site x site traffic.
+                const double reference = cost::bottleneck(problem.cost().breakdown(siteOf).trafficBytes,
+                                                          problem.topology(), problem.network())
+                                             .seconds;
+                QVERIFY(std::abs(at.bottleneck - reference) <= 1e-12 * reference);
+                QVERIFY(std::abs(cost::BottleneckCost::seconds(links) - reference) <= 1e-9 * reference);
+                QVERIFY(std::abs(at.value - (0.4 * at.seconds + 0.6 * at.bottleneck)) <= 1e-12 * at.value);
+                std::vector<int> after = siteOf;
+                const int p = static_cast<int>(random.uniformInt(12));
+                SearchState d;
+                if (trial % 2 == 0) {
+                    const int to = static_cast<int>(random.uniformInt(3));
+                    std::vector<int> load(3, 0);
+                    for (int s : siteOf)
+                        ++load[s];
+                    d = cost.moveDelta(siteOf, at, load, links, p, to);
+                    after[p] = to;
+                    cost.apply(links, siteOf, p, to);
+                } else {
+                    const int q = static_cast<int>(random.uniformInt(12));
+                    d = cost.swapDelta(siteOf, at, links, p, q);
+                    std::swap(after[p], after[q]);
+                    std::vector<int> step = siteOf;
+                    cost.apply(links, step, p, siteOf[q]);
+                    step[p] = siteOf[q];
+                    cost.apply(links, step, q, siteOf[p]);
+                }
+                const SearchState next = cost.evaluate(after);
+                QVERIFY(std::abs(at.bottleneck + d.bottleneck - next.bottleneck) <= 1e-9 * next.bottleneck);
+                QVERIFY(std::abs(at.value + d.value - next.value) <= 1e-9 * next.value);
+                changesOfTheBusiest += d.bottleneck != 0.0 ? 1 : 0;
+                siteOf = std::move(after);
+            }
+            // The walk changed the busiest link often (the deltas were not all zero).
+            QVERIFY(changesOfTheBusiest > 40);
+        }
+    }
+
+    void minimisesTheBusiestLinkOrATimeAndBottleneckSumWhenAsked()
+    {
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback feedback;
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            const MappingProblem problem = contendedInstance(seed);
+            const cost::BottleneckCost busiest(problem.topology(), problem.network(), problem.comm());
+            // time+bottleneck weighs each term by the start's (geo's) value.
+            const auto start = m_registry.find("geo")->map(problem, seed, feedback);
+            QVERIFY(start);
+            const double weight = 0.7;
+            const double timeWeight = (1 - weight) / problem.cost().evaluate(start->placement.site);
+            const double busiestWeight = weight / busiest.evaluate(start->placement.site);
+            const auto sum = [&](const std::vector<int>& siteOf) {
+                return timeWeight * problem.cost().evaluate(siteOf) + busiestWeight * busiest.evaluate(siteOf);
+            };
+            // In one enumeration: the lowest busiest link, the lowest time among the placements that reach it
+            // (the bottleneck objective's tie-break) and the lowest weighted sum.
+            double bestTimeAtBest = std::numeric_limits<double>::infinity();
+            double bestLink = std::numeric_limits<double>::infinity();
+            double bestSum = std::numeric_limits<double>::infinity();
+            lowest(
+                [&](const std::vector<int>& siteOf) {
+                    const double b = busiest.evaluate(siteOf);
+                    const double t = problem.cost().evaluate(siteOf);
+                    if (b < bestLink * (1 - 1e-12)) {
+                        bestLink = b;
+                        bestTimeAtBest = t;
+                    } else if (b <= bestLink * (1 + 1e-12)) {
+                        bestTimeAtBest = std::min(bestTimeAtBest, t);
+                    }
+                    bestSum = std::min(bestSum, timeWeight * t + busiestWeight * b);
+                    return b;
+                },
+                5);
+            const auto byLink = refine->map(problem,
+                                            *ParamValues::parse(refine->parameters(), {"objective=bottleneck"}), seed,
+                                            feedback);
+            const auto byTime = refine->map(problem, seed, feedback);
+            QVERIFY(byLink && byTime);
+            const double found = busiest.evaluate(byLink->placement.site);
+            qInfo("seed %d: busiest link %.4f s (optimum %.4f s), time objective's %.4f s", int(seed), found, bestLink,
+                  busiest.evaluate(byTime->placement.site));
+            QVERIFY2(found <= bestLink * (1 + 1e-9), qPrintable(QString("%1 > %2").arg(found).arg(bestLink)));
+            QVERIFY(found <= busiest.evaluate(byTime->placement.site));
+            const double foundTime = problem.cost().evaluate(byLink->placement.site);
+            QVERIFY2(foundTime <= bestTimeAtBest * (1 + 1e-9),
+                     qPrintable(QString("%1 > %2").arg(foundTime).arg(bestTimeAtBest)));
+            // The weighted sum at its optimum too.
+            const auto both = refine->map(problem,
+                                          *ParamValues::parse(refine->parameters(),
+                                                              {"objective=time+bottleneck", "weight=0.7", "start=geo"}),
+                                          seed, feedback);
+            QVERIFY(both);
+            QVERIFY2(sum(both->placement.site) <= bestSum * (1 + 1e-9),
+                     qPrintable(QString("%1 > %2").arg(sum(both->placement.site)).arg(bestSum)));
+        }
+    }
+
+    void theBusiestLinkObjectiveSpreadsFlowsOffASharedUplink()
+    {
+        const MappingProblem problem = sharedUplinkInstance();
+        const cost::BottleneckCost busiest(problem.topology(), problem.network(), problem.comm());
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback feedback;
+        const auto byTime = refine->map(problem, 1, feedback);
+        const auto byLink = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=bottleneck"}), 1,
+                                        feedback);
+        QVERIFY(byTime && byLink);
+        const auto inSite = [](const model::Placement& placement, int site) {
+            return static_cast<int>(std::count(placement.site.begin() + 8, placement.site.end(), site));
+        };
+        // Alpha-beta: all eight partners behind B's uplink (8 x 10^8 B at 200 MB/s: 4 s on it).
+        QCOMPARE(inSite(byTime->placement, 1), 8);
+        QVERIFY(std::abs(busiest.evaluate(byTime->placement.site) - 4.0) < 1e-12);
+        // The busiest link: five in B (2.5 s on its uplink), three in C (2 s on the 150 MB/s link).
+        QCOMPARE(inSite(byLink->placement, 1), 5);
+        QCOMPARE(inSite(byLink->placement, 2), 3);
+        QVERIFY(std::abs(busiest.evaluate(byLink->placement.site) - 2.5) < 1e-12);
+        QVERIFY(problem.cost().evaluate(byLink->placement.site) > problem.cost().evaluate(byTime->placement.site));
     }
 
     void minimisesDollarsOrAWeightedSumWhenAsked()
