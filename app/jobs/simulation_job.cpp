@@ -73,4 +73,53 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
     return {};
 }
 
+std::optional<SimulationComparison> compareWithSimulation(const document::Run& run)
+{
+    const auto simulated = run.metric("simulated_s");
+    const auto cost = run.metric("cost_s");
+    if (!simulated || !cost || run.simulatedLinks.empty())
+        return std::nullopt;
+    SimulationComparison out;
+    out.alphaBetaSeconds = *cost;
+    out.simulatedSeconds = *simulated;
+    const auto sites = static_cast<int>(run.timeSeconds.rows());
+    const auto alphaBeta = [&](int from, int to) {
+        return from >= 0 && to >= 0 && from < sites && to < sites ? run.timeSeconds(from, to) : 0.0;
+    };
+    for (const auto& l : run.simulatedLinks)
+        out.links.push_back({l.from, l.to, l.bytes, l.from == l.to ? 0.0 : alphaBeta(l.from, l.to), true,
+                             l.busyFraction * out.simulatedSeconds, l.busyFraction, l.utilisation});
+    std::stable_sort(out.links.begin(), out.links.end(),
+                     [](const LinkComparison& x, const LinkComparison& y) { return x.utilisation > y.utilisation; });
+    // A site pair the alpha-beta cost prices but the simulation never loaded (no bytes: latency alone) keeps its
+    // alpha-beta part visible.
+    const auto listed = [&](int from, int to) {
+        return std::any_of(out.links.begin(), out.links.end(),
+                           [&](const LinkComparison& l) { return l.from == from && l.to == to; });
+    };
+    for (int a = 0; a < sites; ++a)
+        for (int b = 0; b < sites; ++b)
+            if (a != b && alphaBeta(a, b) > 0.0 && !listed(a, b))
+                out.links.push_back({a, b, 0.0, alphaBeta(a, b), true, 0.0, 0.0, 0.0});
+    const bool hasTraffic = run.trafficBytes.rows() == sites && run.trafficBytes.cols() == sites;
+    for (int s = 0; s < sites; ++s)
+        if (alphaBeta(s, s) > 0.0)
+            out.links.push_back(
+                {s, s, hasTraffic ? run.trafficBytes(s, s) : 0.0, alphaBeta(s, s), false, 0.0, 0.0, 0.0});
+    for (int i = 0; i < static_cast<int>(out.links.size()); ++i) {
+        const LinkComparison& l = out.links[static_cast<std::size_t>(i)];
+        if (l.alphaBetaSeconds > 0.0
+            && (out.costliest < 0
+                || l.alphaBetaSeconds > out.links[static_cast<std::size_t>(out.costliest)].alphaBetaSeconds))
+            out.costliest = i;
+        if (!l.simulated || l.busyFraction <= 0.0)
+            continue;
+        const LinkComparison* b = out.busiest < 0 ? nullptr : &out.links[static_cast<std::size_t>(out.busiest)];
+        if (!b || l.utilisation > b->utilisation
+            || (l.utilisation == b->utilisation && l.busyFraction > b->busyFraction))
+            out.busiest = i;
+    }
+    return out;
+}
+
 } // namespace meridian::jobs

@@ -6,6 +6,9 @@
 #include "core/common/feedback.h"
 #include "core/model/network.h"
 
+#include <optional>
+#include <vector>
+
 namespace meridian::jobs {
 
 /// A mapping run whose simulation carries at most this many messages is simulated as soon as it is computed, in
@@ -23,5 +26,31 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
 /// An error leaves the run as it was.
 Status simulateRun(document::Run& run, const document::Project& project, const model::Network& network,
                    const Feedback& feedback);
+
+/// One link of a simulated run beside what the alpha-beta cost says of it: a site pair's link (from, to), a site's
+/// uplink (to = -1), its downlink (from = -1), or the inside of a site (from = to), which the alpha-beta cost
+/// prices but whose per-host links the run does not keep from its simulation (`simulated` false).
+struct LinkComparison {
+    int from = -1;
+    int to = -1;
+    double bytes = 0.0;            ///< per iteration (the simulation's; the alpha-beta traffic inside a site)
+    double alphaBetaSeconds = 0.0; ///< the pair's part of the alpha-beta cost; 0 for an uplink or downlink
+    bool simulated = true;
+    double busySeconds = 0.0;  ///< busy fraction x simulated time
+    double busyFraction = 0.0; ///< share of the simulated iteration with a transfer under way on it
+    double utilisation = 0.0;  ///< bytes / (bandwidth x simulated time)
+};
+
+/// Where a simulated run's alpha-beta cost and its simulation put the time.
+struct SimulationComparison {
+    double alphaBetaSeconds = 0.0;     ///< the run's cost_s: the sum over pairs, as if each had a private link
+    double simulatedSeconds = 0.0;     ///< simulated_s: one iteration's time, transfers overlapping and sharing
+    std::vector<LinkComparison> links; ///< simulated links by utilisation (most first), then the insides of sites
+    int costliest = -1; ///< the link with the largest alpha-beta part (index into links), -1 when none costs
+    int busiest = -1;   ///< the simulation's busiest link (utilisation, then busy fraction), -1 when none
+};
+
+/// Compares a run's alpha-beta cost with its simulation, link by link; nullopt when the run was not simulated.
+std::optional<SimulationComparison> compareWithSimulation(const document::Run& run);
 
 } // namespace meridian::jobs

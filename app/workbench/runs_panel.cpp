@@ -4,6 +4,7 @@
 #include "app/jobs/simulation_job.h"
 #include "app/workbench/batch_dialog.h"
 #include "app/workbench/run_table_model.h"
+#include "app/workbench/simulation_details_dialog.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -42,6 +43,10 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     simulate->setToolTip(tr("Predict the selected mapping runs' communication time with SimGrid, contention "
                             "included (runs of up to %L1 messages are simulated as soon as they finish)")
                              .arg(jobs::kAutoSimulateMessages, 0, 'f', 0));
+    auto* details = new QPushButton(tr("Where the time goes\u2026"), this);
+    details->setObjectName("simulationDetails");
+    details->setToolTip(tr("For the selected simulated run: where its alpha-beta cost and its simulation put the "
+                           "time, link by link, and where they disagree"));
     auto* diff = new QPushButton(tr("Diff two"), this);
     diff->setToolTip(tr("Compare the placements of the two selected runs"));
     auto* exportButton = new QToolButton(this);
@@ -65,8 +70,8 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     whatIf->setMenu(whatIfMenu);
     whatIf->setToolTip(tr("Derive a new run from the selected partition run: Geo-Cut's data-centre removal, or "
                           "its update of a dynamic graph"));
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{rerun, duplicate, remove, simulate, diff, exportButton, whatIf, rerunStale})
+    for (QWidget* w : std::initializer_list<QWidget*>{rerun, duplicate, remove, simulate, details, diff, exportButton,
+                                                      whatIf, rerunStale})
         bar->addWidget(w);
     m_staleNote = new QLabel(this);
     bar->addWidget(m_staleNote, 1);
@@ -99,6 +104,11 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     connect(remove, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
     connect(rerunStale, &QPushButton::clicked, this, [this] { m_controller->rerunStale(); });
     connect(simulate, &QPushButton::clicked, this, [this] { m_controller->simulate(selectedRuns()); });
+    connect(details, &QPushButton::clicked, this, [this] { showSimulationDetails(); });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() == RunTableModel::Simulated)
+            showSimulationDetails();
+    });
     connect(diff, &QPushButton::clicked, this, [this] {
         const auto ids = selectedRuns();
         if (ids.size() == 2)
@@ -199,6 +209,29 @@ BatchDialog* RunsPanel::applyBatchWithDialog()
                                  dialog->threshold());
     });
     dialog->open();
+    return dialog;
+}
+
+SimulationDetailsDialog* RunsPanel::showSimulationDetails()
+{
+    const auto ids = selectedRuns();
+    const auto run = ids.size() == 1 ? m_document->run(ids.front()) : nullptr;
+    if (!run) {
+        Q_EMIT errorOccurred(tr("Select one run"),
+                             tr("Where the time goes is shown for one simulated mapping run: select it first."));
+        return nullptr;
+    }
+    const auto comparison = jobs::compareWithSimulation(*run);
+    if (!comparison) {
+        Q_EMIT errorOccurred(tr("Run %1 was not simulated").arg(run->id),
+                             run->kind == document::RunKind::Mapping
+                                 ? tr("Simulate it first (Simulate), then see where the time goes.")
+                                 : tr("Only mapping runs are simulated."));
+        return nullptr;
+    }
+    auto* dialog = new SimulationDetailsDialog(*run, *comparison, *m_document->project(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
     return dialog;
 }
 

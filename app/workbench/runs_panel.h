@@ -14,11 +14,14 @@ namespace meridian::workbench {
 
 class BatchDialog;
 class RunTableModel;
+class SimulationDetailsDialog;
 
 /// The list of finished runs: select one to show it everywhere; re-run, duplicate into the run panel
 /// with other parameters, delete (undoable), re-run every stale run, export the selected run's
 /// placement as a rankfile, machinefile, Slurm hostfile or mapping CSV (or a partition run's E.tsv and
-/// M.tsv), and derive a what-if from a partition run: sites removed, or an insert/delete batch applied.
+/// M.tsv), and derive a what-if from a partition run: sites removed, or an insert/delete batch applied. Mapping
+/// runs are simulated on demand, and a simulated run shows where its alpha-beta cost and its simulation put the
+/// time ("Where the time goes", or a double click on its Simulated cell).
 class RunsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -36,6 +39,9 @@ public:
     /// Opens the batch dialog for the selected partition run (window-modal); its OK starts the what-if.
     /// Returns the dialog, or nullptr when no single partition run is selected (errorOccurred says so).
     BatchDialog* applyBatchWithDialog();
+    /// Opens, for the one selected run, where its alpha-beta cost and its simulation put the time (non-modal).
+    /// Returns the dialog, or nullptr when not exactly one simulated run is selected (errorOccurred says why).
+    SimulationDetailsDialog* showSimulationDetails();
 
 Q_SIGNALS:
     void duplicateRequested(int runId);

@@ -86,6 +86,29 @@ private Q_SLOTS:
                 pairBytes += l.bytes;
         }
         QCOMPARE(pairBytes, *run->metric("wan_bytes"));
+        // Link by link beside the alpha-beta cost: the pairs' and insides' parts add up to the whole cost, and the
+        // busy times fit in the iteration.
+        QVERIFY(!jobs::compareWithSimulation(none));
+        const auto comparison = jobs::compareWithSimulation(*run);
+        QVERIFY(comparison);
+        QCOMPARE(comparison->simulatedSeconds, *simulated);
+        double parts = 0.0;
+        int insides = 0;
+        for (const auto& l : comparison->links) {
+            parts += l.alphaBetaSeconds;
+            QVERIFY(l.busySeconds <= *simulated * (1 + 1e-9));
+            insides += l.from == l.to ? 1 : 0;
+            QCOMPARE(l.simulated, l.from != l.to);
+            if (l.from < 0 || l.to < 0)
+                QCOMPARE(l.alphaBetaSeconds, 0.0); // uplinks and downlinks: not in the alpha-beta cost
+        }
+        QVERIFY(std::abs(parts - comparison->alphaBetaSeconds) <= 1e-9 * comparison->alphaBetaSeconds);
+        QCOMPARE(insides, 4);
+        QVERIFY(comparison->costliest >= 0 && comparison->busiest >= 0);
+        for (const auto& l : comparison->links) {
+            QVERIFY(l.alphaBetaSeconds <= comparison->links[comparison->costliest].alphaBetaSeconds);
+            QVERIFY(!l.simulated || l.busyFraction <= comparison->links[comparison->busiest].busyFraction);
+        }
         // Simulating again replaces the metric, it does not add one.
         auto again = *run;
         QVERIFY(jobs::simulateRun(again, *doc.project(), doc.completeNetwork(), feedback));

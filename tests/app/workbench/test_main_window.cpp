@@ -9,6 +9,7 @@
 #include "app/workbench/run_panel.h"
 #include "app/workbench/run_table_model.h"
 #include "app/workbench/runs_panel.h"
+#include "app/workbench/simulation_details_dialog.h"
 #include "core/synth/patterns.h"
 #include "widgets/param_form.h"
 #include "widgets/site_table_model.h"
@@ -28,6 +29,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
@@ -38,6 +40,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -290,12 +293,58 @@ private Q_SLOTS:
         QCOMPARE(second->placement.site, first->placement.site);
         auto* runs = window.runsPanel()->table()->model();
         QCOMPARE(runs->data(runs->index(0, workbench::RunTableModel::Simulated), Qt::EditRole).toDouble(), simulated);
+        // Where the time goes: one row per link of the comparison, the most utilised first.
+        table->selectionModel()->select(table->model()->index(0, 0),
+                                        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        window.runsPanel()->findChild<QPushButton*>("simulationDetails")->click();
+        auto* details = window.runsPanel()->findChild<workbench::SimulationDetailsDialog*>();
+        QVERIFY(details && details->isVisible());
+        const auto comparison = jobs::compareWithSimulation(*second);
+        QCOMPARE(details->table()->rowCount(), static_cast<int>(comparison->links.size()));
+        const auto& busiest = comparison->links[comparison->busiest];
+        QCOMPARE(details->table()->item(0, workbench::SimulationDetailsDialog::Utilisation)->data(Qt::UserRole).toDouble(),
+                 busiest.utilisation);
+        QVERIFY(details->summary()->text().contains(
+            workbench::SimulationDetailsDialog::linkName(busiest, *window.document()->project())));
+        QDir().mkpath(QString(MERIDIAN_BINARY_DIR) + "/screenshots");
+        QVERIFY(details->grab().save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/simulation-details.png"));
+        details->close();
         // A stale run is refused with the reason.
         QVERIFY(window.matrixPanel()->showSource(workbench::MatrixPanel::Source::Bandwidth));
         QCOMPARE(window.matrixPanel()->editCell(0, 1, "2"), QString());
         QVERIFY(window.runController()->simulate({second->id}).empty());
         QCOMPARE(failed.count(), 1);
         QVERIFY(failed.front().at(1).toString().contains("re-run it"));
+    }
+
+    void tellsWhereAlphaBetaAndTheSimulationDisagree()
+    {
+        // Eight partners in B send to A through B's uplink: alpha-beta's costliest pair is B -> A, the simulation's
+        // busiest link B's uplink, shared by the eight flows.
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        const auto& project = *doc.project();
+        document::Run run;
+        run.metrics = {{"cost_s", "Cost", "s", 2.08}, {"simulated_s", "Simulated time", "s", 4.01}};
+        run.timeSeconds = Eigen::MatrixXd::Zero(4, 4);
+        run.timeSeconds(1, 0) = 2.08;
+        run.trafficBytes = Eigen::MatrixXd::Zero(4, 4);
+        run.trafficBytes(1, 0) = 8e8;
+        run.simulatedLinks = {{1, -1, 8e8, 1.0, 1.0}, {1, 0, 8e8, 1.0, 0.5}, {-1, 0, 8e8, 1.0, 0.5}};
+        const auto comparison = jobs::compareWithSimulation(run);
+        QVERIFY(comparison);
+        QCOMPARE(comparison->links[comparison->costliest].from, 1);
+        QCOMPARE(comparison->links[comparison->costliest].to, 0);
+        // The uplink is the most utilised.
+        QCOMPARE(comparison->links[comparison->busiest].from, 1);
+        QCOMPARE(comparison->links[comparison->busiest].to, -1);
+        const QString text = workbench::SimulationDetailsDialog::summaryText(*comparison, project);
+        const QString uplink = QString::fromStdString(project.topology.site(1).name) + " uplink";
+        QVERIFY2(text.contains(uplink) && text.contains("They disagree"), qPrintable(text));
+        // The same run with the pair as the busiest link: they agree.
+        run.simulatedLinks = {{1, 0, 8e8, 1.0, 1.0}, {1, -1, 8e8, 1.0, 0.5}};
+        QVERIFY(workbench::SimulationDetailsDialog::summaryText(*jobs::compareWithSimulation(run), project)
+                    .contains("They agree"));
     }
 
     void landsARunWhoseInputsChangedWhileItRanAsStale()
