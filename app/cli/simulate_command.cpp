@@ -7,14 +7,23 @@
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/bottleneck_cost.h"
 #include "core/cost/instance_metrics.h"
+#include "core/io/comm_io.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
 #include "core/sim/platform.h"
 #include "core/sim/simulator.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 namespace meridian::cli {
 
@@ -116,6 +125,44 @@ Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, co
     return sim::withHosts(*placement, project.topology);
 }
 
+/// A captured application's phases (`meridian-cli capture` writes PREFIX.phaseN.volume.mtx and
+/// PREFIX.phaseN.messages.mtx per MPI_Pcontrol phase N), in increasing N; `numbers` gets each one's N. Each must
+/// have the application's processes.
+Expected<std::vector<model::CommMatrix>> readPhases(const QString& prefix, int processes, std::vector<int>& numbers)
+{
+    const QFileInfo info(prefix);
+    const QDir dir = info.absoluteDir();
+    const QRegularExpression pattern("^" + QRegularExpression::escape(info.fileName())
+                                     + R"(\.phase(-?\d+)\.volume\.mtx$)");
+    std::vector<std::pair<int, QString>> found;
+    for (const QString& name : dir.entryList({info.fileName() + ".phase*.volume.mtx"}, QDir::Files))
+        if (const auto match = pattern.match(name); match.hasMatch())
+            found.emplace_back(match.captured(1).toInt(), dir.filePath(name));
+    if (found.empty())
+        return makeError(ErrorCode::InvalidInput,
+                         "simulate: no phase files " + prefix.toStdString()
+                             + ".phaseN.volume.mtx (meridian-cli capture writes them when the program calls "
+                               "MPI_Pcontrol(N))");
+    std::sort(found.begin(), found.end());
+    std::vector<model::CommMatrix> phases;
+    for (const auto& [number, volume] : found) {
+        QString messages = volume;
+        messages.replace(messages.size() - int(std::strlen("volume.mtx")), int(std::strlen("volume")), "messages");
+        auto comm = io::readCommMatrix(volume.toStdString(),
+                                       QFileInfo::exists(messages) ? messages.toStdString() : std::string());
+        if (!comm)
+            return comm.error();
+        if (comm->processCount() != processes)
+            return makeError(ErrorCode::InvalidInput,
+                             "simulate: phase " + std::to_string(number) + " has " + std::to_string(comm->processCount())
+                                 + " processes, the application " + std::to_string(processes),
+                             {volume.toStdString()});
+        phases.push_back(std::move(*comm));
+        numbers.push_back(number);
+    }
+    return phases;
+}
+
 int exportOnly(const QCommandLineParser& parser)
 {
     document::Project project;
@@ -158,12 +205,18 @@ int runSimulate(const QStringList& arguments)
         "site's uplink and downlink and each site pair's link. Prints JSON: time_s (per iteration), the alpha-beta "
         "cost, bottleneck_s (the busiest link's bytes / bandwidth) and CloudMap's instance metrics beside it, bytes, "
         "busy fraction and utilisation per link, and the bottleneck links. Missing network "
-        "entries are estimated from distance and marked. --export-platform writes the platform as SimGrid XML "
+        "entries are estimated from distance and marked. --phases replays a captured application's phases in "
+        "order instead (each phase's time in `phases`). --export-platform writes the platform as SimGrid XML "
         "for smpirun.");
     addProblemOptions(parser);
     parser.addOptions({
         {"mapping", "The mapping CSV to simulate: process,site[,host,slot].", "file"},
         {"iterations", "Iterations to simulate (default 1).", "N", "1"},
+        {"phases",
+         "Replay a captured application's phases in order instead of one bulk-synchronous exchange: "
+         "PREFIX.phaseN.volume.mtx (and .messages.mtx), as meridian-cli capture writes per "
+         "MPI_Pcontrol(N), each phase ending with a barrier.",
+         "PREFIX"},
         {"export-platform", "Also write the platform as SimGrid XML to this file.", "file"},
     });
     if (int code = parseArguments(parser, arguments); code >= 0)
@@ -196,9 +249,19 @@ int runSimulate(const QStringList& arguments)
             !written)
             return report(written.error());
 
+    std::vector<int> phaseNumbers;
+    std::vector<model::CommMatrix> phases;
+    if (parser.isSet("phases")) {
+        auto read = readPhases(parser.value("phases"), app.comm.processCount(), phaseNumbers);
+        if (!read)
+            return report(read.error());
+        phases = std::move(*read);
+    }
     const Feedback feedback;
-    auto result = sim::simulate(*platform, sim::iterationTransfers(app.comm, *placement), {iterations},
-                                FeedbackRange(feedback, 0.0, 1.0));
+    auto result = sim::simulate(*platform,
+                                phases.empty() ? sim::iterationTransfers(app.comm, *placement)
+                                               : sim::phaseTransfers(phases, *placement),
+                                {iterations}, FeedbackRange(feedback, 0.0, 1.0));
     if (!result)
         return report(result.error());
     QJsonObject out;
@@ -206,6 +269,18 @@ int runSimulate(const QStringList& arguments)
     out["processes"] = app.comm.processCount();
     out["iterations"] = iterations;
     out["time_s"] = result->meanIterationSeconds;
+    if (!phases.empty()) {
+        // Each phase's simulated time beside its own alpha-beta cost.
+        QJsonArray list;
+        for (std::size_t k = 0; k < phases.size(); ++k)
+            list.append(QJsonObject{
+                {"phase", phaseNumbers[k]},
+                {"time_s", k < result->phaseSeconds.size() ? result->phaseSeconds[k] : 0.0},
+                {"alpha_beta_s", cost::AlphaBetaCost(network, phases[k]).evaluate(placement->site)},
+                {"bytes", phases[k].totalBytes()},
+            });
+        out["phases"] = list;
+    }
     const cost::AlphaBetaCost alphaBeta(network, app.comm);
     out["alpha_beta_s"] = alphaBeta.evaluate(placement->site);
     // The analytic contention bound beside it: the busiest link's bytes over its bandwidth.

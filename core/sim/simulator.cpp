@@ -52,39 +52,50 @@ public:
         , m_hosts(std::move(hosts))
         , m_routes(std::move(routes))
     {
+        int phases = 0;
+        for (const Transfer& t : transfers)
+            phases = std::max(phases, t.phase + 1);
+        m_phases.resize(static_cast<std::size_t>(phases));
         for (std::size_t c = 0; c < transfers.size(); ++c) {
             std::string name = "chain ";
             name += std::to_string(c);
             m_mailboxes.push_back(sg4::Mailbox::by_name(name));
-            Process& from = m_processes[transfers[c].process];
+            auto& processes = m_phases[static_cast<std::size_t>(transfers[c].phase)];
+            Process& from = processes[transfers[c].process];
             from.host = transfers[c].fromHost;
             from.out.push_back(static_cast<int>(c));
-            Process& to = m_processes[transfers[c].peer];
+            Process& to = processes[transfers[c].peer];
             to.host = transfers[c].toHost;
             to.in.push_back(static_cast<int>(c));
         }
     }
 
-    /// Runs the iterations inside the controller actor; fills times and per-link busy seconds (summed).
-    void run(int iterations, std::vector<double>& times, std::vector<double>& busy)
+    /// Runs the iterations inside the controller actor, each phase after the last; fills the iterations' times,
+    /// each phase's time and each link's busy seconds (the last two summed over the iterations).
+    void run(int iterations, std::vector<double>& times, std::vector<double>& phaseTimes, std::vector<double>& busy)
     {
         busy.assign(m_linkCount, 0.0);
+        phaseTimes.assign(m_phases.size(), 0.0);
         for (int it = 0; it < iterations; ++it) {
-            const double t0 = sg4::Engine::get_clock();
-            m_lastEnd.assign(m_linkCount, t0);
-            std::vector<sg4::ActorPtr> actors;
-            actors.reserve(m_processes.size());
-            for (const auto& [process, chains] : m_processes) {
-                std::string name = "p";
-                name += std::to_string(process);
-                const Process* mine = &chains;
-                actors.push_back(sg4::Actor::create(name, m_hosts[chains.host], [this, mine] { exchange(*mine); }));
+            const double start = sg4::Engine::get_clock();
+            for (std::size_t phase = 0; phase < m_phases.size(); ++phase) {
+                const double t0 = sg4::Engine::get_clock();
+                m_lastEnd.assign(m_linkCount, t0);
+                std::vector<sg4::ActorPtr> actors;
+                actors.reserve(m_phases[phase].size());
+                for (const auto& [process, chains] : m_phases[phase]) {
+                    std::string name = "p";
+                    name += std::to_string(process);
+                    const Process* mine = &chains;
+                    actors.push_back(sg4::Actor::create(name, m_hosts[chains.host], [this, mine] { exchange(*mine); }));
+                }
+                for (auto& actor : actors)
+                    actor->join();
+                phaseTimes[phase] += sg4::Engine::get_clock() - t0;
+                for (std::size_t l = 0; l < busy.size(); ++l)
+                    busy[l] += m_lastEnd[l] - t0;
             }
-            for (auto& actor : actors)
-                actor->join();
-            times.push_back(sg4::Engine::get_clock() - t0);
-            for (std::size_t l = 0; l < busy.size(); ++l)
-                busy[l] += m_lastEnd[l] - t0;
+            times.push_back(sg4::Engine::get_clock() - start);
         }
     }
 
@@ -155,7 +166,7 @@ private:
     std::vector<sg4::Host*> m_hosts;
     std::vector<std::vector<int>> m_routes;
     std::vector<sg4::Mailbox*> m_mailboxes;
-    std::map<int, Process> m_processes;
+    std::vector<std::map<int, Process>> m_phases; // per phase, the processes with chains in it
     std::vector<double> m_lastEnd;
 };
 
@@ -196,7 +207,7 @@ std::string workerInputText(const SimPlatform& platform, const std::vector<Trans
         route.clear();
         platform.route(t.fromHost, t.toHost, route);
         out << t.process << ' ' << t.peer << ' ' << t.fromHost << ' ' << t.toHost << ' ' << t.bytes << ' ' << t.messages
-            << ' ' << route.size();
+            << ' ' << t.phase << ' ' << route.size();
         for (int l : route)
             out << ' ' << l;
         out << '\n';
@@ -221,7 +232,8 @@ bool readWorkerInput(const char* path, WorkerInput& in)
     for (std::size_t c = 0; c < count; ++c) {
         Transfer& t = in.transfers[c];
         std::size_t links = 0;
-        if (!(file >> t.process >> t.peer >> t.fromHost >> t.toHost >> t.bytes >> t.messages >> links))
+        if (!(file >> t.process >> t.peer >> t.fromHost >> t.toHost >> t.bytes >> t.messages >> t.phase >> links)
+            || t.phase < 0)
             return false;
         in.routes[c].resize(links);
         for (int& l : in.routes[c])
@@ -253,14 +265,17 @@ bool readWorkerInput(const char* path, WorkerInput& in)
             hosts.push_back(engine.host_by_name(host));
         Replay replay(in.transfers, std::move(in.routes), in.linkCount, hosts);
         std::vector<double> times;
+        std::vector<double> phaseTimes;
         std::vector<double> busy;
-        sg4::Actor::create("barrier", hosts.front(), [&] { replay.run(in.iterations, times, busy); });
+        sg4::Actor::create("barrier", hosts.front(), [&] { replay.run(in.iterations, times, phaseTimes, busy); });
         engine.run();
         const auto count = static_cast<std::int64_t>(times.size());
         const auto links = static_cast<std::int64_t>(busy.size());
+        const auto phases = static_cast<std::int64_t>(phaseTimes.size());
         const bool ok = writeAll(out, &count, sizeof count)
             && writeAll(out, times.data(), times.size() * sizeof(double)) && writeAll(out, &links, sizeof links)
-            && writeAll(out, busy.data(), busy.size() * sizeof(double));
+            && writeAll(out, busy.data(), busy.size() * sizeof(double)) && writeAll(out, &phases, sizeof phases)
+            && writeAll(out, phaseTimes.data(), phaseTimes.size() * sizeof(double));
         ::close(out);
         std::fflush(stderr);
         ::_exit(ok ? 0 : 3);
@@ -316,7 +331,8 @@ bool drain(int resultFd, int errorFd, pid_t child, std::string& result, std::str
     return true;
 }
 
-/// Decodes what the child wrote: iteration times, then per-link busy seconds summed over iterations.
+/// Decodes what the child wrote: iteration times, then per-link busy seconds and per-phase times, both summed over
+/// the iterations.
 Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform)
 {
     SimResult r;
@@ -338,8 +354,15 @@ Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform
         || links != static_cast<std::int64_t>(platform.links.size()))
         return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
     busy.resize(static_cast<std::size_t>(links));
-    if (!take(busy.data(), busy.size() * sizeof(double)))
+    std::int64_t phases = 0;
+    if (!take(busy.data(), busy.size() * sizeof(double)) || !take(&phases, sizeof phases) || phases < 0
+        || phases > links + static_cast<std::int64_t>(bytes.size()))
         return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
+    r.phaseSeconds.resize(static_cast<std::size_t>(phases));
+    if (!take(r.phaseSeconds.data(), r.phaseSeconds.size() * sizeof(double)) || at != bytes.size())
+        return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
+    for (double& t : r.phaseSeconds)
+        t /= static_cast<double>(count);
     double sum = 0.0;
     for (double t : r.iterationSeconds)
         sum += t;
@@ -465,6 +488,17 @@ std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const mo
     return out;
 }
 
+std::vector<Transfer> phaseTransfers(const std::vector<model::CommMatrix>& phases, const model::Placement& placement)
+{
+    std::vector<Transfer> out;
+    for (std::size_t k = 0; k < phases.size(); ++k)
+        for (Transfer& t : iterationTransfers(phases[k], placement)) {
+            t.phase = static_cast<int>(k);
+            out.push_back(t);
+        }
+    return out;
+}
+
 double SimResult::utilisation(const SimPlatform& platform, int link) const
 {
     const double capacity = platform.links[link].bandwidthBps * meanIterationSeconds;
@@ -520,6 +554,9 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
         empty.links.resize(platform.links.size());
         return empty;
     }
+    for (const Transfer& t : transfers)
+        if (t.phase < 0)
+            return makeError(ErrorCode::InvalidInput, "simulate: a transfer's phase is negative");
     auto file = writeTemporaryFile("platform", ".xml", platformXml(platform));
     if (!file)
         return file.error();

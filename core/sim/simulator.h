@@ -21,6 +21,9 @@ struct Transfer {
     int toHost = 0;
     double bytes = 0.0;
     std::int64_t messages = 1;
+    /// The step of the iteration it belongs to: phases 0, 1, ... run one after another, each ending with a
+    /// barrier (a captured application's MPI_Pcontrol phases); 0 for a bulk-synchronous iteration.
+    int phase = 0;
 };
 
 /// The placement with a host and slot for every process: processes without one get the first free slot of
@@ -32,6 +35,9 @@ Expected<model::Placement> withHosts(const model::Placement& placement, const mo
 /// the matrix has no counts). A process's entry to itself is left out: it costs nothing, as in the alpha-beta cost.
 /// The placement must name hosts.
 std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const model::Placement& placement);
+/// The transfers of an iteration made of phases, in order: phase k's transfers are iterationTransfers(phases[k])
+/// with `phase` k.
+std::vector<Transfer> phaseTransfers(const std::vector<model::CommMatrix>& phases, const model::Placement& placement);
 
 /// The most messages one simulation may carry (all iterations); larger ones are refused before they start.
 constexpr std::int64_t kMaxSimulatedMessages = 20'000'000;
@@ -51,6 +57,9 @@ struct LinkLoad {
 struct SimResult {
     std::vector<double> iterationSeconds; ///< simulated time of each iteration (transfers, then the barrier)
     double meanIterationSeconds = 0.0;
+    /// Per phase (0 to the largest phase of the transfers), its mean simulated time per iteration; the phases
+    /// add up to the iteration.
+    std::vector<double> phaseSeconds;
     std::vector<LinkLoad> links; ///< per link of the platform, per iteration
     std::int64_t messages = 0;   ///< messages simulated, all iterations
     double wallSeconds = 0.0;    ///< how long the simulation took (this machine, wall clock)
@@ -69,8 +78,8 @@ std::string simgridVersion();
 std::vector<std::string> simgridConfiguration();
 
 /// Simulates `iterations` bulk-synchronous iterations of `transfers` on `platform` with SimGrid: per iteration
-/// every process starts its transfers at once (each a chain of messages), and the iteration ends when the last
-/// message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a new process of
+/// (and per phase of it, in order) every process starts its transfers at once (each a chain of messages), and the
+/// phase ends when its last message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a new process of
 /// the caller's own executable, started for it (any executable that links this library can be that worker); a
 /// SimGrid failure there is reported as an error, never a crash of the caller. Refuses more than
 /// kMaxSimulatedMessages messages before starting. Cancellation through `range` stops the worker.

@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 using meridian::test::cli;
 
@@ -74,6 +75,43 @@ private Q_SLOTS:
                 QVERIFY(link.contains("estimated"));
         }
         QVERIFY(out["network"].toObject().contains("latency_entries"));
+    }
+
+    void replaysACapturesPhasesInOrder()
+    {
+        // Phase 0: process 0 (in a) sends 10^8 B to 1 (in b) in one message; phase 2: 1 sends 5 x 10^7 B back, no
+        // message counts (one message). Each phase alone on its route, one after the other.
+        QTemporaryDir dir;
+        const RawInputs raw(dir);
+        const QByteArray header = "%%MatrixMarket matrix coordinate real general\n2 2 1\n";
+        write(dir, "cap.phase0.volume.mtx", header + "1 2 100000000\n");
+        write(dir, "cap.phase0.messages.mtx", header + "1 2 1\n");
+        write(dir, "cap.phase2.volume.mtx", header + "2 1 50000000\n");
+        const QString mapping = write(dir, "map.csv", "0,a,a-00,0\n1,b,b-00,0\n");
+        const auto run = cli(QStringList{"simulate"} + raw.args
+                             + QStringList{"--mapping", mapping, "--phases", dir.filePath("cap")});
+        QVERIFY2(run.code == 0, run.err.constData());
+        const QJsonObject out = run.json();
+        const QJsonArray phases = out["phases"].toArray();
+        QCOMPARE(phases.size(), 2);
+        QCOMPARE(phases[0].toObject()["phase"].toInt(), 0);
+        QCOMPARE(phases[1].toObject()["phase"].toInt(), 2);
+        QVERIFY(std::abs(phases[0].toObject()["time_s"].toDouble() - (0.010 + 1e8 / 100e6)) < 1e-9);
+        QVERIFY(std::abs(phases[1].toObject()["time_s"].toDouble() - (0.010 + 5e7 / 100e6)) < 1e-9);
+        QVERIFY(std::abs(out["time_s"].toDouble() - (0.020 + 1.5e8 / 100e6)) < 1e-9);
+        QVERIFY(std::abs(phases[0].toObject()["alpha_beta_s"].toDouble() - 1.01) < 1e-9);
+        QCOMPARE(phases[1].toObject()["bytes"].toDouble(), 5e7);
+        // No phase files, or a phase of other processes: refused, naming what is wrong.
+        auto refused = cli(QStringList{"simulate"} + raw.args
+                           + QStringList{"--mapping", mapping, "--phases", dir.filePath("none")});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("none.phaseN.volume.mtx"), refused.err.constData());
+        write(dir, "cap.phase5.volume.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 3 5\n");
+        refused = cli(QStringList{"simulate"} + raw.args
+                      + QStringList{"--mapping", mapping, "--phases", dir.filePath("cap")});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("phase 5 has 3 processes") && refused.err.contains("cap.phase5.volume.mtx"),
+                 refused.err.constData());
     }
 
     void refusesWhatDoesNotFit()

@@ -150,6 +150,40 @@ private Q_SLOTS:
         QCOMPARE(r.messages, std::int64_t{6});
     }
 
+    void phasesRunOneAfterTheOther()
+    {
+        // The two flows of flowsOfOneSiteShareItsUplinkAndThePairLink, in two phases: each alone on the link, the
+        // second after the first's barrier (2 x 1.01 s), where in one phase they share it (2.01 s).
+        const TwoSites s(2);
+        const auto platform = s.platform();
+        std::vector<sim::Transfer> transfers = {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1, 0},
+                                                {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1, 1}};
+        const auto r = simulated(platform, transfers, 2);
+        QCOMPARE(r.phaseSeconds.size(), std::size_t{2});
+        QVERIFY(near(r.phaseSeconds[0], 0.010 + 1e8 / 100e6));
+        QVERIFY(near(r.phaseSeconds[1], 0.010 + 1e8 / 100e6));
+        QVERIFY(near(r.meanIterationSeconds, r.phaseSeconds[0] + r.phaseSeconds[1]));
+        const int pair = linkNamed(platform, "wan:a->b");
+        QVERIFY(near(r.links[pair].busySeconds, r.meanIterationSeconds)); // busy in both phases
+        transfers[1].phase = 0;
+        const auto together = simulated(platform, transfers);
+        QCOMPARE(together.phaseSeconds.size(), std::size_t{1});
+        QVERIFY(near(together.meanIterationSeconds, 0.010 + 2e8 / 100e6));
+        // phaseTransfers numbers the matrices' transfers by their position.
+        const auto one = *model::CommMatrix::fromEntries(2, {{0, 1, 5.0, 1.0}});
+        const auto two = *model::CommMatrix::fromEntries(2, {{1, 0, 7.0, 2.0}});
+        model::Placement placement;
+        placement.site = {0, 1};
+        placement.host = {s.host(0, 0), s.host(1, 0)};
+        placement.slot = {0, 0};
+        const auto both = sim::phaseTransfers({one, two}, placement);
+        QCOMPARE(both.size(), std::size_t{2});
+        QCOMPARE(both[0].phase, 0);
+        QCOMPARE(both[1].phase, 1);
+        QCOMPARE(both[1].bytes, 7.0);
+        QCOMPARE(both[1].messages, std::int64_t{2});
+    }
+
     void hostLinksReplaceTheIntraSiteLinkForTheirPair()
     {
         TwoSites s(2);
