@@ -50,14 +50,10 @@ Status checkTracerFiles(const QString& folder, CaptureOutcome& outcome)
                          "the command finished but the tracer wrote nothing: is it an MPI program linked "
                          "dynamically against Open MPI (or another MPI), and did every rank call MPI_Finalize?");
     std::vector<QString> prefixes{dir.filePath("trace")};
-    const QRegularExpression phase(R"(^trace\.phase(-?\d+)\.volume\.mtx$)");
-    for (const QString& name : dir.entryList({"trace.phase*.volume.mtx"}, QDir::Files)) {
-        if (const auto match = phase.match(name); match.hasMatch()) {
-            outcome.phases.push_back(match.captured(1).toInt());
-            prefixes.push_back(dir.filePath(name.chopped(QString(".volume.mtx").size())));
-        }
+    for (const auto& [number, phasePrefix] : capturedPhases(dir.filePath("trace"))) {
+        outcome.phases.push_back(number);
+        prefixes.push_back(phasePrefix);
     }
-    std::sort(outcome.phases.begin(), outcome.phases.end());
     for (const QString& prefix : prefixes) {
         auto comm = io::readCommMatrix(local(prefix + ".volume.mtx"), local(prefix + ".messages.mtx"));
         if (!comm)
@@ -101,6 +97,20 @@ Status moveInPlace(const QString& folder, const QString& prefix, CaptureOutcome&
 }
 
 } // namespace
+
+std::vector<std::pair<int, QString>> capturedPhases(const QString& prefix)
+{
+    const QFileInfo info(prefix);
+    const QDir dir = info.absoluteDir();
+    const QRegularExpression pattern("^" + QRegularExpression::escape(info.fileName())
+                                     + R"(\.phase(-?\d+)\.volume\.mtx$)");
+    std::vector<std::pair<int, QString>> phases;
+    for (const QString& name : dir.entryList({info.fileName() + ".phase*.volume.mtx"}, QDir::Files))
+        if (const auto match = pattern.match(name); match.hasMatch())
+            phases.emplace_back(match.captured(1).toInt(), dir.filePath(name.chopped(QString(".volume.mtx").size())));
+    std::sort(phases.begin(), phases.end());
+    return phases;
+}
 
 Status runToEnd(QProcess& process, const PreparedCommand& prepared,
                 const std::function<void(const QByteArray&)>& output, const Feedback& feedback)

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace meridian::capture {
@@ -77,6 +78,10 @@ struct CaptureOutcome {
 /// that cannot start, a tracer that wrote nothing or something unreadable, and files that cannot be written.
 Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& prefix, const CaptureOptions& options,
                                     const Feedback& feedback);
+
+/// The phases of a capture at `prefix` (the files PREFIX.phaseN.volume.mtx that MPI_Pcontrol(N) led to): each
+/// phase's N and its own prefix, PREFIX.phaseN, by increasing N.
+std::vector<std::pair<int, QString>> capturedPhases(const QString& prefix);
 
 /// An application's communication read from a capture, whichever tool made it, told by the path: Meridian's
 /// capture files (`PREFIX.volume.mtx`, with `PREFIX.messages.mtx` beside it), one of Open MPI's monitoring

@@ -1,3 +1,4 @@
+#include "app/capture/capture.h"
 #include "app/cli/cli_support.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_util.h"
@@ -14,14 +15,10 @@
 #include "core/sim/simulator.h"
 
 #include <QCommandLineParser>
-#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QRegularExpression>
 
-#include <algorithm>
-#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -56,16 +53,12 @@ QString kindId(sim::SimLink::Kind kind)
 QJsonObject linkOrigin(const sim::SimLink& link, const model::Network& input, const model::Topology& topology)
 {
     QJsonObject out;
-    const auto estimated = [&](int a, int b) {
-        return input.provenance(model::NetworkQuantity::Latency, a, b) == model::Provenance::Missing
-            || input.provenance(model::NetworkQuantity::Bandwidth, a, b) == model::Provenance::Missing;
-    };
     switch (link.kind) {
     case sim::SimLink::Kind::Intra:
-        out["estimated"] = estimated(link.site, link.site);
+        out["estimated"] = input.isMissing(link.site, link.site);
         break;
     case sim::SimLink::Kind::SitePair:
-        out["estimated"] = estimated(link.from, link.to);
+        out["estimated"] = input.isMissing(link.from, link.to);
         break;
     case sim::SimLink::Kind::Uplink:
         out["derived"] = !std::isfinite(topology.site(link.site).uplinkMBps);
@@ -125,29 +118,20 @@ Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, co
     return sim::withHosts(*placement, project.topology);
 }
 
-/// A captured application's phases (`meridian-cli capture` writes PREFIX.phaseN.volume.mtx and
-/// PREFIX.phaseN.messages.mtx per MPI_Pcontrol phase N), in increasing N; `numbers` gets each one's N. Each must
-/// have the application's processes.
+/// A captured application's phases (capture::capturedPhases: PREFIX.phaseN.volume.mtx, with .messages.mtx when
+/// present), in increasing N; `numbers` gets each one's N. Each must have the application's processes.
 Expected<std::vector<model::CommMatrix>> readPhases(const QString& prefix, int processes, std::vector<int>& numbers)
 {
-    const QFileInfo info(prefix);
-    const QDir dir = info.absoluteDir();
-    const QRegularExpression pattern("^" + QRegularExpression::escape(info.fileName())
-                                     + R"(\.phase(-?\d+)\.volume\.mtx$)");
-    std::vector<std::pair<int, QString>> found;
-    for (const QString& name : dir.entryList({info.fileName() + ".phase*.volume.mtx"}, QDir::Files))
-        if (const auto match = pattern.match(name); match.hasMatch())
-            found.emplace_back(match.captured(1).toInt(), dir.filePath(name));
+    const auto found = capture::capturedPhases(prefix);
     if (found.empty())
         return makeError(ErrorCode::InvalidInput,
                          "simulate: no phase files " + prefix.toStdString()
                              + ".phaseN.volume.mtx (meridian-cli capture writes them when the program calls "
                                "MPI_Pcontrol(N))");
-    std::sort(found.begin(), found.end());
     std::vector<model::CommMatrix> phases;
-    for (const auto& [number, volume] : found) {
-        QString messages = volume;
-        messages.replace(messages.size() - int(std::strlen("volume.mtx")), int(std::strlen("volume")), "messages");
+    for (const auto& [number, phasePrefix] : found) {
+        const QString volume = phasePrefix + ".volume.mtx";
+        const QString messages = phasePrefix + ".messages.mtx";
         auto comm = io::readCommMatrix(volume.toStdString(),
                                        QFileInfo::exists(messages) ? messages.toStdString() : std::string());
         if (!comm)

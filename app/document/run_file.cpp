@@ -294,18 +294,22 @@ std::string readMappingRun(const QJsonObject& o, const Project& project, Run& ru
     return {};
 }
 
-/// A run's simulated links: [from, to, bytes, busy fraction, utilisation] each; entries that do not name sites
-/// are skipped (a run file of another project's shape).
-void readSimulatedLinks(const QJsonValue& v, Run& run)
+/// A run's simulated links: [from, to, bytes, busy fraction, utilisation] each, `from` or `to` -1 for a site's
+/// downlink or uplink. False when an entry is not that, or names a site outside the project's `sites`.
+bool readSimulatedLinks(const QJsonValue& v, int sites, Run& run)
 {
     for (const auto& entry : v.toArray()) {
         const QJsonArray a = entry.toArray();
-        if (a.size() != 5)
-            continue;
-        SimulatedLink l{a[0].toInt(-1), a[1].toInt(-1), a[2].toDouble(), a[3].toDouble(), a[4].toDouble()};
-        if (l.from >= 0 || l.to >= 0)
-            run.simulatedLinks.push_back(l);
+        if (a.size() != 5 || !std::all_of(a.begin(), a.end(), [](const QJsonValue& x) { return x.isDouble(); }))
+            return false;
+        const SimulatedLink l{a[0].toInt(-2), a[1].toInt(-2), a[2].toDouble(), a[3].toDouble(), a[4].toDouble()};
+        const auto site = [&](int s) { return s >= -1 && s < sites; };
+        if (!site(l.from) || !site(l.to) || (l.from < 0 && l.to < 0) || l.bytes < 0.0 || l.busyFraction < 0.0
+            || l.utilisation < 0.0)
+            return false;
+        run.simulatedLinks.push_back(l);
     }
+    return true;
 }
 
 /// The metrics and notes every run has.
@@ -318,7 +322,6 @@ void readRunCommon(const QJsonObject& o, Run& run)
     }
     for (const auto& note : o.value("notes").toArray())
         run.notes.push_back(note.toString().toStdString());
-    readSimulatedLinks(o.value("simulated_links"), run);
 }
 
 bool readMatrix(const QJsonValue& v, int n, Eigen::MatrixXd& out)
@@ -443,6 +446,12 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
         if (!readMatrix(o.value("traffic_bytes"), topology.siteCount(), run.trafficBytes)
             || !readMatrix(o.value("time_s"), topology.siteCount(), run.timeSeconds)) {
             if (auto e = misfit("the site matrices do not match the project's " + std::to_string(topology.siteCount())
+                                + " sites"))
+                return *e;
+            continue;
+        }
+        if (!readSimulatedLinks(o.value("simulated_links"), topology.siteCount(), run)) {
+            if (auto e = misfit("its simulated links do not name the project's " + std::to_string(topology.siteCount())
                                 + " sites"))
                 return *e;
             continue;

@@ -297,9 +297,7 @@ void MapPanel::simulatedLinks(QVector<widgets::MapLink>& links, QString& quantit
             return tr("%1 \u2192 %2: no traffic").arg(siteName(from), siteName(to));
         // The project's own entries, not the completed network's: a missing one was estimated for the simulation.
         const auto& given = m_document->project()->network;
-        const bool estimated = given.siteCount() == n
-            && (given.provenance(model::NetworkQuantity::Latency, from, to) == model::Provenance::Missing
-                || given.provenance(model::NetworkQuantity::Bandwidth, from, to) == model::Provenance::Missing);
+        const bool estimated = given.siteCount() == n && given.isMissing(from, to);
         return tr("%1 \u2192 %2: busy %3%, utilisation %4%, %5; alpha-beta %6%7")
             .arg(siteName(from), siteName(to))
             .arg(100.0 * l->busyFraction, 0, 'f', 1)

@@ -61,7 +61,7 @@ public:
 
     const cost::AlphaBetaCost& time() const { return *m_time; }
     int processCount() const { return m_time->processCount(); }
-    /// The same time-and-dollars value with other weights, sharing the evaluators (the time-alone cost is
+    /// The same time-and-dollars value with other weights, sharing the evaluators (a cost without dollars is
     /// returned unchanged).
     SearchCost withWeights(double secondsWeight, double dollarsWeight) const;
 

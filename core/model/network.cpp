@@ -55,6 +55,12 @@ Provenance Network::provenance(NetworkQuantity q, int from, int to) const
     return static_cast<Provenance>(m(from, to));
 }
 
+bool Network::isMissing(int from, int to) const
+{
+    return provenance(NetworkQuantity::Latency, from, to) == Provenance::Missing
+        || provenance(NetworkQuantity::Bandwidth, from, to) == Provenance::Missing;
+}
+
 MeasuredAt Network::measuredAt(NetworkQuantity q, int from, int to) const
 {
     return q == NetworkQuantity::Latency ? m_latencyMeasuredAt(from, to) : m_bandwidthMeasuredAt(from, to);

@@ -67,6 +67,8 @@ public:
 
     /// Returns true when no site-level entry is missing.
     bool isComplete() const;
+    /// Returns true when the pair's latency or bandwidth is missing (completing the network estimates it).
+    bool isMissing(int from, int to) const;
     /// Returns the number of entries of a quantity with the given provenance.
     int count(NetworkQuantity q, Provenance p) const;
     /// The oldest and newest measurement date over both quantities and the host links, and how many

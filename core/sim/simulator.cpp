@@ -23,6 +23,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 extern char** environ;
 
@@ -195,8 +196,12 @@ struct WorkerInput {
     std::vector<std::vector<int>> routes;
 };
 
-std::string workerInputText(const SimPlatform& platform, const std::vector<Transfer>& transfers, int iterations)
+/// The worker's input text. Routes each transfer once, for the text and for `linkBytes` (the bytes each link of the
+/// platform carries per iteration).
+std::string workerInputText(const SimPlatform& platform, const std::vector<Transfer>& transfers, int iterations,
+                            std::vector<double>& linkBytes)
 {
+    linkBytes.assign(platform.links.size(), 0.0);
     std::ostringstream out;
     out.precision(17);
     out << platform.hostCount() << ' ' << platform.links.size() << ' ' << iterations << ' ' << transfers.size() << '\n';
@@ -208,8 +213,10 @@ std::string workerInputText(const SimPlatform& platform, const std::vector<Trans
         platform.route(t.fromHost, t.toHost, route);
         out << t.process << ' ' << t.peer << ' ' << t.fromHost << ' ' << t.toHost << ' ' << t.bytes << ' ' << t.messages
             << ' ' << t.phase << ' ' << route.size();
-        for (int l : route)
+        for (int l : route) {
             out << ' ' << l;
+            linkBytes[static_cast<std::size_t>(l)] += t.bytes;
+        }
         out << '\n';
     }
     return out.str();
@@ -355,12 +362,12 @@ Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform
         return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
     busy.resize(static_cast<std::size_t>(links));
     std::int64_t phases = 0;
+    // The phase times are the rest of the result, exactly.
     if (!take(busy.data(), busy.size() * sizeof(double)) || !take(&phases, sizeof phases) || phases < 0
-        || phases > links + static_cast<std::int64_t>(bytes.size()))
+        || static_cast<std::size_t>(phases) * sizeof(double) != bytes.size() - at)
         return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
     r.phaseSeconds.resize(static_cast<std::size_t>(phases));
-    if (!take(r.phaseSeconds.data(), r.phaseSeconds.size() * sizeof(double)) || at != bytes.size())
-        return makeError(ErrorCode::Internal, "simulate: the simulation's result is incomplete");
+    take(r.phaseSeconds.data(), r.phaseSeconds.size() * sizeof(double));
     for (double& t : r.phaseSeconds)
         t /= static_cast<double>(count);
     double sum = 0.0;
@@ -396,7 +403,7 @@ pid_t spawnWorker(const std::string& platformFile, const std::string& inputFile,
 {
     std::vector<std::string> variables;
     for (char** e = environ; *e != nullptr; ++e)
-        if (std::strncmp(*e, "MERIDIAN_SIMULATION_", 20) != 0)
+        if (!std::string_view(*e).starts_with("MERIDIAN_SIMULATION_"))
             variables.emplace_back(*e);
     variables.push_back(std::string(kPlatformVariable) + "=" + platformFile);
     variables.push_back(std::string(kInputVariable) + "=" + inputFile);
@@ -560,7 +567,9 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
     auto file = writeTemporaryFile("platform", ".xml", platformXml(platform));
     if (!file)
         return file.error();
-    auto input = writeTemporaryFile("simulation", ".txt", workerInputText(platform, transfers, options.iterations));
+    std::vector<double> linkBytes;
+    auto input = writeTemporaryFile("simulation", ".txt",
+                                    workerInputText(platform, transfers, options.iterations, linkBytes));
     if (!input) {
         std::remove(file->c_str());
         return input.error();
@@ -594,13 +603,8 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
     auto decoded = decode(result, platform);
     if (!decoded)
         return decoded.error();
-    std::vector<int> route;
-    for (const Transfer& t : transfers) {
-        route.clear();
-        platform.route(t.fromHost, t.toHost, route);
-        for (int l : route)
-            decoded->links[l].bytes += t.bytes;
-    }
+    for (std::size_t l = 0; l < linkBytes.size(); ++l)
+        decoded->links[l].bytes = linkBytes[l];
     decoded->messages = messages;
     decoded->wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return decoded;

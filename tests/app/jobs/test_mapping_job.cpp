@@ -125,6 +125,22 @@ private Q_SLOTS:
         QCOMPARE(*back.metric("simulated_s"), *simulated);
         QCOMPARE(back.simulatedLinks.size(), run->simulatedLinks.size());
         QCOMPARE(back.simulatedLinks.front().busyFraction, run->simulatedLinks.front().busyFraction);
+        // A simulated link naming a site the project does not have is a damaged file, refused with the reason.
+        QFile file(document::RunFile::pathFor(path));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray text = file.readAll();
+        file.close();
+        const int at = text.indexOf("\"simulated_links\"");
+        QVERIFY(at > 0);
+        text.insert(text.indexOf('[', at) + 1, "[7, -1, 1, 0.5, 0.5],");
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(text);
+        file.close();
+        const auto damaged = document::RunFile::load(document::RunFile::pathFor(path), *doc.project());
+        QVERIFY(!damaged);
+        QVERIFY2(damaged.error().toString().find("simulated links do not name the project's 4 sites")
+                     != std::string::npos,
+                 damaged.error().toString().c_str());
     }
 
     void countsDollarsFromEgressAndInstancePrices()

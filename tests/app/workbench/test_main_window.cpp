@@ -30,11 +30,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -410,6 +412,18 @@ private Q_SLOTS:
         QVERIFY(window.jobsPanel()->grab().save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/refine-best-so-far.png"));
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
         QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, kRunLandsWithinMs);
+        // The objectives refine offers, the contention-aware ones among them, in its parameter form.
+        auto* objective = qobject_cast<QComboBox*>(form->editor("objective"));
+        QVERIFY(objective->findText("time+bottleneck") >= 0);
+        objective->setCurrentText("time+bottleneck");
+        auto* mappers = window.runPanel()->findChild<QListWidget*>("mapperList");
+        mappers->setCurrentItem(mappers->findItems("refine", Qt::MatchExactly).front());
+        for (QWidget* w = objective; w; w = w->parentWidget())
+            if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+                scroll->ensureWidgetVisible(objective);
+                break;
+            }
+        QVERIFY(window.runPanel()->grab().save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/refine-parameters.png"));
     }
 
     void paretoSweepPutsTimeAgainstDollarsOnTheSkyline()
