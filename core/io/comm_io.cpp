@@ -4,8 +4,9 @@
 #include "core/io/matrix_market.h"
 #include "core/io/text_file.h"
 
-#include <map>
+#include <optional>
 #include <set>
+#include <thread>
 
 namespace meridian::io {
 
@@ -14,9 +15,10 @@ namespace {
 // Row pointers alone cost 4 bytes per process: refuse sizes a header merely claims (64 MiB at most).
 constexpr int kMaxProcesses = 1 << 24;
 
+/// The non-zero cells of one file in file order (a cell listed twice is summed when the matrix is built).
 struct Cells {
     int size = 0;
-    std::map<std::pair<int, int>, double> values;
+    std::vector<MarketEntry> values;
 };
 
 Expected<std::vector<int>> processIds(const std::vector<std::string>& names, const std::string& path, int line)
@@ -38,9 +40,9 @@ Expected<std::vector<int>> processIds(const std::vector<std::string>& names, con
     return ids;
 }
 
-Expected<Cells> readCells(const std::string& path)
+/// Reads one matrix file into `cells` (an out-parameter: the messages are read on another thread).
+Status readCells(const std::string& path, Cells& cells)
 {
-    Cells cells;
     if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".mtx") == 0) {
         auto m = readMatrixMarket(path, CellRule::NonNegative);
         if (!m)
@@ -54,10 +56,9 @@ Expected<Cells> readCells(const std::string& path)
                               "the matrix has " + std::to_string(m->rows) + " processes; Meridian handles at most "
                                   + std::to_string(kMaxProcesses));
         cells.size = m->rows;
-        for (const auto& e : m->entries)
-            if (e.value != 0.0)
-                cells.values[{e.row, e.column}] += e.value;
-        return cells;
+        cells.values = std::move(m->entries);
+        std::erase_if(cells.values, [](const MarketEntry& e) { return e.value == 0.0; });
+        return {};
     }
     auto m = readMatrixCsv(path, CellRule::NonNegative, false);
     if (!m)
@@ -82,44 +83,48 @@ Expected<Cells> readCells(const std::string& path)
         for (int c = 0; c < m->size; ++c) {
             const double v = m->values[static_cast<std::size_t>(r) * m->size + c];
             if (v != 0.0)
-                cells.values[{rows[r], cols[c]}] = v;
+                cells.values.push_back({rows[r], cols[c], v, 0});
         }
-    return cells;
+    return {};
 }
 
 } // namespace
 
 Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const std::string& messagesPath)
 {
-    auto volume = readCells(volumePath);
-    if (!volume)
-        return volume.error();
-    std::vector<model::CommEntry> entries;
-    entries.reserve(volume->values.size());
-    for (const auto& [key, v] : volume->values)
-        entries.push_back({key.first, key.second, v, 0.0});
+    // The two files are read at once: at a million entries each, parsing is most of a mapping command's time.
+    Cells volume;
+    std::optional<Cells> messages;
+    Status messagesRead;
+    std::jthread reader;
     if (!messagesPath.empty()) {
-        auto messages = readCells(messagesPath);
-        if (!messages)
-            return messages.error();
-        if (messages->size != volume->size)
-            return makeError(ErrorCode::InvalidInput,
-                             "the message counts are " + std::to_string(messages->size) + " x "
-                                 + std::to_string(messages->size) + " but the volume is " + std::to_string(volume->size)
-                                 + " x " + std::to_string(volume->size),
-                             {messagesPath});
-        // Volume without messages or messages without volume is kept: each term uses what it has.
-        for (auto& e : entries) {
-            auto it = messages->values.find({e.from, e.to});
-            if (it != messages->values.end()) {
-                e.messages = it->second;
-                messages->values.erase(it);
-            }
-        }
-        for (const auto& [key, a] : messages->values)
-            entries.push_back({key.first, key.second, 0.0, a});
+        messages.emplace();
+        reader = std::jthread([&] { messagesRead = readCells(messagesPath, *messages); });
     }
-    auto comm = model::CommMatrix::fromEntries(volume->size, entries, !messagesPath.empty());
+    const Status volumeRead = readCells(volumePath, volume);
+    reader = {}; // joins: the messages are read
+    if (!volumeRead)
+        return volumeRead.error();
+    if (!messagesRead)
+        return messagesRead.error();
+    std::vector<model::CommEntry> entries;
+    entries.reserve(volume.values.size() + (messages ? messages->values.size() : 0));
+    for (const auto& e : volume.values)
+        entries.push_back({e.row, e.column, e.value, 0.0});
+    if (messages) {
+        const Cells& counts = *messages;
+        if (counts.size != volume.size)
+            return makeError(ErrorCode::InvalidInput,
+                             "the message counts are " + std::to_string(counts.size) + " x "
+                                 + std::to_string(counts.size) + " but the volume is " + std::to_string(volume.size)
+                                 + " x " + std::to_string(volume.size),
+                             {messagesPath});
+        // Volume without messages or messages without volume is kept: each term uses what it has (the matrix
+        // sums the entries of one cell, so a cell's bytes and its count meet there).
+        for (const auto& e : counts.values)
+            entries.push_back({e.row, e.column, 0.0, e.value});
+    }
+    auto comm = model::CommMatrix::fromEntries(volume.size, entries, !messagesPath.empty());
     if (!comm)
         return inFile(comm.error(), volumePath);
     return comm;

@@ -3,6 +3,7 @@
 #include "core/io/text_file.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -16,9 +17,22 @@ struct Token {
     int column;
 };
 
-std::vector<Token> tokenize(std::string_view line)
+/// The blank-separated tokens of a line: the first kMaxTokens kept (no line this reader accepts has more), and
+/// how many there are. Kept on the stack: a million-entry file is a million lines.
+struct Tokens {
+    static constexpr std::size_t kMaxTokens = 6;
+    std::array<Token, kMaxTokens> kept{};
+    std::size_t count = 0;
+
+    std::size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    const Token& operator[](std::size_t i) const { return kept[i]; }
+    const Token& front() const { return kept[0]; }
+};
+
+Tokens tokenize(std::string_view line)
 {
-    std::vector<Token> out;
+    Tokens out;
     std::size_t i = 0;
     while (i < line.size()) {
         while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
@@ -28,7 +42,9 @@ std::vector<Token> tokenize(std::string_view line)
         const std::size_t start = i;
         while (i < line.size() && line[i] != ' ' && line[i] != '\t')
             ++i;
-        out.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
+        if (out.count < Tokens::kMaxTokens)
+            out.kept[out.count] = {line.substr(start, i - start), static_cast<int>(start) + 1};
+        ++out.count;
     }
     return out;
 }
@@ -72,7 +88,7 @@ Expected<Header> readBanner(const std::string& path, LineReader& lines)
 /// The size line, checked against what the rest of the file can hold before anything is allocated.
 Status readSizeLine(const std::string& path, LineReader& lines, Header& h)
 {
-    std::vector<Token> size;
+    Tokens size;
     while (lines.next()) {
         const auto t = trim(lines.line());
         if (t.empty() || t.front() == '%')
@@ -118,8 +134,7 @@ Status readSizeLine(const std::string& path, LineReader& lines, Header& h)
 }
 
 /// The row and column of a coordinate entry (0-based), checked against the dimensions and the symmetry.
-Expected<std::pair<int, int>> readCoordinates(const std::string& path, int line, const std::vector<Token>& tokens,
-                                              const Header& h)
+Expected<std::pair<int, int>> readCoordinates(const std::string& path, int line, const Tokens& tokens, const Header& h)
 {
     int rc[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
