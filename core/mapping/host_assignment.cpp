@@ -4,10 +4,17 @@
 #include "core/mapping/site_filler.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace meridian::mapping {
 
 namespace {
+
+/// The work budget of the host searches of all sites together, in cost-table lookups. Only very large instances
+/// reach it (65,536 processes in 64 sites of 64 hosts: about three passes per site).
+constexpr double kHostWork = 5e7;
+/// The swaps a descent pass tries per pair of hosts before walking their rankings (LocalSearch's cross product).
+constexpr double kTopSwapsPerHostPair = 16;
 
 /// The processes of one site, their sub-matrix and the host-level cost tables.
 struct SiteView {
@@ -77,6 +84,75 @@ SiteView makeView(const MappingProblem& problem, const std::vector<int>& siteOf,
     return v;
 }
 
+/// Chooses the hosts of site `s`'s processes (writing only theirs into `placement`); `error` is set when the site
+/// holds more processes than its slots.
+void assignHosts(const MappingProblem& problem, const std::vector<int>& siteOf, int s, std::uint64_t seed,
+                 const FeedbackRange& range, model::Placement& placement, std::string& error)
+{
+    const auto& topo = problem.topology();
+    SiteView view = makeView(problem, siteOf, s);
+    const int first = topo.firstHost(s);
+    const int k = topo.hostCountOf(s);
+    if (static_cast<int>(view.processes.size()) > topo.capacity(s)) {
+        error = "site '" + topo.site(s).name + "' is over capacity";
+        return;
+    }
+    if (view.processes.empty())
+        return;
+    if (view.uniform) {
+        int h = 0;
+        int used = 0;
+        for (int p : view.processes) {
+            while (used >= topo.host(first + h).slots) {
+                ++h;
+                used = 0;
+            }
+            placement.host[p] = first + h;
+            ++used;
+        }
+        return;
+    }
+    const int m = static_cast<int>(view.processes.size());
+    std::vector<int> capacity(k);
+    for (int a = 0; a < k; ++a)
+        capacity[a] = topo.host(first + a).slots;
+    const Adjacency traffic = symmetrize(view.comm.volume());
+    std::vector<double> weight(m);
+    for (int p = 0; p < m; ++p)
+        weight[p] = traffic.degree(p);
+    // Hosts are opened best-connected first: the fastest own link, then the most slots.
+    std::vector<int> order(k);
+    for (int a = 0; a < k; ++a)
+        order[a] = a;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double ca = view.secondsPerByte(a, a), cb = view.secondsPerByte(b, b);
+        return ca < cb || (ca == cb && capacity[a] > capacity[b]);
+    });
+    SiteFiller filler(traffic, weight, std::vector<int>(m, -1));
+    for (int a : order)
+        filler.fill(a, capacity[a]);
+    std::vector<int> local = filler.takeAssignment();
+
+    const cost::AlphaBetaCost cost(view.latencySeconds, view.secondsPerByte, view.comm);
+    LocalSearch search(cost, capacity, std::vector<bool>(m, true));
+    Random random(seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(s + 1)));
+    LocalSearchOptions options;
+    options.restarts = m <= 512 ? 4 : 1;
+    // The site's share of the work budget, by its share of the processes; a pass ranks every process towards every
+    // host and tries the best few swaps of every pair of hosts.
+    const double meanDegree = static_cast<double>(traffic.ptr[m]) / m;
+    const double passWork = (static_cast<double>(m) * k + kTopSwapsPerHostPair * static_cast<double>(k) * k)
+        * (1.0 + meanDegree);
+    const double share = kHostWork * m / static_cast<double>(problem.processCount());
+    options.maxPasses = static_cast<int>(std::clamp(share / passWork, 1.0, 1e6));
+    // The sites share the workers, so a site's own progress is not shown (the caller counts sites); a cancel stops
+    // the search at once.
+    const Feedback quiet({}, [&range] { return range.isCanceled(); });
+    search.run(local, options, random, FeedbackRange(quiet, 0.0, 1.0));
+    for (int i = 0; i < m; ++i)
+        placement.host[view.processes[i]] = first + local[i];
+}
+
 } // namespace
 
 void numberSlots(model::Placement& placement, const model::Topology& topology)
@@ -94,61 +170,22 @@ Expected<model::Placement> completeHosts(const MappingProblem& problem, const st
     if (static_cast<int>(siteOf.size()) != n)
         return makeError(ErrorCode::Internal, "site assignment has the wrong length");
     model::Placement placement = model::Placement::fromSites(siteOf);
-    for (int s = 0; s < topo.siteCount(); ++s) {
-        if (range.isCanceled())
-            return makeError(ErrorCode::Canceled, "canceled");
-        range.setProgress(static_cast<double>(s) / topo.siteCount(), "hosts and slots");
-        SiteView view = makeView(problem, siteOf, s);
-        const int first = topo.firstHost(s);
-        const int k = topo.hostCountOf(s);
-        if (static_cast<int>(view.processes.size()) > topo.capacity(s))
-            return makeError(ErrorCode::Internal, "site '" + topo.site(s).name + "' is over capacity");
-        if (view.processes.empty())
-            continue;
-        if (view.uniform) {
-            int h = 0;
-            int used = 0;
-            for (int p : view.processes) {
-                while (used >= topo.host(first + h).slots) {
-                    ++h;
-                    used = 0;
-                }
-                placement.host[p] = first + h;
-                ++used;
-            }
-            continue;
+    const int sites = topo.siteCount();
+    // Sites are independent (each writes only its own processes' hosts) and shared by the executor's workers; each
+    // site's search has its own seed, so the result does not depend on how many workers there are.
+    std::vector<std::string> overCapacity(sites);
+    std::atomic<int> next{0};
+    std::atomic<int> done{0};
+    const int workers = std::max(1, std::min(range.executor().concurrency(), sites));
+    range.executor().shareWork(workers, [&](int) {
+        for (int s = next.fetch_add(1); s < sites && !range.isCanceled(); s = next.fetch_add(1)) {
+            assignHosts(problem, siteOf, s, seed, range, placement, overCapacity[s]);
+            range.setProgress(static_cast<double>(done.fetch_add(1) + 1) / sites, "hosts and slots");
         }
-        const int m = static_cast<int>(view.processes.size());
-        std::vector<int> capacity(k);
-        for (int a = 0; a < k; ++a)
-            capacity[a] = topo.host(first + a).slots;
-        const Adjacency traffic = symmetrize(view.comm.volume());
-        std::vector<double> weight(m);
-        for (int p = 0; p < m; ++p)
-            weight[p] = traffic.degree(p);
-        // Hosts are opened best-connected first: the fastest own link, then the most slots.
-        std::vector<int> order(k);
-        for (int a = 0; a < k; ++a)
-            order[a] = a;
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            const double ca = view.secondsPerByte(a, a), cb = view.secondsPerByte(b, b);
-            return ca < cb || (ca == cb && capacity[a] > capacity[b]);
-        });
-        SiteFiller filler(traffic, weight, std::vector<int>(m, -1));
-        for (int a : order)
-            filler.fill(a, capacity[a]);
-        std::vector<int> local = filler.takeAssignment();
-
-        const cost::AlphaBetaCost cost(view.latencySeconds, view.secondsPerByte, view.comm);
-        LocalSearch search(cost, capacity, std::vector<bool>(m, true));
-        Random random(seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(s + 1)));
-        LocalSearchOptions options;
-        options.restarts = m <= 512 ? 4 : 1;
-        search.run(local, options, random,
-                   range.sub(static_cast<double>(s) / topo.siteCount(), static_cast<double>(s + 1) / topo.siteCount()));
-        for (int i = 0; i < m; ++i)
-            placement.host[view.processes[i]] = first + local[i];
-    }
+    });
+    for (int s = 0; s < sites; ++s)
+        if (!overCapacity[s].empty())
+            return makeError(ErrorCode::Internal, overCapacity[s]);
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     numberSlots(placement, topo);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -219,16 +220,31 @@ bool LocalSearch::swapsBetweenBinPairs(std::vector<int>& assignment, PassState& 
         state.rankUsdPerHour = cost.usdPerHour;
         state.rankBottleneck = cost.bottleneck;
     }
-    for (int p : m_movable) {
-        if (!state.stale[p])
-            continue;
-        for (int b = 0; b < m_binCount; ++b)
-            state.rank[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost,
-                                                                                            state.links, p, b);
+    // The stale rows are independent: the executor's workers share them in chunks (each row is written by one).
+    // Not with a busiest-link term, whose deltas use the link loads' scratch space.
+    std::vector<int> rows;
+    for (int p : m_movable)
+        if (state.stale[p])
+            rows.push_back(p);
+    constexpr std::size_t kRowChunk = 256;
+    const std::size_t chunks = (rows.size() + kRowChunk - 1) / kRowChunk;
+    std::atomic<std::size_t> nextChunk{0};
+    const int workers = state.links.empty()
+        ? static_cast<int>(std::min<std::size_t>(range.executor().concurrency(), chunks))
+        : 1;
+    range.executor().shareWork(std::max(1, workers), [&](int) {
+        for (std::size_t c = nextChunk.fetch_add(1); c < chunks && !range.isCanceled(); c = nextChunk.fetch_add(1))
+            for (std::size_t i = c * kRowChunk; i < std::min(rows.size(), (c + 1) * kRowChunk); ++i) {
+                const int p = rows[i];
+                for (int b = 0; b < m_binCount; ++b)
+                    state.rank[static_cast<std::size_t>(p) * m_binCount + b] = m_cost.pairMoveDelta(assignment, cost,
+                                                                                                    state.links, p, b);
+            }
+    });
+    if (range.isCanceled())
+        return improved;
+    for (int p : rows)
         state.stale[p] = 0;
-        if (range.isCanceled())
-            return improved;
-    }
     const auto d = [&](int p, int b) { return state.rank[static_cast<std::size_t>(p) * m_binCount + b]; };
     const std::vector<std::vector<int>> candidates = rankedCandidates(state.rank, members);
     for (int a = 0; a < m_binCount; ++a) {
@@ -306,7 +322,7 @@ bool LocalSearch::swapsWithNeighbourBins(std::vector<int>& assignment, cost::Lin
     return improved;
 }
 
-SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRange& range) const
+SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRange& range, int& passes) const
 {
     SearchState cost = m_cost.evaluate(assignment);
     PassState state;
@@ -316,9 +332,10 @@ SearchState LocalSearch::descend(std::vector<int>& assignment, const FeedbackRan
         ++state.load[b];
     state.stale.assign(assignment.size(), 1);
     const bool exhaustive = static_cast<int>(m_movable.size()) <= kExhaustiveSwapLimit;
-    for (int pass = 0; pass < 1000000; ++pass) {
+    while (passes > 0) {
         if (range.isCanceled())
             break;
+        --passes;
         bool improved = improveByMoves(assignment, state, cost);
         improved |= exhaustive ? improveBySwapsExhaustive(assignment, state.links, cost, range)
                                : improveBySwapsRanked(assignment, state, cost, range);
@@ -452,7 +469,8 @@ double LocalSearch::run(std::vector<int>& assignment, const LocalSearchOptions& 
         }
     }
     const int kick = std::max(2, static_cast<int>(m_movable.size()) / 10);
-    for (int round = 0; round < rounds; ++round) {
+    int passes = options.maxPasses;
+    for (int round = 0; round < rounds && passes > 0; ++round) {
         if (range.isCanceled())
             break;
         range.setProgress(annealShare + (1.0 - annealShare) * round / rounds, round == 0 ? "descent" : "restarts");
@@ -460,7 +478,7 @@ double LocalSearch::run(std::vector<int>& assignment, const LocalSearchOptions& 
         // Kicks alternate between small (two swaps) and large (a tenth of the processes).
         if (round > 0)
             perturb(trial, random, round % 2 == 1 ? 2 : kick);
-        const double c = descend(trial, range).value;
+        const double c = descend(trial, range, passes).value;
         if (c < bestCost) {
             bestCost = c;
             best = std::move(trial);

@@ -16,7 +16,9 @@ struct LocalSearchOptions {
     int restarts = 8;             ///< Perturb-and-descend rounds after the first descent (0 = plain descent).
     bool annealing = false;       ///< Run simulated annealing before the final descent.
     std::int64_t annealSteps = 0; ///< Annealing steps; 0 = 200 per movable process.
-    int maxPasses = 1000;         ///< Upper bound on descent passes (each pass tries every move and swap).
+    /// Upper bound on the descent passes of the whole run, all rounds together (each pass tries every move and
+    /// swap): rounds stop when it is spent. Callers bound the work of very large instances with it.
+    int maxPasses = 1000000;
     /// Called by run() with the cost each time its best improves (after annealing and after a round).
     std::function<void(double cost)> onBest;
 };
@@ -43,8 +45,9 @@ public:
     double run(std::vector<int>& assignment, const LocalSearchOptions& options, Random& random,
                const FeedbackRange& range) const;
 
-    /// Runs plain descent (moves and swaps until no improvement) and returns the new state.
-    SearchState descend(std::vector<int>& assignment, const FeedbackRange& range) const;
+    /// Runs plain descent (moves and swaps until no improvement, at most `passes` passes, decremented by the passes
+    /// run) and returns the new state.
+    SearchState descend(std::vector<int>& assignment, const FeedbackRange& range, int& passes) const;
 
 private:
     /// What a descent keeps between its passes: the ranking values of swapsBetweenBinPairs (the value change of

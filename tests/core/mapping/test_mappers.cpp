@@ -25,14 +25,14 @@ public:
     void shareWork(int workers, const Worker& worker) override
     {
         ++calls;
-        offered = workers;
+        offered = std::max(offered, workers);
         if (m_order == Order::OfferedFirst)
             for (int w = workers - 1; w >= 1; --w)
                 worker(w);
         worker(0);
     }
     int calls = 0;
-    int offered = 0;
+    int offered = 0; ///< the most workers offered by one call
 
 private:
     int m_concurrency;
@@ -164,12 +164,42 @@ private Q_SLOTS:
             feedback.setExecutor(executor);
             auto r = mc->map(problem, params, 9, feedback);
             QVERIFY(r);
-            QCOMPARE(executor.calls, 1);
+            // The samples, then the hosts of the four sites (completeHosts shares the sites).
+            QCOMPARE(executor.calls, 2);
             QCOMPARE(executor.offered, 5);
             QCOMPARE(r->placement.site, expected->placement.site);
             QCOMPARE(r->costSamples, expected->costSamples);
             QCOMPARE(r->bestCurve, expected->bestCurve);
         }
+    }
+
+    // On a graph so large that kappa = 5's orders (each a complete fill) exceed geo's work budget, the automatic kappa
+    // is the largest whose whole tree of orders fits, and says so; a kappa the user gives is kept, its inner groups
+    // tried while the budget lasts; a small graph keeps kappa = 5 and every order.
+    void geoBoundsItsSearchOnVeryLargeGraphs()
+    {
+        const auto topo = test::fourRegions(std::vector<int>(64, 256), 16);
+        const auto large = test::makeProblem(synth::Pattern::LU, 16384, topo);
+        const Mapper* geo = m_registry.find("geo");
+        const Feedback quiet;
+        auto automatic = geo->map(large, 1, quiet);
+        QVERIFY(automatic);
+        QCOMPARE(check(large, automatic->placement), QString());
+        QVERIFY2(QString::fromStdString(automatic->notes.front()).startsWith("kappa 4 (not 5: its 720 orders"),
+                 automatic->notes.front().c_str());
+        QCOMPARE(automatic->notes.size(), std::size_t{1});
+        auto given = geo->map(large, *ParamValues::parse(geo->parameters(), {"kappa=5"}), 1, quiet);
+        QVERIFY(given);
+        QVERIFY(QString::fromStdString(given->notes.front()).startsWith("kappa 5, "));
+        QCOMPARE(given->notes.size(), std::size_t{2});
+        QVERIFY(QString::fromStdString(given->notes[1]).contains("kept in K-means order"));
+
+        const auto small = test::makeProblem(synth::Pattern::LU, 1024, test::fourRegions(std::vector<int>(64, 16), 16));
+        auto full = geo->map(small, 1, quiet);
+        QVERIFY(full);
+        QVERIFY2(QString::fromStdString(full->notes.front()).startsWith("kappa 5, 720 orders costed"),
+                 full->notes.front().c_str());
+        QCOMPARE(full->notes.size(), std::size_t{1});
     }
 
     // geo costs a group's orders on the executor's workers; the best by cost then by the order's rank is kept,

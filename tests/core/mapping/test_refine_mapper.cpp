@@ -1,8 +1,10 @@
 #include "mapping_fixtures.h"
 
 #include "core/common/random.h"
+#include "core/mapping/local_search.h"
 #include "core/mapping/search_cost.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -151,13 +153,13 @@ public:
     int concurrency() const override { return m_concurrency; }
     void shareWork(int workers, const Worker& worker) override
     {
-        offered = workers;
+        offered = std::max(offered, workers);
         if (m_offeredRun)
             for (int w = workers - 1; w >= 1; --w)
                 worker(w);
         worker(0);
     }
-    int offered = 0;
+    int offered = 0; ///< the most workers offered by one call (the searches; the hosts' sites offer fewer)
 
 private:
     int m_concurrency;
@@ -174,6 +176,36 @@ private:
 
 private Q_SLOTS:
     void initTestCase() { registerBuiltinMappers(m_registry); }
+
+    // maxPasses bounds the descent passes of a whole run: one pass from a random start stops above where an
+    // unbounded descent ends, more passes never end higher, and a run with restarts stops when the passes are spent
+    // (so its result is the single pass's).
+    void boundsTheDescentPassesOfARun()
+    {
+        const auto topo = test::fourRegions({256, 256, 256, 256});
+        const auto problem = test::makeProblem(synth::Pattern::KMeans, 1024, topo);
+        const Mapper* random = m_registry.find("random");
+        const Feedback quiet;
+        auto start = random->map(problem, 3, quiet);
+        QVERIFY(start);
+        std::vector<int> capacity;
+        for (int s = 0; s < problem.siteCount(); ++s)
+            capacity.push_back(problem.topology().capacity(s));
+        const LocalSearch search(problem.cost(), capacity, std::vector<bool>(problem.processCount(), true));
+        const auto runWith = [&](int passes, int restarts) {
+            std::vector<int> assignment = start->placement.site;
+            LocalSearchOptions options;
+            options.maxPasses = passes;
+            options.restarts = restarts;
+            Random r(5);
+            return search.run(assignment, options, r, FeedbackRange(quiet, 0.0, 1.0));
+        };
+        const double one = runWith(1, 0);
+        const double unbounded = runWith(1000000, 0);
+        QVERIFY(one > unbounded * (1.0 + 1e-9));
+        QVERIFY(runWith(3, 0) <= one);
+        QCOMPARE(runWith(1, 8), one);
+    }
 
     void reachesTheExactOptimumOnSmallInstances()
     {
