@@ -224,7 +224,8 @@ int benchScaleProject(workbench::MainWindow& window)
         reorderMs = clock.nsecsElapsed() / 1e6;
         afterBlocked = maxBlockedWhile([] { return false; }, 1000);
     }
-    const double worst = std::max({runBlocked, afterBlocked, selectMs, reorderMs});
+    // Showing the volume heatmap the first time blocks the event loop as long as the other steps do, so it counts.
+    const double worst = std::max({showMs, runBlocked, afterBlocked, selectMs, reorderMs});
     std::printf("RESULT case=project65536 processes=%d sites=64 open_s=%.2f show_volume_ms=%.1f "
                 "full_redraw_median_ms=%.2f full_redraw_max_ms=%.2f geo_run_s=%.2f run_max_blocked_ms=%.2f "
                 "select_run_ms=%.1f reorder_by_site_ms=%.1f after_max_blocked_ms=%.2f failed=%d target_redraw_ms=30 "
