@@ -121,11 +121,14 @@ void DiffPanel::update()
     };
     const auto& pa = a->placement;
     const auto& pb = b->placement;
+    // hasHosts() reads every process: asked once, not per process (65,536 processes took seconds).
+    const bool hostsA = pa.hasHosts();
+    const bool hostsB = pb.hasHosts();
     int sitesChanged = 0;
     std::vector<int> moved;
     for (int i = 0; i < pa.processCount(); ++i) {
         const bool siteMoved = pa.site[i] != pb.site[i];
-        const bool hostMoved = pa.hasHosts() && pb.hasHosts() && pa.host[i] != pb.host[i];
+        const bool hostMoved = hostsA && hostsB && pa.host[i] != pb.host[i];
         if (siteMoved || hostMoved)
             moved.push_back(i);
         sitesChanged += siteMoved;
@@ -137,8 +140,8 @@ void DiffPanel::update()
     for (int k = 0; k < listed; ++k) {
         const int i = moved[k];
         const QStringList cells{QString::number(i), siteName(pa.site[i]),
-                                pa.hasHosts() ? hostName(pa.host[i]) : QString("\u2014"), siteName(pb.site[i]),
-                                pb.hasHosts() ? hostName(pb.host[i]) : QString("\u2014")};
+                                hostsA ? hostName(pa.host[i]) : QString("\u2014"), siteName(pb.site[i]),
+                                hostsB ? hostName(pb.host[i]) : QString("\u2014")};
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(k, c, new QTableWidgetItem(cells[c]));
     }

@@ -107,8 +107,11 @@ bool MatrixPanel::showSource(Source source, int application)
     const int index = m_source->findData(QVariantList{int(source), application});
     if (index < 0)
         return false;
-    m_source->setCurrentIndex(index);
-    showSelected();
+    // A new index shows the source through currentIndexChanged; the same one is shown again here (once).
+    if (index == m_source->currentIndex())
+        showSelected();
+    else
+        m_source->setCurrentIndex(index);
     return true;
 }
 

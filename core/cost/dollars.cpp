@@ -23,15 +23,16 @@ std::optional<double> instanceUsdPerHour(const model::Placement& placement, cons
         return std::nullopt;
     std::vector<char> used(static_cast<std::size_t>(topology.hostCount()), 0);
     std::vector<int> load(static_cast<std::size_t>(topology.siteCount()), 0);
+    const bool hosts = placement.hasHosts(); // reads every process: asked once
     for (int p = 0; p < placement.processCount(); ++p) {
-        if (placement.hasHosts())
+        if (hosts)
             used[static_cast<std::size_t>(placement.host[p])] = 1;
         ++load[static_cast<std::size_t>(placement.site[p])];
     }
     double hourly = 0.0;
     for (int s = 0; s < topology.siteCount(); ++s) {
         int nodes = 0;
-        if (placement.hasHosts()) {
+        if (hosts) {
             for (int h = topology.firstHost(s); h < topology.firstHost(s) + topology.hostCountOf(s); ++h)
                 nodes += used[static_cast<std::size_t>(h)];
         } else if (load[static_cast<std::size_t>(s)] > 0) {
