@@ -16,7 +16,7 @@ namespace {
 
 /// The automatic work budget of one run, in adjacency entries visited: each order costed is one complete fill,
 /// which visits every process and every entry of the traffic graph once. Small instances never reach it; at
-/// 65,536 processes with a million entries it allows about 40 orders (about half a second on two cores).
+/// 65,536 processes with a million entries it allows about 20 orders (about half a second on two cores).
 constexpr double kWorkBudget = 4e7;
 
 double factorial(int k)
@@ -243,7 +243,8 @@ std::vector<ParamSpec> GeoMapper::parameters() const
 {
     return {ParamSpec::integer("kappa", 0, 0, 7,
                                "Number of K-means site groups; 0 = min(number of sites, 5), fewer on graphs so large "
-                               "that kappa! complete fills would exceed the work budget (4e7 entries visited). "
+                               "that the orders (each a complete fill) would exceed the work budget (4e7 processes "
+                               "and traffic entries visited). "
                                "Every order of the groups is tried (kappa! orders); the orders inside the groups "
                                "are tried while the budget lasts.")};
 }
