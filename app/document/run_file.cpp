@@ -302,6 +302,7 @@ bool readSimulatedLinks(const QJsonValue& v, int sites, Run& run)
         const QJsonArray a = entry.toArray();
         if (a.size() != 5 || !std::all_of(a.begin(), a.end(), [](const QJsonValue& x) { return x.isDouble(); }))
             return false;
+        // -2 (what toInt gives a number that is not an integer) is no site and no uplink: refused below.
         const SimulatedLink l{a[0].toInt(-2), a[1].toInt(-2), a[2].toDouble(), a[3].toDouble(), a[4].toDouble()};
         const auto site = [&](int s) { return s >= -1 && s < sites; };
         if (!site(l.from) || !site(l.to) || (l.from < 0 && l.to < 0) || l.bytes < 0.0 || l.busyFraction < 0.0

@@ -1,12 +1,14 @@
 #include "core/io/comm_io.h"
 
+#include "core/common/executor.h"
 #include "core/io/matrix_csv.h"
 #include "core/io/matrix_market.h"
 #include "core/io/text_file.h"
 
+#include <array>
+#include <atomic>
 #include <optional>
 #include <set>
-#include <thread>
 
 namespace meridian::io {
 
@@ -93,20 +95,21 @@ Status readCells(const std::string& path, Cells& cells)
 Expected<model::CommMatrix> readCommMatrix(const std::string& volumePath, const std::string& messagesPath)
 {
     // The two files are read at once: at a million entries each, parsing is most of a mapping command's time.
+    // The engine starts no thread of its own; the standard executor's workers take the files from a counter.
     Cells volume;
     std::optional<Cells> messages;
-    Status messagesRead;
-    std::jthread reader;
-    if (!messagesPath.empty()) {
+    if (!messagesPath.empty())
         messages.emplace();
-        reader = std::jthread([&] { messagesRead = readCells(messagesPath, *messages); });
-    }
-    const Status volumeRead = readCells(volumePath, volume);
-    reader = {}; // joins: the messages are read
-    if (!volumeRead)
-        return volumeRead.error();
-    if (!messagesRead)
-        return messagesRead.error();
+    std::array<Status, 2> read;
+    const int files = messages ? 2 : 1;
+    std::atomic<int> next{0};
+    Executor::standard().shareWork(files, [&](int) {
+        for (int f = next.fetch_add(1); f < files; f = next.fetch_add(1))
+            read[f] = f == 0 ? readCells(volumePath, volume) : readCells(messagesPath, *messages);
+    });
+    for (const Status& status : read)
+        if (!status)
+            return status.error();
     std::vector<model::CommEntry> entries;
     entries.reserve(volume.values.size() + (messages ? messages->values.size() : 0));
     for (const auto& e : volume.values)

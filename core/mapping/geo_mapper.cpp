@@ -27,9 +27,6 @@ double factorial(int k)
     return f;
 }
 
-struct Group;
-double ordersOf(const Group& g);
-
 /// A node of the site-group tree: a leaf holds sites, an inner node holds subgroups in an order.
 struct Group {
     std::vector<int> sites;      // every site below this node

@@ -13,8 +13,6 @@ namespace {
 /// The work budget of the host searches of all sites together, in cost-table lookups. Only very large instances
 /// reach it (65,536 processes in 64 sites of 64 hosts: about three passes per site).
 constexpr double kHostWork = 5e7;
-/// The swaps a descent pass tries per pair of hosts before walking their rankings (LocalSearch's cross product).
-constexpr double kTopSwapsPerHostPair = 16;
 
 /// The processes of one site, their sub-matrix and the host-level cost tables.
 struct SiteView {
@@ -138,13 +136,9 @@ void assignHosts(const MappingProblem& problem, const std::vector<int>& siteOf, 
     Random random(seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(s + 1)));
     LocalSearchOptions options;
     options.restarts = m <= 512 ? 4 : 1;
-    // The site's share of the work budget, by its share of the processes; a pass ranks every process towards every
-    // host and tries the best few swaps of every pair of hosts.
-    const double meanDegree = static_cast<double>(traffic.ptr[m]) / m;
-    const double passWork = (static_cast<double>(m) * k + kTopSwapsPerHostPair * static_cast<double>(k) * k)
-        * (1.0 + meanDegree);
+    // The site's share of the work budget, by its share of the processes.
     const double share = kHostWork * m / static_cast<double>(problem.processCount());
-    options.maxPasses = static_cast<int>(std::clamp(share / passWork, 1.0, 1e6));
+    options.maxPasses = LocalSearch::passesWithin(share, m, k, static_cast<double>(traffic.ptr[m]) / m);
     // The sites share the workers, so a site's own progress is not shown (the caller counts sites); a cancel stops
     // the search at once.
     const Feedback quiet({}, [&range] { return range.isCanceled(); });

@@ -36,6 +36,13 @@ LocalSearch::LocalSearch(SearchCost cost, std::vector<int> capacity, std::vector
     }
 }
 
+int LocalSearch::passesWithin(double work, double movable, int bins, double meanDegree)
+{
+    const double pairs = static_cast<double>(bins) * bins;
+    const double pass = (movable * bins + kTopCandidates * kTopCandidates * pairs) * (1.0 + meanDegree);
+    return static_cast<int>(std::clamp(work / std::max(1.0, pass), 1.0, 1e6));
+}
+
 void LocalSearch::move(std::vector<int>& assignment, cost::LinkLoads& links, int p, int to) const
 {
     m_cost.apply(links, assignment, p, to);

@@ -45,6 +45,11 @@ public:
     double run(std::vector<int>& assignment, const LocalSearchOptions& options, Random& random,
                const FeedbackRange& range) const;
 
+    /// The passes a run may take within `work` cost-table lookups (maxPasses), at least 1: a pass costs up to
+    /// movable x bins x (1 + mean degree) to rank every process towards every bin, and the cross product of the
+    /// best-ranked candidates of every pair of bins as much again per bin pair.
+    static int passesWithin(double work, double movable, int bins, double meanDegree);
+
     /// Runs plain descent (moves and swaps until no improvement, at most `passes` passes, decremented by the passes
     /// run) and returns the new state.
     SearchState descend(std::vector<int>& assignment, const FeedbackRange& range, int& passes) const;

@@ -24,9 +24,9 @@ constexpr double kMaxAnnealStepsPerProcess = 20000;
 /// Annealing shorter than this many steps per movable process does not pay; the search then only descends.
 constexpr std::int64_t kMinAnnealStepsPerProcess = 200;
 constexpr int kDefaultSearches = 8;
-/// The automatic descent budget: this many cost-table lookups over all the passes of a search, a pass costing at
-/// most (movable processes x sites x (1 + mean degree)). Only very large instances reach it: 65,536 processes on
-/// 64 sites get one to five passes.
+/// The automatic descent budget: this many cost-table lookups over all the passes of a search (a pass's cost as
+/// LocalSearch::passesWithin counts it). Only very large instances reach it: 65,536 processes on 64 sites get one
+/// to five passes.
 constexpr double kDescentWork = 2e8;
 /// Below this many passes the budget is said in the notes.
 constexpr int kShownPassLimit = 100;
@@ -186,14 +186,13 @@ PortfolioOptions portfolioOptions(const MappingProblem& problem, const ParamValu
         // Without annealing every search descends from the start with its own perturbations.
         options.annealing = options.descent;
     }
-    const double passWork = static_cast<double>(movable) * problem.siteCount() * (1.0 + meanDegree);
-    const int passes = static_cast<int>(std::clamp(kDescentWork / std::max(1.0, passWork), 1.0, 1e6));
+    const int passes = LocalSearch::passesWithin(kDescentWork, static_cast<double>(movable), problem.siteCount(),
+                                                 meanDegree);
     options.descent.maxPasses = passes;
     options.annealing.maxPasses = passes;
     if (passes < kShownPassLimit)
         notes.push_back("at most " + std::to_string(passes) + " descent pass" + (passes == 1 ? "" : "es")
-                        + " per search (work budget: 2e8 cost-table lookups; a pass costs up to "
-                        + std::to_string(static_cast<long long>(passWork)) + ")");
+                        + " per search (work budget: 2e8 cost-table lookups)");
     options.timeLimitSeconds = values.real("time_limit_s");
     notes.push_back(std::to_string(options.searches) + (options.searches == 1 ? " search" : " independent searches")
                     + (annealing ? " (" + std::to_string(steps) + " annealing steps each after the first)" : ""));

@@ -21,7 +21,9 @@ SiteFiller::SiteFiller(const Adjacency& traffic, std::vector<int> byWeight, std:
     : m_traffic(traffic)
     , m_assignment(std::move(assignment))
     , m_byWeight(std::move(byWeight))
-    , m_slot(m_assignment.size())
+    , m_gain(m_assignment.size(), 0.0)
+    , m_gainBin(m_assignment.size(), -1)
+    , m_heapPos(m_assignment.size(), -1)
 {
     m_unselected = 0;
     for (int p = 0; p < static_cast<int>(m_assignment.size()); ++p) {
@@ -45,22 +47,22 @@ int SiteFiller::nextHeaviest()
 
 void SiteFiller::siftUp(std::size_t i)
 {
-    const Entry e = m_heap[i];
+    const int p = m_heap[i];
     while (i > 0) {
         const std::size_t parent = (i - 1) / 2;
-        if (!above(e, m_heap[parent]))
+        if (!above(p, m_heap[parent]))
             break;
         m_heap[i] = m_heap[parent];
-        m_slot[m_heap[i].process].heapPos = static_cast<int>(i);
+        m_heapPos[m_heap[i]] = static_cast<int>(i);
         i = parent;
     }
-    m_heap[i] = e;
-    m_slot[e.process].heapPos = static_cast<int>(i);
+    m_heap[i] = p;
+    m_heapPos[p] = static_cast<int>(i);
 }
 
 void SiteFiller::siftDown(std::size_t i)
 {
-    const Entry e = m_heap[i];
+    const int p = m_heap[i];
     const std::size_t size = m_heap.size();
     for (;;) {
         std::size_t child = 2 * i + 1;
@@ -68,54 +70,56 @@ void SiteFiller::siftDown(std::size_t i)
             break;
         if (child + 1 < size && above(m_heap[child + 1], m_heap[child]))
             ++child;
-        if (!above(m_heap[child], e))
+        if (!above(m_heap[child], p))
             break;
         m_heap[i] = m_heap[child];
-        m_slot[m_heap[i].process].heapPos = static_cast<int>(i);
+        m_heapPos[m_heap[i]] = static_cast<int>(i);
         i = child;
     }
-    m_heap[i] = e;
-    m_slot[e.process].heapPos = static_cast<int>(i);
+    m_heap[i] = p;
+    m_heapPos[p] = static_cast<int>(i);
 }
 
-void SiteFiller::raise(int p, int bin, double weight)
+void SiteFiller::raise(int p)
 {
-    Slot& slot = m_slot[p];
-    if (slot.gainBin != bin) {
-        slot.gainBin = bin;
-        m_heap.push_back({weight, p});
-        slot.heapPos = static_cast<int>(m_heap.size() - 1);
-    } else {
-        m_heap[static_cast<std::size_t>(slot.heapPos)].gain += weight;
+    if (m_heapPos[p] < 0) {
+        m_heap.push_back(p);
+        m_heapPos[p] = static_cast<int>(m_heap.size() - 1);
     }
-    siftUp(static_cast<std::size_t>(slot.heapPos));
+    siftUp(static_cast<std::size_t>(m_heapPos[p]));
 }
 
 void SiteFiller::remove(int p)
 {
-    const auto i = static_cast<std::size_t>(m_slot[p].heapPos);
-    m_slot[p].heapPos = -1;
-    const Entry last = m_heap.back();
+    const auto i = static_cast<std::size_t>(m_heapPos[p]);
+    m_heapPos[p] = -1;
+    const int last = m_heap.back();
     m_heap.pop_back();
-    if (last.process == p)
+    if (last == p)
         return;
     m_heap[i] = last;
-    m_slot[last.process].heapPos = static_cast<int>(i);
+    m_heapPos[last] = static_cast<int>(i);
     siftUp(i);
-    siftDown(static_cast<std::size_t>(m_slot[last.process].heapPos));
+    siftDown(static_cast<std::size_t>(m_heapPos[last]));
 }
 
 int SiteFiller::fill(int bin, int count)
 {
     if (count <= 0 || m_unselected == 0)
         return 0;
-    // A process's heap entry lives from its first neighbour in the bin until it is placed or the fill ends, so an
-    // unplaced process with gainBin == bin is always in the heap.
+    std::vector<int> touched;
     const auto addNeighbours = [&](int p) {
         for (int e = m_traffic.ptr[p]; e < m_traffic.ptr[p + 1]; ++e) {
             const int q = m_traffic.idx[e];
-            if (m_assignment[q] < 0)
-                raise(q, bin, m_traffic.weight[e]);
+            if (m_assignment[q] >= 0)
+                continue;
+            if (m_gainBin[q] != bin) {
+                m_gainBin[q] = bin;
+                m_gain[q] = 0.0;
+                touched.push_back(q);
+            }
+            m_gain[q] += m_traffic.weight[e];
+            raise(q);
         }
     };
     // Processes already in the bin (pins) attract their neighbours from the start, in index order.
@@ -128,7 +132,7 @@ int SiteFiller::fill(int bin, int count)
 
     int placed = 0;
     const auto place = [&](int p) {
-        if (m_slot[p].heapPos >= 0)
+        if (m_heapPos[p] >= 0)
             remove(p);
         m_assignment[p] = bin;
         members.push_back(p);
@@ -141,15 +145,16 @@ int SiteFiller::fill(int bin, int count)
         place(first);
     // Lines 12-14: then the heaviest communicator with the bin, falling back to the heaviest overall.
     while (placed < count && m_unselected > 0) {
-        const int chosen = m_heap.empty() ? nextHeaviest() : m_heap.front().process;
+        const int chosen = m_heap.empty() ? nextHeaviest() : m_heap.front();
         if (chosen < 0)
             break;
         place(chosen);
     }
-    // The candidates left get no gain towards a later bin from this one.
-    for (const Entry& e : m_heap)
-        m_slot[e.process] = Slot{};
+    for (int q : m_heap)
+        m_heapPos[q] = -1;
     m_heap.clear();
+    for (int q : touched)
+        m_gainBin[q] = -1;
     return placed;
 }
 

@@ -33,29 +33,13 @@ public:
     std::vector<int> takeAssignment() { return std::move(m_assignment); }
 
 private:
-    /// A candidate of the bin being filled: its communication with the bin so far, and the process. The heap holds
-    /// the gains themselves so that sifting reads only the heap (a million-entry fill is bound by memory).
-    struct Entry {
-        double gain;
-        int process;
-    };
-    /// Per process: which bin its heap entry refers to (-1: none) and where the entry is (-1: out of the heap).
-    struct Slot {
-        int gainBin = -1;
-        int heapPos = -1;
-    };
-
     int nextHeaviest();
-    /// The candidate heap: a binary max-heap on (gain, lower index) whose entries know their position, so that a
-    /// gain that grows moves its entry up instead of adding another.
-    static bool above(const Entry& a, const Entry& b)
-    {
-        return a.gain > b.gain || (a.gain == b.gain && a.process < b.process);
-    }
+    /// The candidate heap of the bin being filled: a binary max-heap on (gain, lower index) whose entries know
+    /// their position, so that a gain that grows moves its entry up instead of adding another.
+    bool above(int p, int q) const { return m_gain[p] > m_gain[q] || (m_gain[p] == m_gain[q] && p < q); }
     void siftUp(std::size_t i);
     void siftDown(std::size_t i);
-    /// Adds `weight` to p's gain towards `bin`, entering p into the heap when it is not there.
-    void raise(int p, int bin, double weight);
+    void raise(int p);
     void remove(int p);
 
     const Adjacency& m_traffic;
@@ -63,9 +47,11 @@ private:
     std::vector<int> m_byWeight; // processes sorted by decreasing weight
     std::size_t m_cursor = 0;
     int m_unselected = 0;
-    std::vector<Slot> m_slot;
+    std::vector<double> m_gain;
+    std::vector<int> m_gainBin;              // which bin m_gain[p] refers to
     std::vector<std::vector<int>> m_members; // the processes placed in each bin (pins first), by bin index
-    std::vector<Entry> m_heap;
+    std::vector<int> m_heap;
+    std::vector<int> m_heapPos; // position in m_heap, -1 when out of it
 };
 
 } // namespace meridian::mapping
