@@ -22,6 +22,7 @@ constexpr const char* kUsage
       "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
       "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
       "  simulate            predict a mapping's communication time with SimGrid; export the platform\n"
+      "  collective          rank a collective's algorithms on a mapping's network; write Open MPI rules\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
       "  list-algorithms     the mappers, their parameters and defaults\n"
       "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
@@ -65,6 +66,8 @@ int main(int argc, char** argv)
             return meridian::cli::runMap(args);
         if (command == "simulate")
             return meridian::cli::runSimulate(args);
+        if (command == "collective")
+            return meridian::cli::runCollective(args);
         if (command == "compare")
             return meridian::cli::runCompare(args);
         if (command == "list-algorithms")

@@ -22,6 +22,28 @@ void addProblemOptions(QCommandLineParser& parser)
     });
 }
 
+Expected<document::Project> loadSitesAndNetwork(const QCommandLineParser& parser)
+{
+    document::Project project;
+    auto topology = io::loadTopology(parser.value("sites").toStdString());
+    if (!topology)
+        return topology.error();
+    project.name = "command line";
+    project.topology = std::move(*topology);
+    project.network = model::Network(project.topology.siteCount());
+    if (parser.isSet("latency"))
+        if (auto s = io::readNetworkMatrix(parser.value("latency").toStdString(), model::NetworkQuantity::Latency,
+                                           project.topology, project.network);
+            !s)
+            return s.error();
+    if (parser.isSet("bandwidth"))
+        if (auto s = io::readNetworkMatrix(parser.value("bandwidth").toStdString(), model::NetworkQuantity::Bandwidth,
+                                           project.topology, project.network);
+            !s)
+            return s.error();
+    return project;
+}
+
 Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
 {
     LoadedProblem problem;
@@ -62,23 +84,10 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
                 ErrorCode::InvalidInput,
                 "name the problem with --project, or with --sites and --volume (plus --latency, --bandwidth, "
                 "--messages and --pins as available)");
-        auto topology = io::loadTopology(parser.value("sites").toStdString());
-        if (!topology)
-            return topology.error();
-        problem.project.name = "command line";
-        problem.project.topology = std::move(*topology);
-        problem.project.network = model::Network(problem.project.topology.siteCount());
-        if (parser.isSet("latency"))
-            if (auto s = io::readNetworkMatrix(parser.value("latency").toStdString(), model::NetworkQuantity::Latency,
-                                               problem.project.topology, problem.project.network);
-                !s)
-                return s.error();
-        if (parser.isSet("bandwidth"))
-            if (auto s = io::readNetworkMatrix(parser.value("bandwidth").toStdString(),
-                                               model::NetworkQuantity::Bandwidth, problem.project.topology,
-                                               problem.project.network);
-                !s)
-                return s.error();
+        auto network = loadSitesAndNetwork(parser);
+        if (!network)
+            return network.error();
+        problem.project = std::move(*network);
         document::Application app;
         app.name = parser.value("volume").toStdString();
         auto comm = io::readCommMatrix(parser.value("volume").toStdString(), parser.value("messages").toStdString());

@@ -19,6 +19,9 @@ struct LoadedProblem {
 /// --volume/--messages/--pins.
 void addProblemOptions(QCommandLineParser& parser);
 
+/// Loads --sites with --latency and --bandwidth (as available) into a project without applications.
+Expected<document::Project> loadSitesAndNetwork(const QCommandLineParser& parser);
+
 /// Loads the problem the options name. Errors name the file at fault; a missing option is an
 /// InvalidInput error saying which options are needed.
 Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser);

@@ -115,7 +115,7 @@ Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, co
                              + (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)"
                                                       : ""),
                          {parser.value("mapping").toStdString()});
-    return sim::withHosts(*placement, project.topology);
+    return model::withHosts(*placement, project.topology);
 }
 
 /// A captured application's phases (capture::capturedPhases: PREFIX.phaseN.volume.mtx, with .messages.mtx when

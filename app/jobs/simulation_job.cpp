@@ -26,7 +26,7 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
                          "run " + std::to_string(run.id)
                              + " is not a mapping of one of "
                                "the project's applications");
-    auto placement = sim::withHosts(run.placement, project.topology);
+    auto placement = model::withHosts(run.placement, project.topology);
     if (!placement)
         return placement.error();
     auto platform = sim::buildPlatform(project.topology, network);

@@ -29,6 +29,45 @@ std::vector<int> Placement::siteLoad(int siteCount) const
     return load;
 }
 
+Expected<Placement> withHosts(const Placement& placement, const Topology& topology)
+{
+    Placement out = placement;
+    out.host.resize(placement.site.size(), -1);
+    out.slot.resize(placement.site.size(), -1);
+    std::vector<std::vector<char>> used(topology.hostCount());
+    for (int h = 0; h < topology.hostCount(); ++h)
+        used[h].assign(topology.host(h).slots, 0);
+    for (std::size_t p = 0; p < out.site.size(); ++p)
+        if (out.host[p] >= 0 && out.slot[p] >= 0)
+            used[out.host[p]][out.slot[p]] = 1;
+    std::vector<int> nextHost(topology.siteCount());
+    std::vector<int> nextSlot(topology.siteCount(), 0);
+    for (int s = 0; s < topology.siteCount(); ++s)
+        nextHost[s] = topology.firstHost(s);
+    for (std::size_t p = 0; p < out.site.size(); ++p) {
+        if (out.host[p] >= 0 && out.slot[p] >= 0)
+            continue;
+        const int s = out.site[p];
+        int& h = nextHost[s];
+        int& k = nextSlot[s];
+        const int end = topology.firstHost(s) + topology.hostCountOf(s);
+        while (h < end && (k >= topology.host(h).slots || used[h][k])) {
+            if (++k >= topology.host(h).slots) {
+                ++h;
+                k = 0;
+            }
+        }
+        if (h >= end)
+            return makeError(ErrorCode::Infeasible,
+                             "site '" + topology.site(s).name + "' has " + std::to_string(topology.capacity(s))
+                                 + " slots, fewer than the processes the mapping puts there");
+        used[h][k] = 1;
+        out.host[p] = h;
+        out.slot[p] = k;
+    }
+    return out;
+}
+
 std::vector<Violation> checkPlacement(const Placement& placement, const Topology& topology,
                                       const Constraints& constraints)
 {

@@ -26,6 +26,11 @@ struct Placement {
     std::vector<int> siteLoad(int siteCount) const;
 };
 
+/// The placement with a host and slot for every process: processes without one get the first free slot of
+/// their site's hosts, in process order (as a launcher fills a hostfile by slot). Fails, naming the site, when a
+/// site has more processes than slots.
+Expected<Placement> withHosts(const Placement& placement, const Topology& topology);
+
 /// A rule a placement breaks. Reported, not thrown: `meridian-cli evaluate` lists them.
 struct Violation {
     enum class Kind { Capacity, SlotConflict, Pin };

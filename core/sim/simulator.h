@@ -26,10 +26,6 @@ struct Transfer {
     int phase = 0;
 };
 
-/// The placement with a host and slot for every process: processes without one get the first free slot of
-/// their site's hosts, in process order. Fails, naming the site, when a site has more processes than slots.
-Expected<model::Placement> withHosts(const model::Placement& placement, const model::Topology& topology);
-
 /// The transfers of one bulk-synchronous iteration: every process sends its row of the volume matrix, each
 /// entry split into its message count (rounded, at least one message for a non-zero entry; one per entry when
 /// the matrix has no counts). A process's entry to itself is left out: it costs nothing, as in the alpha-beta cost.

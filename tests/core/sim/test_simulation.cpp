@@ -221,11 +221,11 @@ private Q_SLOTS:
         Placement p = Placement::fromSites({0, 0, 1, 0});
         p.host[1] = 0;
         p.slot[1] = 0;
-        auto done = sim::withHosts(p, topology);
+        auto done = model::withHosts(p, topology);
         QVERIFY(done);
         QCOMPARE(done->host, (std::vector<int>{0, 0, 2, 1}));
         QCOMPARE(done->slot, (std::vector<int>{1, 0, 0, 0}));
-        const auto full = sim::withHosts(Placement::fromSites({1, 1}), topology);
+        const auto full = model::withHosts(Placement::fromSites({1, 1}), topology);
         QVERIFY(!full);
         QVERIFY(full.error().message.find("site 'b' has 1 slots") != std::string::npos);
     }
