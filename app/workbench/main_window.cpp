@@ -5,6 +5,7 @@
 #include "app/document/project_imports.h"
 #include "app/workbench/applications_panel.h"
 #include "app/workbench/capture_dialog.h"
+#include "app/workbench/collectives_panel.h"
 #include "app/workbench/compare_panel.h"
 #include "app/workbench/diff_panel.h"
 #include "app/workbench/graphs_panel.h"
@@ -80,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
         },
         m_tabs);
     m_diffPanel = new DiffPanel(m_document, m_tabs);
+    m_collectivesPanel = new CollectivesPanel(m_document, m_runner, m_tabs);
     m_tabs->addTab(m_mapPanel, tr("Site map"));
     m_tabs->addTab(m_networkPanel, tr("Network"));
     m_tabs->addTab(m_applicationsPanel, tr("Applications"));
@@ -87,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_matrixPanel, tr("Matrices"));
     m_tabs->addTab(m_comparePanel, tr("Compare"));
     m_tabs->addTab(m_diffPanel, tr("Diff"));
+    m_tabs->addTab(m_collectivesPanel, tr("Collectives"));
     setCentralWidget(m_tabs);
 
     auto* runDock = new QDockWidget(tr("Run"), this);
@@ -132,6 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runPanel->applicationChooser(), &QComboBox::currentTextChanged, m_mapPanel, &MapPanel::setPinApplication);
     connect(m_runPanel, &RunPanel::errorOccurred, this, errors);
     connect(m_comparePanel, &ComparePanel::errorOccurred, this, errors);
+    connect(m_collectivesPanel, &CollectivesPanel::errorOccurred, this, errors);
     connect(m_runsPanel, &RunsPanel::errorOccurred, this, errors);
     connect(m_controller, &actions::RunController::runFailed, this, errors);
     connect(m_controller, &actions::RunController::runLanded, this, [this](int id, bool stale) {

@@ -28,6 +28,7 @@ class NetpipeLinkDialog;
 class ComparePanel;
 class NetworkPanel;
 class NewProjectWizard;
+class CollectivesPanel;
 class DiffPanel;
 class GraphsPanel;
 class ImportGraphDialog;
@@ -120,6 +121,7 @@ public:
     QAction* menuAction(const QString& objectName) const;
     ComparePanel* comparePanel() const { return m_comparePanel; }
     DiffPanel* diffPanel() const { return m_diffPanel; }
+    CollectivesPanel* collectivesPanel() const { return m_collectivesPanel; }
     RunPanel* runPanel() const { return m_runPanel; }
     RunsPanel* runsPanel() const { return m_runsPanel; }
     JobsPanel* jobsPanel() const { return m_jobsPanel; }
@@ -176,6 +178,7 @@ private:
     GraphsPanel* m_graphsPanel = nullptr;
     ComparePanel* m_comparePanel = nullptr;
     DiffPanel* m_diffPanel = nullptr;
+    CollectivesPanel* m_collectivesPanel = nullptr;
     RunPanel* m_runPanel = nullptr;
     RunsPanel* m_runsPanel = nullptr;
     JobsPanel* m_jobsPanel = nullptr;
