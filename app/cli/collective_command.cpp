@@ -200,12 +200,9 @@ void addCollectiveOptions(QCommandLineParser& parser)
         "algorithm per size band; --rules-out writes Open MPI's coll_tuned dynamic rules for that choice. "
         "Algorithms: flat, mst, bucket, chain, topology-chain, ring, recursive-doubling, rabenseifner, hierarchical, "
         "hypercube.");
+    addNetworkOptions(parser);
     parser.addOptions({
-        {"project", "A Meridian project file (its sites and network).", "file"},
         {"application", "The project's application whose processes the mapping places (checks their count).", "name"},
-        {"sites", "Sites as CSV (name,lat,lon,nodes[,slots,...]) or GeoJSON.", "file"},
-        {"latency", "Latency between sites in ms (CSV or .mtx); missing entries are estimated.", "file"},
-        {"bandwidth", "Bandwidth between sites in MB/s (CSV or .mtx); missing entries are estimated.", "file"},
         {"mapping", "Where the communicator's processes run: a mapping CSV process,site[,host,slot].", "file"},
         {"op", "broadcast, scatter, gather, reduce, allreduce, allgather, alltoall or shuffle.", "OP"},
         {"bytes",

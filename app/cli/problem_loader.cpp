@@ -8,14 +8,21 @@
 
 namespace meridian::cli {
 
-void addProblemOptions(QCommandLineParser& parser)
+void addNetworkOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {"project", "A Meridian project file.", "file"},
-        {"application", "The application of the project (default: the first).", "name"},
         {"sites", "Sites as CSV (name,lat,lon,nodes[,slots,...]) or GeoJSON.", "file"},
         {"latency", "Latency between sites in ms (CSV or .mtx); missing entries are estimated.", "file"},
         {"bandwidth", "Bandwidth between sites in MB/s (CSV or .mtx); missing entries are estimated.", "file"},
+    });
+}
+
+void addProblemOptions(QCommandLineParser& parser)
+{
+    addNetworkOptions(parser);
+    parser.addOptions({
+        {"application", "The application of the project (default: the first).", "name"},
         {"volume", "Communication volume in bytes, process x process (CSV or .mtx).", "file"},
         {"messages", "Message counts, process x process (CSV or .mtx).", "file"},
         {"pins", "Pinned processes as CSV lines process,site.", "file"},

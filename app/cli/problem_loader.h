@@ -15,6 +15,8 @@ struct LoadedProblem {
     int application = 0;       ///< index into project.applications
 };
 
+/// Adds the options that name a network: --project, or --sites with --latency and --bandwidth.
+void addNetworkOptions(QCommandLineParser& parser);
 /// Adds the options that name a problem: --project/--application or --sites/--latency/--bandwidth/
 /// --volume/--messages/--pins.
 void addProblemOptions(QCommandLineParser& parser);

@@ -16,6 +16,8 @@
 //   wall            the wall clock of a whole size sweep (1 KiB to 4 GiB, every algorithm) for allreduce on 150
 //                   processes, with a rules file written.
 // Arguments: case names to run (default all).
+#include "cli_run.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -34,25 +36,11 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QJsonObject json;
-    QByteArray err;
-    double seconds = 0.0;
-};
+using Run = meridian::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    QElapsedTimer timer;
-    timer.start();
-    p.start(MERIDIAN_CLI, args);
-    p.waitForFinished(-1);
-    Run r;
-    r.seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
-    r.code = p.exitCode();
-    r.json = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-    r.err = p.readAllStandardError();
+    Run r = meridian::test::cli(args, -1);
     if (r.code != 0)
         std::fprintf(stderr, "meridian-cli %s failed: %s\n", qPrintable(args.join(' ')), r.err.constData());
     return r;
@@ -97,7 +85,7 @@ QStringList network(const QTemporaryDir& dir, const QString& name, int sites, in
 
 double timeOf(const Run& r, const QString& algorithm)
 {
-    for (const auto& v : r.json["results"].toArray())
+    for (const auto& v : r.json()["results"].toArray())
         if (v.toObject()["algorithm"].toString() == algorithm)
             return v.toObject()["time_s"].toDouble();
     return std::nan("");
@@ -105,7 +93,7 @@ double timeOf(const Run& r, const QString& algorithm)
 
 double bytesOf(const Run& r, const QString& algorithm)
 {
-    for (const auto& v : r.json["results"].toArray())
+    for (const auto& v : r.json()["results"].toArray())
         if (v.toObject()["algorithm"].toString() == algorithm)
             return v.toObject()["bytes_sent"].toDouble();
     return std::nan("");
@@ -204,7 +192,7 @@ void fanHierarchical(const QTemporaryDir& dir)
                 const double hierarchical = timeOf(r, "hierarchical");
                 const double flat = timeOf(r, "flat");
                 double bestOther = flat;
-                for (const auto& v : r.json["results"].toArray())
+                for (const auto& v : r.json()["results"].toArray())
                     if (v.toObject()["algorithm"].toString() != "hierarchical")
                         bestOther = std::min(bestOther, v.toObject()["time_s"].toDouble());
                 ++sizes;
@@ -232,7 +220,7 @@ void wall(const QTemporaryDir& dir)
         base
         + QStringList{"--op", "allreduce", "--sweep-bytes", "1KiB:4GiB", "--rules-out", dir.filePath("wall.rules")});
     std::printf("RESULT case=wall processes=150 op=allreduce sizes=%d wall_s=%.3f exit=%d\n",
-                static_cast<int>(r.json["results"].toArray().size()), r.seconds, r.code);
+                static_cast<int>(r.json()["results"].toArray().size()), r.seconds, r.code);
 }
 
 } // namespace

@@ -10,25 +10,17 @@
 #include <QTest>
 
 using meridian::test::cli;
+using meridian::test::writeFile;
 
 namespace {
-
-QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(f.fileName()));
-    f.write(text);
-    return f.fileName();
-}
 
 /// One site of four one-slot nodes (0.05 ms, 1000 MB/s inside), processes 0..3 on them: this machine's mpirun -np 4.
 QStringList fourLocal(const QTemporaryDir& dir)
 {
-    return {"--sites",     write(dir, "sites.csv", "name,lat,lon,nodes,slots\nhere,0,0,4,1\n"),
-            "--latency",   write(dir, "lat.csv", "0.05\n"),
-            "--bandwidth", write(dir, "bw.csv", "1000\n"),
-            "--mapping",   write(dir, "map.csv", "0,here\n1,here\n2,here\n3,here\n")};
+    return {"--sites",     writeFile(dir, "sites.csv", "name,lat,lon,nodes,slots\nhere,0,0,4,1\n"),
+            "--latency",   writeFile(dir, "lat.csv", "0.05\n"),
+            "--bandwidth", writeFile(dir, "bw.csv", "1000\n"),
+            "--mapping",   writeFile(dir, "map.csv", "0,here\n1,here\n2,here\n3,here\n")};
 }
 
 struct Launch {
@@ -147,7 +139,7 @@ private Q_SLOTS:
                      qPrintable(ok.output));
         }
         lines.back() = QString("%1 99 0 0").arg(from);
-        const QString probe = write(dir, "probe.rules", lines.join('\n').toUtf8() + "\n");
+        const QString probe = writeFile(dir, "probe.rules", lines.join('\n').toUtf8() + "\n");
         const Launch refused = broadcast(probe, std::max(from, 1L << 10) + 1);
         QVERIFY2(refused.exitCode != 0 && refused.output.contains("bcast error"), qPrintable(refused.output));
     }

@@ -11,18 +11,9 @@
 #include <cmath>
 
 using meridian::test::cli;
+using meridian::test::writeFile;
 
 namespace {
-
-/// Writes a text file; returns its path.
-QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(f.fileName()));
-    f.write(text);
-    return f.fileName();
-}
 
 /// Two sites with measured links: a -> b 10 ms and 100 MB/s, intra-site 0.5 ms and 1000 MB/s; two processes.
 struct RawInputs {
@@ -30,11 +21,11 @@ struct RawInputs {
 
     explicit RawInputs(const QTemporaryDir& dir)
     {
-        const QString sites = write(dir, "sites.csv", "name,lat,lon,nodes,slots\na,0,0,2,1\nb,10,10,2,1\n");
-        const QString lat = write(dir, "lat.csv", ",a,b\na,0.5,10\nb,10,0.5\n");
-        const QString bw = write(dir, "bw.csv", ",a,b\na,1000,100\nb,100,1000\n");
-        const QString vol = write(dir, "vol.csv", "0,100000000\n0,0\n");
-        const QString msg = write(dir, "msg.csv", "0,4\n0,0\n");
+        const QString sites = writeFile(dir, "sites.csv", "name,lat,lon,nodes,slots\na,0,0,2,1\nb,10,10,2,1\n");
+        const QString lat = writeFile(dir, "lat.csv", ",a,b\na,0.5,10\nb,10,0.5\n");
+        const QString bw = writeFile(dir, "bw.csv", ",a,b\na,1000,100\nb,100,1000\n");
+        const QString vol = writeFile(dir, "vol.csv", "0,100000000\n0,0\n");
+        const QString msg = writeFile(dir, "msg.csv", "0,4\n0,0\n");
         args = {"--sites", sites, "--latency", lat, "--bandwidth", bw, "--volume", vol, "--messages", msg};
     }
 };
@@ -84,10 +75,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const RawInputs raw(dir);
         const QByteArray header = "%%MatrixMarket matrix coordinate real general\n2 2 1\n";
-        write(dir, "cap.phase0.volume.mtx", header + "1 2 100000000\n");
-        write(dir, "cap.phase0.messages.mtx", header + "1 2 1\n");
-        write(dir, "cap.phase2.volume.mtx", header + "2 1 50000000\n");
-        const QString mapping = write(dir, "map.csv", "0,a,a-00,0\n1,b,b-00,0\n");
+        writeFile(dir, "cap.phase0.volume.mtx", header + "1 2 100000000\n");
+        writeFile(dir, "cap.phase0.messages.mtx", header + "1 2 1\n");
+        writeFile(dir, "cap.phase2.volume.mtx", header + "2 1 50000000\n");
+        const QString mapping = writeFile(dir, "map.csv", "0,a,a-00,0\n1,b,b-00,0\n");
         const auto run = cli(QStringList{"simulate"} + raw.args
                              + QStringList{"--mapping", mapping, "--phases", dir.filePath("cap")});
         QVERIFY2(run.code == 0, run.err.constData());
@@ -106,7 +97,7 @@ private Q_SLOTS:
                            + QStringList{"--mapping", mapping, "--phases", dir.filePath("none")});
         QVERIFY(refused.code != 0);
         QVERIFY2(refused.err.contains("none.phaseN.volume.mtx"), refused.err.constData());
-        write(dir, "cap.phase5.volume.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 3 5\n");
+        writeFile(dir, "cap.phase5.volume.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 3 5\n");
         refused = cli(QStringList{"simulate"} + raw.args
                       + QStringList{"--mapping", mapping, "--phases", dir.filePath("cap")});
         QVERIFY(refused.code != 0);
@@ -119,11 +110,11 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const RawInputs raw(dir);
         // Three processes for a two-process application; then two processes in the one slot of a host.
-        const QString tooMany = write(dir, "m1.csv", "0,a\n1,a\n2,b\n");
+        const QString tooMany = writeFile(dir, "m1.csv", "0,a\n1,a\n2,b\n");
         auto run = cli(QStringList{"simulate"} + raw.args + QStringList{"--mapping", tooMany});
         QCOMPARE(run.code, 2);
         QVERIFY2(run.err.contains("m1.csv"), run.err.constData());
-        const QString overfull = write(dir, "m2.csv", "0,a,a-00,0\n1,a,a-00,0\n");
+        const QString overfull = writeFile(dir, "m2.csv", "0,a,a-00,0\n1,a,a-00,0\n");
         run = cli(QStringList{"simulate"} + raw.args + QStringList{"--mapping", overfull});
         QCOMPARE(run.code, 2);
         QVERIFY2(run.err.contains("does not fit the project"), run.err.constData());
@@ -139,7 +130,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const RawInputs raw(dir);
-        const QString mapping = write(dir, "map.csv", "0,a,a-00,0\n1,b,b-00,0\n");
+        const QString mapping = writeFile(dir, "map.csv", "0,a,a-00,0\n1,b,b-00,0\n");
         const QString platform = dir.filePath("platform.xml");
         const auto run = cli(QStringList{"simulate"} + raw.args
                              + QStringList{"--mapping", mapping, "--export-platform", platform});
@@ -152,7 +143,7 @@ private Q_SLOTS:
                       {"-o", dir.filePath("transfer"), QString(MERIDIAN_SOURCE_DIR) + "/tests/mpi/smpi_transfer.c"});
         QVERIFY(compile.waitForFinished(120000));
         QVERIFY2(compile.exitCode() == 0, compile.readAllStandardError().constData());
-        const QString hosts = write(dir, "hosts", "a-00\nb-00\n");
+        const QString hosts = writeFile(dir, "hosts", "a-00\nb-00\n");
         QProcess smpirun;
         smpirun.start("smpirun",
                       {"-np", "2", "-platform", platform, "-hostfile", hosts, "--cfg=smpi/host-speed:1Gf",
