@@ -7,6 +7,8 @@
 #include "core/collectives/planner.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
+#include "core/sim/platform.h"
+#include "core/sim/simulator.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -151,6 +153,32 @@ Expected<Loaded> loadInputs(const QCommandLineParser& parser)
     return in;
 }
 
+/// Simulates each ranked algorithm's schedule with SimGrid and adds its time to its result as simulated_s.
+int addSimulatedTimes(const PlanRequest& request, const Ranking& ranking, const Loaded& loaded,
+                      const model::Network& network, QJsonArray& results)
+{
+    auto platform = sim::buildPlatform(loaded.project.topology, network);
+    if (!platform)
+        return report(platform.error());
+    const Layout layout = document::layoutOf(loaded.placement);
+    for (int i = 0; i < results.size(); ++i) {
+        const AlgorithmTime& t = ranking.results[static_cast<std::size_t>(i)];
+        CollectiveSpec spec{request.operation, t.algorithm, request.root, request.bytes, t.chunks, request.shuffle};
+        auto schedule = buildSchedule(spec, layout, &network);
+        if (!schedule)
+            return report(schedule.error());
+        const Feedback feedback;
+        auto simulated = sim::simulate(*platform, sim::scheduleTransfers(*schedule, loaded.placement), {},
+                                       FeedbackRange(feedback, 0.0, 1.0));
+        if (!simulated)
+            return report(simulated.error());
+        QJsonObject o = results[i].toObject();
+        o["simulated_s"] = simulated->meanIterationSeconds;
+        results[i] = o;
+    }
+    return -1;
+}
+
 int writeCsv(const QJsonArray& results)
 {
     std::puts("bytes,algorithm,time_s,chunks,bytes_sent,cross_site_bytes");
@@ -222,6 +250,9 @@ void addCollectiveOptions(QCommandLineParser& parser)
          "else 1KiB:4GiB).",
          "file"},
         {"format", "json (default) or csv.", "F", "json"},
+        {"simulate",
+         "Also simulate each algorithm's schedule at --bytes with SimGrid (simulated_s): max-min fair "
+         "sharing on the platform `simulate` builds, where a node's interface is not shared."},
         {"map-tasks", "Shuffle: map tasks per process (default 1).", "M"},
         {"local-reduction", "Shuffle: merge a process's map outputs before sending (Twister's local reduction)."},
         {"reduced-bytes", "Shuffle: the bytes a process's merged output keeps (default: one task's output).", "N"},
@@ -277,6 +308,9 @@ int runCollective(const QStringList& arguments)
         if (!ranking)
             return report(ranking.error());
         appendRanking(results, skipped, notes, request->operation, *ranking, request->bytes, true);
+        if (parser.isSet("simulate"))
+            if (int code = addSimulatedTimes(*request, *ranking, *loaded, network, results); code >= 0)
+                return code;
     }
     std::optional<SizeSweep> sweep;
     if (range) {

@@ -75,6 +75,10 @@ public:
     /// each phase's time and each link's busy seconds (the last two summed over the iterations).
     void run(int iterations, std::vector<double>& times, std::vector<double>& phaseTimes, std::vector<double>& busy)
     {
+        if (std::any_of(m_transfers.begin(), m_transfers.end(), [](const Transfer& t) { return !t.after.empty(); })) {
+            runSchedule(times, phaseTimes, busy);
+            return;
+        }
         busy.assign(m_linkCount, 0.0);
         phaseTimes.assign(m_phases.size(), 0.0);
         for (int it = 0; it < iterations; ++it) {
@@ -106,6 +110,105 @@ private:
         std::vector<int> out; // chains it sends
         std::vector<int> in;  // chains it receives
     };
+
+    /// A schedule, once: per process a sender actor (its transfers in order, each once what it waits for has
+    /// arrived, each put blocking until it arrived) and a receiver actor (a get on every transfer to it, marking
+    /// each arrived and waking the senders).
+    void runSchedule(std::vector<double>& times, std::vector<double>& phaseTimes, std::vector<double>& busy)
+    {
+        const double t0 = sg4::Engine::get_clock();
+        m_lastEnd.assign(m_linkCount, t0);
+        m_arrived.assign(m_transfers.size(), 0);
+        m_mutex = sg4::Mutex::create();
+        m_arrival = sg4::ConditionVariable::create();
+        std::vector<sg4::ActorPtr> actors;
+        for (const auto& [process, chains] : m_phases.front()) {
+            const Process* mine = &chains;
+            const std::string id = std::to_string(process);
+            if (!chains.out.empty())
+                actors.push_back(
+                    sg4::Actor::create("s" + id,
+                                       m_hosts[static_cast<std::size_t>(
+                                           m_transfers[static_cast<std::size_t>(chains.out.front())].fromHost)],
+                                       [this, mine] { sendInOrder(*mine); }));
+            if (!chains.in.empty())
+                actors.push_back(sg4::Actor::create(
+                    "r" + id,
+                    m_hosts[static_cast<std::size_t>(m_transfers[static_cast<std::size_t>(chains.in.front())].toHost)],
+                    [this, mine] { receiveAll(*mine); }));
+        }
+        for (auto& actor : actors)
+            actor->join();
+        const double elapsed = sg4::Engine::get_clock() - t0;
+        times.push_back(elapsed);
+        phaseTimes.assign(1, elapsed);
+        busy.assign(m_linkCount, 0.0);
+        for (std::size_t l = 0; l < busy.size(); ++l)
+            busy[l] = m_lastEnd[l] - t0;
+    }
+
+    void sendInOrder(const Process& self)
+    {
+        static int payload = 0;
+        for (int c : self.out) {
+            const Transfer& t = m_transfers[static_cast<std::size_t>(c)];
+            {
+                std::unique_lock lock(*m_mutex);
+                const auto& after = m_transfers[static_cast<std::size_t>(c)].after;
+                while (std::any_of(after.begin(), after.end(),
+                                   [&](int a) { return !m_arrived[static_cast<std::size_t>(a)]; }))
+                    m_arrival->wait(lock);
+            }
+            if (t.fromHost == t.toHost) {
+                // Processes of one host exchange through memory: arrived at once.
+                {
+                    const std::unique_lock lock(*m_mutex);
+                    m_arrived[static_cast<std::size_t>(c)] = 1;
+                }
+                m_arrival->notify_all();
+                continue;
+            }
+            for (std::int64_t k = 0; k < m_transfers[static_cast<std::size_t>(c)].messages; ++k)
+                m_mailboxes[static_cast<std::size_t>(c)]->put(&payload, messageBytes(c, k));
+            const double now = sg4::Engine::get_clock();
+            for (int l : m_routes[static_cast<std::size_t>(c)])
+                m_lastEnd[static_cast<std::size_t>(l)] = std::max(m_lastEnd[static_cast<std::size_t>(l)], now);
+        }
+    }
+
+    void receiveAll(const Process& self)
+    {
+        void* received = nullptr;
+        std::vector<sg4::CommPtr> active;
+        std::vector<int> chain;
+        std::vector<std::int64_t> completed;
+        for (int c : self.in) {
+            if (m_transfers[static_cast<std::size_t>(c)].fromHost == m_transfers[static_cast<std::size_t>(c)].toHost)
+                continue;
+            active.push_back(m_mailboxes[static_cast<std::size_t>(c)]->get_async(&received));
+            chain.push_back(c);
+            completed.push_back(0);
+        }
+        while (!active.empty()) {
+            const auto i = static_cast<std::size_t>(sg4::Comm::wait_any(active));
+            const int c = chain[i];
+            if (++completed[i] < m_transfers[static_cast<std::size_t>(c)].messages) {
+                active[i] = m_mailboxes[static_cast<std::size_t>(c)]->get_async(&received);
+                continue;
+            }
+            {
+                const std::unique_lock lock(*m_mutex);
+                m_arrived[static_cast<std::size_t>(c)] = 1;
+            }
+            m_arrival->notify_all();
+            active[i] = active.back();
+            chain[i] = chain.back();
+            completed[i] = completed.back();
+            active.pop_back();
+            chain.pop_back();
+            completed.pop_back();
+        }
+    }
 
     /// The size of message k of chain c: the sizes add up to the entry's bytes (rounded to whole bytes).
     std::uint64_t messageBytes(int c, std::int64_t k) const
@@ -169,6 +272,9 @@ private:
     std::vector<sg4::Mailbox*> m_mailboxes;
     std::vector<std::map<int, Process>> m_phases; // per phase, the processes with chains in it
     std::vector<double> m_lastEnd;
+    std::vector<char> m_arrived; // a schedule's transfers that have arrived
+    sg4::MutexPtr m_mutex;
+    sg4::ConditionVariablePtr m_arrival;
 };
 
 bool writeAll(int fd, const void* data, std::size_t size)
@@ -217,6 +323,9 @@ std::string workerInputText(const SimPlatform& platform, const std::vector<Trans
             out << ' ' << l;
             linkBytes[static_cast<std::size_t>(l)] += t.bytes;
         }
+        out << ' ' << t.after.size();
+        for (int a : t.after)
+            out << ' ' << a;
         out << '\n';
     }
     return out.str();
@@ -245,6 +354,13 @@ bool readWorkerInput(const char* path, WorkerInput& in)
         in.routes[c].resize(links);
         for (int& l : in.routes[c])
             if (!(file >> l))
+                return false;
+        std::size_t after = 0;
+        if (!(file >> after) || after > c)
+            return false;
+        t.after.resize(after);
+        for (int& a : t.after)
+            if (!(file >> a) || a < 0 || a >= static_cast<int>(c))
                 return false;
     }
     return true;
@@ -451,8 +567,25 @@ std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const mo
             if (bytes <= 0.0 && count <= 0.0)
                 continue;
             const auto n = std::max<std::int64_t>(1, std::llround(count));
-            out.push_back({i, j, placement.host[i], placement.host[j], bytes, n});
+            out.push_back({i, j, placement.host[i], placement.host[j], bytes, n, 0, {}});
         }
+    return out;
+}
+
+std::vector<Transfer> scheduleTransfers(const collectives::Schedule& schedule, const model::Placement& placement)
+{
+    std::vector<Transfer> out;
+    out.reserve(schedule.messages.size());
+    for (const collectives::Message& m : schedule.messages) {
+        Transfer t;
+        t.process = m.from;
+        t.peer = m.to;
+        t.fromHost = placement.host[static_cast<std::size_t>(m.from)];
+        t.toHost = placement.host[static_cast<std::size_t>(m.to)];
+        t.bytes = m.bytes;
+        t.after = m.needs;
+        out.push_back(std::move(t));
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/collectives/schedule.h"
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
 #include "core/model/comm_matrix.h"
@@ -24,6 +25,10 @@ struct Transfer {
     /// The step of the iteration it belongs to: phases 0, 1, ... run one after another, each ending with a
     /// barrier (a captured application's MPI_Pcontrol phases); 0 for a bulk-synchronous iteration.
     int phase = 0;
+    /// Transfers (indices into the list) that must have arrived before this one starts. When any transfer of a
+    /// list has some, the list is a schedule (a collective's): each process sends its transfers one after the
+    /// other, in list order, each once what it waits for has arrived, and receives all along; phases are not used.
+    std::vector<int> after;
 };
 
 /// The transfers of one bulk-synchronous iteration: every process sends its row of the volume matrix, each
@@ -34,6 +39,10 @@ std::vector<Transfer> iterationTransfers(const model::CommMatrix& comm, const mo
 /// The transfers of an iteration made of phases, in order: phase k's transfers are iterationTransfers(phases[k])
 /// with `phase` k.
 std::vector<Transfer> phaseTransfers(const std::vector<model::CommMatrix>& phases, const model::Placement& placement);
+
+/// A collective's schedule as transfers: one per message (one message each), waiting for what the message waits
+/// for. The placement must have hosts (model::withHosts).
+std::vector<Transfer> scheduleTransfers(const collectives::Schedule& schedule, const model::Placement& placement);
 
 /// The most messages one simulation may carry (all iterations); larger ones are refused before they start.
 constexpr std::int64_t kMaxSimulatedMessages = 20'000'000;

@@ -1,3 +1,4 @@
+#include "core/collectives/network_model.h"
 #include "core/cost/bottleneck_cost.h"
 #include "core/sim/platform.h"
 #include "core/sim/simulator.h"
@@ -63,14 +64,52 @@ int linkNamed(const sim::SimPlatform& p, const std::string& id)
 class TestSimulation : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A collective's schedule simulated by SimGrid: each message waits for what it needs, a process sends one at a
+    // time. On links no two messages share, SimGrid's time is the network model's: the flat broadcast of 10^7 B
+    // from a host of site a to 3 others of a and 4 of b takes 3 (0.5 ms + 10 ms) + 4 (10 ms + 100 ms); the binomial
+    // tree and the pipelined chain the same in both.
+    void collectiveSchedulesSimulateAsTheNetworkModelSays()
+    {
+        const TwoSites s(4);
+        const auto platform = s.platform();
+        collectives::Layout layout;
+        Placement placement = Placement::fromSites({0, 0, 0, 0, 1, 1, 1, 1});
+        for (int r = 0; r < 8; ++r) {
+            placement.host[r] = s.host(r / 4, r % 4);
+            placement.slot[r] = 0;
+        }
+        layout.site = placement.site;
+        layout.node = placement.host;
+        const auto timeOf = [&](collectives::Algorithm a, int chunks) {
+            collectives::CollectiveSpec spec;
+            spec.algorithm = a;
+            spec.bytes = 1e7;
+            spec.chunks = chunks;
+            const auto schedule = *collectives::buildSchedule(spec, layout, &s.network);
+            const double model = collectives::scheduleTime(schedule, layout, s.topology, s.network)->seconds;
+            const double simulatedTime = simulated(platform, sim::scheduleTransfers(schedule, placement))
+                                             .meanIterationSeconds;
+            return std::pair{model, simulatedTime};
+        };
+        const auto [flatModel, flatSim] = timeOf(collectives::Algorithm::Flat, 1);
+        QVERIFY(near(flatModel, 3 * (0.5e-3 + 1e7 / 1e9) + 4 * (10e-3 + 1e7 / 1e8)));
+        QVERIFY2(std::abs(flatSim - flatModel) < 1e-6 * flatModel,
+                 qPrintable(QString("%1 vs %2").arg(flatSim).arg(flatModel)));
+        for (auto [a, k] : {std::pair{collectives::Algorithm::Mst, 1}, std::pair{collectives::Algorithm::Chain, 10}}) {
+            const auto [model, simulatedTime] = timeOf(a, k);
+            QVERIFY2(std::abs(simulatedTime - model) < 1e-6 * model,
+                     qPrintable(QString("%1: %2 vs %3").arg(collectives::algorithmId(a)).arg(simulatedTime).arg(model)));
+        }
+    }
+
     void oneTransferAloneTakesLatencyPlusBytesOverBandwidth()
     {
         const TwoSites s(1);
-        const auto r = simulated(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1}});
+        const auto r = simulated(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1, 0, {}}});
         QVERIFY2(near(r.meanIterationSeconds, 0.010 + 1e8 / 100e6), std::to_string(r.meanIterationSeconds).c_str());
         // Within a site: the diagonal.
         const TwoSites t(2);
-        const auto intra = simulated(t.platform(), {{0, 100, t.host(0, 0), t.host(0, 1), 1e9, 1}});
+        const auto intra = simulated(t.platform(), {{0, 100, t.host(0, 0), t.host(0, 1), 1e9, 1, 0, {}}});
         QVERIFY(near(intra.meanIterationSeconds, 0.0005 + 1e9 / 1000e6));
     }
 
@@ -78,7 +117,7 @@ private Q_SLOTS:
     {
         // 10 messages of 1 MB: each pays the latency, as in the alpha-beta cost.
         const TwoSites s(1);
-        const auto r = simulated(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e7, 10}});
+        const auto r = simulated(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e7, 10, 0, {}}});
         QVERIFY(near(r.meanIterationSeconds, 10 * 0.010 + 1e7 / 100e6));
         QCOMPARE(r.messages, std::int64_t{10});
     }
@@ -89,8 +128,8 @@ private Q_SLOTS:
         const TwoSites s(2);
         const auto platform = s.platform();
         const auto r = simulated(platform,
-                                 {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1},
-                                  {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1}});
+                                 {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1, 0, {}},
+                                  {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1, 0, {}}});
         QVERIFY(near(r.meanIterationSeconds, 0.010 + 2e8 / 100e6));
         const int pair = linkNamed(platform, "wan:a->b");
         QVERIFY(pair >= 0);
@@ -100,7 +139,7 @@ private Q_SLOTS:
         // A given uplink of 50 MB/s is the bottleneck of a single flow.
         const TwoSites slow(1, 50.0);
         const auto p2 = slow.platform();
-        const auto r2 = simulated(p2, {{0, 100, slow.host(0, 0), slow.host(1, 0), 1e8, 1}});
+        const auto r2 = simulated(p2, {{0, 100, slow.host(0, 0), slow.host(1, 0), 1e8, 1, 0, {}}});
         QVERIFY(near(r2.meanIterationSeconds, 0.010 + 1e8 / 50e6));
         QCOMPARE(p2.links[r2.bottlenecks(p2).front()].id, std::string("up:a"));
         QVERIFY(near(r2.utilisation(p2, r2.bottlenecks(p2).front()), 1e8 / 50e6 / r2.meanIterationSeconds));
@@ -119,8 +158,8 @@ private Q_SLOTS:
         QCOMPARE(worst.from, 0);
         QVERIFY(near(worst.seconds, 4.0));
         const auto r = simulated(s.platform(),
-                                 {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1},
-                                  {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1}});
+                                 {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1, 0, {}},
+                                  {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1, 0, {}}});
         QVERIFY(near(r.meanIterationSeconds, 0.010 + worst.seconds));
         // Without a given uplink the pair link (100 MB/s) carries it; b's downlink is as fast, the pair comes first.
         const TwoSites open(2);
@@ -135,15 +174,15 @@ private Q_SLOTS:
         // Two flows inside site a at once take as long as one: the intra-site link is a fat pipe.
         const TwoSites s(4);
         const auto r = simulated(s.platform(),
-                                 {{0, 100, s.host(0, 0), s.host(0, 1), 1e9, 1},
-                                  {2, 102, s.host(0, 2), s.host(0, 3), 1e9, 1}});
+                                 {{0, 100, s.host(0, 0), s.host(0, 1), 1e9, 1, 0, {}},
+                                  {2, 102, s.host(0, 2), s.host(0, 3), 1e9, 1, 0, {}}});
         QVERIFY(near(r.meanIterationSeconds, 0.0005 + 1.0));
     }
 
     void iterationsRepeatTheSameTime()
     {
         const TwoSites s(1);
-        const auto r = simulated(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e6, 2}}, 3);
+        const auto r = simulated(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e6, 2, 0, {}}}, 3);
         QCOMPARE(r.iterationSeconds.size(), std::size_t{3});
         for (double t : r.iterationSeconds)
             QVERIFY(near(t, 2 * 0.010 + 1e6 / 100e6));
@@ -156,8 +195,8 @@ private Q_SLOTS:
         // second after the first's barrier (2 x 1.01 s), where in one phase they share it (2.01 s).
         const TwoSites s(2);
         const auto platform = s.platform();
-        std::vector<sim::Transfer> transfers = {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1, 0},
-                                                {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1, 1}};
+        std::vector<sim::Transfer> transfers = {{0, 100, s.host(0, 0), s.host(1, 0), 1e8, 1, 0, {}},
+                                                {1, 101, s.host(0, 1), s.host(1, 1), 1e8, 1, 1, {}}};
         const auto r = simulated(platform, transfers, 2);
         QCOMPARE(r.phaseSeconds.size(), std::size_t{2});
         QVERIFY(near(r.phaseSeconds[0], 0.010 + 1e8 / 100e6));
@@ -189,10 +228,10 @@ private Q_SLOTS:
         TwoSites s(2);
         s.network.setHostLink(s.host(0, 0), s.host(0, 1), HostLink{2.0, 10.0, Provenance::Measured});
         const auto platform = s.platform();
-        const auto r = simulated(platform, {{0, 100, s.host(0, 0), s.host(0, 1), 1e7, 1}});
+        const auto r = simulated(platform, {{0, 100, s.host(0, 0), s.host(0, 1), 1e7, 1, 0, {}}});
         QVERIFY(near(r.meanIterationSeconds, 0.002 + 1e7 / 10e6));
         // The reverse direction has no host link: the intra-site entry.
-        const auto back = simulated(platform, {{1, 101, s.host(0, 1), s.host(0, 0), 1e7, 1}});
+        const auto back = simulated(platform, {{1, 101, s.host(0, 1), s.host(0, 0), 1e7, 1, 0, {}}});
         QVERIFY(near(back.meanIterationSeconds, 0.0005 + 1e7 / 1000e6));
         const std::string xml = sim::platformXml(platform);
         QVERIFY(xml.find("<link id=\"host:a-00->a-01\" bandwidth=\"10000000Bps\" latency=\"0.002s\"/>")
@@ -235,8 +274,9 @@ private Q_SLOTS:
         const TwoSites s(1);
         const Feedback feedback;
         const auto started = std::chrono::steady_clock::now();
-        auto r = sim::simulate(s.platform(), {{0, 100, s.host(0, 0), s.host(1, 0), 1e6, sim::kMaxSimulatedMessages}},
-                               {2}, FeedbackRange(feedback, 0.0, 1.0));
+        auto r = sim::simulate(s.platform(),
+                               {{0, 100, s.host(0, 0), s.host(1, 0), 1e6, sim::kMaxSimulatedMessages, 0, {}}}, {2},
+                               FeedbackRange(feedback, 0.0, 1.0));
         QVERIFY(!r);
         QVERIFY(r.error().message.find("over the limit of 20000000") != std::string::npos);
         QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
@@ -261,7 +301,7 @@ private Q_SLOTS:
         const TwoSites s(8);
         std::vector<sim::Transfer> transfers;
         for (int i = 0; i < 8; ++i)
-            transfers.push_back({i, 100 + i, s.host(0, i), s.host(1, i), 1e9, 2'000'000});
+            transfers.push_back({i, 100 + i, s.host(0, i), s.host(1, i), 1e9, 2'000'000, 0, {}});
         std::atomic<bool> cancel{false};
         const Feedback feedback({}, [&] { return cancel.load(); });
         std::thread stopper([&] {
