@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using meridian::test::cli;
 using meridian::test::writeFile;
 
@@ -79,6 +81,15 @@ private Q_SLOTS:
         QCOMPARE(aware["cross_site_bytes"].toDouble(), 2 * 67108864.0);
         QVERIFY(chain["cross_site_bytes"].toDouble() > 4 * 67108864.0);
         QVERIFY(aware["time_s"].toDouble() < chain["time_s"].toDouble());
+
+        // SimGrid's time for the same schedules (max-min sharing) within a percent of the network model's.
+        const auto simulated = cli({"collective", "--project", project, "--mapping", mapping, "--op", "broadcast",
+                                    "--bytes", "64MiB", "--algorithms", "mst,topology-chain", "--simulate"});
+        QVERIFY2(simulated.code == 0, simulated.err.constData());
+        for (const auto& v : simulated.json()["results"].toArray()) {
+            const QJsonObject r = v.toObject();
+            QVERIFY(std::abs(r["simulated_s"].toDouble() - r["time_s"].toDouble()) < 0.01 * r["time_s"].toDouble());
+        }
 
         const auto csv = cli({"collective", "--project", project, "--mapping", mapping, "--op", "allreduce",
                               "--sweep-bytes", "1KiB:1MiB", "--format", "csv"});
