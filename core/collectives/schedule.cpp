@@ -353,10 +353,7 @@ Schedule broadcastOver(Algorithm algorithm, const std::vector<int>& order, int p
         binomialBroadcast(b, order, bytes, none);
         break;
     }
-    Schedule s = b.take();
-    if (algorithm == Algorithm::Chain || algorithm == Algorithm::TopologyChain)
-        s.chainOrder = order;
-    return s;
+    return b.take();
 }
 
 /// Scatter of `bytes` (p blocks) from the root: flat or binomial over all, or hierarchical (each site's leader gets
@@ -766,7 +763,6 @@ Schedule reversed(const Schedule& schedule)
     const int n = static_cast<int>(schedule.messages.size());
     Schedule out;
     out.processes = schedule.processes;
-    out.chainOrder = schedule.chainOrder;
     out.messages.resize(static_cast<std::size_t>(n));
     for (int k = 0; k < n; ++k) {
         const Message& m = schedule.messages[static_cast<std::size_t>(k)];

@@ -59,8 +59,6 @@ struct Message {
 struct Schedule {
     int processes = 0;
     std::vector<Message> messages;
-    /// For the chain broadcasts (and their reverse), the order of the processes along the chain.
-    std::vector<int> chainOrder;
 
     double totalBytes() const;
 };
