@@ -263,7 +263,8 @@ CollectivesPanel::CollectivesPanel(document::ProjectDocument* document, jobs::Jo
 
 CollectivesPanel::~CollectivesPanel()
 {
-    if (m_job >= 0)
+    // A job still under way must not land on a deleted panel: a canceled job's completion never runs.
+    if (m_job >= 0 && m_runner)
         m_runner->cancel(m_job);
 }
 
@@ -290,12 +291,12 @@ void CollectivesPanel::showEvent(QShowEvent* event)
 void CollectivesPanel::replan()
 {
     ++m_generation;
-    if (m_job >= 0)
+    if (m_job >= 0 && m_runner)
         m_runner->cancel(m_job);
     m_job = -1;
     // Planning costs seconds on large runs: a hidden panel plans when it is shown.
     m_stale = !isVisible();
-    if (m_stale)
+    if (m_stale || !m_runner)
         return;
     const auto project = m_document->project();
     QVector<widgets::MapSite> sites;

@@ -3,6 +3,7 @@
 #include "app/document/project_document.h"
 #include "core/collectives/planner.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -85,7 +86,8 @@ private:
     QString describe() const;
 
     document::ProjectDocument* m_document;
-    jobs::JobRunner* m_runner;
+    /// The window's runner; a QPointer because the window deletes it before its tabs.
+    QPointer<jobs::JobRunner> m_runner;
     QComboBox* m_operation = nullptr;
     QComboBox* m_model = nullptr;
     QSpinBox* m_root = nullptr;

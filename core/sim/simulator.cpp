@@ -658,6 +658,12 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
     for (const Transfer& t : transfers)
         if (t.phase < 0)
             return makeError(ErrorCode::InvalidInput, "simulate: a transfer's phase is negative");
+    const bool schedule = std::any_of(transfers.begin(), transfers.end(),
+                                      [](const Transfer& t) { return !t.after.empty(); });
+    if (schedule && options.iterations != 1)
+        return makeError(ErrorCode::InvalidInput,
+                         "simulate: a collective's schedule is simulated once, not "
+                             + std::to_string(options.iterations) + " times");
     auto file = writeTemporaryFile("platform", ".xml", platformXml(platform));
     if (!file)
         return file.error();

@@ -27,7 +27,8 @@ struct Transfer {
     int phase = 0;
     /// Transfers (indices into the list) that must have arrived before this one starts. When any transfer of a
     /// list has some, the list is a schedule (a collective's): each process sends its transfers one after the
-    /// other, in list order, each once what it waits for has arrived, and receives all along; phases are not used.
+    /// other, in list order, each once what it waits for has arrived, and receives all along; phases are not used,
+    /// and the list is simulated once (one iteration).
     std::vector<int> after;
 };
 
