@@ -115,10 +115,8 @@ Expected<Loaded> loadInputs(const QCommandLineParser& parser)
     Loaded in;
     int expected = -1;
     if (parser.isSet("project")) {
-        for (const char* raw : {"sites", "latency", "bandwidth"})
-            if (parser.isSet(raw))
-                return makeError(ErrorCode::InvalidInput,
-                                 std::string("--") + raw + " cannot be combined with --project");
+        if (auto ok = refuseRawWithProject(parser, {"sites", "latency", "bandwidth"}); !ok)
+            return ok.error();
         auto project = document::ProjectFile::load(parser.value("project"));
         if (!project)
             return project.error();

@@ -29,6 +29,14 @@ void addProblemOptions(QCommandLineParser& parser)
     });
 }
 
+Status refuseRawWithProject(const QCommandLineParser& parser, std::initializer_list<const char*> raw)
+{
+    for (const char* option : raw)
+        if (parser.isSet(option))
+            return makeError(ErrorCode::InvalidInput, std::string("--") + option + " cannot be combined with --project");
+    return {};
+}
+
 Expected<document::Project> loadSitesAndNetwork(const QCommandLineParser& parser)
 {
     document::Project project;
@@ -55,10 +63,8 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
 {
     LoadedProblem problem;
     if (parser.isSet("project")) {
-        for (const char* raw : {"sites", "latency", "bandwidth", "volume", "messages"})
-            if (parser.isSet(raw))
-                return makeError(ErrorCode::InvalidInput,
-                                 std::string("--") + raw + " cannot be combined with --project");
+        if (auto ok = refuseRawWithProject(parser, {"sites", "latency", "bandwidth", "volume", "messages"}); !ok)
+            return ok.error();
         auto project = document::ProjectFile::load(parser.value("project"));
         if (!project)
             return project.error();

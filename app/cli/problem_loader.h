@@ -6,6 +6,8 @@
 #include <QCommandLineParser>
 #include <QString>
 
+#include <initializer_list>
+
 namespace meridian::cli {
 
 /// The inputs of one mapping problem as the CLI collects them: from a project and one of its
@@ -21,6 +23,8 @@ void addNetworkOptions(QCommandLineParser& parser);
 /// --volume/--messages/--pins.
 void addProblemOptions(QCommandLineParser& parser);
 
+/// Refuses any of the `raw` options (names without dashes) beside --project, which carries them.
+Status refuseRawWithProject(const QCommandLineParser& parser, std::initializer_list<const char*> raw);
 /// Loads --sites with --latency and --bandwidth (as available) into a project without applications.
 Expected<document::Project> loadSitesAndNetwork(const QCommandLineParser& parser);
 

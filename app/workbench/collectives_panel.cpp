@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -90,37 +91,44 @@ QLogValueAxis* logAxis(double low, double high, int base, const QString& format,
     return axis;
 }
 
-Expected<std::unique_ptr<CollectivePlan>> planFor(std::unique_ptr<CollectivePlan> plan, const model::Topology& topology,
-                                                  const model::Network& network, const Feedback& feedback)
+/// The plan for `plan`'s run, request and layout: the size sweep, the ranking at the chosen size and against the
+/// process count, and the fastest algorithm's schedule.
+Expected<std::shared_ptr<const CollectivePlan>> planFor(CollectivePlan plan, const model::Topology& topology,
+                                                        const model::Network& network, const Feedback& feedback)
 {
-    const PlanContext context{plan->layout, topology, network};
+    const PlanContext context{plan.layout, topology, network};
     feedback.setProgress(0.05, "sizes");
-    auto sweep = sweepSizes(plan->request, context, kSweepMin, kSweepMax);
+    auto sweep = sweepSizes(plan.request, context, kSweepMin, kSweepMax);
     if (!sweep)
         return sweep.error();
-    plan->sweep = std::move(*sweep);
+    plan.sweep = std::move(*sweep);
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    feedback.setProgress(0.6, "chosen size");
-    auto ranking = rankAlgorithms(plan->request, context);
+    feedback.setProgress(0.6, "chosen size and process counts");
+    auto ranking = rankAlgorithms(plan.request, context);
     if (!ranking)
         return ranking.error();
-    plan->atSize = std::move(*ranking);
-    if (feedback.isCanceled())
-        return makeError(ErrorCode::Canceled, "canceled");
-    feedback.setProgress(0.7, "process counts");
-    auto byCount = sweepProcesses(plan->request, context);
+    plan.atSize = std::move(*ranking);
+    auto byCount = sweepProcesses(plan.request, context);
     if (!byCount)
         return byCount.error();
-    plan->byCount = std::move(*byCount);
-    const AlgorithmTime& best = plan->atSize.results.front();
-    CollectiveSpec spec{plan->request.operation, best.algorithm, plan->request.root,
-                        plan->request.bytes,     best.chunks,    plan->request.shuffle};
-    auto schedule = buildSchedule(spec, plan->layout, &network);
+    plan.byCount = std::move(*byCount);
+    const AlgorithmTime& best = plan.atSize.results.front();
+    const CollectiveSpec spec{plan.request.operation, best.algorithm, plan.request.root,
+                              plan.request.bytes,     best.chunks,    plan.request.shuffle};
+    auto schedule = buildSchedule(spec, plan.layout, &network);
     if (!schedule)
         return schedule.error();
-    plan->bestSchedule = std::move(*schedule);
-    return plan;
+    plan.bestSchedule = std::move(*schedule);
+    return std::make_shared<const CollectivePlan>(std::move(plan));
+}
+
+QString rulesToolTip()
+{
+    return QCoreApplication::translate("meridian::workbench::CollectivesPanel",
+                                       "A coll_tuned dynamic rules file naming, per message size, the fastest "
+                                       "algorithm Open MPI has: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca "
+                                       "coll_tuned_dynamic_rules_filename FILE");
 }
 
 } // namespace
@@ -204,9 +212,7 @@ CollectivesPanel::CollectivesPanel(document::ProjectDocument* document, jobs::Jo
     bar->addStretch();
     m_exportChart = new QPushButton(tr("Export chart…"), this);
     m_exportRules = new QPushButton(tr("Export Open MPI rules…"), this);
-    m_exportRules->setToolTip(tr("A coll_tuned dynamic rules file naming, per message size, the fastest algorithm "
-                                 "Open MPI has: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca "
-                                 "coll_tuned_dynamic_rules_filename FILE"));
+    m_exportRules->setToolTip(rulesToolTip());
     bar->addWidget(m_exportChart);
     bar->addWidget(m_exportRules);
 
@@ -313,47 +319,42 @@ void CollectivesPanel::replan()
         clear(tr("Run #%1 cannot be planned: %2").arg(run->id).arg(QString::fromStdString(placement.error().message)));
         return;
     }
-    auto plan = std::make_unique<CollectivePlan>();
-    plan->run = run->id;
-    plan->layout = document::layoutOf(*placement);
+    CollectivePlan input;
+    input.run = run->id;
+    input.layout = document::layoutOf(*placement);
     m_root->blockSignals(true);
-    m_root->setMaximum(std::max(0, plan->layout.processes() - 1));
+    m_root->setMaximum(std::max(0, input.layout.processes() - 1));
     m_root->blockSignals(false);
-    plan->request.operation = static_cast<Operation>(m_operation->currentData().toInt());
-    plan->request.model = static_cast<CostModel>(m_model->currentData().toInt());
-    plan->request.root = m_root->value();
+    input.request.operation = static_cast<Operation>(m_operation->currentData().toInt());
+    input.request.model = static_cast<CostModel>(m_model->currentData().toInt());
+    input.request.root = m_root->value();
     auto bytes = document::parseByteSize(m_size->text().toStdString(), "the size");
     if (!bytes) {
         clear(QString::fromStdString(bytes.error().message));
         return;
     }
-    plan->request.bytes = *bytes;
-    m_summary->setText(tr("Planning %1 for run #%2…").arg(operationId(plan->request.operation)).arg(run->id));
+    input.request.bytes = *bytes;
+    m_summary->setText(tr("Planning %1 for run #%2…").arg(operationId(input.request.operation)).arg(run->id));
     const int generation = m_generation;
-    const QString title = tr("Collectives: %1 on run #%2").arg(operationId(plan->request.operation)).arg(run->id);
+    const QString title = tr("Collectives: %1 on run #%2").arg(operationId(input.request.operation)).arg(run->id);
     auto network = std::make_shared<model::Network>(m_document->completeNetwork());
-    auto work = [plan = std::shared_ptr<CollectivePlan>(std::move(plan)), project,
-                 network](const Feedback& feedback) -> Expected<std::shared_ptr<CollectivePlan>> {
-        auto done = planFor(std::make_unique<CollectivePlan>(*plan), project->topology, *network, feedback);
-        if (!done)
-            return done.error();
-        return std::shared_ptr<CollectivePlan>(std::move(*done));
+    auto work = [input, project, network](const Feedback& feedback) {
+        return planFor(input, project->topology, *network, feedback);
     };
-    m_job = m_runner->start<std::shared_ptr<CollectivePlan>>(title, work,
-                                                             [this, generation](
-                                                                 Expected<std::shared_ptr<CollectivePlan>> out) {
-                                                                 if (generation != m_generation)
-                                                                     return;
-                                                                 m_job = -1;
-                                                                 if (!out) {
-                                                                     clear(QString::fromStdString(out.error().message));
-                                                                     return;
-                                                                 }
-                                                                 display(std::make_unique<CollectivePlan>(**out));
-                                                             });
+    m_job = m_runner->start<std::shared_ptr<const CollectivePlan>>(
+        title, work, [this, generation](Expected<std::shared_ptr<const CollectivePlan>> out) {
+            if (generation != m_generation)
+                return;
+            m_job = -1;
+            if (!out) {
+                clear(QString::fromStdString(out.error().message));
+                return;
+            }
+            display(std::move(*out));
+        });
 }
 
-void CollectivesPanel::display(std::unique_ptr<CollectivePlan> plan)
+void CollectivesPanel::display(std::shared_ptr<const CollectivePlan> plan)
 {
     m_plan = std::move(plan);
     fillSizeChart();
@@ -362,7 +363,7 @@ void CollectivesPanel::display(std::unique_ptr<CollectivePlan> plan)
     m_summary->setText(describe());
     const bool tuned = tunedOperation(m_plan->request.operation).has_value();
     m_exportRules->setEnabled(tuned);
-    m_exportRules->setToolTip(tuned ? m_exportRules->toolTip() : tr("Open MPI's coll_tuned has no shuffle"));
+    m_exportRules->setToolTip(tuned ? rulesToolTip() : tr("Open MPI's coll_tuned has no shuffle"));
     m_exportChart->setEnabled(true);
     Q_EMIT planChanged();
 }

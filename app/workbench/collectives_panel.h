@@ -78,7 +78,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    void display(std::unique_ptr<CollectivePlan> plan);
+    void display(std::shared_ptr<const CollectivePlan> plan);
     void clear(const QString& why);
     void fillSizeChart();
     void fillCountChart();
@@ -100,7 +100,7 @@ private:
     QChartView* m_countChart = nullptr;
     widgets::WorldMapView* m_map = nullptr;
     QWidget* m_charts = nullptr;
-    std::unique_ptr<CollectivePlan> m_plan;
+    std::shared_ptr<const CollectivePlan> m_plan;
     int m_job = -1;
     int m_generation = 0;
     bool m_stale = true;

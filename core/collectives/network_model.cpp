@@ -102,6 +102,7 @@ public:
         , m_pending(schedule.messages.size(), 0)
         , m_readyAt(schedule.messages.size(), 0.0)
         , m_dependents(schedule.messages.size())
+        , m_seen(schedule.messages.size(), 0)
     {
         m_timing.arrival.assign(schedule.messages.size(), 0.0);
     }
@@ -220,8 +221,6 @@ private:
         ++m_stamp;
         for (int l = 0; l < changed.linkCount; ++l)
             for (int other : m_links.active(changed.links[static_cast<std::size_t>(l)])) {
-                if (m_seen.size() <= static_cast<std::size_t>(other))
-                    m_seen.resize(m_flows.size(), 0);
                 if (m_seen[static_cast<std::size_t>(other)] == m_stamp)
                     continue;
                 m_seen[static_cast<std::size_t>(other)] = m_stamp;

@@ -17,9 +17,14 @@ namespace {
 /// few times p chunks the chain's time changes by about a percent (Eq. 3), while evaluating it costs p x k.
 constexpr double kMaxChosenChainMessages = 3e5;
 
+struct SlowestLink {
+    UniformLink link;
+    bool uniform = true; ///< every link the processes use has the same latency and bandwidth
+};
+
 /// The slowest latency and bandwidth among the links the layout's processes use (the diagonal of a site with two
-/// processes or more), as one uniform link; `uniform` tells whether they all agree.
-UniformLink slowestLink(const Layout& layout, const model::Network& network, bool& uniform)
+/// processes or more), as one uniform link.
+SlowestLink slowestLink(const Layout& layout, const model::Network& network)
 {
     std::vector<int> count(static_cast<std::size_t>(network.siteCount()), 0);
     for (int s : layout.site)
@@ -36,16 +41,14 @@ UniformLink slowestLink(const Layout& layout, const model::Network& network, boo
             bandwidth = std::min(bandwidth, network.bandwidthMBps(a, b));
             seen.emplace(network.latencyMs(a, b), network.bandwidthMBps(a, b));
         }
-    uniform = seen.size() <= 1;
     if (!std::isfinite(bandwidth))
-        return {0.0, 0.0};
-    return {latency * 1e-3, 1.0 / (bandwidth * 1e6)};
+        return {};
+    return {{latency * 1e-3, 1.0 / (bandwidth * 1e6)}, seen.size() <= 1};
 }
 
 Expected<AlgorithmTime> twisterTime(const PlanRequest& request, const PlanContext& context, Algorithm algorithm)
 {
-    bool uniform = true;
-    const UniformLink link = slowestLink(context.layout, context.network, uniform);
+    const UniformLink link = slowestLink(context.layout, context.network).link;
     const int p = context.layout.processes();
     AlgorithmTime out{algorithm, 0.0, 1, 0.0, 0.0};
     Expected<double> seconds = 0.0;
@@ -99,8 +102,7 @@ Expected<AlgorithmTime> chainTime(const PlanRequest& request, const PlanContext&
 {
     if (request.chunks > 0)
         return networkTimeWith(request, context, algorithm, request.chunks);
-    bool uniform = true;
-    const UniformLink link = slowestLink(context.layout, context.network, uniform);
+    const UniformLink link = slowestLink(context.layout, context.network).link;
     const int p = context.layout.processes();
     const double cap = std::max(1.0,
                                 std::min(std::floor(request.bytes),
@@ -132,7 +134,7 @@ Expected<AlgorithmTime> timeOf(const PlanRequest& request, const PlanContext& co
     return networkTimeWith(request, context, algorithm, 1);
 }
 
-std::string withThousands(double bytes) { return std::to_string(static_cast<long long>(bytes)); }
+std::string wholeBytes(double bytes) { return std::to_string(static_cast<long long>(bytes)); }
 
 /// A swept size whose fastest algorithm Open MPI lacks, and the one the rules name instead.
 struct Substitute {
@@ -155,8 +157,8 @@ void describeSubstitutes(const std::vector<Substitute>& list, std::vector<std::s
         }
         char ratios[64];
         std::snprintf(ratios, sizeof ratios, low == high ? "%.2f" : "%.2f to %.2f", low, high);
-        notes.push_back((i == j ? "at " + withThousands(list[i].bytes)
-                                : "from " + withThousands(list[i].bytes) + " to " + withThousands(list[j].bytes))
+        notes.push_back((i == j ? "at " + wholeBytes(list[i].bytes)
+                                : "from " + wholeBytes(list[i].bytes) + " to " + wholeBytes(list[j].bytes))
                         + " bytes " + algorithmId(list[i].fastest)
                         + " is fastest but Open MPI has no equivalent: the rules name " + algorithmId(list[i].named)
                         + ", " + ratios + " times as long");
@@ -199,7 +201,7 @@ Expected<Ranking> rankAlgorithms(const PlanRequest& request, const PlanContext& 
                          "a chunk count applies to chain and topology-chain, and neither is among the algorithms");
     if (request.chunks > 0 && static_cast<double>(request.chunks) > request.bytes)
         return makeError(ErrorCode::InvalidInput,
-                         std::to_string(request.chunks) + " chunks of a " + withThousands(request.bytes)
+                         std::to_string(request.chunks) + " chunks of a " + wholeBytes(request.bytes)
                              + "-byte message leave chunks without a byte");
     Ranking ranking;
     for (Algorithm a : algorithms) {
@@ -221,8 +223,7 @@ Expected<Ranking> rankAlgorithms(const PlanRequest& request, const PlanContext& 
     std::stable_sort(ranking.results.begin(), ranking.results.end(),
                      [](const AlgorithmTime& a, const AlgorithmTime& b) { return a.seconds < b.seconds; });
     if (request.model == CostModel::Twister) {
-        bool uniform = true;
-        const UniformLink link = slowestLink(context.layout, context.network, uniform);
+        const auto [link, uniform] = slowestLink(context.layout, context.network);
         if (!uniform)
             ranking.notes.push_back("the network is not uniform: Twister's model takes the slowest link the processes "
                                     "use (latency "
@@ -238,8 +239,8 @@ Expected<SizeSweep> sweepSizes(const PlanRequest& request, const PlanContext& co
     if (!std::isfinite(minBytes) || !std::isfinite(maxBytes) || minBytes < 1.0 || maxBytes < minBytes
         || maxBytes > std::pow(2.0, 40))
         return makeError(ErrorCode::InvalidInput,
-                         "a size sweep needs 1 <= MIN <= MAX <= 2^40 bytes, not " + withThousands(minBytes) + ":"
-                             + withThousands(maxBytes));
+                         "a size sweep needs 1 <= MIN <= MAX <= 2^40 bytes, not " + wholeBytes(minBytes) + ":"
+                             + wholeBytes(maxBytes));
     SizeSweep sweep;
     sweep.sizes.push_back(minBytes);
     for (double s = std::pow(2.0, std::ceil(std::log2(minBytes))); s <= maxBytes; s *= 2.0)
@@ -254,7 +255,7 @@ Expected<SizeSweep> sweepSizes(const PlanRequest& request, const PlanContext& co
             at.chunks = static_cast<int>(size);
         auto ranking = rankAlgorithms(at, context);
         if (!ranking)
-            return makeError(ranking.error().code, "at " + withThousands(size) + " bytes: " + ranking.error().message);
+            return makeError(ranking.error().code, "at " + wholeBytes(size) + " bytes: " + ranking.error().message);
         const Algorithm best = ranking->results.front().algorithm;
         if (sweep.bands.empty() || sweep.bands.back().algorithm != best)
             sweep.bands.push_back({size, size, best});
@@ -373,7 +374,7 @@ Expected<TunedCollective> tunedRules(Operation op, const SizeSweep& sweep, int p
                 break;
             }
         if (!chosen) {
-            notes.push_back("at " + withThousands(sweep.sizes[i])
+            notes.push_back("at " + wholeBytes(sweep.sizes[i])
                             + " bytes no ranked algorithm has an Open MPI equivalent: Open MPI's own choice is kept");
             continue;
         }

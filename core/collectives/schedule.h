@@ -96,6 +96,9 @@ constexpr double kMaxScheduleMessages = 4e6;
 /// Refuses an empty communicator, a root outside it and a size that is not a positive, finite number of bytes.
 Status checkRootAndSize(int root, double bytes, int processes);
 
+/// Refuses what buildSchedule refuses before it builds anything (see there).
+Status checkCollective(const CollectiveSpec& spec, const Layout& layout);
+
 /// The bytes a shuffle's process sends in all (its send buffer): mapTasks x bytes, or the merged output with local
 /// reduction.
 double shuffleBufferBytes(const CollectiveSpec& spec);
