@@ -446,14 +446,20 @@ void HeatmapView::paintLegend(QPainter& p, const Layout& l, const Binned& binned
     p.setPen(kText);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
     const bool log = m_log && !m_stats.isSigned() && lo > 0 && hi > 0;
+    // Five ticks, but a value is labelled once: a narrow range (or a single value) would repeat one label.
+    QString previous;
     for (int k = 0; k <= 4; ++k) {
         const double t = k / 4.0;
         const double v = log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo)))
                              : lo + t * (hi - lo);
+        const QString label = formatValue(v, m_data.unit);
+        if (label == previous)
+            continue;
+        previous = label;
         const int y = bar.bottom() - static_cast<int>(t * (bar.height() - 1));
         p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
         p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 24, fm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, formatValue(v, m_data.unit));
+                   Qt::AlignLeft | Qt::AlignVCenter, label);
     }
     const QString scale = m_stats.isSigned() ? tr("difference") : log ? tr("log scale") : tr("linear scale");
     p.drawText(QRect(bar.left() - 4, bar.bottom() + 4, kLegendWidth, fm.height()), Qt::AlignLeft, scale);

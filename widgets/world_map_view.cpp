@@ -12,7 +12,9 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace meridian::widgets {
 
@@ -39,6 +41,8 @@ double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b)
     const QPointF d = p - (a + t * ab);
     return std::hypot(d.x(), d.y());
 }
+
+double markerRadius(const MapSite& site) { return site.processes >= 0 ? 11.0 : kMarkerRadius; }
 
 } // namespace
 
@@ -107,17 +111,8 @@ void WorldMapView::resetView()
     update();
 }
 
-void WorldMapView::fitToSites()
+WorldMapView::View WorldMapView::fittedView(const QSizeF& size) const
 {
-    if (!isVisible() || width() < 100) {
-        m_fitPending = true; // framed on the first real resize
-        return;
-    }
-    m_fitPending = false;
-    if (m_sites.isEmpty()) {
-        resetView();
-        return;
-    }
     // Longitudes as given and shifted into [0, 360): the smaller span is the shorter way round.
     auto span = [&](bool shifted) {
         double lo = 1e9, hi = -1e9;
@@ -135,8 +130,27 @@ void WorldMapView::fitToSites()
         latLo = std::min(latLo, s.latitude);
         latHi = std::max(latHi, s.latitude);
     }
-    const double zoom = std::min({width() / (lon.second - lon.first + 60.0), height() / (latHi - latLo + 40.0), 12.0});
-    setView((latLo + latHi) / 2, (lon.first + lon.second) / 2, zoom);
+    const double zoom = std::min(
+        {size.width() / (lon.second - lon.first + 60.0), size.height() / (latHi - latLo + 40.0), 12.0});
+    double centre = (lon.first + lon.second) / 2;
+    if (centre > 180.0)
+        centre -= 360.0;
+    return {QPointF(centre, (latLo + latHi) / 2), zoom, size};
+}
+
+void WorldMapView::fitToSites()
+{
+    if (!isVisible() || width() < 100) {
+        m_fitPending = true; // framed on the first real resize
+        return;
+    }
+    m_fitPending = false;
+    if (m_sites.isEmpty()) {
+        resetView();
+        return;
+    }
+    const View v = fittedView(QSizeF(size()));
+    setView(v.center.y(), v.center.x(), v.zoom);
 }
 
 void WorldMapView::setView(double centerLatitude, double centerLongitude, double zoom)
@@ -175,6 +189,8 @@ int WorldMapView::siteAt(const QPointF& pos) const
 {
     int best = -1;
     double bestDistance = kMarkerRadius + 3.0;
+    if (std::any_of(m_sites.begin(), m_sites.end(), [](const MapSite& s) { return s.processes >= 0; }))
+        bestDistance = 14.0;
     for (int i = 0; i < m_sites.size(); ++i) {
         const QPointF p = toWidget(m_sites[i].latitude, m_sites[i].longitude);
         const double d = std::hypot(p.x() - pos.x(), p.y() - pos.y());
@@ -212,6 +228,108 @@ double WorldMapView::normalised(double value) const
         return hi > lo ? (std::log10(value) - lo) / (hi - lo) : 1.0;
     }
     return m_max > m_min ? (value - m_min) / (m_max - m_min) : 1.0;
+}
+
+QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QFontMetricsF& fm) const
+{
+    QVector<QRectF> places(m_sites.size());
+    std::vector<int> order(m_sites.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+        if ((a == m_selected) != (b == m_selected))
+            return a == m_selected;
+        return m_sites[a].processes > m_sites[b].processes;
+    });
+    std::vector<QRectF> taken;
+    for (int i = 0; i < m_sites.size(); ++i) {
+        const QPointF p = project(v, m_sites[i].latitude, m_sites[i].longitude);
+        const double r = markerRadius(m_sites[i]) + 2;
+        taken.emplace_back(p.x() - r, p.y() - r, 2 * r, 2 * r);
+    }
+    for (int i : order) {
+        const QPointF p = project(v, m_sites[i].latitude, m_sites[i].longitude);
+        const double r = markerRadius(m_sites[i]) + 4;
+        const QSizeF size(fm.horizontalAdvance(m_sites[i].name) + 4,
+                          fm.height() + (m_sites[i].badge.isEmpty() ? 0 : fm.height() + 3));
+        const QRectF candidates[] = {
+            QRectF(QPointF(p.x() + r, p.y() - fm.height() / 2 - 1), size),
+            QRectF(QPointF(p.x() - r - size.width(), p.y() - fm.height() / 2 - 1), size),
+            QRectF(QPointF(p.x() - size.width() / 2, p.y() - r - size.height()), size),
+            QRectF(QPointF(p.x() - size.width() / 2, p.y() + r), size),
+        };
+        for (const QRectF& c : candidates) {
+            const bool clear = std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) {
+                return t.intersects(c) && !(t.contains(p) && t.width() < 2 * r + 1);
+            });
+            if (clear) {
+                places[i] = c;
+                taken.push_back(c);
+                break;
+            }
+        }
+    }
+    return places;
+}
+
+void WorldMapView::paintSites(QPainter& painter, const View& v) const
+{
+    QFont labelFont = painter.font();
+    labelFont.setBold(true);
+    painter.setFont(labelFont);
+    const QFontMetricsF fm(labelFont);
+    const QVector<QRectF> places = labelPlaces(v, fm);
+    for (int i = 0; i < m_sites.size(); ++i) {
+        const MapSite& site = m_sites[i];
+        const QPointF p = project(v, site.latitude, site.longitude);
+        const bool selected = i == m_selected;
+        const double radius = markerRadius(site) + (selected ? 2 : 0);
+        painter.setPen(QPen(Qt::white, 2));
+        painter.setBrush(selected ? QColor(213, 94, 0) : QColor(0, 90, 181));
+        painter.drawEllipse(p, radius, radius);
+        if (site.processes >= 0) {
+            // How full the site is: a ring that fills clockwise from twelve o'clock, red when over capacity.
+            const QRectF ring(p.x() - radius - 3.5, p.y() - radius - 3.5, 2 * radius + 7, 2 * radius + 7);
+            painter.setBrush(Qt::NoBrush);
+            painter.setPen(QPen(QColor(255, 255, 255, 220), 4));
+            painter.drawEllipse(ring);
+            const double full = site.slots > 0 ? static_cast<double>(site.processes) / site.slots : 0.0;
+            painter.setPen(
+                QPen(full > 1.0 ? QColor(200, 30, 30) : QColor(0, 158, 115), 3.5, Qt::SolidLine, Qt::FlatCap));
+            painter.drawArc(ring, 90 * 16, -static_cast<int>(std::min(1.0, full) * 360 * 16));
+            QFont small = labelFont;
+            small.setPointSizeF(labelFont.pointSizeF() * (site.processes >= 1000 ? 0.62 : 0.8));
+            painter.setFont(small);
+            painter.setPen(Qt::white);
+            painter.drawText(QRectF(p.x() - radius, p.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter,
+                             QString::number(site.processes));
+            painter.setFont(labelFont);
+        }
+        if (site.pinned > 0) {
+            painter.setPen(QPen(Qt::white, 1.5));
+            painter.setBrush(QColor(204, 0, 0));
+            painter.drawEllipse(QPointF(p.x() - radius * 0.75, p.y() - radius * 0.75), 4, 4);
+        }
+        const QRectF& place = places[i];
+        if (place.isEmpty())
+            continue;
+        const QRectF textRect(place.topLeft(), QSizeF(place.width(), fm.height()));
+        painter.setPen(QColor(255, 255, 255, 200));
+        for (int dx : {-1, 1})
+            for (int dy : {-1, 1})
+                painter.drawText(textRect.translated(dx, dy), Qt::AlignLeft | Qt::AlignVCenter, site.name);
+        painter.setPen(QColor(30, 30, 30));
+        painter.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, site.name);
+        if (!site.badge.isEmpty()) {
+            // A small tag under the name, e.g. how many processes are pinned to the site.
+            const QRectF tag(place.left(), textRect.bottom() + 2, fm.horizontalAdvance(site.badge) + 10, fm.height());
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(QColor(213, 94, 0, 225));
+            painter.drawRoundedRect(tag, 4, 4);
+            painter.setPen(Qt::white);
+            painter.drawText(tag, Qt::AlignCenter, site.badge);
+        }
+    }
+    painter.setFont(QFont());
 }
 
 void WorldMapView::paint(QPainter& painter, const View& v) const
@@ -266,35 +384,7 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
         }
     }
 
-    // Sites.
-    QFont labelFont = painter.font();
-    labelFont.setBold(true);
-    painter.setFont(labelFont);
-    for (int i = 0; i < m_sites.size(); ++i) {
-        const QPointF p = project(v, m_sites[i].latitude, m_sites[i].longitude);
-        const bool selected = i == m_selected;
-        painter.setPen(QPen(Qt::white, 2));
-        painter.setBrush(selected ? QColor(213, 94, 0) : QColor(0, 90, 181));
-        painter.drawEllipse(p, kMarkerRadius + (selected ? 2 : 0), kMarkerRadius + (selected ? 2 : 0));
-        const QRectF textRect(p.x() + 10, p.y() - 18, 200, 16);
-        painter.setPen(QColor(255, 255, 255, 200));
-        for (int dx : {-1, 1})
-            for (int dy : {-1, 1})
-                painter.drawText(textRect.translated(dx, dy), Qt::AlignLeft | Qt::AlignVCenter, m_sites[i].name);
-        painter.setPen(QColor(30, 30, 30));
-        painter.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, m_sites[i].name);
-        if (!m_sites[i].badge.isEmpty()) {
-            // A small tag under the name, e.g. how many processes are pinned to the site.
-            const QFontMetricsF fm(painter.font());
-            const QRectF tag(p.x() + 10, p.y() - 1, fm.horizontalAdvance(m_sites[i].badge) + 10, 16);
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(QColor(213, 94, 0, 225));
-            painter.drawRoundedRect(tag, 4, 4);
-            painter.setPen(Qt::white);
-            painter.drawText(tag, Qt::AlignCenter, m_sites[i].badge);
-        }
-    }
-    painter.setFont(QFont());
+    paintSites(painter, v);
 
     // Legend.
     if (!m_links.isEmpty() && m_max > 0) {
@@ -348,12 +438,17 @@ QImage WorldMapView::renderImage(const QSize& size) const
 
 void WorldMapView::renderTo(QPainter& painter, const QRect& target) const
 {
-    // Fit the current view's centre, and at least the whole visible area, into the target.
+    // Fit the current view's centre, and at least the whole visible area, into the target; a map never shown
+    // (a report written without a window) is framed on its sites.
     View v = currentView();
     const double scale = std::min(target.width() / std::max(1.0, v.size.width()),
                                   target.height() / std::max(1.0, v.size.height()));
     v.zoom = std::max(m_zoom * scale, std::min(target.width() / 360.0, target.height() / 180.0));
     v.size = QSizeF(target.size());
+    if (m_fitPending && !m_sites.isEmpty()) {
+        v = fittedView(QSizeF(target.size()));
+        v.zoom = std::max({v.zoom, 0.5, std::min(target.width() / 360.0, target.height() / 180.0)});
+    }
     painter.save();
     painter.translate(target.topLeft());
     painter.setClipRect(QRect(QPoint(0, 0), target.size()));

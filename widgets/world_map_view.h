@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFontMetricsF>
 #include <QPainterPath>
 #include <QPointF>
 #include <QString>
@@ -15,8 +16,11 @@ struct MapSite {
     QString name;
     double latitude = 0.0;
     double longitude = 0.0;
-    QString detail; ///< tooltip text (slots, bandwidths, price)
-    QString badge;  ///< short text drawn after the name (e.g. "3 pinned"); empty for none
+    QString detail;     ///< tooltip text (slots, bandwidths, price)
+    QString badge;      ///< short text drawn after the name (e.g. "3 pinned"); empty for none
+    int processes = -1; ///< processes a run placed here, drawn on the marker; -1: no run shown
+    int slots = 0;      ///< the site's slots: the ring around the marker fills as processes / slots
+    int pinned = 0;     ///< processes pinned here, marked by a red dot on the marker
 };
 
 /// A link between two sites with the value that sets its colour and width.
@@ -100,7 +104,14 @@ private:
     };
     static QPointF project(const View& v, double latitude, double longitude);
     View currentView() const { return {m_center, m_zoom, QSizeF(size())}; }
+    /// The view of `size` that frames every site with a margin (the shorter way round the antimeridian).
+    View fittedView(const QSizeF& size) const;
     void paint(QPainter& painter, const View& view) const;
+    void paintSites(QPainter& painter, const View& view) const;
+    /// Where each site's name goes: beside its marker where it overlaps no other name or marker (right, left,
+    /// above, below), the selected site and the busiest first; an empty rectangle when it fits nowhere (the
+    /// tooltip still names the site).
+    QVector<QRectF> labelPlaces(const View& view, const QFontMetricsF& metrics) const;
     double minimumZoom() const;
     void clampView();
     int linkAt(const QPointF& pos) const;

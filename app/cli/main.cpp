@@ -1,9 +1,11 @@
 #include "app/cli/commands.h"
 #include "app/version.h"
+#include "app/workbench/report_command.h"
 
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 namespace {
@@ -24,6 +26,7 @@ constexpr const char* kUsage
       "  simulate            predict a mapping's communication time with SimGrid; export the platform\n"
       "  collective          rank a collective's algorithms on a mapping's network; write Open MPI rules\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
+      "  report              write the project's report (PDF or HTML), running mappers first if it has no runs\n"
       "  list-algorithms     the mappers, their parameters and defaults\n"
       "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
       "  update              apply edge insertions and deletions to a partition\n"
@@ -35,6 +38,15 @@ constexpr const char* kUsage
 
 int main(int argc, char** argv)
 {
+    // The report lays out and prints through Qt WebEngine, which needs a GUI application set up before it exists.
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) {
+        try {
+            return meridian::workbench::runReportCommand(argc, argv);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
+            return meridian::cli::kExitInternal;
+        }
+    }
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("meridian-cli");
     QCoreApplication::setApplicationVersion(MERIDIAN_VERSION);

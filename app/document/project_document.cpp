@@ -89,13 +89,15 @@ ProjectDocument::~ProjectDocument() = default;
 
 bool ProjectDocument::isModified() const { return !m_undoStack->isClean(); }
 
-Status ProjectDocument::load(const QString& path)
+Status ProjectDocument::load(const QString& path, const QString& runsFile)
 {
     auto loaded = ProjectFile::load(path);
     if (!loaded)
         return loaded.error();
     LoadedRuns runs;
-    const QString runsPath = RunFile::pathFor(path);
+    const QString runsPath = runsFile.isEmpty() ? RunFile::pathFor(path) : runsFile;
+    if (!runsFile.isEmpty() && !QFile::exists(runsFile))
+        return makeError(ErrorCode::Io, "no such runs file", {runsFile.toStdString(), 0, 0});
     if (QFile::exists(runsPath)) {
         auto read = RunFile::load(runsPath, *loaded);
         if (!read)

@@ -42,7 +42,8 @@ public:
 
     /// Replaces the document by a project read from a file, with its saved runs (RunFile) when there are
     /// any; on error (in the project or the runs file) the document is unchanged.
-    Status load(const QString& path);
+    /// `runsFile` reads the runs from another file than the one beside the project (it must exist).
+    Status load(const QString& path, const QString& runsFile = {});
     /// Returns how many saved stale runs the last load left out because they no longer fit the project.
     int skippedRuns() const { return m_skippedRuns; }
     /// Saves the project and its runs (RunFile, beside it) to `path` (empty: the current path) and

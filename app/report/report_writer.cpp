@@ -1,17 +1,17 @@
 #include "app/report/report_writer.h"
 
-#include "widgets/heatmap_data.h"
+#include "app/document/run_analysis.h"
+#include "app/report/pdf_printer.h"
+#include "app/report/report_numbers.h"
+#include "app/version.h"
 
 #include <QBuffer>
 #include <QDateTime>
 #include <QFileInfo>
-#include <QPageSize>
-#include <QPdfWriter>
 #include <QSaveFile>
-#include <QTextDocument>
+#include <QTemporaryDir>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 
@@ -19,301 +19,526 @@ namespace meridian::report {
 
 namespace {
 
+using document::Run;
+using RunPtr = std::shared_ptr<const Run>;
+
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString esc(const QString& s) { return s.toHtmlEscaped(); }
 
 Error ioError(const QString& path, const QString& what)
 {
     return makeError(ErrorCode::Io, what.toStdString(), {path.toStdString(), 0, 0});
 }
 
-QString figure(const QString& src, const QString& caption, int width)
+/// The print style: A4 pages (margins set by the printer), tables whose header repeats on every page and never
+/// ends one, rows and figures kept whole, numbers right-aligned in tabular figures.
+constexpr const char* kStyle = R"css(
+body { font-family: "DejaVu Sans", "Liberation Sans", sans-serif; font-size: 10pt; color: #1d2430; line-height: 1.45;
+       margin: 0 auto; max-width: 60em; }
+h1, h2, h3 { font-weight: 600; color: #10233f; break-after: avoid; page-break-after: avoid; }
+h2 { font-size: 15pt; border-bottom: 1.5px solid #10233f; padding-bottom: 2pt; margin: 20pt 0 8pt; }
+h3 { font-size: 11.5pt; margin: 14pt 0 5pt; }
+section.chapter { break-before: page; page-break-before: always; }
+.title-page { height: 245mm; display: flex; flex-direction: column; justify-content: center;
+              break-after: page; page-break-after: always; }
+.title-page .kicker { text-transform: uppercase; letter-spacing: 0.18em; color: #2c6fbb; font-size: 10pt; }
+.title-page h1 { font-size: 30pt; margin: 6pt 0 8pt; border: none; }
+.title-page .subtitle { font-size: 13pt; color: #44516a; margin-bottom: 28pt; }
+.title-page dl { display: grid; grid-template-columns: max-content auto; gap: 4pt 16pt; font-size: 10pt; }
+.title-page dt { color: #6b7687; }
+.title-page dd { margin: 0; }
+.recommendation { background: #eef4fb; border-left: 4px solid #2c6fbb; padding: 8pt 12pt; margin: 8pt 0;
+                  break-inside: avoid; }
+table { border-collapse: collapse; width: 100%; font-size: 8.8pt; margin: 6pt 0 10pt; }
+thead { display: table-header-group; }
+tr, .keep { break-inside: avoid; page-break-inside: avoid; }
+th { text-align: left; vertical-align: bottom; border-bottom: 1.5px solid #10233f; padding: 3pt 5pt;
+     hyphens: none; word-break: keep-all; overflow-wrap: normal; }
+td { padding: 2.5pt 5pt; border-bottom: 0.5px solid #d5dae2; vertical-align: top; }
+th.n, td.n { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+tr.best td { background: #e3f1e6; font-weight: 600; }
+tr.stale td { color: #8a6d3b; background: #fff4e0; }
+figure { margin: 10pt 0 14pt; break-inside: avoid; page-break-inside: avoid; text-align: center; }
+figure svg, figure img { width: 100%; height: auto; }
+figure.half { display: inline-block; width: 49%; margin: 6pt 0; vertical-align: top; }
+figcaption { font-size: 8.8pt; color: #44516a; margin-top: 3pt; }
+.muted { color: #6b7687; }
+ul.notes { font-size: 9pt; }
+)css";
+
+/// One table column: a header and whether its cells are numbers (right-aligned).
+struct Column {
+    QString title;
+    bool numeric = false;
+};
+
+QString tableHtml(const std::vector<Column>& columns, const std::vector<std::pair<QString, QStringList>>& rows)
 {
-    return QString("<p align='center'><img src='%1' width='%2'><br><i>%3</i></p>")
-        .arg(src)
-        .arg(width)
-        .arg(caption.toHtmlEscaped());
-}
-
-} // namespace
-
-namespace {
-
-using ImageSource = std::function<QString(const QString&, const QImage&)>;
-
-QString headHtml(const document::ProjectDocument& document)
-{
-    const auto project = document.project();
-    QString h;
-    h += "<html><head><meta charset='utf-8'><title>" + esc(project->name) + " \u2014 Meridian report</title>";
-    h += "<style>body{font-family:sans-serif;} table{border-collapse:collapse;} th,td{border:1px solid "
-         "#bbb;padding:3px 6px;}"
-         " th{background:#eee;} td{white-space:nowrap;} td.n{text-align:right;} .stale{background:#ffe2be;}"
-         "</style></head><body>";
-    h += "<h1>" + esc(project->name.empty() ? std::string("Untitled project") : project->name) + "</h1>";
-    h += "<p>Meridian report, " + QDateTime::currentDateTime().toString(Qt::ISODate).toHtmlEscaped();
-    if (!document.path().isEmpty())
-        h += ", project file " + QFileInfo(document.path()).fileName().toHtmlEscaped();
-    h += ".</p>";
-    if (!project->description.empty())
-        h += "<p>" + esc(project->description) + "</p>";
-    return h;
-}
-
-QString summaryHtml(const document::ProjectDocument& document)
-{
-    const auto project = document.project();
-    const auto& topology = project->topology;
-    QString h = "<h2>Summary</h2><ul>";
-    h += QString("<li>%1 sites, %2 hosts, %3 slots</li>")
-             .arg(topology.siteCount())
-             .arg(topology.hostCount())
-             .arg(topology.siteCount() ? topology.totalCapacity() : 0);
-    for (const auto& app : project->applications)
-        h += QString("<li>Application <b>%1</b>: %2 processes, %3 communicating pairs, %4 in total, %5 pinned "
-                     "processes</li>")
-                 .arg(esc(app.name))
-                 .arg(app.comm.processCount())
-                 .arg(app.comm.nonZeros())
-                 .arg(widgets::formatValue(app.comm.totalBytes(), "bytes"))
-                 .arg(app.pins.size());
-    h += "<li>Network: " + document.networkModelText().toHtmlEscaped() + "</li>";
-    h += QString("<li>%1 runs, %2 of them stale</li>").arg(document.runs().size()).arg(document.staleRuns().size());
-    h += "</ul>";
-    if (!project->sources.empty()) {
-        h += "<h3>Sources</h3><ul>";
-        for (const auto& s : project->sources)
-            h += "<li>" + esc(s) + "</li>";
-        h += "</ul>";
+    QString h = "<table><thead><tr>";
+    for (const auto& c : columns)
+        h += QString("<th%1>%2</th>").arg(c.numeric ? " class=n" : "", esc(c.title));
+    h += "</tr></thead><tbody>";
+    for (const auto& [rowClass, cells] : rows) {
+        h += rowClass.isEmpty() ? QString("<tr>") : QString("<tr class='%1'>").arg(rowClass);
+        for (int i = 0; i < cells.size(); ++i)
+            h += QString("<td%1>%2</td>")
+                     .arg(i < static_cast<int>(columns.size()) && columns[i].numeric ? " class=n" : "", cells[i]);
+        h += "</tr>";
     }
+    return h + "</tbody></table>";
+}
+
+/// Writes figures in order, numbered; raster figures as PNG data URIs, vector ones inline.
+class FigureWriter {
+public:
+    explicit FigureWriter(const Figures& figures)
+        : m_figures(figures)
+    {}
+    bool has(const QString& key) const { return m_figures.count(key) > 0; }
+    QString operator()(const QString& key, const QString& figureClass = {})
+    {
+        const auto found = m_figures.find(key);
+        if (found == m_figures.end())
+            return {};
+        const Figure& f = found->second;
+        QString body;
+        if (!f.svg.isEmpty()) {
+            const int start = f.svg.indexOf("<svg");
+            body = QString::fromUtf8(start >= 0 ? f.svg.mid(start) : f.svg);
+            // Ids are per document: QSvgGenerator numbers its gradients and clips from 1 in every drawing, so
+            // inline drawings would paint each other's gradients. Each figure's ids get its own prefix.
+            const QString prefix = QString("f%1-").arg(m_number + 1);
+            body.replace("id=\"", "id=\"" + prefix)
+                .replace("url(#", "url(#" + prefix)
+                .replace("href=\"#", "href=\"#" + prefix);
+        } else if (!f.image.isNull()) {
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            f.image.save(&buffer, "PNG");
+            body = QString("<img alt='%1' src='data:image/png;base64,%2'>")
+                       .arg(esc(f.caption), QString::fromLatin1(png.toBase64()));
+        } else {
+            return {};
+        }
+        ++m_number;
+        return QString("<figure%1>%2<figcaption>Figure %3. %4</figcaption></figure>")
+            .arg(figureClass.isEmpty() ? QString() : " class='" + figureClass + "'", body)
+            .arg(m_number)
+            .arg(esc(f.caption));
+    }
+
+private:
+    const Figures& m_figures;
+    int m_number = 0;
+};
+
+/// Keeps a heading with what follows it on one page (Chromium does not honour break-after: avoid on headings).
+QString keep(const QString& html) { return "<div class='keep'>" + html + "</div>"; }
+
+QString runName(const Run& run) { return QString("%1 (#%2)").arg(esc(run.algorithm)).arg(run.id); }
+
+QString titlePage(const ReportInput& input)
+{
+    const auto& document = *input.document;
+    const auto project = document.project();
+    const QString name = project->name.empty() ? QString("Untitled project") : esc(project->name);
+    QStringList applications;
+    for (const auto& a : project->applications)
+        applications << esc(a.name);
+    const QString subtitle = !project->description.empty() ? esc(project->description)
+        : applications.isEmpty()
+        ? QString("Where work runs across %1 sites").arg(project->topology.siteCount())
+        : QString("Where %1 should run across %2 sites").arg(applications.join(", ")).arg(project->topology.siteCount());
+    QString h = "<section class='title-page'><div class='kicker'>Placement study</div><h1>" + name + "</h1>";
+    h += "<div class='subtitle'>" + subtitle + "</div><dl>";
+    const auto row = [&h](const QString& term, const QString& value) {
+        h += "<dt>" + term + "</dt><dd>" + value + "</dd>";
+    };
+    if (!document.path().isEmpty())
+        row("Project file", esc(QFileInfo(document.path()).fileName()));
+    row("Written",
+        esc(input.generatedAt.isEmpty() ? QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm")
+                                        : input.generatedAt));
+    row("Prepared with", QString("Meridian %1").arg(MERIDIAN_VERSION));
+    row("Sites",
+        QString("%1 sites, %2 hosts, %3 slots")
+            .arg(project->topology.siteCount())
+            .arg(project->topology.hostCount())
+            .arg(project->topology.siteCount() ? project->topology.totalCapacity() : 0));
+    row("Runs compared", QString::number(document.runs().size()));
+    return h + "</dl></section>";
+}
+
+/// "3.10× lower (1.23 s against 3.81 s)" or, when the run is worse, "1.20× higher".
+QString against(double value, double baseline, const QString& unit)
+{
+    if (!(baseline > 0) || !(value > 0))
+        return QString("%1 against %2").arg(formatQuantity(value, unit), formatQuantity(baseline, unit));
+    const bool lower = value <= baseline;
+    return QString("%1 %2 (%3 against %4)")
+        .arg(formatQuantity(lower ? baseline / value : value / baseline, "x"), lower ? "lower" : "higher",
+             formatQuantity(value, unit), formatQuantity(baseline, unit));
+}
+
+QString baselineText(const document::Recommendation& r)
+{
+    if (r.baselineKind == "random")
+        return r.baselineRuns == 1 ? QString("a random placement")
+                                   : QString("random placements (the mean of %1 runs)").arg(r.baselineRuns);
+    return QString("a random placement (the mean of %1 sampled by monte-carlo)").arg(r.baselineRuns);
+}
+
+QString recommendationSentence(const document::Recommendation& r)
+{
+    const Run& best = *r.best;
+    const double cost = *best.metric("cost_s");
+    QString s = QString("For <b>%1</b>, use <b>%2</b>. ").arg(esc(r.application), runName(best));
+    if (r.baselineCost) {
+        s += QString("Its communication cost is %1 than %2").arg(against(cost, *r.baselineCost, "s"), baselineText(r));
+        const auto usd = best.metric(r.usdMetric);
+        if (usd && r.baselineUsd) {
+            const double change = *r.baselineUsd > 0 ? (*usd - *r.baselineUsd) / *r.baselineUsd : 0.0;
+            s += QString(", and it costs %1 per iteration in %2, %3 %4")
+                     .arg(formatQuantity(*usd, "USD"), r.usdMetric == "usd" ? "egress and instances" : "WAN egress",
+                          formatQuantity(std::abs(change), "%"), change <= 0 ? "less" : "more");
+        }
+        s += ".";
+    } else {
+        s += QString("Its communication cost, %1, is the lowest of the runs compared.").arg(formatQuantity(cost, "s"));
+    }
+    if (r.runnerUp) {
+        const double next = *r.runnerUp->metric("cost_s");
+        s += QString(" The next best algorithm, %1, costs %2").arg(runName(*r.runnerUp), formatQuantity(next, "s"));
+        s += cost > 0 ? QString(", %1 as much.").arg(formatQuantity(next / cost, "x")) : QString(".");
+    }
+    return s;
+}
+
+QString summarySection(const ReportInput& input, const std::vector<document::Recommendation>& recommendations)
+{
+    const auto& document = *input.document;
+    QString h = "<h2>1 Summary</h2>";
+    if (recommendations.empty())
+        h += "<p>No current mapping runs: the sections below describe the inputs only. Run mappers (Run &gt; Run "
+             "Ticked Algorithms, or <code>meridian-cli report</code> on a project without runs) to get a "
+             "recommendation.</p>";
+    for (const auto& r : recommendations)
+        h += "<p class='recommendation'>" + recommendationSentence(r) + "</p>";
+    if (!recommendations.empty()) {
+        std::vector<std::pair<QString, QStringList>> rows;
+        for (const auto& r : recommendations) {
+            const Run& best = *r.best;
+            const auto usd = best.metric(r.usdMetric);
+            rows.push_back(
+                {{},
+                 {esc(r.application), runName(best), formatQuantity(*best.metric("cost_s"), "s"),
+                  r.baselineCost ? formatQuantity(*r.baselineCost / *best.metric("cost_s"), "x") : "\u2014",
+                  usd ? formatQuantity(*usd, "USD") : "\u2014", r.runnerUp ? runName(*r.runnerUp) : "\u2014"}});
+        }
+        h += tableHtml({{"Application"},
+                        {"Recommended run"},
+                        {"Cost", true},
+                        {"Speed-up", true},
+                        {"Dollars", true},
+                        {"Next best"}},
+                       rows);
+        h += "<p class='muted'>Cost: the mapping cost of one iteration of the application's communication (see "
+             "Method). Speed-up: the baseline's cost over the recommended run's. Dollars: per iteration.</p>";
+    }
+    if (const auto stale = document.staleRuns(); !stale.empty())
+        h += QString("<p>%1 run(s) are stale (computed on inputs that have changed since) and are not "
+                     "recommended; they are marked in the tables.</p>")
+                 .arg(stale.size());
     return h;
 }
 
-QString sitesHtml(const model::Topology& topology)
+QString sitesTable(const model::Topology& topology)
 {
-    QString h = "<h2>Sites</h2><table><thead><tr><th>Site</th><th>Latitude</th><th>Longitude</th><th>Hosts</th>"
-                "<th>Slots</th><th>Uplink (MB/s)</th><th>Downlink (MB/s)</th><th>Egress (USD/GB)</th>"
-                "<th>Instance (USD/h)</th></tr></thead>";
-    auto num = [](double v, int decimals) {
-        return std::isnan(v) ? QString("\u2014") : QString::number(v, 'f', decimals);
-    };
+    std::vector<std::pair<QString, QStringList>> rows;
     for (int s = 0; s < topology.siteCount(); ++s) {
         const auto& site = topology.site(s);
-        h += QString("<tr><td>%1</td><td class=n>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td "
-                     "class=n>%6</td><td class=n>%7</td><td class=n>%8</td><td class=n>%9</td></tr>")
-                 .arg(esc(site.name), num(site.latitude, 3), num(site.longitude, 3))
-                 .arg(topology.hostCountOf(s))
-                 .arg(topology.capacity(s))
-                 .arg(num(site.uplinkMBps, 0), num(site.downlinkMBps, 0), num(site.egressUsdPerGB, 3),
-                      num(site.instanceUsdPerHour, 3));
+        rows.push_back(
+            {{},
+             {esc(site.name), formatQuantity(site.latitude, "\u00b0"), formatQuantity(site.longitude, "\u00b0"),
+              QString::number(topology.hostCountOf(s)), QString::number(topology.capacity(s)),
+              formatQuantity(site.uplinkMBps, "MB/s"), formatQuantity(site.downlinkMBps, "MB/s"),
+              formatQuantity(site.egressUsdPerGB, "USD") + "/GB", formatQuantity(site.instanceUsdPerHour, "USD/h")}});
     }
-    return h + "</table>";
+    return tableHtml({{"Site"},
+                      {"Latitude", true},
+                      {"Longitude", true},
+                      {"Hosts", true},
+                      {"Slots", true},
+                      {"Uplink", true},
+                      {"Downlink", true},
+                      {"Egress", true},
+                      {"Instance", true}},
+                     rows);
 }
 
-/// Each partition run's metrics (Geo-Cut's GAS model), the transfer time and WAN cost also normalised to the
-/// mean current hash run of its graph (Geo-Cut Figs. 5-8); empty without partition runs.
-QString partitionComparisonHtml(const document::ProjectDocument& document)
+QString inputsSection(const ReportInput& input, FigureWriter& figure)
 {
-    const auto& runs = document.runs();
-    std::map<std::string, std::array<double, 3>> hash; // graph -> time sum, cost sum, count
-    bool any = false;
-    for (const auto& r : runs) {
-        any = any || r->kind == document::RunKind::Partition;
-        if (r->kind == document::RunKind::Partition && r->algorithm == "hash" && r->derivedFrom == 0
-            && !document.isStale(*r)) {
-            auto& h = hash[r->application];
-            h[0] += r->metric("transfer_time_s").value_or(0);
-            h[1] += r->metric("wan_usd").value_or(0);
-            h[2] += 1;
-        }
+    const auto& document = *input.document;
+    const auto project = document.project();
+    const auto& topology = project->topology;
+    QString h = "<section class='chapter'><h2>2 Inputs</h2>";
+    h += QString("<p>%1 sites with %2 hosts and %3 slots. Network: %4.</p>")
+             .arg(topology.siteCount())
+             .arg(topology.hostCount())
+             .arg(topology.siteCount() ? topology.totalCapacity() : 0)
+             .arg(esc(document.networkModelText()));
+    h += keep("<h3>Sites</h3>" + sitesTable(topology));
+    h += figure("map");
+    if (figure.has("latency") || figure.has("bandwidth")) {
+        QString network = "<h3>Network</h3>" + figure("latency", "half");
+        network += figure("bandwidth", "half");
+        h += keep(network);
     }
-    if (!any)
-        return {};
-    // Few, compact columns: the page is narrow and a header never wraps mid-word.
-    QString h = "<h3>Partition runs</h3><table><thead><tr><th>Run</th><th>Time</th><th>vs hash</th><th>WAN USD</th>"
-                "<th>vs hash</th><th>Repl.</th><th>Budget</th><th>Status</th></tr></thead>";
-    const auto ratio = [](double value, double sum, double count) {
-        return count > 0 && sum > 0 ? QString::number(value / (sum / count), 'f', 3) : QString("\u2014");
-    };
-    for (const auto& r : runs) {
+    if (!project->applications.empty()) {
+        std::vector<std::pair<QString, QStringList>> rows;
+        for (const auto& app : project->applications)
+            rows.push_back(
+                {{},
+                 {esc(app.name), QString::number(app.comm.processCount()), QString::number(app.comm.nonZeros()),
+                  formatQuantity(app.comm.totalBytes(), "bytes"), QString::number(app.pins.size())}});
+        h += keep(
+            "<h3>Applications</h3>"
+            + tableHtml({{"Application"}, {"Processes", true}, {"Pairs", true}, {"Volume", true}, {"Pinned", true}},
+                        rows));
+        for (const auto& app : project->applications)
+            h += figure("volume:" + QString::fromStdString(app.name), "half");
+    }
+    if (!project->sources.empty()) {
+        QString sources = "<h3>Sources</h3><ul class='notes'>";
+        for (const auto& s : project->sources)
+            sources += "<li>" + esc(s) + "</li>";
+        h += keep(sources + "</ul>");
+    }
+    return h + "</section>";
+}
+
+QString mappingRows(const ReportInput& input, const document::Recommendation* r, const std::string& application)
+{
+    const auto& document = *input.document;
+    std::vector<RunPtr> runs;
+    for (const auto& run : document.runs())
+        if (run->kind == document::RunKind::Mapping && run->application == application)
+            runs.push_back(run);
+    std::stable_sort(runs.begin(), runs.end(), [](const RunPtr& a, const RunPtr& b) {
+        return a->metric("cost_s").value_or(INFINITY) < b->metric("cost_s").value_or(INFINITY);
+    });
+    std::vector<std::pair<QString, QStringList>> rows;
+    for (const auto& run : runs) {
+        const double cost = run->metric("cost_s").value_or(NAN);
+        const bool stale = document.isStale(*run);
+        const QString rowClass = stale ? "stale" : r && r->best == run ? "best" : "";
+        const auto money = [&run](const char* id) { return formatQuantity(run->metric(id).value_or(NAN), "USD"); };
+        rows.push_back({rowClass,
+                        {runName(*run), formatQuantity(cost, "s"),
+                         r && r->baselineCost && cost > 0 ? formatQuantity(*r->baselineCost / cost, "x") : "\u2014",
+                         formatQuantity(run->metric("wan_bytes").value_or(NAN), "bytes"), money("wan_usd"),
+                         money("usd"), formatQuantity(run->runtimeSeconds, "s"), stale ? "stale" : "current"}});
+    }
+    return tableHtml({{"Run"},
+                      {"Cost", true},
+                      {"Speed-up", true},
+                      {"Between sites", true},
+                      {"Egress", true},
+                      {"Dollars", true},
+                      {"Runtime", true},
+                      {"Status"}},
+                     rows);
+}
+
+QString partitionTable(const document::ProjectDocument& document)
+{
+    std::vector<std::pair<QString, QStringList>> rows;
+    for (const auto& r : document.runs()) {
         if (r->kind != document::RunKind::Partition)
             continue;
-        const double time = r->metric("transfer_time_s").value_or(NAN), usd = r->metric("wan_usd").value_or(NAN);
-        const auto found = hash.find(r->application);
-        const std::array<double, 3> base = found == hash.end() ? std::array<double, 3>{0, 0, 0} : found->second;
         const auto over = r->metric("over_budget_usd");
-        const QString budget = !over ? QString("\u2014")
-            : *over > 0              ? QString("+%1").arg(QString::number(*over, 'g', 2))
-                                     : QString("met");
-        h += QString("<tr%1><td>%2</td><td class=n>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td>"
-                     "<td class=n>%7</td><td>%8</td><td>%9</td></tr>")
-                 .arg(document.isStale(*r) ? " class=stale" : "", esc(r->label()),
-                      widgets::formatValue(time, "s").toHtmlEscaped(), ratio(time, base[0], base[2]),
-                      QString::number(usd, 'g', 3), ratio(usd, base[1], base[2]),
-                      QString::number(r->metric("replication_factor").value_or(NAN), 'f', 2), budget,
-                      document.isStale(*r) ? "stale" : "current");
+        const QString budget = !over ? QString("\u2014") : *over > 0 ? "+" + formatQuantity(*over, "USD") : "met";
+        rows.push_back({document.isStale(*r) ? "stale" : "",
+                        {esc(r->label()), formatQuantity(r->metric("transfer_time_s").value_or(NAN), "s"),
+                         formatQuantity(r->metric("wan_usd").value_or(NAN), "USD"),
+                         formatQuantity(r->metric("replication_factor").value_or(NAN), ""), budget,
+                         document.isStale(*r) ? "stale" : "current"}});
     }
-    return h + "</table>";
+    if (rows.empty())
+        return {};
+    return keep("<h3>Partition runs</h3>")
+        + tableHtml({{"Run"}, {"Transfer time", true}, {"WAN cost", true}, {"Replication", true}, {"Budget"}, {"Status"}},
+                    rows);
 }
 
-/// Each run's cost, also normalised to the mean current random run of its application.
-QString comparisonHtml(const document::ProjectDocument& document)
+QString resultsSection(const ReportInput& input, const std::vector<document::Recommendation>& recommendations,
+                       FigureWriter& figure)
 {
-    // A new page: the table, the skyline and the bars read together, and a table header never ends a page.
-    QString h = "<h2 style='page-break-before: always'>Comparison</h2>";
-    const auto& runs = document.runs();
-    if (runs.empty())
-        return h + "<p>No runs yet.</p>";
-    std::map<std::string, std::pair<double, int>> random;
-    for (const auto& r : runs)
-        if (r->algorithm == "random" && r->metric("cost_s") && !document.isStale(*r)) {
-            random[r->application].first += *r->metric("cost_s");
-            random[r->application].second += 1;
-        }
-    const bool anyMapping = std::any_of(runs.begin(), runs.end(),
-                                        [](const auto& r) { return r->kind == document::RunKind::Mapping; });
-    if (!anyMapping)
-        return h + partitionComparisonHtml(document);
-    h += "<table><thead><tr><th>Run</th><th>Application</th><th>Seed</th><th>Cost (s)</th><th>Cost / random</th>"
-         "<th>Bytes between sites</th><th>WAN egress (USD)</th><th>Runtime (s)</th><th>Status</th></tr></thead>";
-    for (const auto& r : runs) {
-        if (r->kind != document::RunKind::Mapping)
-            continue;
-        const bool stale = document.isStale(*r);
-        const double cost = r->metric("cost_s").value_or(NAN);
-        const auto rnd = random.find(r->application);
-        const QString normalised = rnd != random.end() && rnd->second.first > 0
-            ? QString::number(cost / (rnd->second.first / rnd->second.second), 'f', 3)
-            : QString("\u2014");
-        h += QString("<tr%1><td>%2</td><td>%3</td><td class=n>%4</td><td class=n>%5</td><td class=n>%6</td><td "
-                     "class=n>%7</td><td class=n>%8</td><td class=n>%9</td>")
-                 .arg(stale ? " class=stale" : "", esc(r->algorithm + " #" + std::to_string(r->id)), esc(r->application))
-                 .arg(r->seed)
-                 .arg(QString::number(cost, 'g', 6), normalised,
-                      widgets::formatValue(r->metric("wan_bytes").value_or(NAN), "bytes"),
-                      r->metric("wan_usd") ? QString::number(*r->metric("wan_usd"), 'g', 4) : QString("\u2014"),
-                      QString::number(r->runtimeSeconds, 'g', 3));
-        h += QString("<td>%1</td></tr>").arg(stale ? "stale" : "current");
+    const auto& document = *input.document;
+    QString h = "<section class='chapter'><h2>3 Results</h2>";
+    if (document.runs().empty())
+        return h + "<p>No runs yet.</p></section>";
+    h += "<p>Each application's runs, fastest first. Speed-up is the baseline's cost over the run's; the recommended "
+         "run is highlighted, stale runs are shaded.</p>";
+    std::vector<std::string> applications;
+    for (const auto& run : document.runs())
+        if (run->kind == document::RunKind::Mapping
+            && std::find(applications.begin(), applications.end(), run->application) == applications.end())
+            applications.push_back(run->application);
+    for (const auto& application : applications) {
+        const auto found = std::find_if(recommendations.begin(), recommendations.end(),
+                                        [&](const auto& r) { return r.application == application; });
+        h += keep("<h3>" + esc(application) + "</h3>"
+                  + mappingRows(input, found == recommendations.end() ? nullptr : &*found, application));
+        h += figure("skyline:" + QString::fromStdString(application));
+        for (const auto& run : document.runs())
+            if (run->application == application && !run->costSamples.empty()) {
+                h += figure(QString("cdf:%1").arg(run->id));
+                h += figure(QString("best-of-k:%1").arg(run->id));
+            }
     }
-    return h + "</table>" + partitionComparisonHtml(document);
+    if (!applications.empty())
+        h += figure("bars");
+    h += partitionTable(document);
+    for (const auto& g : document.project()->graphs)
+        h += figure("partitions:" + QString::fromStdString(g.name));
+    return h + "</section>";
 }
 
-/// A partition run's upload and download per site, each with its time over the site's link.
-QString partitionSitesHtml(const document::Run& run, const model::Topology& topology)
+QString whereTimeGoesSection(const ReportInput& input, const std::vector<document::Recommendation>& recommendations,
+                             FigureWriter& figure)
 {
-    if (run.siteUploadBytes.size() != static_cast<std::size_t>(topology.siteCount()))
+    if (recommendations.empty())
         return {};
-    QString sites;
-    for (int s = 0; s < topology.siteCount(); ++s)
-        sites += QString("%1%2 up %3 (%4), down %5 (%6)")
-                     .arg(sites.isEmpty() ? "" : "; ", esc(topology.site(s).name),
-                          widgets::formatValue(run.siteUploadBytes[s], "bytes"),
-                          widgets::formatValue(run.siteUploadSeconds[s], "s"),
-                          widgets::formatValue(run.siteDownloadBytes[s], "bytes"),
-                          widgets::formatValue(run.siteDownloadSeconds[s], "s"));
-    return "<li>Per site and iteration: " + sites + "</li>";
-}
-
-QString runsHtml(const document::ProjectDocument& document)
-{
-    const auto& runs = document.runs();
-    const auto& topology = document.project()->topology;
-    if (runs.empty())
-        return {};
-    QString h = "<h2>Runs</h2>";
-    for (const auto& r : runs) {
-        h += "<h3>" + esc(r->label()) + (document.isStale(*r) ? QString(" (stale)") : QString()) + "</h3><ul>";
-        h += "<li>Parameters: " + (r->params.values().empty() ? QString("defaults") : esc(r->params.toString()))
-            + "</li>";
-        h += QString("<li>Seed %1, runtime %2 s</li>").arg(r->seed).arg(r->runtimeSeconds, 0, 'g', 4);
-        for (const auto& m : r->metrics)
-            h += "<li>" + esc(m.label) + ": "
-                + widgets::formatValue(m.value, QString::fromStdString(m.unit)).toHtmlEscaped() + "</li>";
-        if (r->kind == document::RunKind::Partition) {
-            h += partitionSitesHtml(*r, topology);
-            for (const auto& n : r->notes)
-                h += "<li>Note: " + esc(n) + "</li>";
-            h += "</ul>";
+    const auto& topology = input.document->project()->topology;
+    QString h = "<section class='chapter'><h2>4 Where the time goes</h2><p>The costliest pairs of sites in each "
+                "recommended run: what one site sends the other per iteration, the share of the run's cost that "
+                "traffic accounts for, and its egress charge.</p>";
+    for (const auto& r : recommendations) {
+        const auto pairs = document::heaviestSitePairs(*r.best, topology, 8);
+        const QString heading = "<h3>" + runName(*r.best) + " on " + esc(r.application) + "</h3>";
+        if (pairs.empty()) {
+            h += keep(heading + "<p>All of its processes share one site: no traffic leaves a site.</p>");
             continue;
         }
-        const auto load = r->placement.siteLoad(topology.siteCount());
-        QString loads;
-        for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
-            loads += QString("%1%2 %3/%4")
-                         .arg(loads.isEmpty() ? "" : ", ", esc(topology.site(s).name))
-                         .arg(load[s])
-                         .arg(topology.capacity(s));
-        h += "<li>Processes per site: " + loads + "</li>";
-        for (const auto& n : r->notes)
-            h += "<li>Note: " + esc(n) + "</li>";
+        double share = 0.0;
+        std::vector<std::pair<QString, QStringList>> rows;
+        for (const auto& p : pairs) {
+            share += p.shareOfCost;
+            rows.push_back({{},
+                            {esc(topology.site(p.from).name), esc(topology.site(p.to).name),
+                             formatQuantity(p.bytes, "bytes"), formatQuantity(p.seconds, "s"),
+                             formatQuantity(p.shareOfCost, "%"), formatQuantity(p.egressUsd.value_or(NAN), "USD")}});
+        }
+        h += keep(
+            heading
+            + QString("<p>These %1 pairs account for %2 of the cost.</p>")
+                  .arg(pairs.size())
+                  .arg(formatQuantity(share, "%"))
+            + tableHtml({{"From"}, {"To"}, {"Bytes", true}, {"Time", true}, {"Share", true}, {"Egress", true}}, rows));
+        h += figure(QString("traffic:%1").arg(r.best->id));
+    }
+    return h + "</section>";
+}
+
+QString runDetails(const ReportInput& input, const Run& run)
+{
+    const auto& topology = input.document->project()->topology;
+    QString h = "<div class='keep'><h3>" + esc(run.label())
+        + (input.document->isStale(run) ? QString(" (stale)") : QString()) + "</h3>";
+    h += "<p>Parameters: " + (run.params.values().empty() ? QString("defaults") : esc(run.params.toString()))
+        + QString(". Seed %1; the mapper ran for %2.</p>").arg(run.seed).arg(formatQuantity(run.runtimeSeconds, "s"));
+    if (run.kind == document::RunKind::Mapping && run.placement.processCount() > 0) {
+        const auto load = run.placement.siteLoad(topology.siteCount());
+        std::vector<std::pair<QString, QStringList>> rows;
+        for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s) {
+            if (load[s] == 0)
+                continue;
+            const int slots = topology.capacity(s);
+            rows.push_back({{},
+                            {esc(topology.site(s).name), QString::number(load[s]), QString::number(slots),
+                             slots > 0 ? formatQuantity(double(load[s]) / slots, "%") : "\u2014"}});
+        }
+        h += tableHtml({{"Site"}, {"Processes", true}, {"Slots", true}, {"Full", true}}, rows);
+    }
+    if (!run.notes.empty()) {
+        h += "<ul class='notes'>";
+        for (const auto& n : run.notes)
+            h += "<li>" + esc(n) + "</li>";
         h += "</ul>";
     }
-    return h;
+    return h + "</div>";
+}
+
+QString methodSection()
+{
+    return "<section class='chapter'><h2>6 Method</h2>"
+           "<p><b>Mapping cost.</b> A placement's cost is the geo-distributed process mapping cost: over every pair "
+           "of processes on different sites, the messages times the latency between their sites plus the bytes over "
+           "the bandwidth between them, summed (the alpha-beta model). It is the communication time of one "
+           "iteration if no two transfers overlapped, and it ranks placements as their measured time does.</p>"
+           "<p><b>Dollars.</b> WAN egress is the bytes leaving each site times that site's price per GB; instances "
+           "are the nodes a placement uses times their hourly price for the communication time. Both are per "
+           "iteration.</p>"
+           "<p><b>Baseline.</b> Random placements of the same processes on the same slots: the mean of the random "
+           "runs when there are any, otherwise the mean of the placements a monte-carlo run sampled.</p>"
+           "<p><b>Figures.</b> Charts and the map are vector drawings from the workbench's views; heatmaps are "
+           "images, coloured on a log scale where the caption says so.</p></section>";
 }
 
 } // namespace
 
-QString reportHtml(const document::ProjectDocument& document, const ReportImages& images, const ImageSource& imageSource)
+QString reportHtml(const ReportInput& input)
 {
-    QString h = headHtml(document) + summaryHtml(document) + sitesHtml(document.project()->topology);
-    if (!images.map.isNull())
-        h += figure(imageSource("map", images.map), QObject::tr("Site map"), 640);
-    if (!images.heatmaps.empty()) {
-        h += "<h2>Input matrices</h2>";
-        for (std::size_t i = 0; i < images.heatmaps.size(); ++i)
-            h += figure(imageSource(QString("heatmap%1").arg(i), images.heatmaps[i].second), images.heatmaps[i].first,
-                        520);
+    const auto& document = *input.document;
+    const auto recommendations = document::recommend(document.runs(), [&](const Run& r) { return document.isStale(r); });
+    FigureWriter figure(input.figures);
+    const auto project = document.project();
+    QString h = "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
+        + esc(project->name.empty() ? std::string("Untitled project") : project->name)
+        + " \u2014 placement study</title><style>" + kStyle + "</style></head><body>";
+    // One section after another: the figures are numbered in the order they are written.
+    h += titlePage(input);
+    h += summarySection(input, recommendations);
+    h += inputsSection(input, figure);
+    h += resultsSection(input, recommendations, figure);
+    h += whereTimeGoesSection(input, recommendations, figure);
+    if (!document.runs().empty()) {
+        h += "<section class='chapter'><h2>5 Runs in detail</h2>";
+        for (const auto& run : document.runs())
+            h += runDetails(input, *run);
+        h += "</section>";
     }
-    h += comparisonHtml(document);
-    if (!images.skyline.isNull())
-        h += figure(imageSource("skyline", images.skyline), QObject::tr("Cost/time skyline with the Pareto front"), 600);
-    const bool anyMapping = std::any_of(document.runs().begin(), document.runs().end(),
-                                        [](const auto& r) { return r->kind == document::RunKind::Mapping; });
-    if (!images.bars.isNull() && anyMapping)
-        h += figure(imageSource("bars", images.bars), QObject::tr("Mean cost per application"), 600);
-    return h + runsHtml(document) + "</body></html>";
+    return h + methodSection() + "</body></html>";
 }
 
-Status writeHtmlReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path)
+Status writeHtmlReport(const ReportInput& input, const QString& path)
 {
-    const QString html = reportHtml(document, images, [](const QString&, const QImage& image) {
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        image.save(&buffer, "PNG");
-        return QString("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
-    });
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return ioError(path, "cannot write: " + file.errorString());
-    file.write(html.toUtf8());
+    file.write(reportHtml(input).toUtf8());
     if (!file.commit())
         return ioError(path, "cannot write: " + file.errorString());
     return {};
 }
 
-Status writePdfReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path)
+Status writePdfReport(const ReportInput& input, const QString& path)
 {
-    QTextDocument text;
-    const QString html = reportHtml(document, images, [&text](const QString& key, const QImage& image) {
-        const QString url = "meridian:" + key;
-        text.addResource(QTextDocument::ImageResource, QUrl(url), image);
-        return url;
-    });
-    text.setHtml(html);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return ioError(path, "cannot write: " + file.errorString());
-    {
-        QPdfWriter writer(&file);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setResolution(150);
-        writer.setTitle(QString::fromStdString(document.project()->name) + " \u2014 Meridian report");
-        writer.setCreator("Meridian");
-        text.print(&writer);
-    }
-    if (!file.commit())
-        return ioError(path, "cannot write: " + file.errorString());
-    return {};
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        return ioError(path, "cannot create a temporary folder for the report's HTML: " + dir.errorString());
+    const QString html = dir.filePath("report.html");
+    if (auto s = writeHtmlReport(input, html); !s)
+        return s;
+    return printHtmlToPdf(html, path);
+}
+
+Status writeReport(const ReportInput& input, const QString& path)
+{
+    return QFileInfo(path).suffix().compare("pdf", Qt::CaseInsensitive) == 0 ? writePdfReport(input, path)
+                                                                             : writeHtmlReport(input, path);
 }
 
 } // namespace meridian::report

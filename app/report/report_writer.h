@@ -3,33 +3,48 @@
 #include "app/document/project_document.h"
 #include "core/common/expected.h"
 
+#include <QByteArray>
 #include <QImage>
 #include <QString>
 
-#include <functional>
-#include <utility>
-#include <vector>
+#include <map>
 
 namespace meridian::report {
 
-/// The pictures a report shows, rendered by the views beforehand (the writer draws nothing itself).
-struct ReportImages {
-    QImage map;
-    std::vector<std::pair<QString, QImage>> heatmaps; ///< caption, image
-    QImage skyline;
-    QImage bars;
+/// One picture of a report: a vector drawing (SVG markup, for charts and the map) or a raster image (heatmaps),
+/// with its caption.
+struct Figure {
+    QString caption;
+    QByteArray svg; ///< SVG document; used when not empty
+    QImage image;   ///< otherwise this image
 };
 
-/// Returns the report as HTML: the project summary and its sources, the sites, the site map, the input
-/// heatmaps, the comparison table (each run's cost normalised to the mean random run of its
-/// application), the skyline and bar charts, and each run's details. `imageSource` turns an image key
-/// ("map", "heatmap0", "skyline", "bars") into the src of an <img>.
-QString reportHtml(const document::ProjectDocument& document, const ReportImages& images,
-                   const std::function<QString(const QString& key, const QImage& image)>& imageSource);
+/// The pictures a report shows, rendered by the workbench's own views beforehand (the writer draws nothing), by
+/// key: "map"; "latency", "bandwidth"; "volume:<application>"; "traffic:<run id>"; "bars"; "skyline:<input>";
+/// "cdf:<run id>", "best-of-k:<run id>"; "partitions:<graph>". A missing key leaves its figure out.
+using Figures = std::map<QString, Figure>;
 
-/// Writes a self-contained HTML report (images embedded as PNG data URIs). Atomic.
-Status writeHtmlReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path);
-/// Writes the report as PDF (A4) through QTextDocument and QPdfWriter. Atomic.
-Status writePdfReport(const document::ProjectDocument& document, const ReportImages& images, const QString& path);
+/// What a report is written from: the project, its runs and when it was written.
+struct ReportInput {
+    const document::ProjectDocument* document = nullptr;
+    Figures figures;
+    QString generatedAt; ///< ISO date and time; now when empty
+};
+
+/// Returns the report as one self-contained HTML page (the same source is printed to PDF): a title page; a
+/// summary that recommends, per application, the fastest current run and says how much faster and cheaper it is
+/// than the baseline (random placements); the inputs (sites, map, network and volume heatmaps); the comparison
+/// (values with units and ratios to the baseline, the charts, the Monte Carlo CDF); where the recommended runs'
+/// time goes (the heaviest site pairs); each run's parameters, processes per site and notes; the method. Print
+/// CSS keeps a table's header with its rows, repeats it on every page and keeps rows and figures whole.
+QString reportHtml(const ReportInput& input);
+
+/// Writes the HTML report atomically (vector figures inline, raster figures as PNG data URIs).
+Status writeHtmlReport(const ReportInput& input, const QString& path);
+/// Writes the report as PDF (A4) by laying out the same HTML in Qt WebEngine; needs a Q(Gui)Application and
+/// prepareWebEngine() called before it was created. Atomic.
+Status writePdfReport(const ReportInput& input, const QString& path);
+/// Writes HTML or PDF by the path's suffix (".pdf" is PDF, anything else HTML).
+Status writeReport(const ReportInput& input, const QString& path);
 
 } // namespace meridian::report

@@ -3,19 +3,47 @@
 #include "widgets/heatmap_data.h"
 #include "widgets/nice_scale.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainter>
 #include <QScatterSeries>
+#include <QSvgGenerator>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 
 namespace meridian::workbench {
+
+QByteArray chartSvg(QChartView* view, const QSize& size)
+{
+    QChart* chart = view->chart();
+    const QSizeF onScreen = chart->size();
+    const QPointF position = chart->pos();
+    chart->setPos(0, 0);
+    chart->resize(size);
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(chart->title());
+    {
+        QPainter painter(&generator);
+        painter.setRenderHint(QPainter::Antialiasing);
+        view->scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
+    }
+    chart->resize(onScreen);
+    chart->setPos(position);
+    return svg;
+}
 
 namespace {
 

@@ -3,7 +3,9 @@
 #include "app/document/run.h"
 #include "app/jobs/sweep_job.h"
 
+#include <QByteArray>
 #include <QColor>
+#include <QSize>
 #include <QString>
 
 #include <map>
@@ -36,6 +38,9 @@ QScatterSeries* selectionRing(const QPointF& at);
 QValueAxis* niceAxis(double minimum, double maximum, const QString& title);
 /// Value axes over `bounds` with 5% padding and round ticks, titled; never below zero for non-negative values.
 std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle);
+/// Draws a chart as an SVG document laid out at `size` whatever size its view has on screen (rendering the view
+/// itself would scale its on-screen layout and shrink or blow up the text); the chart gets its size back at once.
+QByteArray chartSvg(QChartView* view, const QSize& size);
 /// Returns "Label (unit)" for an axis title.
 QString metricTitle(const document::RunMetric& metric);
 

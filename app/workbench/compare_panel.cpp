@@ -107,12 +107,21 @@ QWidget* ComparePanel::buildTableTab()
     m_baseline->setObjectName("baselineRun");
     baselineBar->addWidget(new QLabel(tr("Baseline run:"), tableTab));
     baselineBar->addWidget(m_baseline, 1);
-    baselineBar->addWidget(
-        new QLabel(tr("<small>Each metric divided by the baseline's (same application only).</small>"), tableTab));
+    auto* show = new QComboBox(tableTab);
+    show->setObjectName("compareShow");
+    show->addItem(tr("Values and ratios"), int(CompareTableModel::Show::Both));
+    show->addItem(tr("Values"), int(CompareTableModel::Show::Values));
+    show->addItem(tr("Ratios to the baseline"), int(CompareTableModel::Show::Ratios));
+    show->setToolTip(tr("Ratios divide each metric by the baseline run's (same application only)"));
+    baselineBar->addWidget(new QLabel(tr("Show:"), tableTab));
+    baselineBar->addWidget(show);
     tableLayout->addLayout(baselineBar);
     m_compareModel = new CompareTableModel(m_document, this);
     m_table = new QTableView(tableTab);
     m_table->setModel(m_compareModel);
+    connect(show, &QComboBox::currentIndexChanged, this, [this, show] {
+        m_compareModel->setShow(static_cast<CompareTableModel::Show>(show->currentData().toInt()));
+    });
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -601,6 +610,63 @@ void ComparePanel::refreshSkyline()
                         .arg(QString::fromStdString(app))
                         .arg(m_skyPoints.size())
                         .arg(m_front.size()));
+}
+
+void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size)
+{
+    const QString keepInput = m_skyApplication->currentText();
+    const int keepMc = m_mcRun->currentIndex(), keepGraph = m_partitionGraph->currentIndex();
+    const auto& runs = m_document->runs();
+    for (int i = 0; i < m_skyApplication->count(); ++i) {
+        const std::string input = m_skyApplication->itemText(i).toStdString();
+        if (std::none_of(runs.begin(), runs.end(), [&](const auto& r) { return r->application == input; }))
+            continue;
+        m_skyApplication->setCurrentIndex(i);
+        refreshSkyline();
+        figures["skyline:" + m_skyApplication->itemText(i)] = {
+            tr("%1: %2 against %3 for each run, with the Pareto front (dashed).")
+                .arg(m_skyApplication->itemText(i), m_yMetric->currentText(), m_xMetric->currentText()),
+            chartSvg(m_skyline, size),
+            {}};
+    }
+    for (int i = 0; i < m_mcRun->count(); ++i) {
+        m_mcRun->setCurrentIndex(i);
+        refreshMonteCarlo();
+        const int id = m_mcRun->itemData(i).toInt();
+        figures[QString("cdf:%1").arg(id)] = {
+            tr("Monte Carlo: the share of %1's sampled placements at or below each cost; dashed lines mark the "
+               "other mappers' best runs.")
+                .arg(m_mcRun->itemText(i)),
+            chartSvg(m_cdf, size),
+            {}};
+        figures[QString("best-of-k:%1").arg(id)] = {
+            tr("Monte Carlo: the best cost among K sampled placements of %1, against K.").arg(m_mcRun->itemText(i)),
+            chartSvg(m_bestOfK, size),
+            {}};
+    }
+    if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r->kind == document::RunKind::Mapping; }))
+        figures["bars"] = {tr("Mean mapping cost of each algorithm's current runs, per application."),
+                           chartSvg(m_bars, size),
+                           {}};
+    for (int i = 0; i < m_partitionGraph->count(); ++i) {
+        const std::string graph = m_partitionGraph->itemText(i).toStdString();
+        if (std::none_of(runs.begin(), runs.end(), [&](const auto& r) {
+                return r->kind == document::RunKind::Partition && r->application == graph;
+            }))
+            continue;
+        m_partitionGraph->setCurrentIndex(i);
+        refreshPartitions();
+        figures["partitions:" + m_partitionGraph->itemText(i)] = {
+            tr("%1: each partitioner's transfer time and WAN cost.").arg(m_partitionGraph->itemText(i)),
+            chartSvg(m_partitionBars, size),
+            {}};
+    }
+    m_skyApplication->setCurrentText(keepInput);
+    refreshSkyline();
+    m_mcRun->setCurrentIndex(keepMc);
+    refreshMonteCarlo();
+    m_partitionGraph->setCurrentIndex(keepGraph);
+    refreshPartitions();
 }
 
 void ComparePanel::refreshMonteCarlo()

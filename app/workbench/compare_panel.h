@@ -3,6 +3,7 @@
 #include "app/actions/run_controller.h"
 #include "app/document/project_document.h"
 #include "app/jobs/sweep_job.h"
+#include "app/report/report_writer.h"
 #include "app/workbench/compare_charts.h"
 
 #include <QWidget>
@@ -49,6 +50,11 @@ public:
     std::vector<int> skylineFront() const { return m_front; }
     /// Returns the run id of the skyline point nearest to a value-space position, or -1.
     int skylineRunAt(const QPointF& value) const;
+    /// Adds the panel's charts to a report as vector drawings at `size`: the skyline of each input with runs
+    /// ("skyline:<input>"), each monte-carlo run's CDF and best-of-K ("cdf:<id>", "best-of-k:<id>"), the mean cost
+    /// per application ("bars") and each graph's partitioners ("partitions:<graph>"). The choices on screen are
+    /// put back afterwards.
+    void addReportFigures(report::Figures& figures, const QSize& size);
     /// Saves a chart as PNG or SVG (by suffix); returns an error message or an empty string.
     QString exportChart(Tab tab, const QString& path) const;
     /// Starts a sweep with the panel's settings; returns the job id or -1 (the error is emitted).

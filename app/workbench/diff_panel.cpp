@@ -46,9 +46,25 @@ DiffPanel::DiffPanel(document::ProjectDocument* document, QWidget* parent)
     split->setSizes({430, 800});
     layout->addWidget(split, 1);
     connect(m_a, &QComboBox::currentIndexChanged, this, &DiffPanel::update);
+    // A pair the user picked stays while both runs exist; until then the panel follows the newest runs.
+    for (auto* combo : {m_a, m_b})
+        connect(combo, &QComboBox::activated, this, [this] { m_userChose = true; });
     connect(m_b, &QComboBox::currentIndexChanged, this, &DiffPanel::update);
     connect(m_document, &document::ProjectDocument::runsChanged, this, &DiffPanel::refreshChoices);
     refreshChoices();
+}
+
+std::pair<int, int> DiffPanel::latestPair() const
+{
+    const auto& runs = m_document->runs();
+    for (auto newer = runs.rbegin(); newer != runs.rend(); ++newer) {
+        if ((*newer)->kind != document::RunKind::Mapping)
+            continue;
+        for (auto older = std::next(newer); older != runs.rend(); ++older)
+            if ((*older)->kind == document::RunKind::Mapping && (*older)->application == (*newer)->application)
+                return {(*older)->id, (*newer)->id};
+    }
+    return {-1, -1};
 }
 
 void DiffPanel::refreshChoices()
@@ -62,8 +78,14 @@ void DiffPanel::refreshChoices()
             m_a->addItem(QString::fromStdString(r->label()), r->id);
             m_b->addItem(QString::fromStdString(r->label()), r->id);
         }
-        m_a->setCurrentIndex(std::max(0, m_a->findData(keepA)));
-        const int b = m_b->findData(keepB);
+        int a = m_a->findData(keepA), b = m_b->findData(keepB);
+        if (!m_userChose || a < 0 || b < 0 || a == b) {
+            // By default the two most recent mapping runs of one application: the older as A, the newer as B.
+            const auto [older, newer] = latestPair();
+            a = m_a->findData(older);
+            b = m_b->findData(newer);
+        }
+        m_a->setCurrentIndex(std::max(0, a));
         m_b->setCurrentIndex(b >= 0 ? b : std::min(1, m_b->count() - 1));
     }
     update();
@@ -74,6 +96,7 @@ bool DiffPanel::showDiff(int runA, int runB)
     const int a = m_a->findData(runA), b = m_b->findData(runB);
     if (a < 0 || b < 0)
         return false;
+    m_userChose = true;
     {
         QSignalBlocker ba(m_a), bb(m_b);
         m_a->setCurrentIndex(a);

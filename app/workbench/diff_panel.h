@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <utility>
+
 class QComboBox;
 class QLabel;
 class QTableWidget;
@@ -31,6 +33,9 @@ public:
 
 private:
     void refreshChoices();
+    /// The ids of the two most recent mapping runs of one application (older, newer); -1s when there are none.
+    std::pair<int, int> latestPair() const;
+    bool m_userChose = false;
     void update();
 
     document::ProjectDocument* m_document;

@@ -13,10 +13,12 @@
 #include "core/mapping/mapper.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 
 class QMenu;
+class QMessageBox;
 class QTabWidget;
 
 namespace meridian::workbench {
@@ -37,6 +39,8 @@ class MapPanel;
 class MatrixPanel;
 class RunPanel;
 class RunsPanel;
+class ShortcutsDialog;
+class UserGuideDialog;
 
 /// The application name a capture file suggests: its name up to the first dot, or for an EZTrace OTF2 archive
 /// (NAME_trace/eztrace_log.otf2) the program's name.
@@ -53,8 +57,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads a project; on error the window keeps what it showed and the error is returned.
-    Status loadProject(const QString& path);
+    /// Loads a project (with its runs from `runsFile` instead of the file beside it, when given); on error the
+    /// window keeps what it showed and the error is returned.
+    Status loadProject(const QString& path, const QString& runsFile = {});
     /// Like loadProject, but reports an error in a message box.
     bool openProject(const QString& path);
     /// Opens a dropped file by what its content holds (document::detectFileKind): a project opens; sites,
@@ -100,7 +105,12 @@ public:
     int exportPartition(int runId, const QString& edgesPath, const QString& mastersPath);
     /// Writes the report as HTML or PDF (by suffix).
     Status writeReport(const QString& path);
-    report::ReportImages reportImages();
+    /// Help > User Guide (one non-modal window, raised when open), Help > Keyboard Shortcuts, Help > About.
+    UserGuideDialog* showUserGuide();
+    ShortcutsDialog* showShortcuts();
+    QMessageBox* showAbout();
+    /// The report's figures from the views as they are (renderReportFigures).
+    report::Figures reportFigures();
 
     document::ProjectDocument* document() const { return m_document; }
     document::Autosave* autosave() const { return m_autosave; }
@@ -137,6 +147,7 @@ protected:
 
 private:
     void buildMenus();
+    void explainPanels();
     bool openOrImportUnguarded(const QString& path);
     void showError(const QString& title, const QString& message);
     void updateTitle();
@@ -185,6 +196,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QString m_lastError;
     bool m_interactive = true;
+    QPointer<UserGuideDialog> m_guide;
     std::function<QString(const QString&, const QStringList&)> m_ask;
 };
 

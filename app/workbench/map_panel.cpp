@@ -123,6 +123,7 @@ MapPanel::MapPanel(document::ProjectDocument* document, QWidget* parent)
     connect(m_logLinks, &QCheckBox::toggled, this, &MapPanel::refreshLinks);
     connect(m_document, &document::ProjectDocument::projectChanged, this, &MapPanel::refreshSites);
     connect(m_document, &document::ProjectDocument::currentRunChanged, this, &MapPanel::refreshSites);
+    connect(m_document, &document::ProjectDocument::runsChanged, this, &MapPanel::refreshSites);
     connect(m_document, &document::ProjectDocument::reloaded, m_map, &widgets::WorldMapView::fitToSites);
     connect(m_document, &document::ProjectDocument::runsChanged, this, &MapPanel::refreshLinks);
     refreshSites();
@@ -164,16 +165,35 @@ void MapPanel::refreshSites()
             detail += tr("<br>instance %1 USD/h").arg(site.instanceUsdPerHour);
         sites.push_back({QString::fromStdString(site.name), site.latitude, site.longitude, detail, {}});
     }
-    if (const int a = project->applicationIndex(m_pinApplication.toStdString()); a >= 0) {
+    // The selected mapping run: processes per site on the markers, with their pins.
+    const auto run = m_document->run(m_document->currentRun());
+    const bool placed = run && run->kind == document::RunKind::Mapping && run->placement.processCount() > 0
+        && !m_document->isStale(*run);
+    if (placed) {
+        const auto load = run->placement.siteLoad(topology.siteCount());
+        for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s) {
+            sites[s].processes = load[s];
+            sites[s].slots = topology.capacity(s);
+            sites[s].detail += tr("<br><b>%1</b>: %2 of %3 slots used (%4%)")
+                                   .arg(QString::fromStdString(run->label()).toHtmlEscaped())
+                                   .arg(load[s])
+                                   .arg(topology.capacity(s))
+                                   .arg(topology.capacity(s) > 0 ? 100.0 * load[s] / topology.capacity(s) : 0.0, 0, 'f',
+                                        0);
+        }
+    }
+    const QString pinApplication = placed ? QString::fromStdString(run->application) : m_pinApplication;
+    if (const int a = project->applicationIndex(pinApplication.toStdString()); a >= 0) {
         std::vector<int> pinned(topology.siteCount(), 0);
         for (const auto& pin : project->applications[a].pins.pins())
             ++pinned[pin.site];
         for (int s = 0; s < topology.siteCount(); ++s)
             if (pinned[s] > 0) {
+                sites[s].pinned = pinned[s];
                 sites[s].badge = tr("%1 pinned").arg(pinned[s]);
                 sites[s].detail += tr("<br>%1 of %2's processes pinned here")
                                        .arg(pinned[s])
-                                       .arg(m_pinApplication.toHtmlEscaped());
+                                       .arg(pinApplication.toHtmlEscaped());
             }
     }
     addPartitionBadges(sites);

@@ -1,20 +1,27 @@
 #include "app/workbench/report_images.h"
 
+#include "app/document/run_analysis.h"
+#include "app/workbench/compare_panel.h"
 #include "app/workbench/matrix_data.h"
 #include "widgets/heatmap_view.h"
 #include "widgets/world_map_view.h"
 
-#include <QChartView>
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QPainter>
+#include <QSvgGenerator>
 
 namespace meridian::workbench {
 
 namespace {
 
-const QSize kMapSize(1200, 640);
-const QSize kHeatmapSize(800, 640);
-const QSize kChartSize(860, 540);
+// Figures are laid out at these sizes (CSS pixels) and printed full width (half width for heatmaps): the text
+// in them prints at about the size of the report's captions.
+const QSize kMapSize(900, 480);
+const QSize kHeatmapSize(520, 420);
+const QSize kChartSize(680, 400);
+
+QString tr(const char* text) { return QCoreApplication::translate("Report", text); }
 
 QImage heatmapImage(widgets::HeatmapData data, bool logScale)
 {
@@ -22,57 +29,66 @@ QImage heatmapImage(widgets::HeatmapData data, bool logScale)
     renderer.resize(kHeatmapSize);
     renderer.setLogScale(logScale);
     renderer.setData(std::move(data));
-    return renderer.renderImage(kHeatmapSize);
+    // Twice the layout size: sharp when printed at 300 dpi on half an A4 page.
+    QImage image = renderer.renderImage(kHeatmapSize * 2);
+    return image;
 }
 
-/// The chart laid out at the report's size, whatever size (or visibility) its view has on screen: rendering
-/// the view itself would scale its on-screen layout into the image and shrink or blow up the text. The chart
-/// gets its size back at once.
-QImage chartImage(QChartView* view)
+QByteArray mapSvg(const widgets::WorldMapView& map)
 {
-    QChart* chart = view->chart();
-    const QSizeF onScreen = chart->size();
-    const QPointF position = chart->pos();
-    chart->setPos(0, 0);
-    chart->resize(kChartSize);
-    QImage image(kChartSize, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    view->scene()->render(&painter, QRectF(QPointF(0, 0), kChartSize), QRectF(QPointF(0, 0), kChartSize));
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(kMapSize);
+    generator.setViewBox(QRect(QPoint(0, 0), kMapSize));
+    QPainter painter(&generator);
+    map.renderTo(painter, QRect(QPoint(0, 0), kMapSize));
     painter.end();
-    chart->resize(onScreen);
-    chart->setPos(position);
-    return image;
+    return svg;
 }
 
 } // namespace
 
-report::ReportImages renderReportImages(const document::ProjectDocument& document, const ReportViews& views)
+report::Figures renderReportFigures(document::ProjectDocument& document, const ReportViews& views)
 {
-    report::ReportImages images;
+    report::Figures figures;
     const auto project = document.project();
     if (project->topology.siteCount() > 0) {
         if (views.map)
-            images.map = views.map->renderImage(kMapSize);
-        for (auto source : {MatrixSource::Latency, MatrixSource::Bandwidth}) {
+            figures["map"] = {tr("The sites, with the links coloured as on the Site map tab."), mapSvg(*views.map), {}};
+        const std::pair<MatrixSource, const char*> network[] = {{MatrixSource::Latency, "latency"},
+                                                                {MatrixSource::Bandwidth, "bandwidth"}};
+        for (const auto& [source, key] : network) {
             auto data = matrixHeatmapData(document, source, -1, MatrixArrangement::AsIs);
             const QString title = data.title;
-            images.heatmaps.emplace_back(title, heatmapImage(std::move(data), false));
+            figures[key] = {title, {}, heatmapImage(std::move(data), false)};
         }
     }
     for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
         auto data = matrixHeatmapData(document, MatrixSource::Volume, a, MatrixArrangement::AsIs);
-        const QString title = data.title + QCoreApplication::translate("MainWindow", " (log scale)");
-        images.heatmaps.emplace_back(title, heatmapImage(std::move(data), true));
+        const QString title = data.title + tr(" (log scale)");
+        figures["volume:" + QString::fromStdString(project->applications[a].name)] = {title,
+                                                                                      {},
+                                                                                      heatmapImage(std::move(data),
+                                                                                                   true)};
     }
-    if (!document.runs().empty()) {
-        if (views.skyline)
-            images.skyline = chartImage(views.skyline);
-        if (views.bars)
-            images.bars = chartImage(views.bars);
+    const int keepCurrent = document.currentRun();
+    const auto recommendations = document::recommend(document.runs(),
+                                                     [&](const auto& r) { return document.isStale(r); });
+    for (const auto& r : recommendations) {
+        document.setCurrentRun(r.best->id);
+        auto data = matrixHeatmapData(document, MatrixSource::RunTraffic, -1, MatrixArrangement::AsIs);
+        if (data.rows() == 0)
+            continue;
+        const QString title = data.title + tr(" (log scale)");
+        figures[QString("traffic:%1").arg(r.best->id)] = {title, {}, heatmapImage(std::move(data), true)};
     }
-    return images;
+    document.setCurrentRun(keepCurrent);
+    if (views.compare && !document.runs().empty())
+        views.compare->addReportFigures(figures, kChartSize);
+    return figures;
 }
 
 } // namespace meridian::workbench

@@ -1,5 +1,7 @@
 #include "app/workbench/run_table_model.h"
 
+#include "app/report/report_numbers.h"
+
 #include "widgets/heatmap_data.h"
 
 #include <QBrush>
@@ -31,6 +33,27 @@ QVariant budgetCell(const document::Run& run, int role)
     if (role == Qt::EditRole)
         return *over;
     return *over > 0.0 ? QObject::tr("over by %1").arg(widgets::formatValue(*over, "USD")) : QObject::tr("met");
+}
+
+// "VA 16/16 · OR 8/16": processes per site of its slots, the sites with processes only.
+QVariant perSiteCell(const document::Run& run, const model::Topology& topology, int role)
+{
+    if (run.kind != document::RunKind::Mapping || run.placement.processCount() == 0)
+        return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
+    const auto load = run.placement.siteLoad(topology.siteCount());
+    QStringList parts;
+    int used = 0;
+    for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
+        if (load[s] > 0) {
+            ++used;
+            parts << QString("%1 %2/%3")
+                         .arg(QString::fromStdString(topology.site(s).name))
+                         .arg(load[s])
+                         .arg(topology.capacity(s));
+        }
+    if (role == Qt::EditRole)
+        return used;
+    return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 } // namespace
@@ -135,6 +158,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         return budgetCell(run, role);
     case Runtime:
         return metricCell(run, "runtime_s", "s", role);
+    case PerSite:
+        return perSiteCell(run, m_document->project()->topology, role);
     case Status:
         return stale ? tr("stale") : tr("current");
     default:
@@ -144,15 +169,17 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == PerSite)
+        return tr("How many processes the run placed on each site, of its slots");
     if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == Simulated)
         return tr("A mapping's communication time simulated with SimGrid, its links shared by the flows that cross "
                   "them (a dash: not simulated yet; select the run and press Simulate)");
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
-    static const char* names[] = {"Run",       "Algorithm", "Input",        "Parameters",     "Seed",
-                                  "Cost",      "Simulated", "Latency part", "Bandwidth part", "WAN egress",
-                                  "WAN bytes", "CommTime",  "Repl. factor", "Budget",         "Runtime",
-                                  "Status"};
+    static const char* names[] = {
+        "Run",          "Algorithm",    "Input",          "Parameters",         "Seed",      "Cost",
+        "Simulated",    "Latency part", "Bandwidth part", "WAN egress",         "WAN bytes", "CommTime",
+        "Repl. factor", "Budget",       "Runtime",        "Processes per site", "Status"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
 }
 
@@ -162,6 +189,13 @@ CompareTableModel::CompareTableModel(document::ProjectDocument* document, QObjec
 {
     connect(document, &document::ProjectDocument::runsChanged, this, &CompareTableModel::refresh);
     refresh();
+}
+
+void CompareTableModel::setShow(Show show)
+{
+    beginResetModel();
+    m_show = show;
+    endResetModel();
 }
 
 void CompareTableModel::setBaseline(int runId)
@@ -176,11 +210,13 @@ void CompareTableModel::refresh()
     m_runs = m_document->runs();
     m_metrics.clear();
     m_labels.clear();
+    m_units.clear();
     for (const auto& r : m_runs)
         for (const auto& m : r->metrics)
             if (std::find(m_metrics.begin(), m_metrics.end(), m.id) == m_metrics.end()) {
                 m_metrics.push_back(m.id);
                 m_labels.push_back(m.label);
+                m_units.push_back(m.unit);
             }
     if (!m_document->run(m_baseline))
         m_baseline = m_runs.empty() ? -1 : m_runs.front()->id;
@@ -233,10 +269,20 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
+    const QString unit = QString::fromStdString(m_units[index.column() - 1]);
+    if (m_show == Show::Values || (m_show == Show::Both && (!comparable || baseValue == 0))) {
+        if (!v)
+            return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
+        return role == Qt::EditRole ? QVariant(*v) : QVariant(report::formatQuantity(*v, unit));
+    }
     if (!v || !comparable || baseValue == 0)
         return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
     const double ratio = *v / baseValue;
-    return role == Qt::EditRole ? QVariant(ratio) : QVariant(QString::number(ratio, 'f', 3));
+    if (role == Qt::EditRole)
+        return m_show == Show::Both ? QVariant(*v) : QVariant(ratio);
+    return m_show == Show::Both
+        ? QVariant(QString("%1  (%2)").arg(report::formatQuantity(*v, unit), QString::number(ratio, 'f', 3)))
+        : QVariant(QString::number(ratio, 'f', 3));
 }
 
 QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -31,6 +31,7 @@ public:
         Replication,
         Budget,
         Runtime,
+        PerSite,
         Status,
         ColumnCount
     };
@@ -63,8 +64,13 @@ public:
 
     explicit CompareTableModel(document::ProjectDocument* document, QObject* parent = nullptr);
 
+    /// What a metric cell shows: the ratio to the baseline's value, the value itself with its unit, or both.
+    enum class Show { Ratios, Values, Both };
+
     void setBaseline(int runId);
     int baseline() const { return m_baseline; }
+    void setShow(Show show);
+    Show show() const { return m_show; }
     /// The metric ids shown as columns (after the run column), in order.
     const std::vector<std::string>& metricIds() const { return m_metrics; }
 
@@ -79,7 +85,9 @@ private:
     std::vector<std::shared_ptr<const document::Run>> m_runs;
     std::vector<std::string> m_metrics;
     std::vector<std::string> m_labels;
+    std::vector<std::string> m_units;
     int m_baseline = -1;
+    Show m_show = Show::Both;
 };
 
 } // namespace meridian::workbench

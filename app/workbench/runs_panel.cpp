@@ -1,5 +1,7 @@
 #include "app/workbench/runs_panel.h"
 
+#include "app/workbench/run_explanation.h"
+
 #include "app/actions/file_actions.h"
 #include "app/jobs/simulation_job.h"
 #include "app/workbench/batch_dialog.h"
@@ -18,7 +20,9 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -93,7 +97,22 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);
-    layout->addWidget(m_table, 1);
+    m_details = new QTextBrowser(this);
+    m_details->setObjectName("runDetails");
+    m_details->setPlaceholderText(tr("Select a run to see its parameters, processes per site, notes and where its "
+                                     "time goes."));
+    auto* split = new QSplitter(this);
+    split->addWidget(m_table);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        if (QMenu* menu = contextMenuFor(m_table->indexAt(at)))
+            menu->popup(m_table->viewport()->mapToGlobal(at));
+    });
+    m_exportMenu = menu;
 
     connect(rerun, &QPushButton::clicked, this, [this] { m_controller->rerun(selectedRuns()); });
     connect(duplicate, &QPushButton::clicked, this, [this] {
@@ -131,7 +150,60 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
             m_table->selectRow(index.row());
     });
     connect(m_document, &document::ProjectDocument::runsChanged, this, &RunsPanel::updateStaleNote);
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &RunsPanel::showDetails);
+    connect(m_document, &document::ProjectDocument::runsChanged, this,
+            [this] { showDetails(m_document->currentRun()); });
     updateStaleNote();
+}
+
+void RunsPanel::showDetails(int runId)
+{
+    const auto run = m_document->run(runId);
+    if (!run) {
+        m_details->clear();
+        return;
+    }
+    m_details->setHtml(runExplanationHtml(*m_document, *run));
+}
+
+QMenu* RunsPanel::contextMenuFor(const QModelIndex& index)
+{
+    if (!index.isValid())
+        return nullptr;
+    const int id = index.data(RunTableModel::RunIdRole).toInt();
+    const auto run = m_document->run(id);
+    if (!run)
+        return nullptr;
+    // The menu acts on the clicked run; it becomes the selection first, as in a file manager.
+    if (!m_table->selectionModel()->isRowSelected(index.row(), QModelIndex()))
+        m_table->selectRow(index.row());
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->setObjectName("runContextMenu");
+    menu->addAction(tr("Re-run"), this, [this, id] { m_controller->rerun({id}); });
+    menu->addAction(tr("Duplicate into the Run Panel"), this, [this, id] { Q_EMIT duplicateRequested(id); });
+    auto* diffWith = menu->addMenu(tr("Diff With"));
+    for (const auto& other : m_document->runs())
+        if (other->id != id && other->application == run->application && other->kind == run->kind)
+            diffWith->addAction(QString::fromStdString(other->label()), this,
+                                [this, id, otherId = other->id] { Q_EMIT diffRequested(id, otherId); });
+    diffWith->setEnabled(!diffWith->isEmpty() && run->kind == document::RunKind::Mapping);
+    auto* exportMenu = menu->addMenu(tr("Export"));
+    exportMenu->addActions(m_exportMenu->actions());
+    if (run->kind == document::RunKind::Mapping) {
+        menu->addAction(tr("Simulate"), this, [this, id] { m_controller->simulate({id}); });
+        auto* where = menu->addAction(tr("Where the Time Goes (Simulation)…"), this,
+                                      [this] { showSimulationDetails(); });
+        where->setEnabled(run->metric("simulated_s").has_value());
+    }
+    menu->addAction(tr("Show Notes and Details"), this, [this, id] {
+        showDetails(id);
+        m_details->show();
+        m_details->setFocus();
+    });
+    menu->addSeparator();
+    menu->addAction(tr("Delete"), this, &RunsPanel::deleteSelected);
+    return menu;
 }
 
 void RunsPanel::updateStaleNote()

@@ -7,6 +7,9 @@
 #include <QWidget>
 
 class QLabel;
+class QMenu;
+class QModelIndex;
+class QTextBrowser;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -42,6 +45,11 @@ public:
     /// Opens, for the one selected run, where its alpha-beta cost and its simulation put the time (non-modal).
     /// Returns the dialog, or nullptr when not exactly one simulated run is selected (errorOccurred says why).
     SimulationDetailsDialog* showSimulationDetails();
+    /// The context menu of the run at `index` (re-run, duplicate, diff with, export, simulate, notes, delete), or
+    /// nullptr off the runs; it deletes itself when closed.
+    QMenu* contextMenuFor(const QModelIndex& index);
+    /// The details pane beside the table: the selected run explained (runExplanationHtml).
+    QTextBrowser* details() const { return m_details; }
 
 Q_SIGNALS:
     void duplicateRequested(int runId);
@@ -55,6 +63,7 @@ private:
     /// Asks for a set of the project's sites (checkboxes); empty when canceled.
     std::vector<int> chooseSites(const QString& title, const QString& label);
     void updateStaleNote();
+    void showDetails(int runId);
 
     document::ProjectDocument* m_document;
     actions::RunController* m_controller;
@@ -62,6 +71,8 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_staleNote = nullptr;
+    QTextBrowser* m_details = nullptr;
+    QMenu* m_exportMenu = nullptr;
 };
 
 } // namespace meridian::workbench

@@ -5,7 +5,6 @@
 #include "app/jobs/mapping_job.h"
 #include "app/jobs/simulation_job.h"
 #include "app/jobs/sweep_job.h"
-#include "app/report/report_writer.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/mapping/builtin_mappers.h"
 #include "test_support.h"
@@ -377,32 +376,6 @@ private Q_SLOTS:
         QVERIFY(!s);
         QCOMPARE(s.error().where.line, 3);
         QCOMPARE(fourth.project()->topology.siteCount(), 0);
-    }
-
-    void writesHtmlAndPdfReports()
-    {
-        document::ProjectDocument doc;
-        QVERIFY(doc.load(sampleProject("azure-3-regions")));
-        Feedback feedback;
-        auto run = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
-        QVERIFY(run);
-        doc.addRuns({*run}, "geo");
-        report::ReportImages images;
-        images.map = QImage(200, 100, QImage::Format_RGB32);
-        images.map.fill(Qt::blue);
-        const QString html = report::reportHtml(doc, images,
-                                                [](const QString& key, const QImage&) { return "img:" + key; });
-        QVERIFY(html.contains(QString::fromStdString(doc.project()->name).toHtmlEscaped()));
-        QVERIFY(html.contains("img:map"));
-        QVERIFY(html.contains("geo #1"));
-        QTemporaryDir dir;
-        QVERIFY(report::writeHtmlReport(doc, images, dir.filePath("r.html")));
-        QVERIFY(report::writePdfReport(doc, images, dir.filePath("r.pdf")));
-        QFile pdf(dir.filePath("r.pdf"));
-        QVERIFY(pdf.open(QIODevice::ReadOnly));
-        QVERIFY(pdf.read(5) == "%PDF-");
-        QVERIFY(pdf.size() > 5000);
-        QVERIFY(!report::writePdfReport(doc, images, dir.filePath("missing-dir/r.pdf")));
     }
 };
 

@@ -1,0 +1,121 @@
+#include "app/workbench/report_command.h"
+
+#include "app/cli/cli_support.h"
+#include "app/report/pdf_printer.h"
+#include "app/workbench/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+
+namespace meridian::workbench {
+
+namespace {
+
+/// What a report runs when the project has no saved runs: the baseline, the paper's mappers and refine, and
+/// monte-carlo for the cost distribution.
+const char* const kDefaultMappers[] = {"random", "geo", "greedy", "scotch-bw", "refine", "monte-carlo"};
+
+/// Runs the default mappers on every application in the window's controller; returns an error message or "".
+QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint64_t seed)
+{
+    std::vector<actions::RunRequest> requests;
+    for (const auto& app : window.document()->project()->applications)
+        for (const char* mapper : kDefaultMappers)
+            if (only.isEmpty() || only.contains(QString::fromStdString(app.name)))
+                requests.push_back({app.name, mapper,
+                                    ParamValues::defaults(window.runController()->mappers().find(mapper)->parameters()),
+                                    seed, std::nullopt, std::nullopt});
+    if (requests.empty())
+        return {};
+    auto* controller = window.runController();
+    std::size_t finished = 0;
+    QString failure;
+    QEventLoop loop;
+    const auto done = [&] {
+        if (++finished == requests.size())
+            loop.quit();
+    };
+    QObject::connect(controller, &actions::RunController::runLanded, &loop, [&](int id, bool) {
+        if (auto run = window.document()->run(id))
+            std::fprintf(stderr, "meridian-cli: %s done (cost %.4g s)\n", run->label().c_str(),
+                         run->metric("cost_s").value_or(0.0));
+        done();
+    });
+    QObject::connect(controller, &actions::RunController::runFailed, &loop,
+                     [&](const QString& title, const QString& message) {
+                         failure = title + ": " + message;
+                         done();
+                     });
+    std::fprintf(stderr, "meridian-cli: the project has no saved runs; running %zu mappings first\n", requests.size());
+    controller->submit(requests);
+    loop.exec();
+    return failure;
+}
+
+} // namespace
+
+int runReportCommand(int argc, char** argv)
+{
+    // Chromium's settings must be made before the application object exists; without a display the report is
+    // laid out off screen.
+    report::prepareWebEngine();
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName("Meridian");
+    QCoreApplication::setApplicationName("meridian-cli");
+    QStringList arguments = QCoreApplication::arguments();
+    arguments.removeAt(1); // "report"
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Writes the project's report (PDF or HTML, by the suffix of --out) as the workbench does: title page, "
+        "recommendation, inputs, results with charts, where the time goes, each run, method. With no saved runs, "
+        "random, geo, greedy, scotch-bw, refine and monte-carlo are run on every application first.");
+    parser.addOption({"project", "The project file (.meridian).", "P"});
+    parser.addOption({"runs", "Runs file to report (default: the one saved beside the project).", "R"});
+    parser.addOption({"out", "Report to write: R.pdf or R.html.", "R"});
+    parser.addOption({"application",
+                      "When runs are made: map only this application (repeatable; default: every application).", "A"});
+    parser.addOption({"seed", "Seed of the runs made when there are none (default 1).", "N", "1"});
+    if (const int code = cli::parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("project") || !parser.isSet("out"))
+        return cli::usageError("report needs --project P and --out R.pdf|R.html");
+    const QString out = parser.value("out");
+    const QString suffix = QFileInfo(out).suffix().toLower();
+    if (suffix != "pdf" && suffix != "html" && suffix != "htm")
+        return cli::usageError("--out must end in .pdf or .html: " + out);
+    bool ok = false;
+    const auto seed = parser.value("seed").toULongLong(&ok);
+    if (!ok)
+        return cli::usageError("--seed must be a non-negative integer: " + parser.value("seed"));
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1400, 900);
+    if (auto s = window.loadProject(parser.value("project"), parser.value("runs")); !s)
+        return cli::report(s.error());
+    const QStringList only = parser.values("application");
+    for (const QString& name : only)
+        if (window.document()->project()->applicationIndex(name.toStdString()) < 0)
+            return cli::usageError(QString("the project has no application '%1'").arg(name));
+    if (window.document()->runs().empty())
+        if (const QString failure = runDefaultMappers(window, only, seed); !failure.isEmpty())
+            return cli::usageError(failure);
+    if (auto s = window.writeReport(out); !s)
+        return cli::report(s.error());
+    QJsonObject result;
+    result["report"] = QFileInfo(out).absoluteFilePath();
+    result["runs"] = static_cast<int>(window.document()->runs().size());
+    std::fputs(QJsonDocument(result).toJson(QJsonDocument::Indented).constData(), stdout);
+    return cli::kExitOk;
+}
+
+} // namespace meridian::workbench

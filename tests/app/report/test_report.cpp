@@ -1,0 +1,206 @@
+// The report: numbers formatted with units and even digits, the recommendation, and the PDF that
+// `meridian-cli report` prints, read back page by page with pdftotext: no table header or heading ends a page, no
+// header word is split, the charts are vector drawings (their text is in the PDF). Each page is also rendered
+// with pdftoppm into build/screenshots/report/ for a person to look at.
+
+#include "app/document/project_document.h"
+#include "app/document/run_analysis.h"
+#include "app/report/report_numbers.h"
+#include "app/report/report_writer.h"
+#include "cli_run.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTextDocumentFragment>
+#include <QtTest>
+
+using namespace meridian;
+using meridian::test::cli;
+using meridian::test::sampleProject;
+
+namespace {
+
+QString run(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(60000);
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+QString normalised(QString text) { return text.simplified(); }
+
+/// The texts of every table header row and heading of the report's HTML, whitespace-normalised.
+QStringList headerTexts(const QString& html)
+{
+    QStringList out;
+    static const QRegularExpression thead("<thead><tr>(.*?)</tr></thead>");
+    static const QRegularExpression heading("<h[23][^>]*>(.*?)</h[23]>");
+    static const QRegularExpression tag("<[^>]+>");
+    for (const auto* re : {&thead, &heading}) {
+        auto it = re->globalMatch(html);
+        while (it.hasNext()) {
+            QString text = it.next().captured(1);
+            text.replace("</th>", " ").remove(tag);
+            out << normalised(QTextDocumentFragment::fromHtml(text).toPlainText());
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+document::Run mappingRun(int id, const std::string& algorithm, double cost, double usd)
+{
+    document::Run r;
+    r.id = id;
+    r.algorithm = algorithm;
+    r.application = "lu";
+    r.metrics = {{"cost_s", "Mapping cost", "s", cost}, {"usd", "Dollars", "USD", usd}};
+    return r;
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void formatsQuantitiesWithUnitsAndThreeDigits()
+    {
+        QCOMPARE(report::formatQuantity(9.1e-05, "s"), QString("91.0 \u00b5s"));
+        QCOMPARE(report::formatQuantity(0.845, "s"), QString("845 ms"));
+        QCOMPARE(report::formatQuantity(1.2, "s"), QString("1.20 s"));
+        QCOMPARE(report::formatQuantity(251.476, "USD"), QString("$251"));
+        QCOMPARE(report::formatQuantity(0.012345, "USD"), QString("$0.0123"));
+        QCOMPARE(report::formatQuantity(1234.4, "USD"), QString("$1,234"));
+        QCOMPARE(report::formatQuantity(31.5e6, "bytes"), QString("31.5 MB"));
+        QCOMPARE(report::formatQuantity(999.7e3, "bytes"), QString("1.00 MB"));
+        QCOMPARE(report::formatQuantity(9.996, "s"), QString("10.0 s"));
+        QCOMPARE(report::formatQuantity(2.414, "x"), QString("2.41\u00d7"));
+        QCOMPARE(report::formatQuantity(0.4567, "%"), QString("45.7%"));
+        QCOMPARE(report::formatQuantity(NAN, "s"), QString("\u2014"));
+        QCOMPARE(report::formatQuantity(0.0, "bytes"), QString("0 B"));
+    }
+
+    void recommendsTheFastestAgainstTheRandomMean()
+    {
+        std::vector<std::shared_ptr<const document::Run>> runs;
+        for (auto r :
+             {mappingRun(1, "random", 4.0, 2.0), mappingRun(2, "random", 6.0, 4.0), mappingRun(3, "greedy", 2.0, 1.5),
+              mappingRun(4, "refine", 1.0, 1.0), mappingRun(5, "geo", 1.0, 0.5)})
+            runs.push_back(std::make_shared<const document::Run>(r));
+        const auto out = document::recommend(runs, [](const document::Run& r) { return r.id == 5 && false; });
+        QCOMPARE(out.size(), std::size_t(1));
+        QCOMPARE(out[0].best->id, 5); // a tie in cost goes to the cheaper run
+        QCOMPARE(out[0].runnerUp->id, 4);
+        QCOMPARE(out[0].baselineKind, std::string("random"));
+        QCOMPARE(*out[0].baselineCost, 5.0);
+        QCOMPARE(*out[0].baselineUsd, 3.0);
+        QCOMPARE(out[0].usdMetric, std::string("usd"));
+        // A stale run is never recommended.
+        const auto fresh = document::recommend(runs, [](const document::Run& r) { return r.id == 5; });
+        QCOMPARE(fresh[0].best->id, 4);
+    }
+
+    void heaviestPairsAreTheCostliest()
+    {
+        document::Run r = mappingRun(1, "geo", 3.0, 1.0);
+        r.trafficBytes = Eigen::MatrixXd::Zero(3, 3);
+        r.timeSeconds = Eigen::MatrixXd::Zero(3, 3);
+        r.trafficBytes(0, 1) = 1e9;
+        r.timeSeconds(0, 1) = 0.5;
+        r.trafficBytes(2, 0) = 2e9;
+        r.timeSeconds(2, 0) = 2.5;
+        r.trafficBytes(1, 1) = 5e9; // inside a site: not a pair
+        std::vector<model::Site> sites;
+        for (auto name : {"a", "b", "c"}) {
+            sites.push_back(test::site(name, 0, 0, 1, 4));
+            sites.back().egressUsdPerGB = 0.02;
+        }
+        const auto topology = *model::Topology::create(sites);
+        const auto pairs = document::heaviestSitePairs(r, topology, 5);
+        QCOMPARE(pairs.size(), std::size_t(2));
+        QCOMPARE(pairs[0].from, 2);
+        QCOMPARE(pairs[0].to, 0);
+        QVERIFY(qFuzzyCompare(pairs[0].shareOfCost, 2.5 / 3.0));
+        QVERIFY(qFuzzyCompare(*pairs[0].egressUsd, 0.04));
+        QCOMPARE(document::heaviestSitePairs(r, topology, 1).size(), std::size_t(1));
+    }
+
+    void cliPrintsAReportWhoseTablesKeepTheirHeaders()
+    {
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath("study.pdf"), html = dir.filePath("study.html");
+        // No saved runs: the command runs the default mappers on lu first.
+        const auto r = cli({"report", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--out", pdf},
+                           300000);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(r.json()["runs"].toInt(), 6);
+        const auto h = cli({"report", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--out", html},
+                           300000);
+        QVERIFY2(h.code == 0, h.err.constData());
+        const QString source = QString::fromUtf8(test::readAll(html));
+        QVERIFY(source.contains("<svg")); // charts and the map inline as vectors
+        QVERIFY(source.contains("For <b>LU</b>, use <b>"));
+
+        const QString info = run("pdfinfo", {pdf});
+        const int pages = QRegularExpression("Pages:\\s+(\\d+)").match(info).captured(1).toInt();
+        QVERIFY2(pages >= 6, qPrintable(info));
+        const QStringList headers = headerTexts(source);
+        QVERIFY(headers.contains("Run Cost Speed-up Between sites Egress Dollars Runtime Status"));
+        const QString shots = QString(MERIDIAN_BINARY_DIR) + "/screenshots/report";
+        QDir().mkpath(shots);
+        QString all;
+        for (int page = 1; page <= pages; ++page) {
+            const QString text = run("pdftotext",
+                                     {"-layout", "-f", QString::number(page), "-l", QString::number(page), pdf, "-"});
+            all += text;
+            QStringList lines = text.split('\n');
+            while (!lines.isEmpty() && normalised(lines.last()).isEmpty())
+                lines.removeLast();
+            QVERIFY2(!lines.isEmpty(), qPrintable(QString("page %1 is empty").arg(page)));
+            const QString last = normalised(lines.last());
+            QVERIFY2(!headers.contains(last), qPrintable(QString("page %1 ends with a header: %2").arg(page).arg(last)));
+        }
+        // Whole header words, never "Applica" / "tion"; the summary and the chart text (vector, so searchable).
+        for (const QString& word : {"Longitude", "Application", "Between sites", "Speed-up"})
+            QVERIFY2(all.contains(word), qPrintable(word));
+        QVERIFY(all.contains("Prepared with"));
+        QVERIFY(all.contains("Where the time goes"));
+        QVERIFY(all.contains("share of placements")); // the Monte Carlo CDF's axis
+        QVERIFY(all.contains("Pareto"));
+        QProcess::execute("pdftoppm", {"-png", "-r", "60", pdf, shots + "/page"});
+        QVERIFY(QFile::exists(shots + (pages >= 10 ? "/page-01.png" : "/page-1.png")));
+    }
+
+    void refusesBadArgumentsClearly()
+    {
+        QTemporaryDir dir;
+        auto r = cli({"report", "--project", sampleProject("ec2-4-regions"), "--out", dir.filePath("r.docx")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(".pdf or .html"));
+        r = cli({"report", "--project", dir.filePath("missing.meridian"), "--out", dir.filePath("r.pdf")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("missing.meridian"));
+        r = cli({"report", "--project", sampleProject("ec2-4-regions"), "--runs", dir.filePath("none.runs.json"),
+                 "--out", dir.filePath("r.pdf")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("none.runs.json"));
+        r = cli({"report", "--project", sampleProject("ec2-4-regions"), "--application", "nope", "--out",
+                 dir.filePath("r.pdf")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no application 'nope'"));
+        QVERIFY(!QFile::exists(dir.filePath("r.pdf")));
+        r = cli({"report", "--project", sampleProject("ec2-4-regions"), "--application", "LU", "--out",
+                 dir.filePath("missing-dir/r.pdf")},
+                300000);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("missing-dir"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "test_report.moc"

@@ -1,0 +1,246 @@
+// Every view of the workbench at 1280 x 800 and 1920 x 1080 on the ec2-4-regions sample with five runs: a
+// screenshot of each into build/screenshots/views/ for a person to look at, and a check that no text Qt can measure
+// is clipped (a label, button or tab narrower than its text, a widget smaller than its minimum size hint). Also the
+// Help menu (guide, search, shortcuts, About), the runs' context menu and details pane, the compare table's values,
+// the map's processes per site and the Diff tab's default pair.
+
+#include "app/version.h"
+#include "app/workbench/compare_panel.h"
+#include "app/workbench/diff_panel.h"
+#include "app/workbench/help_dialogs.h"
+#include "app/workbench/main_window.h"
+#include "app/workbench/map_panel.h"
+#include "app/workbench/run_panel.h"
+#include "app/workbench/run_table_model.h"
+#include "app/workbench/runs_panel.h"
+#include "test_support.h"
+#include "widgets/world_map_view.h"
+
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QtTest>
+
+using namespace meridian;
+using meridian::test::sampleProject;
+
+namespace {
+
+QString shots()
+{
+    const QString dir = QString(MERIDIAN_BINARY_DIR) + "/screenshots/views";
+    QDir().mkpath(dir);
+    return dir;
+}
+
+QString describe(const QWidget* w)
+{
+    return QString("%1 '%2' (%3x%4, needs %5)")
+        .arg(w->metaObject()->className(), w->objectName())
+        .arg(w->width())
+        .arg(w->height())
+        .arg(w->minimumSizeHint().width());
+}
+
+/// The visible widgets of `root` whose text Qt can tell is cut: labels without word wrap narrower than their text,
+/// buttons narrower than their size hint, tab bars whose tabs are elided, anything smaller than its minimum size hint.
+QStringList clippedText(const QWidget* root)
+{
+    QStringList out;
+    for (const QWidget* w : root->findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->width() <= 0)
+            continue;
+        if (const auto* label = qobject_cast<const QLabel*>(w)) {
+            if (!label->wordWrap() && !label->text().isEmpty() && label->pixmap().isNull()
+                && label->width() + 1 < label->sizeHint().width())
+                out << "label " + describe(w) + ": " + label->text().left(60);
+            continue;
+        }
+        if (const auto* button = qobject_cast<const QAbstractButton*>(w)) {
+            if (!button->text().isEmpty() && button->width() + 1 < button->minimumSizeHint().width())
+                out << "button " + describe(w) + ": " + button->text();
+            continue;
+        }
+        if (qobject_cast<const QComboBox*>(w) || qobject_cast<const QAbstractSpinBox*>(w)
+            || (qobject_cast<const QLineEdit*>(w) && !qobject_cast<const QAbstractSpinBox*>(w->parentWidget()))) {
+            if (w->width() + 1 < w->minimumSizeHint().width())
+                out << describe(w);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestWorkbenchViews : public QObject {
+    Q_OBJECT
+    workbench::MainWindow* m_window = nullptr;
+
+    void runFive()
+    {
+        auto* runPanel = m_window->runPanel();
+        runPanel->applicationChooser()->setCurrentText("LU");
+        runPanel->setCheckedMappers({"random", "greedy", "geo", "monte-carlo", "refine"});
+        QSignalSpy landed(m_window->runController(), &actions::RunController::runLanded);
+        runPanel->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 5, 180000);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_window = new workbench::MainWindow;
+        m_window->setInteractive(false);
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window));
+        QVERIFY(m_window->loadProject(sampleProject("ec2-4-regions")));
+        runFive();
+        // The fastest run selected, as a user would after the runs land.
+        int best = -1;
+        double cost = INFINITY;
+        for (const auto& r : m_window->document()->runs())
+            if (r->metric("cost_s") && *r->metric("cost_s") < cost && r->algorithm != "random") {
+                cost = *r->metric("cost_s");
+                best = r->id;
+            }
+        m_window->document()->setCurrentRun(best);
+    }
+    void cleanupTestCase() { delete m_window; }
+
+    void everyViewAtBothSizesIsUnclipped_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void everyViewAtBothSizesIsUnclipped()
+    {
+        QFETCH(QSize, size);
+        m_window->resize(size);
+        QTest::qWait(100);
+        QStringList problems;
+        auto* tabs = m_window->centralTabs();
+        for (int t = 0; t < tabs->count(); ++t) {
+            tabs->setCurrentIndex(t);
+            QTest::qWait(150);
+            const QString name = QString("%1x%2-%3-%4")
+                                     .arg(size.width())
+                                     .arg(size.height())
+                                     .arg(t)
+                                     .arg(tabs->tabText(t).toLower().replace(' ', '-'));
+            QVERIFY(m_window->grab().save(shots() + "/" + name + ".png"));
+            for (const QString& p : clippedText(m_window))
+                problems << tabs->tabText(t) + ": " + p;
+        }
+        problems.removeDuplicates();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    }
+
+    void mapShowsProcessesPerSite()
+    {
+        auto* tabs = m_window->centralTabs();
+        tabs->setCurrentIndex(workbench::MainWindow::MapTab);
+        const auto run = m_window->document()->run(m_window->document()->currentRun());
+        QVERIFY(run);
+        auto* map = m_window->findChild<workbench::MapPanel*>()->map();
+        QVERIFY(map);
+        const auto load = run->placement.siteLoad(m_window->document()->project()->topology.siteCount());
+        int pinnedSites = 0;
+        for (int s = 0; s < map->sites().size(); ++s) {
+            QCOMPARE(map->sites()[s].processes, load[s]);
+            QCOMPARE(map->sites()[s].slots, m_window->document()->project()->topology.capacity(s));
+            pinnedSites += map->sites()[s].pinned > 0;
+        }
+        QVERIFY(pinnedSites > 0); // lu pins processes on the ec2 sample
+    }
+
+    void runsHaveAContextMenuAndDetails()
+    {
+        auto* runs = m_window->runsPanel();
+        auto* table = runs->table();
+        const QModelIndex first = table->model()->index(0, 0);
+        QMenu* menu = runs->contextMenuFor(first);
+        QVERIFY(menu);
+        QStringList texts;
+        for (auto* a : menu->actions())
+            texts << a->text();
+        for (const char* wanted :
+             {"Re-run", "Duplicate into the Run Panel", "Diff With", "Export", "Show Notes and Details", "Delete"})
+            QVERIFY2(texts.contains(wanted), wanted);
+        menu->popup(table->viewport()->mapToGlobal(table->visualRect(first).center()));
+        QTest::qWait(50);
+        QVERIFY(menu->grab().save(shots() + "/runs-context-menu.png"));
+        menu->close();
+        const QString details = runs->details()->toPlainText();
+        QVERIFY2(details.contains("Processes per site") && details.contains("Where the time goes")
+                     && details.contains("Notes"),
+                 qPrintable(details));
+        const int perSite = workbench::RunTableModel::PerSite;
+        QVERIFY(runs->model()->index(0, perSite).data().toString().contains('/'));
+    }
+
+    void compareShowsValuesAsWellAsRatios()
+    {
+        auto* compare = m_window->comparePanel();
+        auto* model = compare->compareModel();
+        model->setShow(workbench::CompareTableModel::Show::Values);
+        const QString value = model->index(0, 1).data().toString();
+        QVERIFY2(value.endsWith(" s") || value.endsWith("ms") || value.endsWith("\u00b5s"), qPrintable(value));
+        model->setShow(workbench::CompareTableModel::Show::Both);
+        QVERIFY(model->index(0, 1).data().toString().contains('('));
+    }
+
+    void diffOpensOnTheTwoLatestRuns()
+    {
+        auto* diff = m_window->diffPanel();
+        const auto& runs = m_window->document()->runs();
+        const int newest = runs.back()->id, previous = runs[runs.size() - 2]->id;
+        auto* a = diff->findChild<QComboBox*>("diffA");
+        auto* b = diff->findChild<QComboBox*>("diffB");
+        QCOMPARE(a->currentData().toInt(), previous);
+        QCOMPARE(b->currentData().toInt(), newest);
+    }
+
+    void helpMenuHasGuideShortcutsAndAbout()
+    {
+        auto* guide = m_window->showUserGuide();
+        QVERIFY(guide->browser()->toPlainText().contains("The workbench"));
+        QVERIFY(guide->search("skyline") > 0);
+        QCOMPARE(guide->search("no such words anywhere"), 0);
+        guide->searchField()->setText("Pareto");
+        QTest::qWait(50);
+        QVERIFY(guide->grab().save(shots() + "/help-user-guide.png"));
+        guide->close();
+        auto* keys = m_window->showShortcuts();
+        QStringList commands;
+        for (int r = 0; r < keys->table()->rowCount(); ++r)
+            commands << keys->table()->item(r, 1)->text();
+        QVERIFY2(commands.join('\n').contains("File > Open Project"), qPrintable(commands.join('\n')));
+        QTest::qWait(50);
+        QVERIFY(keys->grab().save(shots() + "/help-shortcuts.png"));
+        keys->close();
+        auto* about = m_window->showAbout();
+        for (const char* library : {"Qt", "Scotch", "Eigen", "SimGrid", "Natural Earth", MERIDIAN_VERSION})
+            QVERIFY2(about->text().contains(library), library);
+        QTest::qWait(50);
+        QVERIFY(about->grab().save(shots() + "/help-about.png"));
+        about->close();
+        QVERIFY(!m_window->comparePanel()->statusTip().isEmpty());
+        QVERIFY(!m_window->comparePanel()->whatsThis().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestWorkbenchViews)
+#include "test_workbench_views.moc"
