@@ -279,7 +279,7 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
         return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
     const double ratio = *v / baseValue;
     if (role == Qt::EditRole)
-        return m_show == Show::Both ? QVariant(*v) : QVariant(ratio);
+        return ratio;
     return m_show == Show::Both
         ? QVariant(QString("%1  (%2)").arg(report::formatQuantity(*v, unit), QString::number(ratio, 'f', 3)))
         : QVariant(QString::number(ratio, 'f', 3));

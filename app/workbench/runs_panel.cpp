@@ -81,38 +81,7 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     bar->addWidget(m_staleNote, 1);
     layout->addLayout(bar);
 
-    m_model = new RunTableModel(document, this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(Qt::EditRole);
-    m_table = new QTableView(this);
-    m_table->setObjectName("runTable");
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RunTableModel::Id, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideRight);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);
-    m_details = new QTextBrowser(this);
-    m_details->setObjectName("runDetails");
-    m_details->setPlaceholderText(tr("Select a run to see its parameters, processes per site, notes and where its "
-                                     "time goes."));
-    auto* split = new QSplitter(this);
-    split->addWidget(m_table);
-    split->addWidget(m_details);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-        if (QMenu* menu = contextMenuFor(m_table->indexAt(at)))
-            menu->popup(m_table->viewport()->mapToGlobal(at));
-    });
-    m_exportMenu = menu;
+    buildTable(layout, menu);
 
     connect(rerun, &QPushButton::clicked, this, [this] { m_controller->rerun(selectedRuns()); });
     connect(duplicate, &QPushButton::clicked, this, [this] {
@@ -154,6 +123,43 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     connect(m_document, &document::ProjectDocument::runsChanged, this,
             [this] { showDetails(m_document->currentRun()); });
     updateStaleNote();
+}
+
+/// The runs table beside the details pane, with the table's context menu.
+void RunsPanel::buildTable(QVBoxLayout* layout, QMenu* exportMenu)
+{
+    m_model = new RunTableModel(m_document, this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::EditRole);
+    m_table = new QTableView(this);
+    m_table->setObjectName("runTable");
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RunTableModel::Id, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);
+    m_details = new QTextBrowser(this);
+    m_details->setObjectName("runDetails");
+    m_details->setPlaceholderText(tr("Select a run to see its parameters, processes per site, notes and where its "
+                                     "time goes."));
+    auto* split = new QSplitter(this);
+    split->addWidget(m_table);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        if (QMenu* menu = contextMenuFor(m_table->indexAt(at)))
+            menu->popup(m_table->viewport()->mapToGlobal(at));
+    });
+    m_exportMenu = exportMenu;
 }
 
 void RunsPanel::showDetails(int runId)

@@ -10,6 +10,7 @@ class QLabel;
 class QMenu;
 class QModelIndex;
 class QTextBrowser;
+class QVBoxLayout;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -64,6 +65,7 @@ private:
     std::vector<int> chooseSites(const QString& title, const QString& label);
     void updateStaleNote();
     void showDetails(int runId);
+    void buildTable(QVBoxLayout* layout, QMenu* exportMenu);
 
     document::ProjectDocument* m_document;
     actions::RunController* m_controller;

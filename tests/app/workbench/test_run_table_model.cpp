@@ -63,6 +63,11 @@ private Q_SLOTS:
         QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("Mapping cost"));
         QCOMPARE(model.data(model.index(1, 1), Qt::EditRole).toDouble(), 0.4);
         QCOMPARE(model.data(model.index(1, 2), Qt::EditRole).toDouble(), 2.0);
+        // By default a cell shows the value with its unit and the ratio; either alone on request.
+        QCOMPARE(model.data(model.index(1, 1)).toString(), QString("4.00 s  (0.400)"));
+        model.setShow(workbench::CompareTableModel::Show::Values);
+        QCOMPARE(model.data(model.index(1, 1)).toString(), QString("4.00 s"));
+        model.setShow(workbench::CompareTableModel::Show::Ratios);
         QCOMPARE(model.data(model.index(0, 1)).toString(), QString("1.000"));
         model.setBaseline(ids[1]);
         QCOMPARE(model.data(model.index(0, 1), Qt::EditRole).toDouble(), 2.5);
