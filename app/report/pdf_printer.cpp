@@ -17,14 +17,25 @@
 
 namespace meridian::report {
 
-void prepareWebEngine()
+namespace {
+
+/// Chromium's settings, read when the first page is created (so also from a program that did not call
+/// prepareWebEngine, such as a test).
+void prepareChromium()
 {
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     if (::geteuid() == 0 && !qEnvironmentVariableIsSet("QTWEBENGINE_DISABLE_SANDBOX"))
         qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1");
     // Nothing is drawn on screen: Chromium's GPU process is not needed, and is missing on headless machines.
     if (!qEnvironmentVariableIsSet("QTWEBENGINE_CHROMIUM_FLAGS"))
         qputenv("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu --disable-background-networking");
+}
+
+} // namespace
+
+void prepareWebEngine()
+{
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    prepareChromium();
 }
 
 namespace {
@@ -38,6 +49,7 @@ Error printError(const QString& path, const QString& what)
 
 Status printHtmlToPdf(const QString& htmlPath, const QString& pdfPath, int timeoutMs)
 {
+    prepareChromium();
     // An off-the-record profile: nothing cached or stored between reports.
     QWebEngineProfile profile;
     QWebEnginePage page(&profile);

@@ -16,6 +16,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -83,9 +84,10 @@ QString describeApplication(const document::Application& app)
         .arg(app.comm.processCount())
         .arg(widgets::formatValue(app.comm.totalBytes(), "bytes"))
         .arg(app.comm.nonZeros())
-        .arg(app.comm.hasMessages()
-                 ? QObject::tr(", %1").arg(widgets::formatValue(app.comm.totalMessages(), "messages"))
-                 : QObject::tr(", no message counts"))
+        .arg(
+            app.comm.hasMessages()
+                ? QObject::tr(", %1 messages").arg(QLocale().toString(qlonglong(std::llround(app.comm.totalMessages()))))
+                : QObject::tr(", no message counts"))
         .arg(app.pins.size());
 }
 
@@ -141,6 +143,7 @@ ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidge
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     auto* pinBar = new QHBoxLayout;
     m_processTitle = new QLabel(bottom);
+    m_processTitle->setWordWrap(true); // one long line would set the window's minimum width
     pinBar->addWidget(m_processTitle, 1);
     auto* importPinsButton = new QPushButton(tr("Import pins\u2026"), bottom);
     importPinsButton->setToolTip(tr("Replace the pins by a CSV of process,site lines"));
@@ -231,8 +234,9 @@ void ApplicationsPanel::rebuild()
         const auto& app = project->applications[a];
         const QStringList cells{QString::fromStdString(app.name), QString::number(app.comm.processCount()),
                                 widgets::formatValue(app.comm.totalBytes(), "bytes"),
-                                app.comm.hasMessages() ? widgets::formatValue(app.comm.totalMessages(), "messages")
-                                                       : tr("not given"),
+                                app.comm.hasMessages()
+                                    ? QLocale().toString(qlonglong(std::llround(app.comm.totalMessages())))
+                                    : tr("not given"),
                                 QString::number(app.pins.size())};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);

@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -27,6 +28,12 @@ QByteArray chartSvg(QChartView* view, const QSize& size)
     const QPointF position = chart->pos();
     chart->setPos(0, 0);
     chart->resize(size);
+    // Lay the chart out now and let go of the drawings of the axes it removed: a chart refilled without an event loop
+    // turning (the CLI's report) keeps them in its scene until the posted events run, and they would be drawn too.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (chart->layout())
+        chart->layout()->activate();
     QByteArray svg;
     QBuffer buffer(&svg);
     buffer.open(QIODevice::WriteOnly);
@@ -65,7 +72,8 @@ QChartView* makeChartView(QWidget* parent, const QString& title)
     chart->setAnimationOptions(QChart::NoAnimation);
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(360, 260);
+    // Small enough that two charts stacked, and the docks, fit a 1280 x 800 screen.
+    view->setMinimumSize(360, 200);
     return view;
 }
 
@@ -110,7 +118,8 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
     for (const auto& [alg, cost] : others) {
         const std::size_t below = std::lower_bound(sorted.begin(), sorted.end(), cost) - sorted.begin();
         auto* m = new QLineSeries;
-        m->setName(tr("%1 (%2% cheaper)").arg(QString::fromStdString(alg)).arg(100.0 * below / n, 0, 'f', 2));
+        // Short enough for the legend beside the chart: the title says what the share is.
+        m->setName(tr("%1 \u00b7 %2%").arg(QString::fromStdString(alg)).arg(100.0 * below / n, 0, 'f', 2));
         QPen pen(seriesColor(color));
         pen.setWidth(2);
         pen.setStyle(Qt::DashLine);
@@ -148,7 +157,10 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
         m->attachAxis(y);
     }
     cdf->setTitle(
-        tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)").arg(n).arg(QString::fromStdString(run->label())));
+        tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)<br><small>each mapper's line: the share of samples "
+           "cheaper than it</small>")
+            .arg(n)
+            .arg(QString::fromStdString(run->label())));
 
     auto* curveK = new QLineSeries;
     curveK->setName(tr("best of K"));

@@ -1,3 +1,4 @@
+#include "app/report/pdf_printer.h"
 #include "app/version.h"
 #include "app/workbench/main_window.h"
 
@@ -6,6 +7,7 @@
 
 int main(int argc, char** argv)
 {
+    meridian::report::prepareWebEngine(); // the PDF report's Qt WebEngine: before the application exists
     QApplication app(argc, argv);
     QApplication::setApplicationName("Meridian");
     QApplication::setOrganizationName("Meridian");

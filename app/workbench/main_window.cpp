@@ -39,6 +39,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -96,7 +98,16 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* runDock = new QDockWidget(tr("Run"), this);
     runDock->setObjectName("runDock");
-    runDock->setWidget(m_runPanel);
+    // In a scroll area: the run panel's form is taller than the dock leaves it on a 1280 x 800 screen, and would
+    // otherwise set the window's minimum height above the screen's.
+    auto* runScroll = new QScrollArea(runDock);
+    runScroll->setWidget(m_runPanel);
+    runScroll->setWidgetResizable(true);
+    runScroll->setFrameShape(QFrame::NoFrame);
+    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    runScroll->setMinimumWidth(m_runPanel->minimumSizeHint().width()
+                               + runScroll->verticalScrollBar()->sizeHint().width());
+    runDock->setWidget(runScroll);
     addDockWidget(Qt::LeftDockWidgetArea, runDock);
     m_runsPanel = new RunsPanel(m_document, m_controller, this);
     auto* runsDock = new QDockWidget(tr("Runs"), this);

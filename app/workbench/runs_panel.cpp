@@ -141,6 +141,10 @@ void RunsPanel::buildTable(QVBoxLayout* layout, QMenu* exportMenu)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
+    // Room for the header and four runs, whatever the window's size: a dock squeezed to one row hides the run
+    // it selects.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()
+                              + 4 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() + 2);
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);

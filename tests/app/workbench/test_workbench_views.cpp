@@ -130,6 +130,8 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         m_window->resize(size);
         QTest::qWait(100);
+        // The window fits the screen: no minimum size larger than the size asked for.
+        QCOMPARE(m_window->size(), size);
         QStringList problems;
         auto* tabs = m_window->centralTabs();
         for (int t = 0; t < tabs->count(); ++t) {
@@ -143,7 +145,26 @@ private Q_SLOTS:
             QVERIFY(m_window->grab().save(shots() + "/" + name + ".png"));
             for (const QString& p : clippedText(m_window))
                 problems << tabs->tabText(t) + ": " + p;
+            // The comparison's own tabs: table, bars, skyline, Monte Carlo, sweeps, partitions.
+            if (t == workbench::MainWindow::CompareTab) {
+                auto* inner = m_window->comparePanel()->tabs();
+                for (int i = 1; i < inner->count(); ++i) {
+                    inner->setCurrentIndex(i);
+                    QTest::qWait(100);
+                    QVERIFY(m_window->grab().save(shots() + "/" + name + "-"
+                                                  + inner->tabText(i).toLower().replace(' ', '-') + ".png"));
+                    for (const QString& p : clippedText(m_window))
+                        problems << inner->tabText(i) + ": " + p;
+                }
+                inner->setCurrentIndex(0);
+            }
         }
+        QVERIFY2(m_window->size() == size,
+                 qPrintable(QString("the window grew to %1x%2 (its minimum: %3x%4)")
+                                .arg(m_window->width())
+                                .arg(m_window->height())
+                                .arg(m_window->minimumSizeHint().width())
+                                .arg(m_window->minimumSizeHint().height())));
         problems.removeDuplicates();
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
