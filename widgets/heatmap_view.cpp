@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kMarginLeft = 64;
 constexpr int kMarginTop = 36;
-constexpr int kMarginBottom = 22;
+constexpr int kMarginBottom = 36; // the caption: up to two lines
 constexpr int kSumStrip = 36;
 constexpr int kGap = 6;
 constexpr int kLegendWidth = 104;
@@ -111,10 +111,23 @@ void HeatmapView::updateStatistics() { m_stats = matrixStatistics(m_data); }
 
 void HeatmapView::buildCoarseLevel() { m_blocks = buildBlockLevel(m_data, kCoarseThreshold, kCoarseTarget); }
 
+int HeatmapView::marginLeft() const
+{
+    // Room for the row names when they are shown (16 rows or fewer), up to a quarter of the widget.
+    if (m_view.height() > 16 || m_data.rowLabels.isEmpty())
+        return kMarginLeft;
+    const QFontMetrics fm(font());
+    int widest = 0;
+    for (int r = m_view.top(); r <= m_view.bottom() && r < m_data.rowLabels.size(); ++r)
+        widest = std::max(widest, fm.horizontalAdvance(m_data.rowLabels[r]));
+    return std::clamp(widest + 12, kMarginLeft, std::max(kMarginLeft, width() / 4));
+}
+
 HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
 {
     Layout l;
-    const QRect area(kMarginLeft, kMarginTop, size.width() - kMarginLeft - kSumStrip - kGap - kLegendWidth,
+    const int left = marginLeft();
+    const QRect area(left, kMarginTop, size.width() - left - kSumStrip - kGap - kLegendWidth,
                      size.height() - kMarginTop - kMarginBottom - kSumStrip - kGap);
     if (m_view.isEmpty() || area.width() < 10 || area.height() < 10)
         return l;
@@ -295,8 +308,8 @@ void HeatmapView::paintTitle(QPainter& p, const QSize& size) const
                      .arg(m_view.bottom())
                      .arg(m_view.left())
                      .arg(m_view.right());
-    p.drawText(QRect(kMarginLeft, 4, size.width() - kMarginLeft - 8, kMarginTop - 18), Qt::AlignLeft | Qt::AlignVCenter,
-               title);
+    p.drawText(QRect(marginLeft(), 4, size.width() - marginLeft() - 8, kMarginTop - 18),
+               Qt::AlignLeft | Qt::AlignVCenter, title);
     QFont plain = titleFont;
     plain.setBold(false);
     p.setFont(plain);
@@ -357,8 +370,8 @@ void HeatmapView::paintTicks(QPainter& p, const Layout& l) const
     for (int r : ticks(m_view.top(), rows)) {
         const int y = l.plot.top() + static_cast<int>((r - m_view.top() + 0.5) * l.plot.height() / rows);
         const QString t = rows <= 16 && r < m_data.rowLabels.size() ? m_data.rowLabels[r] : QString::number(r);
-        p.drawText(QRect(2, y - fm.height() / 2, kMarginLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   fm.elidedText(t, Qt::ElideRight, kMarginLeft - 8));
+        p.drawText(QRect(2, y - fm.height() / 2, marginLeft() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   fm.elidedText(t, Qt::ElideRight, marginLeft() - 8));
     }
     const std::vector<int> columnTicks = ticks(m_view.left(), cols);
     for (int c : columnTicks) {
@@ -420,10 +433,10 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
     p.setPen(kText);
     p.drawText(QRect(l.rowSums.left(), l.plot.top() - fm.height() - 2, kSumStrip + 60, fm.height()), Qt::AlignLeft,
                tr("\u03a3 row"));
-    // The caption may run on under the row sums and the legend: it is longer than a small plot is wide.
+    // The caption may run on under the row sums and the legend, and wraps onto a second line rather than be cut.
     p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2,
-                     l.legend.right() + kLegendWidth - l.columnSums.left(), fm.height()),
-               Qt::AlignLeft,
+                     l.legend.right() + kLegendWidth - l.columnSums.left(), 2 * fm.height()),
+               Qt::AlignLeft | Qt::TextWordWrap,
                QString("%1 \u2192 %2 (%3 x %4);  largest row sum %6, column sum %5")
                    .arg(m_data.rowAxis, m_data.columnAxis)
                    .arg(m_data.rows())

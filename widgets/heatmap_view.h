@@ -96,6 +96,8 @@ private:
     Binned bin(const QSize& pixels) const;
     void paint(QPainter& painter, const QSize& size, const Binned& binned) const;
     void paintTitle(QPainter& painter, const QSize& size) const;
+    /// The left margin: the row names' width when they are shown, at least the default.
+    int marginLeft() const;
     void paintOverlays(QPainter& painter, const Layout& l) const;
     void paintTicks(QPainter& painter, const Layout& l) const;
     void paintSums(QPainter& painter, const Layout& l) const;

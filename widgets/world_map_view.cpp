@@ -257,10 +257,12 @@ QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QFontMetricsF& fm
             QRectF(QPointF(p.x() - size.width() / 2, p.y() - r - size.height()), size),
             QRectF(QPointF(p.x() - size.width() / 2, p.y() + r), size),
         };
+        const QRectF area(QPointF(0, 0), v.size);
         for (const QRectF& c : candidates) {
-            const bool clear = std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) {
-                return t.intersects(c) && !(t.contains(p) && t.width() < 2 * r + 1);
-            });
+            // Inside the view, and over no other name or marker (its own marker is where it starts).
+            const bool clear = area.contains(c) && std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) {
+                                   return t.intersects(c) && !(t.contains(p) && t.width() < 2 * r + 1);
+                               });
             if (clear) {
                 places[i] = c;
                 taken.push_back(c);

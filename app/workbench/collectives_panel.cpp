@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -220,17 +221,25 @@ CollectivesPanel::CollectivesPanel(document::ProjectDocument* document, jobs::Jo
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    m_charts = new QWidget(this);
-    auto* chartsLayout = new QVBoxLayout(m_charts);
-    chartsLayout->setContentsMargins(0, 0, 0, 0);
-    chartsLayout->setSpacing(0);
-    m_sizeChart = makeChartView(m_charts, tr("Time against message size"));
-    m_bands = new BandStrip(m_sizeChart, m_charts);
+    // The two charts in tabs rather than stacked: each gets the panel's whole height, which a 1280 x 800 window
+    // cannot give two charts and keep their axes and legends legible.
+    m_charts = new QTabWidget(this);
+    m_charts->setObjectName("collectiveCharts");
+    auto* bySize = new QWidget(m_charts);
+    auto* sizeLayout = new QVBoxLayout(bySize);
+    sizeLayout->setContentsMargins(0, 0, 0, 0);
+    sizeLayout->setSpacing(0);
+    m_sizeChart = makeChartView(bySize, tr("Time against message size"));
+    m_bands = new BandStrip(m_sizeChart, bySize);
     m_bands->setToolTip(tr("The fastest algorithm at each message size"));
+    sizeLayout->addWidget(m_sizeChart, 1);
+    sizeLayout->addWidget(m_bands);
     m_countChart = makeChartView(m_charts, tr("Time against process count"));
-    chartsLayout->addWidget(m_sizeChart, 3);
-    chartsLayout->addWidget(m_bands);
-    chartsLayout->addWidget(m_countChart, 2);
+    // The legend beside the plot, one algorithm a line: below it, six names are cut short.
+    for (auto* view : {m_sizeChart, m_countChart})
+        view->chart()->legend()->setAlignment(Qt::AlignRight);
+    m_charts->addTab(bySize, tr("By message size"));
+    m_charts->addTab(m_countChart, tr("By process count"));
     m_map = new widgets::WorldMapView(this);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -238,6 +247,7 @@ CollectivesPanel::CollectivesPanel(document::ProjectDocument* document, jobs::Jo
     split->addWidget(m_map);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({600, 400}); // proportions until the splitter is first shown
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -387,7 +397,8 @@ void CollectivesPanel::fillSizeChart()
             low = std::min(low, t.seconds);
             high = std::max(high, t.seconds);
         }
-    auto* x = logAxis(kSweepMin, kSweepMax, 10, "%.0e", tr("message size (bytes)"));
+    // Ticks every hundredfold: every tenfold crowds the labels into each other on a narrow chart.
+    auto* x = logAxis(kSweepMin, kSweepMax, 100, "%.0e", tr("size (bytes)"));
     auto* y = logAxis(low / 2, high * 2, 10, "%.0e", tr("time (s)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -521,7 +532,7 @@ QString CollectivesPanel::exportChart(const QString& path)
 {
     if (!m_plan)
         return tr("nothing is planned yet: select a mapping run");
-    if (!m_charts->grab().save(path, "PNG"))
+    if (!m_charts->currentWidget()->grab().save(path, "PNG"))
         return tr("could not write %1").arg(path);
     return {};
 }

@@ -12,6 +12,7 @@
 class QChartView;
 class QComboBox;
 class QLabel;
+class QTabWidget;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
@@ -99,7 +100,7 @@ private:
     BandStrip* m_bands = nullptr;
     QChartView* m_countChart = nullptr;
     widgets::WorldMapView* m_map = nullptr;
-    QWidget* m_charts = nullptr;
+    QTabWidget* m_charts = nullptr;
     std::shared_ptr<const CollectivePlan> m_plan;
     int m_job = -1;
     int m_generation = 0;

@@ -140,7 +140,11 @@ namespace {
 void addMenuShortcuts(const QMenu* menu, const QString& path, std::vector<std::pair<QString, QString>>& out)
 {
     for (const QAction* action : menu->actions()) {
-        const QString name = path + " > " + action->text().remove('&').remove(QChar(0x2026)).trimmed();
+        // Undo and Redo name the step they take back ("Undo Run geo on LU"): the list names the command.
+        const QString text = action->objectName() == "actionUndo" ? QObject::tr("Undo")
+            : action->objectName() == "actionRedo"                ? QObject::tr("Redo")
+                                                                  : action->text();
+        const QString name = path + " > " + QString(text).remove('&').remove(QChar(0x2026)).trimmed();
         if (action->menu())
             addMenuShortcuts(action->menu(), name, out);
         else if (!action->shortcut().isEmpty())
@@ -165,7 +169,6 @@ ShortcutsDialog::ShortcutsDialog(const QMenuBar* menus, QWidget* parent)
         {"Home", "Site map, heatmaps: show everything"},
         {"Delete", "Site map: delete the selected site"},
         {"Double-click", "Site map: add a site there"},
-        {"Shift+F1", "What's This: click a panel to learn what it shows"},
     };
     for (const auto& [keys, what] : views)
         rows.emplace_back(tr(keys), tr(what));
@@ -193,21 +196,22 @@ QString aboutText()
     const QString eigen = QString("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
     const QString scotch = QString("%1.%2.%3").arg(SCOTCH_VERSION).arg(SCOTCH_RELEASE).arg(SCOTCH_PATCHLEVEL);
     const QString simgrid = QString("%1.%2").arg(SIMGRID_VERSION_MAJOR).arg(SIMGRID_VERSION_MINOR);
-    return QObject::tr(
-               "<h2>Meridian %1</h2>"
-               "<p>Plans where parallel work runs across geo-distributed sites and cloud instances.</p>"
-               "<p>Licensed under the GNU General Public License, version 3 or later.</p>"
-               "<h3>Libraries and data</h3><table cellpadding='3'>"
-               "<tr><td><b>Qt</b> %2 (incl. Charts, SVG, WebEngine)</td><td>LGPL 3 (WebEngine's Chromium: BSD and "
-               "others)</td></tr>"
-               "<tr><td><b>Scotch</b> %3</td><td>CeCILL-C</td></tr>"
-               "<tr><td><b>Eigen</b> %4</td><td>MPL 2.0</td></tr>"
-               "<tr><td><b>SimGrid</b> %5</td><td>LGPL 2.1</td></tr>"
-               "<tr><td><b>OTF2</b> (reading traces)</td><td>BSD 3-clause</td></tr>"
-               "<tr><td><b>nlohmann/json</b></td><td>MIT</td></tr>"
-               "<tr><td><b>Natural Earth</b> land outline, via world-atlas 2.0.2</td><td>public domain data; "
-               "package ISC</td></tr>"
-               "</table>")
+    return QObject::tr("<h2>Meridian %1</h2>"
+                       "<p>Plans where parallel work runs across geo-distributed sites and cloud instances.</p>"
+                       "<p>Licensed under the GNU General Public License, version 3 or later.</p>"
+                       "<h3>Libraries and data</h3><table cellpadding='3'>"
+                       "<tr><td><b>Qt</b> %2 (Core, GUI, Widgets, SVG)</td><td>LGPL 3</td></tr>"
+                       "<tr><td><b>Qt Charts</b></td><td>GPL 3</td></tr>"
+                       "<tr><td><b>Qt WebEngine</b> (lays out the PDF report)</td><td>LGPL 3; its Chromium: BSD and "
+                       "others</td></tr>"
+                       "<tr><td><b>Scotch</b> %3</td><td>CeCILL-C</td></tr>"
+                       "<tr><td><b>Eigen</b> %4</td><td>MPL 2.0</td></tr>"
+                       "<tr><td><b>SimGrid</b> %5</td><td>LGPL 2.1</td></tr>"
+                       "<tr><td><b>OTF2</b> (reading traces)</td><td>BSD 3-clause</td></tr>"
+                       "<tr><td><b>nlohmann/json</b></td><td>MIT</td></tr>"
+                       "<tr><td><b>Natural Earth</b> land outline, via world-atlas 2.0.2</td><td>public domain data; "
+                       "package ISC</td></tr>"
+                       "</table>")
         .arg(MERIDIAN_VERSION, QString::fromLatin1(qVersion()), scotch, eigen, simgrid);
 }
 

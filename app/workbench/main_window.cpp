@@ -44,6 +44,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QUndoStack>
 #include <QWhatsThis>
@@ -250,8 +251,10 @@ void MainWindow::buildMenus()
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     auto* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName("actionUndo");
     auto* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
+    redo->setObjectName("actionRedo");
     edit->addAction(undo);
     edit->addAction(redo);
 
@@ -335,6 +338,10 @@ void MainWindow::explainPanels()
         widget->setStatusTip(texts.first);
         widget->setWhatsThis(texts.second);
     }
+    // A control with a tooltip says the same in the status bar while the pointer is over it.
+    for (QWidget* w : findChildren<QWidget*>())
+        if (!w->toolTip().isEmpty() && w->statusTip().isEmpty())
+            w->setStatusTip(QTextDocumentFragment::fromHtml(w->toolTip()).toPlainText().simplified());
 }
 
 UserGuideDialog* MainWindow::showUserGuide()

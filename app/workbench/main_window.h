@@ -52,7 +52,16 @@ std::string captureBaseName(const QString& path);
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum CentralTab { MapTab, NetworkTab, ApplicationsTab, GraphsTab, MatricesTab, CompareTab, DiffTab };
+    enum CentralTab {
+        MapTab,
+        NetworkTab,
+        ApplicationsTab,
+        GraphsTab,
+        MatricesTab,
+        CompareTab,
+        DiffTab,
+        CollectivesTab
+    };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
