@@ -21,6 +21,22 @@
 
 namespace meridian::workbench {
 
+QByteArray svgDrawing(const QSize& size, const QString& title, const std::function<void(QPainter&)>& draw)
+{
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(title);
+    QPainter painter(&generator);
+    draw(painter);
+    painter.end();
+    return svg;
+}
+
 QByteArray chartSvg(QChartView* view, const QSize& size)
 {
     QChart* chart = view->chart();
@@ -34,19 +50,10 @@ QByteArray chartSvg(QChartView* view, const QSize& size)
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     if (chart->layout())
         chart->layout()->activate();
-    QByteArray svg;
-    QBuffer buffer(&svg);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator generator;
-    generator.setOutputDevice(&buffer);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(chart->title());
-    {
-        QPainter painter(&generator);
+    const QByteArray svg = svgDrawing(size, chart->title(), [&](QPainter& painter) {
         painter.setRenderHint(QPainter::Antialiasing);
         view->scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
-    }
+    });
     chart->resize(onScreen);
     chart->setPos(position);
     return svg;

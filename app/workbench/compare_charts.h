@@ -8,12 +8,14 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 class QChart;
+class QPainter;
 class QChartView;
 class QLineSeries;
 class QPointF;
@@ -38,6 +40,8 @@ QScatterSeries* selectionRing(const QPointF& at);
 QValueAxis* niceAxis(double minimum, double maximum, const QString& title);
 /// Value axes over `bounds` with 5% padding and round ticks, titled; never below zero for non-negative values.
 std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QString& xTitle, const QString& yTitle);
+/// Returns an SVG document of `size` (its view box in the same units) drawn by `draw`.
+QByteArray svgDrawing(const QSize& size, const QString& title, const std::function<void(QPainter&)>& draw);
 /// Draws a chart as an SVG document laid out at `size` whatever size its view has on screen (rendering the view
 /// itself would scale its on-screen layout and shrink or blow up the text); the chart gets its size back at once.
 QByteArray chartSvg(QChartView* view, const QSize& size);

@@ -97,33 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_collectivesPanel, tr("Collectives"));
     setCentralWidget(m_tabs);
 
-    auto* runDock = new QDockWidget(tr("Run"), this);
-    runDock->setObjectName("runDock");
-    // In a scroll area: the run panel's form is taller than the dock leaves it on a 1280 x 800 screen, and would
-    // otherwise set the window's minimum height above the screen's.
-    auto* runScroll = new QScrollArea(runDock);
-    runScroll->setWidget(m_runPanel);
-    runScroll->setWidgetResizable(true);
-    runScroll->setFrameShape(QFrame::NoFrame);
-    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    runScroll->setMinimumWidth(m_runPanel->minimumSizeHint().width()
-                               + runScroll->verticalScrollBar()->sizeHint().width());
-    runDock->setWidget(runScroll);
-    addDockWidget(Qt::LeftDockWidgetArea, runDock);
-    m_runsPanel = new RunsPanel(m_document, m_controller, this);
-    auto* runsDock = new QDockWidget(tr("Runs"), this);
-    runsDock->setObjectName("runsDock");
-    runsDock->setWidget(m_runsPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, runsDock);
-    m_jobsPanel = new JobsPanel(m_runner, this);
-    auto* jobsDock = new QDockWidget(tr("Jobs"), this);
-    jobsDock->setObjectName("jobsDock");
-    jobsDock->setWidget(m_jobsPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, jobsDock);
-    splitDockWidget(runsDock, jobsDock, Qt::Horizontal);
-    resizeDocks({runsDock, jobsDock}, {900, 380}, Qt::Horizontal);
-    resizeDocks({runsDock}, {230}, Qt::Vertical);
-    resizeDocks({runDock}, {300}, Qt::Horizontal);
+    buildDocks();
 
     auto errors = [this](const QString& title, const QString& message) { showError(title, message); };
     connect(m_mapPanel, &MapPanel::errorOccurred, this, errors);
@@ -194,6 +168,38 @@ MainWindow::~MainWindow()
 {
     m_runner->cancelAll();
     m_runner->waitForAll();
+}
+
+/// The Run dock on the left, Runs and Jobs side by side at the bottom.
+void MainWindow::buildDocks()
+{
+    auto* runDock = new QDockWidget(tr("Run"), this);
+    runDock->setObjectName("runDock");
+    // In a scroll area: the run panel's form is taller than the dock leaves it on a 1280 x 800 screen, and would
+    // otherwise set the window's minimum height above the screen's.
+    auto* runScroll = new QScrollArea(runDock);
+    runScroll->setWidget(m_runPanel);
+    runScroll->setWidgetResizable(true);
+    runScroll->setFrameShape(QFrame::NoFrame);
+    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    runScroll->setMinimumWidth(m_runPanel->minimumSizeHint().width()
+                               + runScroll->verticalScrollBar()->sizeHint().width());
+    runDock->setWidget(runScroll);
+    addDockWidget(Qt::LeftDockWidgetArea, runDock);
+    m_runsPanel = new RunsPanel(m_document, m_controller, this);
+    auto* runsDock = new QDockWidget(tr("Runs"), this);
+    runsDock->setObjectName("runsDock");
+    runsDock->setWidget(m_runsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+    m_jobsPanel = new JobsPanel(m_runner, this);
+    auto* jobsDock = new QDockWidget(tr("Jobs"), this);
+    jobsDock->setObjectName("jobsDock");
+    jobsDock->setWidget(m_jobsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, jobsDock);
+    splitDockWidget(runsDock, jobsDock, Qt::Horizontal);
+    resizeDocks({runsDock, jobsDock}, {900, 380}, Qt::Horizontal);
+    resizeDocks({runsDock}, {230}, Qt::Vertical);
+    resizeDocks({runDock}, {300}, Qt::Horizontal);
 }
 
 void MainWindow::buildMenus()

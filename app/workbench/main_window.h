@@ -155,6 +155,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void buildDocks();
     void buildMenus();
     void explainPanels();
     bool openOrImportUnguarded(const QString& path);

@@ -122,7 +122,10 @@ void NetworkPanel::rebuild()
             for (int j = 0; j < n; ++j) {
                 const auto provenance = project->network.provenance(q, i, j);
                 const bool known = provenance == model::Provenance::Measured || provenance == model::Provenance::Edited;
-                auto* item = new QTableWidgetItem(QString::number(complete.value(q, i, j), 'g', 6));
+                // Measured and edited values as given; an estimate to three significant digits, which is all a
+                // distance model knows.
+                auto* item = new QTableWidgetItem(QString::number(complete.value(q, i, j), 'g', known ? 6 : 3));
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 QFont font = item->font();
                 font.setItalic(!known);
                 font.setBold(provenance == model::Provenance::Edited);

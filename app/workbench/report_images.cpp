@@ -1,15 +1,14 @@
 #include "app/workbench/report_images.h"
 
 #include "app/document/run_analysis.h"
+#include "app/workbench/compare_charts.h"
 #include "app/workbench/compare_panel.h"
 #include "app/workbench/matrix_data.h"
 #include "widgets/heatmap_view.h"
 #include "widgets/world_map_view.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QPainter>
-#include <QSvgGenerator>
 
 namespace meridian::workbench {
 
@@ -36,17 +35,8 @@ QImage heatmapImage(widgets::HeatmapData data, bool logScale)
 
 QByteArray mapSvg(const widgets::WorldMapView& map)
 {
-    QByteArray svg;
-    QBuffer buffer(&svg);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator generator;
-    generator.setOutputDevice(&buffer);
-    generator.setSize(kMapSize);
-    generator.setViewBox(QRect(QPoint(0, 0), kMapSize));
-    QPainter painter(&generator);
-    map.renderTo(painter, QRect(QPoint(0, 0), kMapSize));
-    painter.end();
-    return svg;
+    return svgDrawing(kMapSize, tr("Site map"),
+                      [&map](QPainter& painter) { map.renderTo(painter, QRect(QPoint(0, 0), kMapSize)); });
 }
 
 } // namespace
