@@ -142,6 +142,7 @@ HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
     l.rowSums = QRect(l.plot.right() + kGap, l.plot.top(), kSumStrip, l.plot.height());
     l.columnSums = QRect(l.plot.left(), l.plot.bottom() + kGap, l.plot.width(), kSumStrip);
     l.legend = QRect(l.rowSums.right() + 14, l.plot.top(), 14, l.plot.height());
+    l.width = size.width();
     return l;
 }
 
@@ -434,8 +435,8 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
     p.drawText(QRect(l.rowSums.left(), l.plot.top() - fm.height() - 2, kSumStrip + 60, fm.height()), Qt::AlignLeft,
                tr("\u03a3 row"));
     // The caption may run on under the row sums and the legend, and wraps onto a second line rather than be cut.
-    p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2,
-                     l.legend.right() + kLegendWidth - l.columnSums.left(), 2 * fm.height()),
+    p.drawText(QRect(l.columnSums.left(), l.columnSums.bottom() + 2, std::max(60, l.width - 4 - l.columnSums.left()),
+                     2 * fm.height()),
                Qt::AlignLeft | Qt::TextWordWrap,
                QString("%1 \u2192 %2 (%3 x %4);  largest row sum %6, column sum %5")
                    .arg(m_data.rowAxis, m_data.columnAxis)

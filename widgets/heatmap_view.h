@@ -86,6 +86,7 @@ private:
         QRect rowSums;
         QRect columnSums;
         QRect legend;
+        int width = 0; ///< of the whole drawing
     };
     struct Binned {
         QImage image;
