@@ -77,7 +77,8 @@ Status printHtmlToPdf(const QString& htmlPath, const QString& pdfPath, int timeo
         loop.quit();
     });
     page.load(QUrl::fromLocalFile(QFileInfo(htmlPath).absoluteFilePath()));
-    loop.exec();
+    // No user input meanwhile: the workbench waits here, and a second report or a close would re-enter it.
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
     if (timedOut)
         return printError(pdfPath, QString("the report was not laid out within %1 s").arg(timeoutMs / 1000));
     if (!loaded)

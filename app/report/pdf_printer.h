@@ -13,7 +13,8 @@ void prepareWebEngine();
 
 /// Lays out an HTML file with Qt WebEngine (Chromium) and prints it to PDF, A4 portrait, honouring the page's
 /// print CSS (table headers repeated, rows and figures kept whole). Blocks in a local event loop until the PDF is
-/// written or `timeoutMs` passes; needs a QApplication or QGuiApplication. The PDF is written atomically.
+/// written or `timeoutMs` passes (user input is held back meanwhile); needs a QApplication or QGuiApplication. The
+/// PDF is written atomically.
 Status printHtmlToPdf(const QString& htmlPath, const QString& pdfPath, int timeoutMs = 120000);
 
 } // namespace meridian::report
