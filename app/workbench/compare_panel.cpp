@@ -470,10 +470,10 @@ void ComparePanel::refreshBars()
     auto* x = new QBarCategoryAxis;
     for (const auto& a : algorithms)
         x->append(QString::fromStdString(a));
-    auto* y = new QValueAxis;
-    y->setRange(0, std::max(1.05, top * 1.05));
-    y->setTitleText(allNormalised ? tr("cost / random")
-                                  : tr("cost / worst mapper (no random run for some applications)"));
+    // Round ticks (0, 0.2, 0.4, ...) rather than five even splits of the range (0.26, 0.53, ...).
+    auto* y = niceAxis(0, std::max(1.05, top * 1.05),
+                       allNormalised ? tr("cost / random")
+                                     : tr("cost / worst mapper (no random run for some applications)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
