@@ -30,6 +30,11 @@ void prepareChromium()
         qputenv("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu --disable-background-networking");
 }
 
+Error printError(const QString& path, const QString& what)
+{
+    return makeError(ErrorCode::Io, what.toStdString(), {path.toStdString(), 0, 0});
+}
+
 } // namespace
 
 void prepareWebEngine()
@@ -37,15 +42,6 @@ void prepareWebEngine()
     QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     prepareChromium();
 }
-
-namespace {
-
-Error printError(const QString& path, const QString& what)
-{
-    return makeError(ErrorCode::Io, what.toStdString(), {path.toStdString(), 0, 0});
-}
-
-} // namespace
 
 Status printHtmlToPdf(const QString& htmlPath, const QString& pdfPath, int timeoutMs)
 {

@@ -159,9 +159,7 @@ QString titlePage(const ReportInput& input)
     };
     if (!document.path().isEmpty())
         row("Project file", esc(QFileInfo(document.path()).fileName()));
-    row("Written",
-        esc(input.generatedAt.isEmpty() ? QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm")
-                                        : input.generatedAt));
+    row("Written", QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm"));
     row("Prepared with", QString("Meridian %1").arg(MERIDIAN_VERSION));
     row("Sites",
         QString("%1 sites, %2 hosts, %3 slots")

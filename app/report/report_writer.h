@@ -24,11 +24,10 @@ struct Figure {
 /// "cdf:<run id>", "best-of-k:<run id>"; "partitions:<graph>". A missing key leaves its figure out.
 using Figures = std::map<QString, Figure>;
 
-/// What a report is written from: the project, its runs and when it was written.
+/// What a report is written from: the project with its runs, and the figures.
 struct ReportInput {
     const document::ProjectDocument* document = nullptr;
     Figures figures;
-    QString generatedAt; ///< ISO date and time; now when empty
 };
 
 /// Returns the report as one self-contained HTML page (the same source is printed to PDF): a title page; a
