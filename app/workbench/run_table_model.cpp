@@ -35,25 +35,21 @@ QVariant budgetCell(const document::Run& run, int role)
     return *over > 0.0 ? QObject::tr("over by %1").arg(widgets::formatValue(*over, "USD")) : QObject::tr("met");
 }
 
-// "VA 16/16 · OR 8/16": processes per site of its slots, the sites with processes only.
-QVariant perSiteCell(const document::Run& run, const model::Topology& topology, int role)
+// "VA 16/16 · OR 8/16": processes per site of its slots, the sites with processes only; and how many sites are
+// used (the sort key). A dash for a partition run.
+std::pair<QString, int> perSite(const document::Run& run, const model::Topology& topology)
 {
     if (run.kind != document::RunKind::Mapping || run.placement.processCount() == 0)
-        return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant();
+        return {QStringLiteral("\u2014"), -1};
     const auto load = run.placement.siteLoad(topology.siteCount());
     QStringList parts;
-    int used = 0;
     for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s)
-        if (load[s] > 0) {
-            ++used;
+        if (load[s] > 0)
             parts << QString("%1 %2/%3")
                          .arg(QString::fromStdString(topology.site(s).name))
                          .arg(load[s])
                          .arg(topology.capacity(s));
-        }
-    if (role == Qt::EditRole)
-        return used;
-    return parts.join(QStringLiteral(" \u00b7 "));
+    return {parts.join(QStringLiteral(" \u00b7 ")), static_cast<int>(parts.size())};
 }
 
 } // namespace
@@ -71,8 +67,12 @@ void RunTableModel::refresh()
     beginResetModel();
     m_runs = m_document->runs();
     m_stale.clear();
-    for (const auto& r : m_runs)
+    m_perSite.clear();
+    // Computed here, once per change: a cell is drawn and sorted on far more often, and reads every process.
+    for (const auto& r : m_runs) {
         m_stale.push_back(m_document->isStale(*r));
+        m_perSite.push_back(perSite(*r, m_document->project()->topology));
+    }
     endResetModel();
 }
 
@@ -159,7 +159,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     case Runtime:
         return metricCell(run, "runtime_s", "s", role);
     case PerSite:
-        return perSiteCell(run, m_document->project()->topology, role);
+        if (m_perSite[index.row()].second < 0)
+            return role == Qt::DisplayRole ? QVariant(m_perSite[index.row()].first) : QVariant();
+        return role == Qt::EditRole ? QVariant(m_perSite[index.row()].second) : QVariant(m_perSite[index.row()].first);
     case Status:
         return stale ? tr("stale") : tr("current");
     default:

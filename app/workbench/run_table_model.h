@@ -3,6 +3,10 @@
 #include "app/document/project_document.h"
 
 #include <QAbstractTableModel>
+#include <QString>
+
+#include <utility>
+#include <vector>
 
 namespace meridian::workbench {
 
@@ -51,6 +55,7 @@ private:
     document::ProjectDocument* m_document;
     std::vector<std::shared_ptr<const document::Run>> m_runs;
     std::vector<bool> m_stale;
+    std::vector<std::pair<QString, int>> m_perSite; ///< each row's processes per site, and the sites used
 };
 
 /// The runs normalised to a baseline run: each metric of each run divided by the baseline's, so the
