@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -95,11 +96,21 @@ UserGuideDialog::UserGuideDialog(QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) { search(text); });
     connect(m_search, &QLineEdit::returnPressed, this,
             [this] { findNext(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier); });
-    connect(m_contents, &QListWidget::currentTextChanged, this, [this](const QString& title) {
-        m_browser->moveCursor(QTextCursor::Start);
-        m_browser->find(title.trimmed());
-    });
+    connect(m_contents, &QListWidget::currentTextChanged, this, [this](const QString& title) { showSection(title); });
     resize(960, 680);
+}
+
+bool UserGuideDialog::showSection(const QString& title)
+{
+    // The heading itself, not the first place its words appear ("The workbench" is named before its section).
+    for (QTextBlock block = m_browser->document()->begin(); block.isValid(); block = block.next())
+        if (block.blockFormat().headingLevel() > 0 && block.text().trimmed() == title.trimmed()) {
+            QTextCursor cursor(block);
+            m_browser->setTextCursor(cursor);
+            m_browser->ensureCursorVisible();
+            return true;
+        }
+    return false;
 }
 
 int UserGuideDialog::search(const QString& text)

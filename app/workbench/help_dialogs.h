@@ -25,6 +25,8 @@ public:
     explicit UserGuideDialog(QWidget* parent = nullptr);
     QTextBrowser* browser() const { return m_browser; }
     QLineEdit* searchField() const { return m_search; }
+    /// Shows the section whose heading is `title` (as the contents list names it); false when there is none.
+    bool showSection(const QString& title);
     /// Highlights every match of `text` and shows the first; returns how many there are.
     int search(const QString& text);
     /// Moves to the next (or previous) match; false when there is none.

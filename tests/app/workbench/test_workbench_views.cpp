@@ -30,6 +30,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QtTest>
 
@@ -244,6 +245,10 @@ private Q_SLOTS:
         auto* guide = m_window->showUserGuide();
         QVERIFY(guide->browser()->toPlainText().contains("The workbench"));
         QVERIFY(guide->search("skyline") > 0);
+        // The contents list goes to the heading, not to where its words first appear.
+        QVERIFY(guide->showSection("The workbench"));
+        QVERIFY(guide->browser()->textCursor().block().blockFormat().headingLevel() > 0);
+        QCOMPARE(guide->browser()->textCursor().block().text(), QString("The workbench"));
         QCOMPARE(guide->search("no such words anywhere"), 0);
         guide->searchField()->setText("Pareto");
         QTest::qWait(50);
