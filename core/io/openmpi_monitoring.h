@@ -41,9 +41,12 @@ struct MonitoringCapture {
 
 /// Reads every NAME.RANK.prof of one run in `folder`. The ranks are 0 .. N-1 with N the size of
 /// MPI_COMM_WORLD as the files describe it; a missing rank is an error naming it (and the file expected). Open
-/// MPI's own traffic (`I` lines) and one-sided lines are left out. A truncated file (a last line without its
-/// end, or no collectives section after the point-to-point one) and every malformed line are errors naming
-/// the file, line and column. A folder holding the files of several runs must be narrowed with `name`.
+/// MPI's own traffic (`I` lines) and one-sided lines are left out. An empty file, a truncated file (a last line
+/// without its end, no collectives section after the point-to-point one, a D line without its O2A, A2O and A2A
+/// lines, or fewer communicators of a group than another member's file lists), a count above 2^64 - 1 or a
+/// communicator total adding up past it, and every malformed line are errors naming the file, line and column.
+/// A rank is written as Open MPI writes it (app.0.prof, never app.00.prof), so no rank is read twice. A folder
+/// holding the files of several runs must be narrowed with `name`.
 /// Open MPI 4.1 does not count persistent sends (MPI_Send_init + MPI_Start) in its monitoring.
 Expected<MonitoringCapture> readOpenMpiMonitoring(const std::string& folder, const std::string& name = {});
 

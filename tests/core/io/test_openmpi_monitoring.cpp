@@ -126,6 +126,95 @@ private Q_SLOTS:
         QVERIFY(json.find("\xEF\xBF\xBD") != std::string::npos); // U+FFFD
     }
 
+    // Issue 31: an empty file of a rank dropped the rank's sends without a word.
+    void anEmptyFileIsRefused()
+    {
+        QTemporaryDir dir;
+        copyRun(dir, "app");
+        QVERIFY(QFile::remove(dir.filePath("app.2.prof")));
+        QVERIFY(QFile::copy(QString(MERIDIAN_TEST_DATA) + "/regressions/monitoring_empty.prof",
+                            dir.filePath("app.2.prof")));
+        const QString error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains("app.2.prof:1:1: the file is empty") && error.contains("'# POINT TO POINT'"),
+                 qPrintable(error));
+    }
+
+    // Issue 31: app.0.prof and app.00.prof were both read as rank 0, its traffic counted twice.
+    void aRankWrittenWithLeadingZerosIsRefused()
+    {
+        QTemporaryDir dir;
+        copyRun(dir, "app");
+        QVERIFY(QFile::copy(dir.filePath("app.0.prof"), dir.filePath("app.00.prof")));
+        QString error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains("app.00.prof: the rank '00' in this name is not written as Open MPI writes it")
+                     && error.contains("expected " + dir.filePath("app.0.prof"))
+                     && error.contains(dir.filePath("app.0.prof")
+                                       + " holds rank 0 too: its traffic would be counted twice"),
+                 qPrintable(error));
+        QVERIFY(QFile::remove(dir.filePath("app.0.prof")));
+        error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains("app.00.prof: the rank '00'") && !error.contains("twice"), qPrintable(error));
+    }
+
+    // Issue 31: a file cut inside '# COLLECTIVES' (at the end of a line) was read as complete.
+    void aFileCutInsideItsCollectivesIsRefused()
+    {
+        QTemporaryDir dir;
+        copyRun(dir, "app");
+        // Cut after a D line: its O2A, A2O and A2A lines are missing.
+        QVERIFY(QFile::remove(dir.filePath("app.1.prof")));
+        QVERIFY(QFile::copy(QString(MERIDIAN_TEST_DATA) + "/regressions/monitoring_cut_after_communicator.prof",
+                            dir.filePath("app.1.prof")));
+        QString error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains(
+                     "app.1.prof:12:1: the file is truncated: the communicator of line 12 lacks its 'O2A' line"),
+                 qPrintable(error));
+        // Cut between two lines of a communicator's totals, then another communicator.
+        rewrite(dir.filePath("app.1.prof"),
+                [](QByteArray text) { return text + "O2A\t1\t0 bytes\t0 msgs sent\nD\tx\tprocs: 1\n"; });
+        error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains("app.1.prof:14:1: expected the 'A2O' line of the communicator of line 12"),
+                 qPrintable(error));
+        // Cut between two communicators: another member's file lists one this file lacks.
+        copyRun(dir, "cut");
+        rewrite(dir.filePath("cut.3.prof"),
+                [](QByteArray text) { return text.left(text.indexOf("D\tMPI COMMUNICATOR")); });
+        error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString(), "cut"));
+        QVERIFY2(error.contains("cut.3.prof:16: the file is truncated in its '# COLLECTIVES' section: it lists 0 "
+                                "communicator(s) of ranks 0,1,2,3 where ")
+                     && error.contains("cut.0.prof lists 1"),
+                 qPrintable(error));
+        // Cut right after the section's heading.
+        rewrite(dir.filePath("cut.3.prof"), [](QByteArray text) { return text.left(text.indexOf("C\t")); });
+        error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString(), "cut"));
+        QVERIFY2(error.contains("cut.3.prof:9: the file is truncated in its '# COLLECTIVES' section"),
+                 qPrintable(error));
+    }
+
+    // Issue 31: a communicator's totals added over its members' files wrapped past 2^64.
+    void totalsThatWouldWrapAreRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QString(MERIDIAN_TEST_DATA) + "/regressions/monitoring_total_wraps.prof",
+                            dir.filePath("app.0.prof")));
+        QString error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains(
+                     "app.0.prof:11:7: expected a count that keeps the communicator 'MPI_COMM_SELF''s A2A total "
+                     "within 2^64 - 1"),
+                 qPrintable(error));
+        // Open MPI writes its counts as size_t: 2^64 - 1 is read, 2^64 is not.
+        rewrite(dir.filePath("app.0.prof"), [](QByteArray text) { return text.left(text.lastIndexOf("D\t")); });
+        auto capture = io::readOpenMpiMonitoring(dir.path().toStdString());
+        QVERIFY2(capture, qPrintable(errorOf(capture)));
+        QCOMPARE(capture->communicators.front().allToAllBytes, std::uint64_t(18446744073709551615ULL));
+        rewrite(dir.filePath("app.0.prof"),
+                [](QByteArray text) { return text.replace("18446744073709551615", "18446744073709551616"); });
+        error = errorOf(io::readOpenMpiMonitoring(dir.path().toStdString()));
+        QVERIFY2(error.contains("app.0.prof:7:7: expected a count followed by 'bytes' (at most 2^64 - 1), found "
+                                "'18446744073709551616 bytes'"),
+                 qPrintable(error));
+    }
+
     void theRunToReadIsChosen()
     {
         QTemporaryDir dir;
