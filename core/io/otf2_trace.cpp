@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -30,6 +31,10 @@ struct Counting {
     std::vector<model::CommEntry> entries;
     std::map<std::tuple<int, int, int>, std::map<int, std::pair<std::uint64_t, std::uint64_t>>> collectives;
     std::uint64_t events = 0;
+    /// The sends seen per location, to name the one refused.
+    std::unordered_map<std::uint64_t, std::uint64_t> sends;
+    /// Why the events were refused (a send to a receiver outside its communicator), empty if they were not.
+    std::string refusal;
     std::string problem;
 };
 
@@ -65,57 +70,39 @@ int worldRank(const Definitions& d, OTF2_CommRef comm, std::uint64_t rank)
     return -1;
 }
 
-void countSend(Counting& c, OTF2_LocationRef location, uint32_t receiver, OTF2_CommRef comm, uint64_t length)
+/// Counts a send, or refuses it (interrupting the reading): a receiver outside its communicator, or an unknown
+/// communicator, is a damaged or foreign trace, and dropping the send would understate the traffic silently.
+OTF2_CallbackCode countSend(Counting& c, OTF2_LocationRef location, OTF2_TimeStamp time, uint32_t receiver,
+                            OTF2_CommRef comm, uint64_t length)
 {
     const auto from = c.definitions.rankOfLocation.find(location);
-    const int to = worldRank(c.definitions, comm, receiver);
-    if (from == c.definitions.rankOfLocation.end() || to < 0)
-        return;
-    c.entries.push_back({from->second, to, static_cast<double>(length), 1.0});
-}
-
-OTF2_CallbackCode onSend(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t receiver,
-                         OTF2_CommRef comm, uint32_t, uint64_t length)
-{
-    countSend(*static_cast<Counting*>(data), location, receiver, comm, length);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode onIsend(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t receiver,
-                          OTF2_CommRef comm, uint32_t, uint64_t length, uint64_t)
-{
-    countSend(*static_cast<Counting*>(data), location, receiver, comm, length);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode onCollectiveEnd(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*,
-                                  OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t)
-{
-    auto& c = *static_cast<Counting*>(data);
-    const auto from = c.definitions.rankOfLocation.find(location);
-    const auto group = c.definitions.commGroup.find(comm);
-    if (from == c.definitions.rankOfLocation.end() || group == c.definitions.commGroup.end())
+    const std::uint64_t send = ++c.sends[location];
+    // Events of a location outside the MPI world are not the application's; a receiver that is negative as an
+    // MPI rank is MPI_PROC_NULL (-2 in Open MPI, -1 in MPICH), a send that moves nothing.
+    if (from == c.definitions.rankOfLocation.end() || static_cast<std::int32_t>(receiver) < 0)
         return OTF2_CALLBACK_SUCCESS;
-    const auto members = c.definitions.groups.find({OTF2_GROUP_TYPE_COMM_GROUP, group->second});
-    const int size = members == c.definitions.groups.end() ? 0 : static_cast<int>(members->second.size());
-    const int rootWorld = root == OTF2_UNDEFINED_UINT32 ? -1 : worldRank(c.definitions, comm, root);
-    auto& [calls, bytes] = c.collectives[{static_cast<int>(op), size, rootWorld}][from->second];
-    ++calls;
-    bytes += sent;
+    const int to = worldRank(c.definitions, comm, receiver);
+    if (to < 0) {
+        c.refusal = "location " + std::to_string(location) + " (rank " + std::to_string(from->second) + "), its send "
+            + std::to_string(send) + " (time " + std::to_string(time) + "), names receiver " + std::to_string(receiver)
+            + " of communicator " + std::to_string(comm)
+            + ", which is not one of its ranks: expected a rank of a communicator the trace defines";
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    c.entries.push_back({from->second, to, static_cast<double>(length), 1.0});
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/// Keeps OTF2's own error messages off the terminal: the first becomes the reason given to the user.
-OTF2_ErrorCode onError(void* data, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char* format,
-                       va_list arguments)
+OTF2_CallbackCode onSend(OTF2_LocationRef location, OTF2_TimeStamp time, void* data, OTF2_AttributeList*,
+                         uint32_t receiver, OTF2_CommRef comm, uint32_t, uint64_t length)
 {
-    auto* problem = static_cast<std::string*>(data);
-    if (problem && problem->empty()) {
-        char text[512];
-        std::vsnprintf(text, sizeof text, format, arguments);
-        *problem = text;
-    }
-    return code;
+    return countSend(*static_cast<Counting*>(data), location, time, receiver, comm, length);
+}
+
+OTF2_CallbackCode onIsend(OTF2_LocationRef location, OTF2_TimeStamp time, void* data, OTF2_AttributeList*,
+                          uint32_t receiver, OTF2_CommRef comm, uint32_t, uint64_t length, uint64_t)
+{
+    return countSend(*static_cast<Counting*>(data), location, time, receiver, comm, length);
 }
 
 const char* operationName(int op)
@@ -138,6 +125,41 @@ const char* operationName(int op)
                                         "exscan",
                                         "reduce_scatter_block"};
     return op >= 0 && op < static_cast<int>(std::size(names)) ? names[op] : "other";
+}
+
+OTF2_CallbackCode onCollectiveEnd(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*,
+                                  OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t)
+{
+    auto& c = *static_cast<Counting*>(data);
+    const auto from = c.definitions.rankOfLocation.find(location);
+    const auto group = c.definitions.commGroup.find(comm);
+    if (from == c.definitions.rankOfLocation.end() || group == c.definitions.commGroup.end())
+        return OTF2_CALLBACK_SUCCESS;
+    const auto members = c.definitions.groups.find({OTF2_GROUP_TYPE_COMM_GROUP, group->second});
+    const int size = members == c.definitions.groups.end() ? 0 : static_cast<int>(members->second.size());
+    const int rootWorld = root == OTF2_UNDEFINED_UINT32 ? -1 : worldRank(c.definitions, comm, root);
+    auto& [calls, bytes] = c.collectives[{static_cast<int>(op), size, rootWorld}][from->second];
+    if (sent > std::numeric_limits<std::uint64_t>::max() - bytes) {
+        c.refusal = "location " + std::to_string(location) + " (rank " + std::to_string(from->second)
+            + "): the bytes its " + operationName(op) + " calls sent add up past 2^64 - 1";
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    ++calls;
+    bytes += sent;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/// Keeps OTF2's own error messages off the terminal: the first becomes the reason given to the user.
+OTF2_ErrorCode onError(void* data, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char* format,
+                       va_list arguments)
+{
+    auto* problem = static_cast<std::string*>(data);
+    if (problem && problem->empty()) {
+        char text[512];
+        std::vsnprintf(text, sizeof text, format, arguments);
+        *problem = text;
+    }
+    return code;
 }
 
 struct ReaderCloser {
@@ -185,6 +207,8 @@ Status readEvents(OTF2_Reader* reader, Counting& c)
     const OTF2_ErrorCode status = OTF2_Reader_ReadAllGlobalEvents(reader, events, &read);
     OTF2_Reader_CloseGlobalEvtReader(reader, events);
     OTF2_Reader_CloseEvtFiles(reader);
+    if (!c.refusal.empty())
+        return makeError(ErrorCode::Parse, c.refusal);
     if (status != OTF2_SUCCESS)
         return makeError(ErrorCode::Parse, "its events cannot be read");
     c.events = read;
@@ -231,8 +255,12 @@ Expected<Otf2Capture> readOtf2Trace(const std::string& archive)
     OTF2_Reader_SetSerialCollectiveCallbacks(reader.get());
     if (auto ok = readDefinitions(reader.get(), c); !ok)
         return failed(ok.error());
-    if (auto ok = readEvents(reader.get(), c); !ok)
-        return failed(ok.error());
+    if (auto ok = readEvents(reader.get(), c); !ok) {
+        if (c.refusal.empty())
+            return failed(ok.error());
+        OTF2_Error_RegisterCallback(onError, nullptr);
+        return makeError(ErrorCode::Parse, c.refusal, {archive, 0, 0});
+    }
     OTF2_Error_RegisterCallback(onError, nullptr);
     auto comm = model::CommMatrix::fromEntries(static_cast<int>(c.definitions.worldLocations.size()), c.entries, true);
     if (!comm)

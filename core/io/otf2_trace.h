@@ -35,8 +35,9 @@ struct Otf2Capture {
 /// Reads an OTF2 archive (its anchor file, `NAME.otf2`; EZTrace writes `PROGRAM_trace/eztrace_log.otf2`
 /// with `mpirun -np N eztrace -t openmpi PROGRAM`). Ranks are the positions of the locations in the MPI
 /// world's location group; a receiver given in another communicator is resolved through that communicator's
-/// group. Sends to MPI_PROC_NULL are left out. A path that is not an archive, or definitions that do not
-/// resolve, are errors naming the archive. Uses the OTF2 library (Debian libotf2-trace-dev).
+/// group. Sends to MPI_PROC_NULL are left out. A path that is not an archive, definitions that do not resolve,
+/// a send to a receiver outside its communicator (naming the location, its rank and the send) and a collective's
+/// bytes adding up past 2^64 - 1 are errors naming the archive. Uses the OTF2 library (Debian libotf2-trace-dev).
 Expected<Otf2Capture> readOtf2Trace(const std::string& archive);
 
 /// The collectives summary as JSON text (`meridian-collectives`, version 1), as the tracer writes it.
