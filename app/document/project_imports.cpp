@@ -80,7 +80,7 @@ FileKind detectFileKind(const std::string& path, const model::Topology& topology
     if (!text)
         return say(why, FileKind::Unknown, text.error().toString());
     const std::string_view body = io::trim(
-        std::string_view(*text).substr(0, std::min<std::size_t>(text->size(), 1 << 16)));
+        io::withoutByteOrderMark(std::string_view(*text).substr(0, std::min<std::size_t>(text->size(), 1 << 16))));
     // What measurement tools wrote: told by content, with the files a result always comes with beside it.
     const auto beside = [&](const char* suffix, const char* sibling) {
         return endsWith(path, suffix) && fileExists(path.substr(0, path.size() - std::strlen(suffix)) + sibling);

@@ -43,15 +43,19 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
             if (!nl)
                 break;
             const std::size_t end = static_cast<const char*>(nl) - buffer.data();
-            if (auto ok = onLine(std::string_view(buffer.data() + start, end - start), ++line); !ok)
+            // A UTF-8 byte-order mark is no part of the first line.
+            const std::string_view text(buffer.data() + start, end - start);
+            if (auto ok = onLine(line == 0 ? withoutByteOrderMark(text) : text, ++line); !ok)
                 return ok;
             start = end + 1;
         }
         carried = size - start;
         if (last) {
-            if (carried > 0)
-                if (auto ok = onLine(std::string_view(buffer.data() + start, carried), ++line); !ok)
+            if (carried > 0) {
+                const std::string_view text(buffer.data() + start, carried);
+                if (auto ok = onLine(line == 0 ? withoutByteOrderMark(text) : text, ++line); !ok)
                     return ok;
+            }
             return {};
         }
         if (carried == buffer.size())

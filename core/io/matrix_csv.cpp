@@ -1,6 +1,7 @@
 #include "core/io/matrix_csv.h"
 
 #include "core/io/text_file.h"
+#include "core/io/utf8_text.h"
 
 #include <charconv>
 #include <cmath>
@@ -30,6 +31,25 @@ std::string formatNumber(double v)
     return std::string(buffer, ptr);
 }
 
+/// Reads the first record's names into `m` when it is a header row (a non-numeric cell after its first);
+/// returns whether it was one. Names must be UTF-8.
+Expected<bool> readHeader(const std::vector<Field>& fields, const std::string& path, int line, LabeledMatrix& m)
+{
+    bool header = false;
+    for (std::size_t f = 1; f < fields.size(); ++f)
+        if (!fields[f].text.empty() && !looksNumeric(fields[f].text))
+            header = true;
+    if (!header)
+        return false;
+    m.headerLine = line;
+    for (const auto& f : fields) {
+        if (auto ok = checkUtf8Name(path, line, f.column, f.text, "a name"); !ok)
+            return ok.error();
+        m.columnNames.push_back(f.text);
+    }
+    return true;
+}
+
 } // namespace
 
 Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bool allowMissing)
@@ -45,16 +65,11 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
         const auto& fields = records.fields();
         const int line = records.line();
         if (records.isFirst()) {
-            bool header = false;
-            for (std::size_t f = 1; f < fields.size(); ++f)
-                if (!fields[f].text.empty() && !looksNumeric(fields[f].text))
-                    header = true;
-            if (header) {
-                m.headerLine = line;
-                for (const auto& f : fields)
-                    m.columnNames.push_back(f.text);
+            auto header = readHeader(fields, path, line, m);
+            if (!header)
+                return header.error();
+            if (*header)
                 continue;
-            }
         }
         if (width == 0) {
             const auto& head = fields.front().text;
@@ -81,6 +96,8 @@ Expected<LabeledMatrix> readMatrixCsv(const std::string& path, CellRule rule, bo
             if (name.text.empty() || looksNumeric(name.text))
                 return parseError(path, line, name.column,
                                   "expected a name in the first column, as on the first data row");
+            if (auto ok = checkUtf8Name(path, line, name.column, name.text, "a name"); !ok)
+                return ok.error();
             m.rowNames.push_back(name.text);
             f = 1;
         }

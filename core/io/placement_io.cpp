@@ -1,6 +1,7 @@
 #include "core/io/placement_io.h"
 
 #include "core/io/text_file.h"
+#include "core/io/utf8_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,6 +23,8 @@ Expected<int> parseProcess(const Field& field, const std::string& path, int line
 
 Expected<int> parseSite(const Field& field, const model::Topology& topology, const std::string& path, int line)
 {
+    if (auto ok = checkUtf8Name(path, line, field.column, field.text, "a site name"); !ok)
+        return ok.error();
     const auto site = topology.siteIndex(field.text);
     if (!site)
         return parseError(path, line, field.column,

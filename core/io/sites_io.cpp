@@ -2,6 +2,7 @@
 
 #include "core/io/json_text.h"
 #include "core/io/text_file.h"
+#include "core/io/utf8_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -144,6 +145,8 @@ Expected<std::vector<model::Site>> readSitesCsv(const std::string& path)
         const auto& nameField = fields[columnOf[kName]];
         if (nameField.text.empty())
             return parseError(path, line, nameField.column, "expected a site name");
+        if (auto ok = checkUtf8Name(path, line, nameField.column, nameField.text, "a site name"); !ok)
+            return ok.error();
         if (!names.insert(nameField.text).second)
             return parseError(path, line, nameField.column, "site " + shown(nameField.text) + " is listed twice");
         site.name = nameField.text;
@@ -388,6 +391,9 @@ Expected<std::vector<model::Site>> readHostsCsv(const std::string& path, const m
                                   + " fields");
         if (f[0].text.empty())
             return parseError(path, line, f[0].column, "expected a host name");
+        for (std::size_t k : {0, 1})
+            if (auto ok = checkUtf8Name(path, line, f[k].column, f[k].text, k == 0 ? "a host name" : "a site name"); !ok)
+                return ok.error();
         const auto site = topology.siteIndex(f[1].text);
         if (!site)
             return parseError(path, line, f[1].column,

@@ -119,6 +119,8 @@ Status readChunk(const std::string& path, int fd, std::uint64_t fileSize, std::s
         want *= 2; // a line longer than what was read past the range
     }
     std::size_t from = 0;
+    if (const std::string_view text(buffer.data(), buffer.size()); begin == 0)
+        from = text.size() - withoutByteOrderMark(text).size(); // a UTF-8 byte-order mark is no part of line 1
     if (begin > 0) {
         const void* nl = std::memchr(buffer.data(), '\n', buffer.size());
         from = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : buffer.size();

@@ -104,11 +104,20 @@ bool syncFile(const std::string& path);
 /// Syncs the folder holding `path`, so that a rename into it survives a power cut (best effort).
 void syncParentFolder(const std::string& path);
 
+/// Returns text without a leading UTF-8 byte-order mark (EF BB BF), which Windows editors write at the start of a
+/// CSV saved as "UTF-8": it is no part of the first line's first field. Every line-based reader (LineReader,
+/// CsvRecords) skips it; JSON readers skip it in the JSON parser.
+inline std::string_view withoutByteOrderMark(std::string_view text)
+{
+    return text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+}
+
 /// Iterates over the lines of a text, numbering them from 1 and dropping the line ending (LF or CRLF).
 class LineReader {
 public:
+    /// A UTF-8 byte-order mark at the start of the text is skipped (see withoutByteOrderMark).
     explicit LineReader(std::string_view text)
-        : m_text(text)
+        : m_text(withoutByteOrderMark(text))
     {}
     /// Moves to the next line; returns false at the end of the text.
     bool next();

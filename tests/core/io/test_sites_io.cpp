@@ -158,25 +158,47 @@ private Q_SLOTS:
         QCOMPARE(again->site(2).egressUsdPerGB, 0.09);
     }
 
-    // A site name that is not UTF-8 (read from a CSV as bytes) is written with U+FFFD, not thrown on.
-    void writesANameThatIsNotUtf8()
+    // Issue 31: a site name that is not UTF-8 was read as bytes and saved with U+FFFD, so it no longer matched the
+    // user's other files. It is refused where it is read, pointing at the first bad byte.
+    void refusesNamesThatAreNotUtf8()
     {
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("regressions/sites_name_not_utf8.csv")), "sites_name_not_utf8.csv",
+                              3, 1, "expected a site name in UTF-8, found '\\xFF\\xFEeast' (byte 1 is not UTF-8");
+        auto topo = io::loadTopology(data("sites.csv"));
+        QVERIFY(topo);
+        MERIDIAN_VERIFY_ERROR(io::readHostsCsv(data("regressions/hosts_name_not_utf8.csv"), *topo),
+                              "hosts_name_not_utf8.csv", 3, 2, "expected a host name in UTF-8");
+        // GeoJSON is JSON: its parser refuses a string that is not UTF-8, with the line and column.
+        MERIDIAN_VERIFY_ERROR(io::readSitesGeoJson(data("regressions/sites_name_not_utf8.geojson")),
+                              "sites_name_not_utf8.geojson", 2, 103, "expected UTF-8 text, found the byte '\\xFF'");
+        // Well-formed UTF-8 is kept as it is.
         QTemporaryDir dir;
         const QString csv = dir.filePath("sites.csv");
         QFile f(csv);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("name,lat,lon,nodes\n\xff\xfe"
-                "east,1,2,3\n");
+        f.write("name,lat,lon,nodes\nS\xC3\xA3o Paulo,1,2,3\n\xF0\x9F\x8C\x8D,1,2,3\n");
         f.close();
-        auto topo = io::loadTopology(csv.toStdString());
-        QVERIFY2(topo, topo ? "" : topo.error().toString().c_str());
-        const std::string out = dir.filePath("sites.geojson").toStdString();
-        QVERIFY(io::writeSitesGeoJson(out, *topo));
-        auto again = io::loadTopology(out);
-        QVERIFY2(again, again ? "" : again.error().toString().c_str());
-        QCOMPARE(again->site(0).name,
-                 std::string("\xEF\xBF\xBD\xEF\xBF\xBD"
-                             "east"));
+        auto sites = io::readSitesCsv(csv.toStdString());
+        QVERIFY2(sites, sites ? "" : sites.error().toString().c_str());
+        QCOMPARE((*sites)[0].name, std::string("S\xC3\xA3o Paulo"));
+        // Overlong forms and surrogates are not UTF-8 either.
+        for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "a\xE2\x82"}) {
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QByteArray("name,lat,lon,nodes\n") + bad + ",1,2,3\n");
+            f.close();
+            QVERIFY2(!io::readSitesCsv(csv.toStdString()), bad);
+        }
+    }
+
+    // Issue 31: a UTF-8 byte-order mark before the header made it an unknown column; it is skipped, and errors
+    // name the right line and column.
+    void skipsAByteOrderMark()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readSitesCsv(data("regressions/sites_bom_bad_lat.csv")), "sites_bom_bad_lat.csv", 3,
+                              6, "found '95'");
+        auto sites = io::loadTopology(data("regressions/sites_bom.geojson"));
+        QVERIFY2(sites, sites ? "" : sites.error().toString().c_str());
+        QCOMPARE(sites->site(0).name, std::string("alpha"));
     }
 
     void roundTripsThroughGeoJson()
