@@ -41,7 +41,7 @@ bool digits(std::string_view text, std::size_t pos, std::size_t count, int& out)
 
 } // namespace
 
-std::optional<std::int64_t> parseUtcDate(std::string_view text)
+std::optional<std::int64_t> parseUtcDateText(std::string_view text)
 {
     // YYYY-MM-DDTHH:MM:SSZ
     if (text.size() != 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':'
@@ -55,6 +55,23 @@ std::optional<std::int64_t> parseUtcDate(std::string_view text)
         return std::nullopt;
     const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
     return days * 86400 + std::int64_t{h} * 3600 + std::int64_t{mi} * 60 + s;
+}
+
+std::optional<std::string> measurementDateProblem(std::int64_t seconds)
+{
+    const std::int64_t latest = static_cast<std::int64_t>(std::time(nullptr)) + kMeasurementDateSlackSeconds;
+    if (seconds >= kEarliestMeasurementDate && seconds <= latest)
+        return std::nullopt;
+    return "expected a date from " + formatUtcDate(kEarliestMeasurementDate) + " to " + formatUtcDate(latest)
+        + " (a day after now), found " + formatUtcDate(seconds);
+}
+
+std::optional<std::int64_t> parseUtcDate(std::string_view text)
+{
+    const auto seconds = parseUtcDateText(text);
+    if (!seconds || measurementDateProblem(*seconds))
+        return std::nullopt;
+    return seconds;
 }
 
 std::string formatUtcDate(std::int64_t seconds)

@@ -1,5 +1,6 @@
 #include "core/io/netpipe.h"
 
+#include "core/common/utc_date.h"
 #include "core/io/text_file.h"
 
 #include <sys/stat.h>
@@ -72,6 +73,13 @@ Expected<NetpipeLink> readNetpipe(const std::string& path)
     struct stat info {};
     if (::stat(path.c_str(), &info) == 0)
         link.measuredAt = static_cast<std::int64_t>(info.st_mtime);
+    // The file's modification time dates the measurement: one of 1970 (a clock never set, and 0 is "unknown") or
+    // in the future is refused rather than kept wrong.
+    if (const auto problem = measurementDateProblem(link.measuredAt))
+        return makeError(ErrorCode::InvalidInput,
+                         "the file's modification time dates the measurement, and it is not plausible: " + *problem
+                             + " (set it with touch -d YYYY-MM-DDTHH:MM:SSZ)",
+                         {path, 0, 0});
     return link;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
 
 namespace meridian::io {
 
@@ -29,6 +30,12 @@ Expected<LabeledMatrix> readGroupMatrix(const std::string& path, CellRule rule)
         return parseError(path, 1, 1, "expected a header row and a first column naming the probe's hosts or sites");
     if (m->rowNames != m->columnNames)
         return parseError(path, m->headerLine, 1, "expected the header row to name the rows' hosts or sites, in order");
+    std::map<std::string, int> lineOf;
+    for (std::size_t i = 0; i < m->rowNames.size(); ++i)
+        if (const auto [it, added] = lineOf.emplace(m->rowNames[i], m->rowLines[i]); !added)
+            return parseError(path, m->rowLines[i], 1,
+                              "the host or site " + shown(m->rowNames[i]) + " is named twice (also on line "
+                                  + std::to_string(it->second) + "); expected each once");
     return m;
 }
 
@@ -69,9 +76,14 @@ Status readJson(const std::string& path, ProbeResults& out)
     if (doc.value("version", nlohmann::json()) != 1)
         return fail("version", "expected \"version\": 1 (this Meridian reads version 1 of the probe's results)");
     const auto date = doc.find("date");
-    const auto when = date != doc.end() && date->is_string() ? parseUtcDate(date->get<std::string>()) : std::nullopt;
+    const auto when = date != doc.end() && date->is_string() ? parseUtcDateText(date->get<std::string>())
+                                                             : std::nullopt;
     if (!when)
         return fail("date", "expected \"date\": \"YYYY-MM-DDTHH:MM:SSZ\" (UTC)");
+    if (const auto problem = measurementDateProblem(*when))
+        return fail("date",
+                    "the measurement's \"date\" is not plausible: " + *problem
+                        + " (was the clock of the probe's first host set?)");
     out.measuredAt = *when;
     const auto perRank = doc.find("per_rank");
     if (perRank == doc.end() || !perRank->is_boolean())

@@ -1,16 +1,21 @@
 #include "core/common/utc_date.h"
+#include "core/io/netpipe.h"
 #include "core/io/probe_results.h"
 #include "test_support.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 
 #include <cmath>
+#include <ctime>
 
 using namespace meridian;
 using meridian::test::data;
+using meridian::test::qdata;
 
 namespace {
 
@@ -48,15 +53,57 @@ private:
 private Q_SLOTS:
     void utcDatesParseStrictlyAndRoundTrip()
     {
-        QCOMPARE(parseUtcDate("1970-01-01T00:00:00Z"), std::optional<std::int64_t>(0));
+        QCOMPARE(parseUtcDateText("1970-01-01T00:00:00Z"), std::optional<std::int64_t>(0));
         QCOMPARE(parseUtcDate("2026-11-23T14:43:08Z"), std::optional<std::int64_t>(1795444988));
         QCOMPARE(parseUtcDate("2024-02-29T23:59:59Z"), std::optional<std::int64_t>(1709251199));
         for (const char* bad : {"2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-31T00:00:00Z",
                                 "2026-11-23 14:43:08Z", "2026-11-23T14:43:08", "2026-11-23T24:00:00Z",
                                 "1969-12-31T23:59:59Z", "2026-11-23T14:43:08+01:00", "", "2026-1a-23T14:43:08Z"})
-            QVERIFY2(!parseUtcDate(bad), bad);
+            QVERIFY2(!parseUtcDateText(bad), bad);
         for (std::int64_t t : {std::int64_t{0}, std::int64_t{1709251199}, std::int64_t{1795444988}})
-            QCOMPARE(parseUtcDate(formatUtcDate(t)), std::optional<std::int64_t>(t));
+            QCOMPARE(parseUtcDateText(formatUtcDate(t)), std::optional<std::int64_t>(t));
+    }
+
+    // Issue 31: a measurement dated 1970-01-01 was read as 0, the model's "unknown", and its date dropped; one
+    // dated 2999 was accepted. A measurement's date runs from 2000-01-01 to a day after now.
+    void measurementDatesArePlausible()
+    {
+        for (const char* bad : {"1970-01-01T00:00:00Z", "1999-12-31T23:59:59Z", "2999-01-01T00:00:00Z"})
+            QVERIFY2(!parseUtcDate(bad), bad);
+        QCOMPARE(parseUtcDate("2000-01-01T00:00:00Z"), std::optional<std::int64_t>(kEarliestMeasurementDate));
+        const std::int64_t now = std::time(nullptr);
+        QCOMPARE(parseUtcDate(formatUtcDate(now + 3600)), std::optional<std::int64_t>(now + 3600));
+        QVERIFY(!parseUtcDate(formatUtcDate(now + 2 * 86400)));
+        const auto problem = measurementDateProblem(0);
+        QVERIFY(problem);
+        QVERIFY2(problem->find("expected a date from 2000-01-01T00:00:00Z to ") == 0
+                     && problem->find(" (a day after now), found 1970-01-01T00:00:00Z") != std::string::npos,
+                 problem->c_str());
+    }
+
+    // A NetPIPE run is dated by its file's modification time: 1970 (a clock never set) or the future is refused.
+    void netpipeDatesArePlausible()
+    {
+        const QString path = m_dir.filePath("dated.out");
+        for (const std::int64_t when : {std::int64_t{0}, std::int64_t{4102444800}}) { // 1970, 2100
+            write(path, "1 80 0.00001\n1024 100 0.5\n");
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(QDateTime::fromSecsSinceEpoch(when, QTimeZone::utc()),
+                                  QFileDevice::FileModificationTime));
+            f.close();
+            const auto r = io::readNetpipe(path.toStdString());
+            QVERIFY(!r);
+            QVERIFY2(r.error().toString()
+                         == path.toStdString()
+                             + ": the file's modification time dates the measurement, and it is not plausible: "
+                             + *measurementDateProblem(when) + " (set it with touch -d YYYY-MM-DDTHH:MM:SSZ)",
+                     r.error().toString().c_str());
+        }
+        write(path, "1 80 0.00001\n1024 100 0.5\n");
+        const auto r = io::readNetpipe(path.toStdString());
+        QVERIFY2(r, r ? "" : r.error().toString().c_str());
+        QVERIFY(r->measuredAt >= kEarliestMeasurementDate);
     }
 
     // A real run: mpirun -np 4 meridian-probe --per-rank --sites (two ranks each to us-east and ireland).
@@ -91,6 +138,21 @@ private Q_SLOTS:
                                   << QByteArray("{\"format\": \"meridian-probe\", \"version\": 1,\n\n\"date\": "
                                                 "\"yesterday\"}")
                                   << "x.probe.json:3: expected \"date\"";
+        QTest::newRow("dated 1970")
+            << ".probe.json"
+            << readAll(qdata("probe/localhost.probe.json")).replace("2026-11-23T14:43:23Z", "1970-01-01T00:00:00Z")
+            << "x.probe.json:4: the measurement's \"date\" is not plausible: expected a date from "
+               "2000-01-01T00:00:00Z to ";
+        QTest::newRow("dated 2999") << ".probe.json"
+                                    << readAll(qdata("probe/localhost.probe.json"))
+                                           .replace("2026-11-23T14:43:23Z", "2999-01-01T00:00:00Z")
+                                    << "(a day after now), found 2999-01-01T00:00:00Z (was the clock";
+        QTest::newRow("a site twice")
+            << ".latency.csv" << QByteArray("site,us-east,us-east\nus-east,0,1\nus-east,1,0\n")
+            << "x.latency.csv:3:1: the host or site 'us-east' is named twice (also on line 2)";
+        QTest::newRow("a name not UTF-8")
+            << ".latency.csv" << QByteArray("site,us-east,ir\xFFland\nus-east,0,1\nir\xFFland,1,0\n")
+            << "x.latency.csv:1:16: expected a name in UTF-8, found 'ir\\xFFland'";
         QTest::newRow("no participants")
             << ".probe.json"
             << QByteArray("{\"format\": \"meridian-probe\", \"version\": 1, \"date\": \"2026-11-23T14:43:23Z\", "
