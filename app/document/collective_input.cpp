@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 
 namespace meridian::document {
 
@@ -38,15 +39,25 @@ Expected<double> parseByteSize(const std::string& text, const std::string& what)
     for (const Unit& u : kUnits)
         if (unit == u.name)
             found = &u;
-    if (digits == 0 || digits > 15 || !found)
+    if (digits == 0 || !found)
         return makeError(ErrorCode::InvalidInput,
                          what
                              + " needs a whole number of bytes, optionally with KB, MB, GB, TB or KiB, MiB, GiB, TiB, "
                                "not '"
                              + text + "'");
-    const double value = std::stod(t.substr(0, digits)) * found->factor;
+    // Leading zeros do not count; a number of more than 13 digits is above the limit in any unit (and would
+    // lose digits as a double), so it is refused before it is converted.
+    const std::size_t first = std::min(t.find_first_not_of('0'), digits);
+    const std::string number = t.substr(first, digits - first);
+    const double value = number.size() > 13 ? kMaxMessageBytes * 2.0
+        : number.empty()                    ? 0.0
+                                            : std::stod(number) * found->factor;
     if (value <= 0.0)
         return makeError(ErrorCode::InvalidInput, what + " must be a positive number of bytes, not '" + text + "'");
+    if (value > kMaxMessageBytes)
+        return makeError(ErrorCode::InvalidInput,
+                         what + " '" + trimmed(text) + "' is above the largest message Meridian plans, 1 TiB ("
+                             + std::to_string(static_cast<std::uint64_t>(kMaxMessageBytes)) + " bytes)");
     return value;
 }
 

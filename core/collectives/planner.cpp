@@ -134,7 +134,13 @@ Expected<AlgorithmTime> timeOf(const PlanRequest& request, const PlanContext& co
     return networkTimeWith(request, context, algorithm, 1);
 }
 
-std::string wholeBytes(double bytes) { return std::to_string(static_cast<long long>(bytes)); }
+/// A byte count in full, whatever its size (a cast to an integer type overflows above 2^63).
+std::string wholeBytes(double bytes)
+{
+    char text[400];
+    std::snprintf(text, sizeof text, "%.0f", bytes);
+    return text;
+}
 
 /// A swept size whose fastest algorithm Open MPI lacks, and the one the rules name instead.
 struct Substitute {

@@ -109,6 +109,18 @@ private Q_SLOTS:
         };
         QVERIFY(error({"--op", "broadcast", "--bytes", "0"}).contains("must be a positive number of bytes"));
         QVERIFY(error({"--op", "broadcast", "--bytes", "-3"}).contains("needs a whole number of bytes"));
+        // Sizes above the stated limit of 1 TiB per message are refused as the user wrote them, never wrapped.
+        const QString limit = "is above the largest message Meridian plans, 1 TiB (1099511627776 bytes)";
+        QCOMPARE(error({"--op", "broadcast", "--bytes", "999999999999999TiB"}).trimmed(),
+                 "meridian-cli: error: --bytes '999999999999999TiB' " + limit);
+        QVERIFY(error({"--op", "broadcast", "--bytes", "2TB"}).contains("--bytes '2TB' " + limit));
+        QVERIFY(error({"--op", "broadcast", "--bytes", "123456789012345678901234567890"})
+                    .contains("--bytes '123456789012345678901234567890' " + limit));
+        QVERIFY(error({"--op", "broadcast", "--sweep-bytes", "1KiB:999999999999999TiB"})
+                    .contains("--sweep-bytes MAX '999999999999999TiB' " + limit));
+        QVERIFY(!error({"--op", "broadcast", "--sweep-bytes", "1KiB:999999999999999TiB"}).contains("-922337"));
+        QVERIFY(error({"--op", "shuffle", "--bytes", "1MB", "--reduced-bytes", "9999999999999999999GiB"})
+                    .contains("--reduced-bytes '9999999999999999999GiB' " + limit));
         QVERIFY(error({"--op", "broadcast", "--bytes", "1MB", "--root", "4"})
                     .contains("the root 4 is not in the communicator: its ranks are 0 to 3"));
         QVERIFY(error({"--op", "broadcast", "--bytes", "10", "--chunks", "11", "--algorithms", "chain"})
