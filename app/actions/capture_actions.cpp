@@ -41,8 +41,12 @@ int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, c
                 return;
             }
             if (outcome->crashed || outcome->exitStatus != 0) {
-                failed(outcome->crashed
-                           ? QObject::tr("'%1' was killed or crashed; nothing was written").arg(request.command.value(0))
+                failed(outcome->crashed && outcome->signal > 0
+                           ? QObject::tr("'%1' was killed by signal %2; nothing was written")
+                                 .arg(request.command.value(0))
+                                 .arg(outcome->signal)
+                           : outcome->crashed
+                           ? QObject::tr("'%1' crashed; nothing was written").arg(request.command.value(0))
                            : QObject::tr("'%1' exited with status %2; nothing was written")
                                  .arg(request.command.value(0))
                                  .arg(outcome->exitStatus));

@@ -15,7 +15,16 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstring>
 #include <ostream>
 
 #ifndef MERIDIAN_TRACE_INSTALLED
@@ -96,6 +105,102 @@ Status moveInPlace(const QString& folder, const QString& prefix, CaptureOutcome&
     return {};
 }
 
+/// True when a 64-bit ELF file is a position-independent executable (DF_1_PIE in its dynamic section), which
+/// is of type ET_DYN like a library but which the loader refuses to preload.
+bool isPieExecutable(int fd, const Elf64_Ehdr& header)
+{
+    if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_phentsize != sizeof(Elf64_Phdr))
+        return false;
+    for (int k = 0; k < header.e_phnum && k < 4096; ++k) {
+        Elf64_Phdr segment{};
+        const auto at = static_cast<off_t>(header.e_phoff + static_cast<std::uint64_t>(k) * sizeof segment);
+        if (::pread(fd, &segment, sizeof segment, at) != static_cast<ssize_t>(sizeof segment))
+            return false;
+        if (segment.p_type != PT_DYNAMIC)
+            continue;
+        for (std::uint64_t d = 0; d + sizeof(Elf64_Dyn) <= segment.p_filesz && d < (1u << 20); d += sizeof(Elf64_Dyn)) {
+            Elf64_Dyn entry{};
+            if (::pread(fd, &entry, sizeof entry, static_cast<off_t>(segment.p_offset + d))
+                    != static_cast<ssize_t>(sizeof entry)
+                || entry.d_tag == DT_NULL)
+                return false;
+            if (entry.d_tag == DT_FLAGS_1)
+                return (entry.d_un.d_val & DF_1_PIE) != 0;
+        }
+        return false;
+    }
+    return false;
+}
+
+/// Checks that `path` is a library the dynamic loader can preload here: a regular file that can be read and is
+/// an ELF shared object of this machine's class and architecture. Without this check a wrong file is skipped
+/// by the loader with a warning and the run ends with "the tracer wrote nothing". `what` says where the path
+/// came from.
+Status checkLoadable(const QString& path, const std::string& what)
+{
+    const std::string file = local(path);
+    const auto refuse = [&](const std::string& why) {
+        return makeError(ErrorCode::Io, what + " " + file + ", which " + why);
+    };
+    struct stat info {};
+    if (::stat(file.c_str(), &info) != 0)
+        return refuse(errno == ENOENT ? "does not exist" : "cannot be examined: " + std::string(std::strerror(errno)));
+    if (!S_ISREG(info.st_mode))
+        return refuse(S_ISDIR(info.st_mode) ? "is a folder, not a library" : "is not a regular file");
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return refuse("cannot be read: " + std::string(std::strerror(errno)));
+    Elf64_Ehdr header{}; // e_ident, e_type and e_machine lie at the same offsets in 32-bit files
+    const ssize_t got = ::pread(fd, &header, sizeof header, 0);
+    const bool pie = got == static_cast<ssize_t>(sizeof header) && isPieExecutable(fd, header);
+    ::close(fd);
+    if (got != static_cast<ssize_t>(sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+        return refuse("is not a shared library (it has no ELF header)");
+    if (pie)
+        return refuse("is a program (a position-independent executable), not a shared library");
+#if defined(__x86_64__)
+    constexpr int kMachine = EM_X86_64;
+#elif defined(__aarch64__)
+    constexpr int kMachine = EM_AARCH64;
+#else
+    constexpr int kMachine = -1;
+#endif
+    const bool sameClass = header.e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32);
+    if (header.e_type != ET_DYN || !sameClass || (kMachine >= 0 && header.e_machine != kMachine))
+        return refuse("is an ELF file but not a shared library the loader can preload on this machine");
+    return {};
+}
+
+/// The start of the temporary folders of captures: ".meridian-capture-<pid>@<host>-XXXXXX".
+const QString kFolderPrefix = ".meridian-capture-";
+
+QString hostName()
+{
+    char name[256] = {};
+    return ::gethostname(name, sizeof name - 1) == 0 ? QString::fromLocal8Bit(name) : QString("localhost");
+}
+
+/// Removes the temporary folders in `folder` that captures of this host left when they were killed (kill -9):
+/// those whose process no longer exists. Those of live processes, of other hosts and unnamed ones stay.
+void removeStaleFolders(const QDir& folder)
+{
+    const QString host = hostName();
+    for (const QString& name : folder.entryList({kFolderPrefix + "*"}, QDir::Dirs | QDir::Hidden)) {
+        const QString rest = name.mid(kFolderPrefix.size());
+        const qsizetype at = rest.indexOf('@'), dash = rest.lastIndexOf('-');
+        if (at <= 0 || dash <= at || rest.mid(at + 1, dash - at - 1) != host)
+            continue;
+        const std::string digits = rest.left(at).toStdString();
+        long pid = 0;
+        const auto [stop, parsed] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+        if (parsed != std::errc() || stop != digits.data() + digits.size() || pid <= 0)
+            continue;
+        if (pid == static_cast<long>(::getpid()) || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+            continue; // this process, a live one, or one we cannot tell about
+        QDir(folder.filePath(name)).removeRecursively();
+    }
+}
+
 } // namespace
 
 std::vector<std::pair<int, QString>> capturedPhases(const QString& prefix)
@@ -148,10 +253,9 @@ Expected<QString> traceLibrary()
 {
     const QString fromEnvironment = qEnvironmentVariable("MERIDIAN_TRACE_LIBRARY");
     if (!fromEnvironment.isEmpty()) {
-        if (QFileInfo(fromEnvironment).isFile())
-            return QFileInfo(fromEnvironment).absoluteFilePath();
-        return makeError(ErrorCode::Io,
-                         "MERIDIAN_TRACE_LIBRARY names " + local(fromEnvironment) + ", which is not a file");
+        if (auto loadable = checkLoadable(fromEnvironment, "MERIDIAN_TRACE_LIBRARY names"); !loadable)
+            return loadable.error();
+        return QFileInfo(fromEnvironment).absoluteFilePath();
     }
     const QDir here(QCoreApplication::applicationDirPath());
     const QStringList candidates{here.filePath(kLibraryName),
@@ -217,7 +321,12 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
             return found.error();
         library = *found;
     }
-    QTemporaryDir folder(target.absoluteDir().filePath(".meridian-capture-XXXXXX"));
+    if (auto loadable = checkLoadable(library, "the tracer is"); !loadable)
+        return loadable.error();
+    removeStaleFolders(target.absoluteDir());
+    // The folder names this process and host, so that a later capture can tell a killed capture's folder.
+    QTemporaryDir folder(
+        target.absoluteDir().filePath(QString("%1%2@%3-XXXXXX").arg(kFolderPrefix).arg(::getpid()).arg(hostName())));
     if (!folder.isValid())
         return makeError(ErrorCode::Io,
                          "cannot create a temporary folder beside " + local(prefix) + ": "
@@ -229,7 +338,9 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
         return ran.error();
     CaptureOutcome outcome;
     outcome.crashed = process.exitStatus() == QProcess::CrashExit;
-    outcome.exitStatus = process.exitCode();
+    // Qt gives a killed process's signal as its exit code.
+    outcome.exitStatus = outcome.crashed ? 0 : process.exitCode();
+    outcome.signal = outcome.crashed ? process.exitCode() : 0;
     if (outcome.crashed || outcome.exitStatus != 0)
         return outcome;
     if (auto checked = checkTracerFiles(folder.path(), outcome); !checked)

@@ -17,8 +17,9 @@
 
 namespace meridian::capture {
 
-/// Finds libmeridian-trace.so: $MERIDIAN_TRACE_LIBRARY, else beside the running executable (the build tree),
-/// else in the installed library folder. The error says where it looked.
+/// Finds libmeridian-trace.so: $MERIDIAN_TRACE_LIBRARY (which must be a readable ELF shared library of this
+/// machine), else beside the running executable (the build tree), else in the installed library folder. The
+/// error says where it looked, or what is wrong with the file MERIDIAN_TRACE_LIBRARY names.
 Expected<QString> traceLibrary();
 
 /// How the tracer reaches the MPI processes: Open MPI's launcher exports variables to the ranks only
@@ -62,6 +63,8 @@ struct CaptureOutcome {
     int exitStatus = 0;
     /// True when the command was killed by a signal (or crashed): nothing is written.
     bool crashed = false;
+    /// The signal that killed the command (0 when it exited, or when the signal is not known).
+    int signal = 0;
     /// The files written, in the order written (empty unless the command succeeded).
     std::vector<std::string> written;
     int processes = 0;
@@ -74,8 +77,11 @@ struct CaptureOutcome {
 /// into a temporary folder beside PREFIX (which rank 0 must be able to write: on a cluster, a shared
 /// folder); its files are read back and checked, then written together, so a failed, killed or canceled run
 /// leaves the files at PREFIX as they were. Phase files of an earlier capture at PREFIX that this one did not
-/// write are removed. A command that fails is an outcome (its status), not an error; errors are a command
-/// that cannot start, a tracer that wrote nothing or something unreadable, and files that cannot be written.
+/// write are removed. A command that fails is an outcome (its status), not an error; errors are a tracer that
+/// is not a loadable library, a command that cannot start, a tracer that wrote nothing or something
+/// unreadable, and files that cannot be written. The temporary folder is named
+/// `.meridian-capture-<pid>@<host>-XXXXXX`; the folders of earlier captures on this host whose process no longer
+/// exists (killed with SIGKILL) are removed first. A canceled capture removes its folder.
 Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& prefix, const CaptureOptions& options,
                                     const Feedback& feedback);
 

@@ -9,7 +9,9 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 
 namespace meridian::cli {
 
@@ -38,6 +40,43 @@ struct Imported {
     std::uint64_t events = 0;
 };
 
+/// The signal (SIGINT, SIGTERM, SIGHUP) that asked this capture to stop, 0 while none did.
+volatile std::sig_atomic_t g_stopSignal = 0;
+
+extern "C" void stopCapture(int signal) { g_stopSignal = signal; }
+
+/// While a capture runs, SIGINT, SIGTERM and SIGHUP cancel it (the command is terminated and the temporary
+/// folder removed) instead of killing meridian-cli at once; the destructor restores the default handlers.
+class StopSignals {
+public:
+    StopSignals()
+    {
+        struct sigaction action {};
+        action.sa_handler = stopCapture;
+        sigemptyset(&action.sa_mask);
+        for (int k = 0; k < 3; ++k)
+            sigaction(kSignals[k], &action, &m_old[k]);
+    }
+    ~StopSignals()
+    {
+        for (int k = 0; k < 3; ++k)
+            sigaction(kSignals[k], &m_old[k], nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction m_old[3]{};
+};
+
+/// "9 (SIGKILL)": a signal's number and name.
+QString signalName(int signal)
+{
+    const char* abbreviation = sigabbrev_np(signal);
+    return abbreviation ? QString("%1 (SIG%2)").arg(signal).arg(abbreviation) : QString::number(signal);
+}
+
 } // namespace
 
 int runCapture(const QStringList& arguments)
@@ -64,16 +103,30 @@ int runCapture(const QStringList& arguments)
     if (command.isEmpty())
         return usageError(QString("give the command to run after '--'\n\n%1").arg(kCaptureUsage));
 
-    const Feedback feedback;
-    auto outcome = capture::runCapture(command, prefix, {}, feedback);
+    Expected<capture::CaptureOutcome> outcome = makeError(ErrorCode::Canceled, "canceled");
+    {
+        const StopSignals stopSignals;
+        const Feedback feedback({}, [] { return g_stopSignal != 0; });
+        outcome = capture::runCapture(command, prefix, {}, feedback);
+    }
+    if (const int stop = g_stopSignal; stop != 0) {
+        // The command was stopped and the temporary folder removed; end as the signal asked, as a shell expects.
+        std::fprintf(stderr, "meridian-cli capture: stopped by signal %s; nothing was written\n",
+                     qPrintable(signalName(stop)));
+        std::signal(stop, SIG_DFL);
+        std::raise(stop);
+        return 128 + stop;
+    }
     if (!outcome)
         return report(outcome.error());
     if (outcome->crashed || outcome->exitStatus != 0) {
-        const QString how = outcome->crashed ? QString("was killed or crashed")
-                                             : QString("exited with status %1").arg(outcome->exitStatus);
+        // A command killed by signal N ends this one with 128 + N, as a shell reports it.
+        const QString how = !outcome->crashed ? QString("exited with status %1").arg(outcome->exitStatus)
+            : outcome->signal > 0             ? QString("was killed by signal %1").arg(signalName(outcome->signal))
+                                              : QString("crashed");
         std::fprintf(stderr, "meridian-cli capture: '%s' %s; nothing was written\n",
                      command.front().toLocal8Bit().constData(), how.toLocal8Bit().constData());
-        return outcome->crashed ? kExitInternal : outcome->exitStatus;
+        return !outcome->crashed ? outcome->exitStatus : outcome->signal > 0 ? 128 + outcome->signal : kExitInternal;
     }
     QStringList phases;
     for (int p : outcome->phases)

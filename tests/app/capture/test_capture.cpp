@@ -12,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QSysInfo>
+
+#include <csignal>
 #include <map>
 
 using namespace meridian;
@@ -79,11 +82,12 @@ struct Ran {
     QString err;
 };
 
-Ran runCli(const QStringList& arguments)
+Ran runCli(const QStringList& arguments, const QStringList& extraEnvironment = {})
 {
     QProcess p;
     QStringList environment = QProcess::systemEnvironment();
     environment << "OMPI_MCA_plm_rsh_agent=false"; // never try ssh: every rank runs here
+    environment << extraEnvironment;
     p.setEnvironment(environment);
     p.start(MERIDIAN_CLI, arguments);
     if (!p.waitForFinished(180000))
@@ -285,6 +289,81 @@ private Q_SLOTS:
         QCOMPARE(ran.exitCode, 2);
         QVERIFY2(ran.err.contains("the tracer wrote nothing"), qPrintable(ran.err));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
+    }
+
+    // A command killed by a signal N ends meridian-cli capture with 128 + N, and the message names the signal.
+    void aCommandKilledByASignalEndsWith128PlusTheSignal()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath("x");
+        const Ran term = runCli({"capture", "--out", prefix, "--", "sh", "-c", "kill -TERM $$"});
+        QVERIFY2(term.exitCode == 128 + SIGTERM, qPrintable(QString::number(term.exitCode) + term.err));
+        QVERIFY2(term.err.contains("'sh' was killed by signal 15 (SIGTERM); nothing was written"), qPrintable(term.err));
+        const Ran segv = runCli({"capture", "--out", prefix, "--", "sh", "-c", "kill -SEGV $$"});
+        QVERIFY2(segv.exitCode == 128 + SIGSEGV, qPrintable(QString::number(segv.exitCode) + segv.err));
+        QVERIFY2(segv.err.contains("killed by signal 11 (SIGSEGV)"), qPrintable(segv.err));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
+    }
+
+    // A MERIDIAN_TRACE_LIBRARY that the loader cannot preload is refused before the command runs.
+    void aTraceLibraryThatCannotBeLoadedIsRefusedBeforeRunning()
+    {
+        QTemporaryDir dir;
+        QVERIFY(io::writeTextFileAtomically(dir.filePath("notes.txt").toStdString(), "not a library\n"));
+        QVERIFY(QDir(dir.path()).mkdir("folder.so"));
+        const QString marker = dir.filePath("ran");
+        const std::pair<QString, QString> cases[] = {
+            {dir.filePath("notes.txt"), "which is not a shared library (it has no ELF header)"},
+            {dir.filePath("folder.so"), "which is a folder, not a library"},
+            {dir.filePath("missing.so"), "which does not exist"},
+            {"/bin/sh", "which is a program (a position-independent executable), not a shared library"},
+        };
+        for (const auto& [library, why] : cases) {
+            const Ran ran = runCli({"capture", "--out", dir.filePath("x"), "--", "touch", marker},
+                                   {"MERIDIAN_TRACE_LIBRARY=" + library});
+            QCOMPARE(ran.exitCode, 2);
+            QVERIFY2(ran.err.contains("MERIDIAN_TRACE_LIBRARY names " + library + ", " + why), qPrintable(ran.err));
+            QVERIFY2(!QFile::exists(marker), qPrintable(library));
+        }
+    }
+
+    // SIGTERM or SIGINT to meridian-cli capture stops the command and removes the temporary folder; a capture
+    // killed with SIGKILL leaves its folder, which the next capture in that folder removes.
+    void aStoppedCaptureLeavesNoTemporaryFolder()
+    {
+        QTemporaryDir dir;
+        const auto folders = [&] {
+            return QDir(dir.path()).entryList({".meridian-capture-*"}, QDir::Dirs | QDir::Hidden);
+        };
+        for (const int signal : {SIGTERM, SIGINT, SIGKILL}) {
+            QProcess p;
+            p.start(MERIDIAN_CLI, {"capture", "--out", dir.filePath("x"), "--", "sleep", "5"});
+            QVERIFY(p.waitForStarted());
+            QTRY_VERIFY_WITH_TIMEOUT(folders().size() == 1, 10000);
+            ::kill(static_cast<pid_t>(p.processId()), signal);
+            QVERIFY(p.waitForFinished(10000));
+            // meridian-cli ends by the signal it was sent, as a shell expects (128 + N to the shell).
+            QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+            QCOMPARE(p.exitCode(), signal);
+            if (signal != SIGKILL) {
+                QVERIFY2(p.readAllStandardError().contains("stopped by signal"), qPrintable(QString::number(signal)));
+                QVERIFY2(folders().isEmpty(), qPrintable(folders().join(", ")));
+            }
+        }
+        // The SIGKILLed capture's folder stays until the next capture; a live process's, another host's stay.
+        QCOMPARE(folders().size(), 1);
+        const QString host = QSysInfo::machineHostName();
+        QVERIFY(QDir(dir.path())
+                    .mkdir(QString(".meridian-capture-%1@%2-AbCdEf").arg(QCoreApplication::applicationPid()).arg(host)));
+        QVERIFY(QDir(dir.path()).mkdir(".meridian-capture-999999999@another-host-AbCdEf"));
+        const Ran next = runCli({"capture", "--out", dir.filePath("x"), "--", "true"});
+        QCOMPARE(next.exitCode, 2);
+        QStringList left = folders(),
+                    expected{".meridian-capture-999999999@another-host-AbCdEf",
+                             QString(".meridian-capture-%1@%2-AbCdEf").arg(QCoreApplication::applicationPid()).arg(host)};
+        left.sort();
+        expected.sort();
+        QCOMPARE(left, expected);
     }
 
     void badUsageIsRefused()
