@@ -5,6 +5,7 @@
 #include "core/io/matrix_market.h"
 #include "core/io/text_file.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <optional>
@@ -16,6 +17,10 @@ namespace {
 
 // Row pointers alone cost 4 bytes per process: refuse sizes a header merely claims (64 MiB at most).
 constexpr int kMaxProcesses = 1 << 24;
+// A Matrix Market header's size must be justified by its entries: up to this many processes any size is taken
+// (idle ranks are real); beyond it, at least half of the processes must appear in an entry, as a sender or a
+// receiver (an entry of value 0 counts), so that three lines cannot make a 16-million-process application.
+constexpr int kProcessesAlwaysAccepted = 1024;
 
 /// The non-zero cells of one file in file order (a cell listed twice is summed when the matrix is built).
 struct Cells {
@@ -42,6 +47,31 @@ Expected<std::vector<int>> processIds(const std::vector<std::string>& names, con
     return ids;
 }
 
+/// Refuses a Matrix Market size that its entries do not justify (see kProcessesAlwaysAccepted).
+Status checkProcessCount(const std::string& path, const MarketMatrix& m)
+{
+    if (m.rows <= kProcessesAlwaysAccepted)
+        return {};
+    std::vector<bool> appears(static_cast<std::size_t>(m.rows), false);
+    long long count = 0, highest = -1;
+    for (const MarketEntry& e : m.entries)
+        for (const int p : {e.row, e.column}) {
+            count += appears[static_cast<std::size_t>(p)] ? 0 : 1;
+            appears[static_cast<std::size_t>(p)] = true;
+            highest = std::max<long long>(highest, p);
+        }
+    if (2 * count >= m.rows)
+        return {};
+    return parseError(path, m.sizeLine, 1,
+                      "the size line gives " + std::to_string(m.rows) + " processes but only " + std::to_string(count)
+                          + " appear in the entries (the highest is "
+                          + (highest < 0 ? std::string("none") : std::to_string(highest + 1))
+                          + "); expected the application's process count: a matrix of more than "
+                          + std::to_string(kProcessesAlwaysAccepted)
+                          + " processes must name at least half of them as a sender or a receiver (an entry of value "
+                            "0 counts)");
+}
+
 /// Reads one matrix file into `cells` (an out-parameter: the messages are read on another thread).
 Status readCells(const std::string& path, Cells& cells)
 {
@@ -50,13 +80,15 @@ Status readCells(const std::string& path, Cells& cells)
         if (!m)
             return m.error();
         if (m->rows != m->columns)
-            return parseError(path, 2, 1,
+            return parseError(path, m->sizeLine, 1,
                               "the matrix is " + std::to_string(m->rows) + " x " + std::to_string(m->columns)
                                   + "; a communication matrix must be square (process x process)");
         if (m->rows > kMaxProcesses)
-            return parseError(path, 2, 1,
+            return parseError(path, m->sizeLine, 1,
                               "the matrix has " + std::to_string(m->rows) + " processes; Meridian handles at most "
                                   + std::to_string(kMaxProcesses));
+        if (auto ok = checkProcessCount(path, *m); !ok)
+            return ok;
         cells.size = m->rows;
         cells.values = std::move(m->entries);
         std::erase_if(cells.values, [](const MarketEntry& e) { return e.value == 0.0; });

@@ -55,6 +55,7 @@ struct Header {
     bool symmetric = false;
     long long dims[3] = {0, 0, 0}; ///< rows, columns, entries (coordinate)
     std::size_t count = 0;         ///< values stored in the file
+    int sizeLine = 0;
 };
 
 /// Line 1: '%%MatrixMarket matrix <coordinate|array> <real|integer> <general|symmetric>'.
@@ -97,6 +98,7 @@ Status readSizeLine(const std::string& path, LineReader& lines, Header& h)
         break;
     }
     const int sizeLine = lines.number();
+    h.sizeLine = sizeLine;
     if (size.size() != (h.dense ? 2u : 3u))
         return parseError(path, sizeLine, 1,
                           h.dense ? "expected a size line 'rows columns'"
@@ -217,6 +219,7 @@ Expected<MarketMatrix> readMatrixMarket(const std::string& path, CellRule rule)
     m.dense = header->dense;
     m.rows = static_cast<int>(header->dims[0]);
     m.columns = static_cast<int>(header->dims[1]);
+    m.sizeLine = header->sizeLine;
     if (auto read = readEntries(path, lines, *header, rule, m); !read)
         return read.error();
     return m;

@@ -22,6 +22,7 @@ struct MarketMatrix {
     int rows = 0;
     int columns = 0;
     bool dense = false; ///< `array` format: every cell is present
+    int sizeLine = 0;   ///< the line of the size line 'rows columns [entries]'
     std::vector<MarketEntry> entries;
 };
 

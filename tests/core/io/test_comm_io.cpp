@@ -40,6 +40,37 @@ private Q_SLOTS:
         QCOMPARE(m->volume().coeff(0, 1), 7.0);
     }
 
+    // Issue 31: a 3-line .mtx made a 16,777,216-process application (864 MB to add it, 600 MB per load).
+    void refusesProcessCountsItsEntriesDoNotJustify()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readCommMatrix(data("regressions/mm_comm_claims_16m_processes.mtx")),
+                              "mm_comm_claims_16m_processes.mtx", 2, 1,
+                              "the size line gives 16777216 processes but only 2 appear in the entries (the highest is "
+                              "2); expected the application's process count");
+        QTemporaryDir dir;
+        const QString path = dir.filePath("idle.mtx");
+        const auto write = [&](const QByteArray& text) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(text);
+        };
+        // Up to 1024 processes, idle ranks are taken as they are.
+        write("%%MatrixMarket matrix coordinate real general\n1024 1024 1\n1 2 100\n");
+        auto small = io::readCommMatrix(path.toStdString());
+        QVERIFY2(small, small ? "" : small.error().toString().c_str());
+        QCOMPARE(small->processCount(), 1024);
+        // Beyond, half of the processes must appear; an entry of value 0 names an idle one.
+        QByteArray text = "%%MatrixMarket matrix coordinate real general\n% comment\n2000 2000 499\n";
+        for (int p = 1; p <= 499; ++p)
+            text += QByteArray::number(p) + " " + QByteArray::number(p + 500) + " 1\n";
+        write(text);
+        MERIDIAN_VERIFY_ERROR(io::readCommMatrix(path.toStdString()), "idle.mtx", 3, 1, "only 998 appear");
+        write(text.replace("2000 2000 499", "2000 2000 500") + "2000 1999 0\n");
+        auto justified = io::readCommMatrix(path.toStdString());
+        QVERIFY2(justified, justified ? "" : justified.error().toString().c_str());
+        QCOMPARE(justified->processCount(), 2000);
+    }
+
     void rejectsMismatchedOrBrokenMatrices()
     {
         MERIDIAN_VERIFY_ERROR(io::readCommMatrix(data("mm_not_square.mtx")), "mm_not_square.mtx", 2, 1, "square");

@@ -76,6 +76,17 @@ private Q_SLOTS:
                               "row column value");
     }
 
+    // Issue 31: a UTF-8 byte-order mark before the banner made it "expected '%%MatrixMarket ...'".
+    void skipsAByteOrderMark()
+    {
+        auto m = io::readMatrixMarket(data("regressions/mm_bom.mtx"), io::CellRule::NonNegative);
+        QVERIFY2(m, m ? "" : m.error().toString().c_str());
+        QCOMPARE(m->rows, 3);
+        QCOMPARE(m->sizeLine, 3);
+        QCOMPARE(m->entries.size(), std::size_t(1));
+        QCOMPARE(m->entries[0].line, 4);
+    }
+
     void roundTripsExactly()
     {
         std::vector<io::MarketEntry> entries = {{0, 1, 0.1, 0}, {2, 0, 43000, 0}, {1, 1, 1.0 / 3.0, 0}};
