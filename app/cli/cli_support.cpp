@@ -1,6 +1,7 @@
 #include "app/cli/cli_support.h"
 
 #include "core/common/utc_date.h"
+#include "core/io/journal.h"
 
 #include "app/cli/json_util.h"
 
@@ -28,6 +29,15 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments)
         std::fputs(parser.helpText().toLocal8Bit().constData(), stdout);
         return kExitOk;
     }
+    return -1;
+}
+
+int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs)
+{
+    for (const QString& option : outputs)
+        if (parser.isSet(option))
+            if (auto writable = io::checkWritable(parser.value(option).toStdString()); !writable)
+                return report(writable.error());
     return -1;
 }
 

@@ -25,6 +25,9 @@ int report(const Error& error);
 int usageError(const QString& message);
 /// Adds --help and parses `arguments`; returns -1 to go on, or an exit code (help printed, or a usage error).
 int parseArguments(QCommandLineParser& parser, const QStringList& arguments);
+/// Checks that the files the options `outputs` name can be written (io::checkWritable), before a command computes
+/// anything; returns -1 to go on, or the exit code of the refusal.
+int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs);
 /// Returns how the network was completed: the distance model and the counts of measured, edited and
 /// estimated entries.
 QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input);

@@ -214,6 +214,8 @@ int runMap(const QStringList& arguments)
     parser.addOption({"slurm-hostfile", "Write a Slurm hostfile for srun --distribution=arbitrary.", "file"});
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
+    if (int code = checkOutputs(parser, {"out", "rankfile", "hostfile", "slurm-hostfile"}); code >= 0)
+        return code;
     bool seedOk = false;
     const qulonglong seed = parser.value("seed").toULongLong(&seedOk);
     if (!seedOk)

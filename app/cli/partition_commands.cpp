@@ -294,6 +294,8 @@ int runPartition(const QStringList& arguments)
         return code;
     if (!parser.isSet("graph") || !parser.isSet("out"))
         return usageError("--graph and --out are required");
+    if (int code = checkOutputs(parser, {"out", "masters"}); code >= 0)
+        return code;
     auto format = io::graphFormatFromId(parser.value("format").toStdString());
     if (!format)
         return report(format.error());
@@ -479,6 +481,8 @@ int runUpdate(const QStringList& arguments)
         return code;
     if (!parser.isSet("partition") || !parser.isSet("out"))
         return usageError("--partition and --out are required");
+    if (int code = checkOutputs(parser, {"out", "masters-out"}); code >= 0)
+        return code;
     if (!parser.isSet("masters") && !parser.isSet("homes"))
         return usageError("give --masters (written by 'partition --masters') or --homes");
     bool ok = false;

@@ -14,6 +14,7 @@
 #include <QFileInfo>
 
 #include <cstdio>
+#include <optional>
 
 namespace meridian::cli {
 
@@ -44,6 +45,33 @@ constexpr const char* kProjectUsage
       "Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
 
 using document::Project;
+
+// The project's lock, held from the load to the end of the command (the process ends after one command), so that a
+// second writer waits for this one instead of overwriting its edit.
+std::optional<io::FileLock>& heldLock()
+{
+    static std::optional<io::FileLock> lock;
+    return lock;
+}
+
+// Takes the project's lock for `subcommand`, waiting a bounded time for another writer (who is named on refusal).
+Status lockForEdit(const QString& path, const QString& subcommand)
+{
+    auto lock = document::ProjectFile::lock(path, ("meridian-cli project " + subcommand).toStdString(),
+                                            io::FileLock::waitSeconds(document::ProjectFile::kLockWaitSeconds));
+    if (!lock)
+        return lock.error();
+    heldLock() = std::move(*lock);
+    return {};
+}
+
+// Loads a project to edit it, under its lock.
+Expected<Project> loadForEdit(const QString& path, const QString& subcommand)
+{
+    if (auto locked = lockForEdit(path, subcommand); !locked)
+        return locked.error();
+    return document::ProjectFile::load(path);
+}
 
 int finish(const Project& project, const QString& path)
 {
@@ -104,6 +132,11 @@ int runCreate(const QStringList& arguments)
     if (!parser.isSet("sites"))
         return usageError("--sites is required");
     const QString out = parser.positionalArguments().front();
+    if (QFileInfo(out).isDir())
+        return report(makeError(ErrorCode::InvalidInput, "this is a folder; expected the project file to write",
+                                {out.toStdString()}));
+    if (auto locked = lockForEdit(out, "create"); !locked)
+        return report(locked.error());
     if (QFileInfo::exists(out) && !parser.isSet("force"))
         return report(makeError(ErrorCode::InvalidInput, "the file exists already; pass --force to overwrite it",
                                 {out.toStdString()}));
@@ -140,7 +173,7 @@ Expected<Project> loadOne(const QCommandLineParser& parser, const char* example)
 {
     if (parser.positionalArguments().size() != 1)
         return makeError(ErrorCode::InvalidInput, std::string("expected one project file: ") + example);
-    return document::ProjectFile::load(parser.positionalArguments().front());
+    return loadForEdit(parser.positionalArguments().front(), QString(example).section(' ', 2, 2));
 }
 
 int runAddApplication(const QStringList& arguments)
@@ -280,7 +313,7 @@ int runImportProbe(const QStringList& arguments)
         return code;
     if (parser.positionalArguments().size() != 2)
         return usageError("usage: meridian-cli project import-probe P PREFIX");
-    auto project = document::ProjectFile::load(parser.positionalArguments().front());
+    auto project = loadForEdit(parser.positionalArguments().front(), "import-probe");
     if (!project)
         return report(project.error());
     auto probe = io::readProbeResults(parser.positionalArguments().at(1).toStdString());
@@ -312,7 +345,7 @@ int runImportGraph(const QStringList& arguments)
         return usageError("usage: meridian-cli project import-graph P GRAPH [--name G] [--homes H]");
     const QString projectPath = parser.positionalArguments().front();
     const QString graphPath = parser.positionalArguments().at(1);
-    auto project = document::ProjectFile::load(projectPath);
+    auto project = loadForEdit(projectPath, "import-graph");
     if (!project)
         return report(project.error());
     auto format = parser.isSet("format") ? io::graphFormatFromId(parser.value("format").toStdString())

@@ -5,6 +5,7 @@
 #include "app/document/run_file.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QFileSystemWatcher>
 
 #include <QUndoCommand>
@@ -91,20 +92,45 @@ bool ProjectDocument::isModified() const { return !m_undoStack->isClean(); }
 
 Status ProjectDocument::load(const QString& path, const QString& runsFile)
 {
+    // The workbench holds the project's lock while the project is open, so that a command line edit waits for it
+    // (and says who holds it) instead of being overwritten by the next save. A project another program holds is
+    // opened read-only: saving it waits for that program, Save As writes elsewhere.
+    std::optional<io::FileLock> lock;
+    QString refusal;
+    const bool holding = m_lock
+        && m_lock->path() == QFileInfo(ProjectFile::lockPath(path)).absoluteFilePath().toStdString();
+    if (holding) {
+        lock = std::move(m_lock); // opened again: the lock stays
+        m_lock.reset();
+    } else if (m_takesLock) {
+        if (auto taken = ProjectFile::lock(path, kLockHolder, 0))
+            lock = std::move(*taken);
+        else
+            refusal = QString::fromStdString(taken.error().message);
+    }
     auto loaded = ProjectFile::load(path);
+    const auto fail = [&](Error error) {
+        if (holding)
+            m_lock = std::move(lock); // the project open before stays open, and locked
+        else if (lock)
+            lock->discard(); // a project that does not open leaves no lock file
+        return error;
+    };
     if (!loaded)
-        return loaded.error();
+        return fail(loaded.error());
     LoadedRuns runs;
     const QString runsPath = runsFile.isEmpty() ? RunFile::pathFor(path) : runsFile;
     if (!runsFile.isEmpty() && !QFile::exists(runsFile))
-        return makeError(ErrorCode::Io, "no such runs file", {runsFile.toStdString(), 0, 0});
+        return fail(makeError(ErrorCode::Io, "no such runs file", {runsFile.toStdString(), 0, 0}));
     if (QFile::exists(runsPath)) {
         auto read = RunFile::load(runsPath, *loaded);
         if (!read)
-            return read.error();
+            return fail(read.error());
         runs = std::move(*read);
     }
     reset(std::move(*loaded), path);
+    m_lock = std::move(lock);
+    m_readOnlyReason = refusal;
     for (auto& r : runs.runs) {
         m_nextRunId = std::max(m_nextRunId, r.id + 1);
         m_runs.push_back(std::make_shared<const Run>(std::move(r)));
@@ -120,13 +146,26 @@ Status ProjectDocument::save(const QString& path)
     const QString target = path.isEmpty() ? m_path : path;
     if (target.isEmpty())
         return makeError(ErrorCode::InvalidInput, "the project has no file name yet");
+    if (!m_lock || m_lock->path() != QFileInfo(ProjectFile::lockPath(target)).absoluteFilePath().toStdString()) {
+        auto taken = ProjectFile::lock(target, kLockHolder, io::FileLock::waitSeconds(ProjectFile::kLockWaitSeconds));
+        if (!taken)
+            return taken.error();
+        m_lock = std::move(*taken); // Save As: the old file is no longer this document's
+        m_readOnlyReason.clear();
+    }
     // The sidecar names chosen now stay with the applications, so a later rename does not rename files.
     auto named = std::make_shared<const Project>(ProjectFile::withSidecarNames(*m_project));
-    if (auto s = ProjectFile::save(*named, target); !s)
+    // The runs are saved with the project, in one transaction.
+    const QString runsPath = RunFile::pathFor(target);
+    const std::string runsText = RunFile::text(m_runs);
+    std::vector<io::PendingFile> runsFile;
+    if (!m_runs.empty() || QFileInfo::exists(runsPath))
+        runsFile.push_back({runsPath.toStdString(), [&runsText](std::ostream& out) {
+                                out.write(runsText.data(), static_cast<std::streamsize>(runsText.size()));
+                            }});
+    if (auto s = ProjectFile::save(*named, target, runsFile); !s)
         return s;
     m_project = std::move(named); // same inputs: nothing to recompute, no view to update
-    if (auto s = RunFile::save(m_runs, RunFile::pathFor(target)); !s)
-        return s;
     m_path = target;
     m_undoStack->setClean();
     Q_EMIT titleChanged();
@@ -143,6 +182,8 @@ void ProjectDocument::adoptRecovered(const QString& originalPath)
 void ProjectDocument::reset(Project project, const QString& path)
 {
     m_undoStack->clear();
+    m_lock.reset();
+    m_readOnlyReason.clear();
     m_path = path;
     m_runs.clear();
     m_nextRunId = 1;

@@ -3,6 +3,7 @@
 #include "app/document/project.h"
 #include "app/document/run.h"
 #include "core/common/expected.h"
+#include "core/io/file_lock.h"
 #include "core/model/network_estimator.h"
 
 #include <QObject>
@@ -10,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QFileSystemWatcher;
@@ -44,10 +46,18 @@ public:
     /// any; on error (in the project or the runs file) the document is unchanged.
     /// `runsFile` reads the runs from another file than the one beside the project (it must exist).
     Status load(const QString& path, const QString& runsFile = {});
+    /// True when another program held the project's lock as it was opened: saving to its file waits for that
+    /// program (and fails, naming it, if it keeps the lock); readOnlyReason() says who it was.
+    bool isReadOnly() const { return !m_readOnlyReason.isEmpty(); }
+    /// Whether load() takes the project's lock (default); a reader that never saves (the CLI's report) turns it off.
+    void setTakesLock(bool takes) { m_takesLock = takes; }
+    const QString& readOnlyReason() const { return m_readOnlyReason; }
+    /// What the workbench writes into a project's lock file.
+    static constexpr const char* kLockHolder = "Meridian workbench";
     /// Returns how many saved stale runs the last load left out because they no longer fit the project.
     int skippedRuns() const { return m_skippedRuns; }
-    /// Saves the project and its runs (RunFile, beside it) to `path` (empty: the current path) and
-    /// marks the undo stack clean.
+    /// Saves the project and its runs (RunFile, beside it) to `path` (empty: the current path) in one transaction
+    /// and marks the undo stack clean. The document holds the lock of the file it saves to from then on.
     Status save(const QString& path = {});
     /// After loading recovered work: takes `originalPath` as the document's file (empty for a project never
     /// saved) and marks the document unsaved, so Save writes the recovered work where it belongs.
@@ -117,6 +127,9 @@ private:
     QString m_networkModelText;
     QUndoStack* m_undoStack = nullptr;
     QString m_path;
+    std::optional<io::FileLock> m_lock; ///< the project's lock while this document may write it
+    QString m_readOnlyReason;           ///< who held the lock when the project was opened
+    bool m_takesLock = true;
     std::vector<std::shared_ptr<const Run>> m_runs;
     mutable std::map<std::string, std::uint64_t> m_fingerprints;
     int m_nextRunId = 1;

@@ -1,22 +1,29 @@
 #include "app/document/project_file.h"
 
+#include "app/document/run_file.h"
 #include "core/common/utc_date.h"
 #include "core/io/comm_io.h"
+#include "core/io/journal.h"
 #include "core/io/network_io.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QThread>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
+
+#include <sys/stat.h>
 
 namespace meridian::document {
 
@@ -26,11 +33,118 @@ using model::NetworkQuantity;
 
 struct Reader {
     QString path;
-    QByteArray text; ///< the file's bytes, to find the line of a key
+    QByteArray text;                    ///< the file's bytes, to find the line of a key
+    std::map<QString, QString> pending; ///< files of a save still in progress: final -> its temporary, read instead
 
+    /// An error at `where` ("applications[0].volume"), at the line and column of that key in the file (of the last
+    /// key before a trailing index: "network.latency_ms[0][1]" is located at "latency_ms").
     Error fail(const QString& where, const QString& what) const
     {
-        return makeError(ErrorCode::Parse, (where + ": " + what).toStdString(), {path.toStdString()});
+        const auto [line, column] = positionOfPath(where);
+        return makeError(ErrorCode::Parse, (where + ": " + what).toStdString(), {path.toStdString(), line, column});
+    }
+
+    /// Walks the JSON text keeping the path of keys and array indices it is in, and returns the position of the
+    /// key at `where`; (0, 0) when there is none.
+    std::pair<int, int> positionOfPath(const QString& where) const
+    {
+        QStringList target; // keys, and indices written "[n]"
+        static const QRegularExpression parts(R"(([^.\[\]]+)|\[(\d+)\])");
+        for (auto it = parts.globalMatch(where); it.hasNext();) {
+            const auto m = it.next();
+            target << (m.captured(1).isEmpty() ? "[" + m.captured(2) + "]" : m.captured(1));
+        }
+        while (!target.isEmpty() && target.back().startsWith('['))
+            target.removeLast();
+        if (target.isEmpty())
+            return {0, 0};
+        struct Frame {
+            bool array = false;
+            int index = 0;
+            QString key;
+        };
+        std::vector<Frame> frames;
+        int line = 1, column = 1;
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            const char c = text[i];
+            if (c == '"') {
+                const int keyLine = line, keyColumn = column;
+                qsizetype end = i + 1;
+                while (end < text.size() && text[end] != '"')
+                    end += text[end] == '\\' ? 2 : 1;
+                const QString name = QString::fromUtf8(text.mid(i + 1, end - i - 1));
+                column += static_cast<int>(end - i);
+                i = end;
+                qsizetype after = end + 1;
+                while (after < text.size() && QByteArrayView(" \t\r\n").contains(text[after]))
+                    ++after;
+                if (after < text.size() && text[after] == ':' && !frames.empty() && !frames.back().array) {
+                    frames.back().key = name;
+                    if (frames.size() == static_cast<std::size_t>(target.size())) {
+                        bool same = true;
+                        for (std::size_t f = 0; f < frames.size() && same; ++f)
+                            same = (frames[f].array ? QString("[%1]").arg(frames[f].index) : frames[f].key)
+                                == target[static_cast<qsizetype>(f)];
+                        if (same)
+                            return {keyLine, keyColumn};
+                    }
+                }
+            } else if (c == '{' || c == '[') {
+                frames.push_back({c == '[', 0, {}});
+            } else if (c == '}' || c == ']') {
+                if (!frames.empty())
+                    frames.pop_back();
+            } else if (c == ',' && !frames.empty() && frames.back().array) {
+                ++frames.back().index;
+            }
+            if (c == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        return {0, 0};
+    }
+
+    /// Refuses a key present with another JSON type than `expected` (a wrong type read as empty would make the
+    /// next save delete the data). Absent and null keys pass.
+    Status checkType(const QJsonObject& o, const char* key, QJsonValue::Type expected, const QString& where) const
+    {
+        const auto v = o.value(key);
+        if (v.isUndefined() || v.isNull() || v.type() == expected)
+            return {};
+        static const std::map<QJsonValue::Type, const char*> names{{QJsonValue::Bool, "true or false"},
+                                                                   {QJsonValue::Double, "a number"},
+                                                                   {QJsonValue::String, "a string"},
+                                                                   {QJsonValue::Array, "an array [...]"},
+                                                                   {QJsonValue::Object, "an object {...}"}};
+        const QString field = where.isEmpty() ? QString(key) : where + "." + key;
+        return fail(field, QString("expected %1, found %2").arg(names.at(expected), names.at(v.type())));
+    }
+
+    Status checkTypes(const QJsonObject& o, const QString& where,
+                      std::initializer_list<std::pair<const char*, QJsonValue::Type>> keys) const
+    {
+        for (const auto& [key, type] : keys)
+            if (auto s = checkType(o, key, type, where); !s)
+                return s;
+        return {};
+    }
+
+    /// The file a project-relative sidecar name stands for: inside the project's folder only (an absolute path or
+    /// one climbing out with ".." is refused, so that a save never writes outside the folder), read from the
+    /// temporary of a save in progress where there is one.
+    Expected<QString> sidecar(const QString& where, const QString& name) const
+    {
+        const QString clean = QDir::cleanPath(name);
+        if (name.isEmpty() || QDir::isAbsolutePath(name) || clean == ".." || clean.startsWith("../"))
+            return fail(where, "expected a file name inside the project's folder, not '" + name + "'");
+        const QString file = QFileInfo(path).absoluteDir().filePath(clean);
+        if (auto in = ProjectFile::checkInsideFolder(path, file); !in)
+            return fail(where, QString::fromStdString(in.error().message));
+        const auto redirected = pending.find(file);
+        return redirected == pending.end() ? file : redirected->second;
     }
 
     /// Returns the 1-based line and column of the first `"key":` in the file (0, 0 if not found).
@@ -169,12 +283,18 @@ Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity
     const auto value = network.value(quantityKey(q));
     if (value.isUndefined() || value.isNull())
         return {};
+    if (!value.isObject())
+        return r.fail(where, "expected {\"values\": [[...]]} or {\"file\": \"path\"}");
     const auto o = value.toObject();
     if (auto k = r.checkKeys(o, where, {"values", "file"}); !k)
         return k;
+    if (auto t = r.checkTypes(o, where, {{"values", QJsonValue::Array}, {"file", QJsonValue::String}}); !t)
+        return t;
     if (o.contains("file")) {
-        const QString file = QFileInfo(r.path).dir().filePath(o.value("file").toString());
-        return io::readNetworkMatrix(file.toStdString(), q, topo, out);
+        auto file = r.sidecar(where + ".file", o.value("file").toString());
+        if (!file)
+            return file.error();
+        return io::readNetworkMatrix(file->toStdString(), q, topo, out);
     }
     if (!o.value("values").isArray())
         return r.fail(where, "expected {\"values\": [[...]]} or {\"file\": \"path\"}");
@@ -184,7 +304,7 @@ Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity
         return r.fail(where, QString("expected %1 rows, one per site, found %2").arg(m).arg(rows.size()));
     for (int i = 0; i < m; ++i) {
         const auto row = rows[i].toArray();
-        if (row.size() != m)
+        if (!rows[i].isArray() || row.size() != m)
             return r.fail(where + QString("[%1]").arg(i), QString("expected %1 values").arg(m));
         for (int j = 0; j < m; ++j) {
             if (row[j].isNull())
@@ -211,9 +331,17 @@ Status readMeasurementDates(const Reader& r, const QJsonValue& value, const mode
     const auto groups = value.toArray();
     for (qsizetype g = 0; g < groups.size(); ++g) {
         const QString where = QString("network.measured_at[%1]").arg(g);
+        if (!groups[g].isObject())
+            return r.fail(where, "expected {\"date\": ..., \"latency_ms\": [[row, column], ...]}");
         const auto group = groups[g].toObject();
         if (auto k = r.checkKeys(group, where, {"date", "latency_ms", "bandwidth_MBps"}); !k)
             return k;
+        if (auto t = r.checkTypes(group, where,
+                                  {{"date", QJsonValue::String},
+                                   {"latency_ms", QJsonValue::Array},
+                                   {"bandwidth_MBps", QJsonValue::Array}});
+            !t)
+            return t;
         const auto date = parseUtcDate(group.value("date").toString().toStdString());
         if (!date)
             return r.fail(where + ".date", "expected a UTC date \"YYYY-MM-DDTHH:MM:SSZ\"");
@@ -241,12 +369,22 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
     const auto o = value.toObject();
     if (auto k = r.checkKeys(o, "network", {"latency_ms", "bandwidth_MBps", "edited", "measured_at", "host_links"}); !k)
         return k;
+    if (auto t = r.checkTypes(o, "network",
+                              {{"edited", QJsonValue::Object},
+                               {"measured_at", QJsonValue::Array},
+                               {"host_links", QJsonValue::Array}});
+        !t)
+        return t;
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
         if (auto s = readQuantity(r, o, q, topo, out); !s)
             return s;
     const auto edited = o.value("edited").toObject();
     if (auto k = r.checkKeys(edited, "network.edited", {"latency_ms", "bandwidth_MBps"}); !k)
         return k;
+    if (auto t = r.checkTypes(edited, "network.edited",
+                              {{"latency_ms", QJsonValue::Array}, {"bandwidth_MBps", QJsonValue::Array}});
+        !t)
+        return t;
     for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
         for (const auto& cell : edited.value(quantityKey(q)).toArray()) {
             const auto pair = cell.toArray();
@@ -263,11 +401,22 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
     const auto links = o.value("host_links").toArray();
     for (qsizetype k = 0; k < links.size(); ++k) {
         const QString where = QString("network.host_links[%1]").arg(k);
+        if (!links[k].isObject())
+            return r.fail(where, "expected {\"from\": host, \"to\": host, \"latency_ms\": ..., ...}");
         const auto link = links[k].toObject();
         if (auto c = r.checkKeys(link, where,
                                  {"from", "to", "latency_ms", "bandwidth_MBps", "provenance", "measured_at"});
             !c)
             return c;
+        if (auto t = r.checkTypes(link, where,
+                                  {{"from", QJsonValue::String},
+                                   {"to", QJsonValue::String},
+                                   {"latency_ms", QJsonValue::Double},
+                                   {"bandwidth_MBps", QJsonValue::Double},
+                                   {"provenance", QJsonValue::String},
+                                   {"measured_at", QJsonValue::String}});
+            !t)
+            return t;
         const auto from = topo.hostIndex(link.value("from").toString().toStdString());
         const auto to = topo.hostIndex(link.value("to").toString().toStdString());
         if (!from || !to)
@@ -293,20 +442,66 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
     return {};
 }
 
+// An application's pins: a sidecar file, or inline [process, "site"] pairs.
+Expected<model::Constraints> readPins(const Reader& r, const QJsonValue& value, const QString& where,
+                                      const model::Topology& topo, int processCount)
+{
+    if (value.isString()) {
+        auto file = r.sidecar(where + ".pins", value.toString());
+        if (!file)
+            return file.error();
+        if (!QFileInfo::exists(*file))
+            return makeError(ErrorCode::Io, (where + ": the sidecar file '" + *file + "' is missing").toStdString(),
+                             {r.path.toStdString()});
+        return io::readPinsCsv(file->toStdString(), topo, processCount);
+    }
+    std::vector<model::Pin> pins;
+    const auto inline_ = value.toArray();
+    for (qsizetype k = 0; k < inline_.size(); ++k) {
+        const auto pair = inline_[k].toArray();
+        const auto site = topo.siteIndex(pair.at(1).toString().toStdString());
+        const double process = pair.at(0).toDouble(-1);
+        // A process id is a whole number below the process count (toInt() would read 1.5 or 1e12 as 0).
+        if (!inline_[k].isArray() || pair.size() != 2 || !pair.at(0).isDouble() || !pair.at(1).isString() || process < 0
+            || process != std::floor(process) || process >= processCount || !site)
+            return r.fail(where + QString(".pins[%1]").arg(k),
+                          QString(
+                              "expected [process, \"site\"]: a whole process id from 0 to %1 and a site of the project")
+                              .arg(processCount - 1));
+        pins.push_back({static_cast<int>(process), *site});
+    }
+    auto constraints = model::Constraints::fromPins(std::move(pins));
+    if (!constraints)
+        return r.fail(where + ".pins", QString::fromStdString(constraints.error().message));
+    return constraints;
+}
+
 Expected<Application> readApplication(const Reader& r, const QJsonValue& value, int index, const model::Topology& topo)
 {
     const QString where = QString("applications[%1]").arg(index);
+    if (!value.isObject())
+        return r.fail(where, "expected an object {\"name\": ..., \"volume\": ...}");
     const auto o = value.toObject();
     if (auto k = r.checkKeys(o, where, {"name", "description", "volume", "messages", "pins"}); !k)
         return k.error();
+    if (auto t = r.checkTypes(o, where, {{"description", QJsonValue::String}, {"messages", QJsonValue::String}}); !t)
+        return t.error();
     if (!o.value("name").isString() || o.value("name").toString().isEmpty())
         return r.fail(where + ".name", "expected a non-empty string");
     if (!o.value("volume").isString())
         return r.fail(where + ".volume", "expected the path of the volume matrix (bytes)");
-    const QDir dir = QFileInfo(r.path).dir();
-    const QString volume = dir.filePath(o.value("volume").toString());
-    const QString messages = o.value("messages").isString() ? dir.filePath(o.value("messages").toString()) : QString();
-    for (const QString& file : {volume, messages})
+    const auto pinsValue = o.value("pins");
+    if (!pinsValue.isUndefined() && !pinsValue.isNull() && !pinsValue.isString() && !pinsValue.isArray())
+        return r.fail(where + ".pins", "expected the path of the pins file or an array of [process, \"site\"]");
+    auto volume = r.sidecar(where + ".volume", o.value("volume").toString());
+    if (!volume)
+        return volume.error();
+    Expected<QString> messages = QString();
+    if (o.value("messages").isString())
+        messages = r.sidecar(where + ".messages", o.value("messages").toString());
+    if (!messages)
+        return messages.error();
+    for (const QString& file : {*volume, *messages})
         if (!file.isEmpty() && !QFileInfo::exists(file))
             return makeError(ErrorCode::Io, (where + ": the sidecar file '" + file + "' is missing").toStdString(),
                              {r.path.toStdString()});
@@ -315,41 +510,14 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
     app.description = o.value("description").toString().toStdString();
     app.volumeFile = o.value("volume").toString().toStdString();
     app.messagesFile = o.value("messages").toString().toStdString();
-    app.pinsFile = o.value("pins").toString().toStdString();
-    auto comm = io::readCommMatrix(volume.toStdString(), messages.toStdString());
+    app.pinsFile = pinsValue.toString().toStdString();
+    auto comm = io::readCommMatrix(volume->toStdString(), messages->toStdString());
     if (!comm)
         return comm.error();
     app.comm = std::move(*comm);
-    Expected<model::Constraints> constraints = model::Constraints();
-    if (o.value("pins").isString()) {
-        const QString file = dir.filePath(o.value("pins").toString());
-        if (!QFileInfo::exists(file))
-            return makeError(ErrorCode::Io, (where + ": the sidecar file '" + file + "' is missing").toStdString(),
-                             {r.path.toStdString()});
-        constraints = io::readPinsCsv(file.toStdString(), topo, app.comm.processCount());
-        if (!constraints)
-            return constraints.error();
-    } else {
-        std::vector<model::Pin> pins;
-        const auto inline_ = o.value("pins").toArray();
-        for (qsizetype k = 0; k < inline_.size(); ++k) {
-            const auto pair = inline_[k].toArray();
-            const auto site = topo.siteIndex(pair.at(1).toString().toStdString());
-            const double process = pair.at(0).toDouble(-1);
-            // A process id is a whole number below the process count (toInt() would read 1.5 or 1e12 as 0).
-            if (pair.size() != 2 || !pair.at(0).isDouble() || !pair.at(1).isString() || process < 0
-                || process != std::floor(process) || process >= app.comm.processCount() || !site)
-                return r
-                    .fail(where + QString(".pins[%1]").arg(k),
-                          QString(
-                              "expected [process, \"site\"]: a whole process id from 0 to %1 and a site of the project")
-                              .arg(app.comm.processCount() - 1));
-            pins.push_back({static_cast<int>(process), *site});
-        }
-        constraints = model::Constraints::fromPins(std::move(pins));
-        if (!constraints)
-            return r.fail(where + ".pins", QString::fromStdString(constraints.error().message));
-    }
+    auto constraints = readPins(r, pinsValue, where, topo, app.comm.processCount());
+    if (!constraints)
+        return constraints.error();
     if (auto s = constraints->validate(app.comm.processCount(), topo); !s)
         return r.fail(where + ".pins", QString::fromStdString(s.error().message));
     app.pins = std::move(*constraints);
@@ -398,12 +566,16 @@ Status readGraphStats(const Reader& r, const QJsonObject& o, const QString& wher
 Expected<GraphInput> readGraph(const Reader& r, const QJsonValue& value, int index)
 {
     const QString where = QString("graphs[%1]").arg(index);
+    if (!value.isObject())
+        return r.fail(where, "expected an object {\"name\": ..., \"file\": ...}");
     const auto o = value.toObject();
     if (auto k = r.checkKeys(o, where,
                              {"name", "file", "format", "checksum", "homes", "homes_checksum", "homes_seed", "vertices",
                               "edges", "self_loops_dropped", "max_degree", "degree_histogram", "homes_from_file"});
         !k)
         return k.error();
+    if (auto t = r.checkTypes(o, where, {{"degree_histogram", QJsonValue::Array}}); !t)
+        return t.error();
     GraphInput g;
     if (!o.value("name").isString() || o.value("name").toString().isEmpty())
         return r.fail(where + ".name", "expected a non-empty string");
@@ -507,16 +679,123 @@ Project ProjectFile::withSidecarNames(const Project& project)
     return out;
 }
 
+namespace {
+
+// The project's own files, the only ones its save journal may replace and its save may write: the project file, its
+// runs file and sidecars of the kinds Meridian writes (.mtx, .csv), in the project's folder.
+bool isOwnFileName(std::string_view name, const std::string& projectName, const std::string& runsName)
+{
+    const auto endsWith = [&](std::string_view suffix) {
+        return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+    };
+    return name == projectName || name == runsName || endsWith(".mtx") || endsWith(".csv");
+}
+
+// What a reader compares before and after reading, to know that no save replaced the files meanwhile.
+struct SaveStamp {
+    QDateTime modified;
+    qint64 size = -1;
+    qint64 inode = -1;
+    bool journal = false;
+    bool operator==(const SaveStamp&) const = default;
+};
+
+SaveStamp saveStamp(const QString& path)
+{
+    struct stat st {};
+    const bool exists = ::stat(QFile::encodeName(path).constData(), &st) == 0;
+    return {QFileInfo(path).lastModified(), exists ? static_cast<qint64>(st.st_size) : -1,
+            exists ? static_cast<qint64>(st.st_ino) : -1, QFileInfo::exists(ProjectFile::journalPath(path))};
+}
+
+} // namespace
+
+io::JournalScope ProjectFile::journalScope(const QString& projectPath)
+{
+    const QFileInfo info(projectPath);
+    const std::string projectName = info.fileName().toStdString();
+    const std::string runsName = QFileInfo(RunFile::pathFor(projectPath)).fileName().toStdString();
+    return io::filesInFolder(
+        info.absolutePath().toStdString(),
+        [projectName, runsName](std::string_view name) { return isOwnFileName(name, projectName, runsName); },
+        "the project's own files (the project, its runs file, its .mtx and .csv sidecars)");
+}
+
+Status ProjectFile::checkInsideFolder(const QString& projectPath, const QString& file)
+{
+    const std::string why = journalScope(projectPath)(QFileInfo(file).absoluteFilePath().toStdString());
+    if (why.empty())
+        return {};
+    return makeError(ErrorCode::InvalidInput, "the file '" + file.toStdString() + "' " + why,
+                     {projectPath.toStdString()});
+}
+
+QString ProjectFile::lockPath(const QString& projectPath)
+{
+    return QFileInfo(projectPath).absoluteFilePath() + ".lock";
+}
+
+Expected<io::FileLock> ProjectFile::lock(const QString& projectPath, const std::string& holder, double waitSeconds)
+{
+    return io::FileLock::acquire(lockPath(projectPath).toStdString(), waitSeconds, holder);
+}
+
+Expected<std::map<QString, QString>> ProjectFile::finishInterruptedSave(const QString& path)
+{
+    const std::string journal = journalPath(path).toStdString();
+    if (!QFileInfo::exists(journalPath(path)) && !QFileInfo(journalPath(path)).isSymLink())
+        return std::map<QString, QString>{};
+    const auto scope = journalScope(path);
+    if (io::FileLock::heldHere(lockPath(path).toStdString())) {
+        if (auto s = io::completeJournal(journal, scope); !s)
+            return s.error();
+        return std::map<QString, QString>{};
+    }
+    // Only a holder of the lock may finish a save: without it (another process is saving, or this user may not
+    // write here) the files are read as the save will leave them, each from its temporary while it is there.
+    auto lock = ProjectFile::lock(path, "finishing an interrupted save", 0);
+    if (lock) {
+        if (auto s = io::completeJournal(journal, scope); !s)
+            return s.error();
+        return std::map<QString, QString>{};
+    }
+    auto entries = io::readJournal(journal, scope);
+    if (!entries)
+        return entries.error();
+    std::map<QString, QString> pending;
+    for (const auto& e : *entries)
+        if (QFileInfo::exists(QString::fromStdString(e.temporary)))
+            pending[QString::fromStdString(e.final)] = QString::fromStdString(e.temporary);
+    return pending;
+}
+
 Expected<Project> ProjectFile::load(const QString& path)
 {
-    // A save that a kill interrupted after all its files were written is finished first.
-    if (auto s = io::completeJournal(journalPath(path).toStdString()); !s)
-        return s.error();
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::Io, "cannot open the project: " + file.errorString().toStdString(),
-                         {path.toStdString()});
-    const QByteArray data = file.readAll();
+    // A save that a kill interrupted after all its files were written is finished first. Without this process
+    // holding the project's lock, a save may run meanwhile: the files are read again if the project file or its
+    // journal changed while they were read, so a load never mixes two saves.
+    const bool locked = io::FileLock::heldHere(lockPath(path).toStdString());
+    for (int attempt = 0;; ++attempt) {
+        const SaveStamp before = saveStamp(path);
+        auto pending = finishInterruptedSave(path);
+        if (!pending)
+            return pending.error();
+        auto project = loadFiles(path, *pending);
+        if (locked || attempt == 20 || saveStamp(path) == before)
+            return project;
+        QThread::msleep(10 + 10 * static_cast<unsigned long>(attempt));
+    }
+}
+
+Expected<Project> ProjectFile::loadFiles(const QString& path, const std::map<QString, QString>& pending)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const auto redirected = pending.find(absolute);
+    const QString source = redirected == pending.end() ? path : redirected->second;
+    auto text = io::readTextFile(source.toStdString(), kMaxProjectBytes);
+    if (!text)
+        return inFile(text.error(), path.toStdString());
+    const QByteArray data = QByteArray::fromStdString(*text);
     QJsonParseError parseError;
     const auto doc = QJsonDocument::fromJson(data, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
@@ -526,7 +805,9 @@ Expected<Project> ProjectFile::load(const QString& path)
         return makeError(ErrorCode::Parse, "not valid JSON: " + parseError.errorString().toStdString(),
                          {path.toStdString(), line, column});
     }
-    const Reader r{path, data};
+    const Reader r{path, data, pending};
+    if (!doc.isObject())
+        return r.fail("project", "expected a JSON object {\"format\": \"meridian-project\", ...}");
     const auto root = doc.object();
     if (root.value("format").toString() != "meridian-project")
         return r.fail("format", "expected \"meridian-project\"; this is not a Meridian project file");
@@ -547,11 +828,24 @@ Expected<Project> ProjectFile::load(const QString& path)
                               "graphs"});
         !k)
         return k.error();
+    if (auto t = r.checkTypes(root, {},
+                              {{"name", QJsonValue::String},
+                               {"description", QJsonValue::String},
+                               {"sources", QJsonValue::Array},
+                               {"network", QJsonValue::Object},
+                               {"applications", QJsonValue::Array},
+                               {"graphs", QJsonValue::Array}});
+        !t)
+        return t.error();
     Project project;
     project.name = root.value("name").toString(QFileInfo(path).completeBaseName()).toStdString();
     project.description = root.value("description").toString().toStdString();
-    for (const auto& s : root.value("sources").toArray())
-        project.sources.push_back(s.toString().toStdString());
+    const auto sources = root.value("sources").toArray();
+    for (qsizetype k = 0; k < sources.size(); ++k) {
+        if (!sources[k].isString())
+            return r.fail(QString("sources[%1]").arg(k), "expected a string");
+        project.sources.push_back(sources[k].toString().toStdString());
+    }
     auto topology = readSites(r, root.value("sites"));
     if (!topology)
         return topology.error();
@@ -639,7 +933,7 @@ QJsonObject networkJson(const Project& project)
 
 } // namespace
 
-Status ProjectFile::save(const Project& project, const QString& path)
+Status ProjectFile::save(const Project& project, const QString& path, const std::vector<io::PendingFile>& alsoWrite)
 {
     const QDir dir = QFileInfo(path).absoluteDir();
     QJsonObject root;
@@ -719,14 +1013,57 @@ Status ProjectFile::save(const Project& project, const QString& path)
     }
     const QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
     outputs.emplace_back(QFileInfo(path).absoluteFilePath().toStdString(), json.toStdString());
+    return writeTransaction(path, outputs, alsoWrite);
+}
+
+Status ProjectFile::writeTransaction(const QString& path,
+                                     const std::vector<std::pair<std::string, std::string>>& outputs,
+                                     const std::vector<io::PendingFile>& alsoWrite)
+{
+    // The project's lock is held across the save (taken here unless this process holds it already), so that two
+    // writers never interleave their journals; the project file is renamed last.
+    std::optional<io::FileLock> lock;
+    if (!io::FileLock::heldHere(lockPath(path).toStdString())) {
+        auto taken = ProjectFile::lock(path, "saving", io::FileLock::waitSeconds(kLockWaitSeconds));
+        if (!taken)
+            return taken.error();
+        lock = std::move(*taken);
+    }
     std::vector<io::PendingFile> files;
-    for (const auto& output : outputs) {
-        const std::string& content = output.second;
-        files.push_back({output.first, [&content](std::ostream& out) {
+    for (std::size_t k = 0; k + 1 < outputs.size(); ++k) {
+        const std::string& content = outputs[k].second;
+        files.push_back({outputs[k].first, [&content](std::ostream& out) {
                              out.write(content.data(), static_cast<std::streamsize>(content.size()));
                          }});
     }
-    return io::writeFilesWithJournal(files, journalPath(path).toStdString());
+    files.insert(files.end(), alsoWrite.begin(), alsoWrite.end());
+    const std::string& json = outputs.back().second;
+    files.push_back({outputs.back().first, [&json](std::ostream& out) {
+                         out.write(json.data(), static_cast<std::streamsize>(json.size()));
+                     }});
+    if (auto s = io::writeFilesWithJournal(files, journalPath(path).toStdString(), journalScope(path)); !s)
+        return s;
+    removeStaleTemporaries(path);
+    return {};
+}
+
+void ProjectFile::removeStaleTemporaries(const QString& projectPath)
+{
+    // Killed saves leave "<file>.part-<pid>-..." beside the project's own files, also of files no longer saved.
+    const QFileInfo info(projectPath);
+    const auto scope = journalScope(projectPath);
+    std::set<std::string> finals;
+    for (const QString& name : info.absoluteDir().entryList(QDir::Files | QDir::Hidden | QDir::System)) {
+        const qsizetype part = name.indexOf(".part-");
+        if (part <= 0)
+            continue;
+        const QString final = info.absoluteDir().filePath(name.left(part));
+        if (io::isTemporaryNameOf(name.toStdString(), name.left(part).toStdString())
+            && (scope(final.toStdString()).empty() || final == journalPath(projectPath)))
+            finals.insert(final.toStdString());
+    }
+    for (const auto& final : finals)
+        io::removeStaleTemporaries(final);
 }
 
 QString ProjectFile::journalPath(const QString& projectPath)

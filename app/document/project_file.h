@@ -2,8 +2,15 @@
 
 #include "app/document/project.h"
 #include "core/common/expected.h"
+#include "core/io/file_lock.h"
+#include "core/io/journal.h"
 
 #include <QString>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace meridian::document {
 
@@ -15,17 +22,36 @@ class ProjectFile {
 public:
     static constexpr int kVersion = 1;
 
-    /// Loads a project, first finishing a save that a kill interrupted (its journal). Errors name the file (the project or the sidecar) and, for JSON syntax errors,
-    /// the line and column; a newer version or a missing sidecar is a clear error.
+    /// The largest project file read (its sidecars have their readers' own limits).
+    static constexpr std::uint64_t kMaxProjectBytes = std::uint64_t{256} << 20;
+    /// How long a writer waits for another writer's lock on a project by default (MERIDIAN_LOCK_WAIT_S overrides).
+    static constexpr double kLockWaitSeconds = 10;
+
+    /// Loads a project, first finishing a save that a kill interrupted (its journal, checked first: it may rename
+    /// only the project's own files in its folder, see journalScope). Only a holder of the project's lock finishes a
+    /// journal; without the lock (another process is saving, or the folder is read-only) the files are read as the
+    /// save will leave them. Files that a save replaced while they were read are read again. Errors name the file
+    /// (the project or the sidecar) and, for JSON errors, the line and column; a key of the wrong JSON type, a
+    /// sidecar outside the project's folder, a newer version or a missing sidecar is a clear error.
     static Expected<Project> load(const QString& path);
 
-    /// Saves a project and its sidecars (under the names withSidecarNames gives) as one transaction: all
-    /// are written and synced to temporaries, a journal (journalPath) records them, then they are renamed
-    /// into place, the project last. A kill before the journal leaves the old files; after it, the next load
-    /// finishes the save. Either way the project and its sidecars are never a mix of two saves.
-    static Status save(const Project& project, const QString& path);
+    /// Saves a project and its sidecars (under the names withSidecarNames gives), with `alsoWrite` (the runs
+    /// file), as one transaction under the project's lock: all are written and synced to temporaries, a journal
+    /// (journalPath) records them, then they are renamed into place, the project last. A kill before the journal
+    /// leaves the old files; after it, the next load finishes the save. Either way the project and its sidecars
+    /// are never a mix of two saves. Every file written is inside the project's folder.
+    static Status save(const Project& project, const QString& path, const std::vector<io::PendingFile>& alsoWrite = {});
     /// Returns the journal of an unfinished save of a project: "<project>.saving" beside it.
     static QString journalPath(const QString& projectPath);
+    /// Returns the lock file of a project: "<project>.lock" beside it.
+    static QString lockPath(const QString& projectPath);
+    /// Takes the project's lock (io::FileLock) for `holder`, waiting at most `waitSeconds` for another writer.
+    static Expected<io::FileLock> lock(const QString& projectPath, const std::string& holder, double waitSeconds);
+    /// The files a project's journal may replace and its save may write: the project file, its runs file and
+    /// .mtx and .csv files, in the project's folder or below it (through no symbolic link leading out).
+    static io::JournalScope journalScope(const QString& projectPath);
+    /// Refuses a sidecar file that is not inside the project's folder (see journalScope).
+    static Status checkInsideFolder(const QString& projectPath, const QString& file);
 
     enum class SidecarKind { Volume, Messages, Pins };
     /// Returns the project with every application's sidecar file names set: names it already has are kept
@@ -36,6 +62,15 @@ public:
     /// Returns the sidecar file name of an application's volume, message counts or pins
     /// ("lu.volume.mtx", "lu.messages.mtx", "lu.pins.csv").
     static QString sidecarName(const std::string& applicationName, SidecarKind kind);
+
+private:
+    /// Finishes an interrupted save when this process holds or can take the lock; otherwise returns the files to
+    /// read from their temporaries (final -> temporary).
+    static Expected<std::map<QString, QString>> finishInterruptedSave(const QString& path);
+    static Expected<Project> loadFiles(const QString& path, const std::map<QString, QString>& pending);
+    static Status writeTransaction(const QString& path, const std::vector<std::pair<std::string, std::string>>& outputs,
+                                   const std::vector<io::PendingFile>& alsoWrite);
+    static void removeStaleTemporaries(const QString& projectPath);
 };
 
 } // namespace meridian::document

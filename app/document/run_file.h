@@ -29,6 +29,8 @@ public:
     static QString pathFor(const QString& projectPath);
     /// Writes the runs atomically; with no runs, removes an existing file.
     static Status save(const std::vector<std::shared_ptr<const Run>>& runs, const QString& path);
+    /// The runs file's content (compact JSON), for a save that writes it together with the project.
+    static std::string text(const std::vector<std::shared_ptr<const Run>>& runs);
     /// Reads runs and checks each placement against the project (application, process count, sites,
     /// hosts and slots). A run that was stale when saved and no longer fits is left out and counted;
     /// a current run that does not fit is an error. Errors name the file and, for JSON syntax errors,

@@ -1,5 +1,7 @@
 #include "app/workbench/report_command.h"
 
+#include "core/io/journal.h"
+
 #include "app/cli/cli_support.h"
 #include "app/report/pdf_printer.h"
 #include "app/workbench/main_window.h"
@@ -97,9 +99,14 @@ int runReportCommand(int argc, char** argv)
     if (!ok)
         return cli::usageError("--seed must be a non-negative integer: " + parser.value("seed"));
 
+    // The report is written before anything runs, so that a folder that cannot take it is said at once.
+    if (auto writable = io::checkWritable(out.toStdString()); !writable)
+        return cli::report(writable.error());
+
     MainWindow window;
     window.setInteractive(false);
     window.resize(1400, 900);
+    window.document()->setTakesLock(false); // it reads the project and never saves it
     if (auto s = window.loadProject(parser.value("project"), parser.value("runs")); !s)
         return cli::report(s.error());
     const QStringList only = parser.values("application");

@@ -11,6 +11,7 @@ enum class ErrorCode {
     Io,           ///< A file cannot be opened, read or written.
     Infeasible,   ///< Constraints that cannot all be met (capacities, pins).
     Internal,     ///< A defect in Meridian itself.
+    Busy,         ///< Another process holds what this one needs (a project's lock); the message names it.
     Canceled      ///< Not a failure: the user asked the computation to stop.
 };
 

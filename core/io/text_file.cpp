@@ -1,5 +1,6 @@
 #include "core/io/text_file.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -41,9 +42,10 @@ std::string byteCount(std::uint64_t bytes)
 
 } // namespace
 
-Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
+Expected<int> openRegularFile(const std::string& path, std::uint64_t maxBytes, std::uint64_t* size)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return ioError(path, "cannot open the file", errno);
     struct stat st {};
@@ -66,8 +68,43 @@ Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxByt
                            + byteCount(maxBytes) + " are read for this kind of input",
                        0);
     }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return ioError(path, "cannot read the file", error);
+    }
+    if (size)
+        *size = static_cast<std::uint64_t>(st.st_size);
+    return fd;
+}
+
+std::size_t findNulByte(std::string_view data)
+{
+    const void* at = std::memchr(data.data(), 0, data.size());
+    return at ? static_cast<std::size_t>(static_cast<const char*>(at) - data.data()) : std::string_view::npos;
+}
+
+Error nulByteError(const std::string& path, std::string_view before, std::uint64_t offset)
+{
+    const auto line = std::count(before.begin(), before.end(), '\n') + 1;
+    const auto lineStart = before.rfind('\n');
+    const auto column = static_cast<int>(before.size() - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+    return makeError(ErrorCode::Parse,
+                     "a NUL byte (at byte " + std::to_string(offset)
+                         + "): this is a binary file, not a text file Meridian reads",
+                     {path, static_cast<int>(std::min<std::int64_t>(line, INT32_MAX)), column});
+}
+
+Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
+{
+    std::uint64_t size = 0;
+    auto opened = openRegularFile(path, maxBytes, &size);
+    if (!opened)
+        return opened.error();
+    const int fd = *opened;
     std::string data;
-    data.reserve(static_cast<std::size_t>(st.st_size));
+    data.reserve(static_cast<std::size_t>(size));
     char buffer[1 << 16];
     while (true) {
         const ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -83,6 +120,12 @@ Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxByt
         if (data.size() + static_cast<std::size_t>(n) > maxBytes) {
             ::close(fd);
             return ioError(path, "the file grew past " + byteCount(maxBytes) + " while it was read", 0);
+        }
+        if (const auto nul = findNulByte(std::string_view(buffer, static_cast<std::size_t>(n)));
+            nul != std::string_view::npos) {
+            ::close(fd);
+            data.append(buffer, nul);
+            return nulByteError(path, data, data.size());
         }
         data.append(buffer, static_cast<std::size_t>(n));
     }
@@ -122,37 +165,6 @@ void syncParentFolder(const std::string& path)
     }
 }
 
-namespace {
-
-// Writes one file's content to a fresh temporary and syncs it; returns the temporary's name.
-Expected<std::string> writeTemporary(const PendingFile& file)
-{
-    const std::string temp = uniqueTemporaryName(file.path);
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return ioError(file.path, "cannot create the file", errno);
-        file.produce(out);
-        out.flush();
-        if (!out) {
-            const int error = errno;
-            out.close();
-            std::error_code ignored;
-            std::filesystem::remove(temp, ignored);
-            return ioError(file.path, "cannot write the file", error);
-        }
-    }
-    if (!syncFile(temp)) {
-        const int error = errno;
-        std::error_code ignored;
-        std::filesystem::remove(temp, ignored);
-        return ioError(file.path, "cannot flush the file to disk", error);
-    }
-    return temp;
-}
-
-} // namespace
-
 void writeRecordsInParallel(std::ostream& out, std::size_t count, std::size_t blockSize,
                             const std::function<void(std::size_t begin, std::size_t end, std::string& buffer)>& format,
                             Executor& executor)
@@ -186,38 +198,6 @@ void writeRecordsInParallel(std::ostream& out, std::size_t count, std::size_t bl
         pending = inBatch;
     }
     writeOut(buffers[(round + 1) % 2], pending);
-}
-
-Status writeFilesTogether(const std::vector<PendingFile>& files)
-{
-    std::vector<std::string> temps;
-    const auto discard = [&] {
-        std::error_code ignored;
-        for (const auto& t : temps)
-            std::filesystem::remove(t, ignored);
-    };
-    for (const auto& file : files) {
-        auto temp = writeTemporary(file);
-        if (!temp) {
-            discard();
-            return temp.error();
-        }
-        temps.push_back(std::move(*temp));
-    }
-    for (std::size_t k = 0; k < files.size(); ++k) {
-        std::error_code ec;
-        std::filesystem::rename(temps[k], files[k].path, ec);
-        if (ec) {
-            // Renames before this one stand (each file is whole); the rest are discarded.
-            std::error_code ignored;
-            for (std::size_t j = k; j < files.size(); ++j)
-                std::filesystem::remove(temps[j], ignored);
-            return makeError(ErrorCode::Io, "cannot replace the file: " + ec.message(), {files[k].path});
-        }
-    }
-    for (const auto& file : files)
-        syncParentFolder(file.path);
-    return {};
 }
 
 StreamedFile::StreamedFile(std::string path, std::string temporary, int fd)
@@ -288,24 +268,6 @@ Status StreamedFile::finish()
     return {};
 }
 
-Status commitTogether(const std::vector<StreamedFile*>& files)
-{
-    for (std::size_t k = 0; k < files.size(); ++k) {
-        std::error_code ec;
-        std::filesystem::rename(files[k]->m_temporary, files[k]->m_path, ec);
-        if (ec)
-            return makeError(ErrorCode::Io, "cannot replace the file: " + ec.message(), {files[k]->m_path});
-        files[k]->m_committed = true;
-    }
-    for (const auto* file : files)
-        syncParentFolder(file->m_path);
-    return {};
-}
-
-namespace {
-constexpr std::string_view kJournalHeader = "meridian-journal 1\n";
-} // namespace
-
 std::size_t removeStaleTemporaries(const std::string& path)
 {
     const std::filesystem::path target(path);
@@ -330,74 +292,6 @@ std::size_t removeStaleTemporaries(const std::string& path)
             ++removed;
     }
     return removed;
-}
-
-Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::string& journalPath)
-{
-    // An older interrupted save is finished first, so that no temporary a journal still names is removed;
-    // then the temporaries that killed writers left beside these files go.
-    if (auto finished = completeJournal(journalPath); !finished)
-        return finished;
-    for (const auto& file : files)
-        removeStaleTemporaries(file.path);
-    std::vector<std::string> temps;
-    const auto discard = [&] {
-        std::error_code ignored;
-        for (const auto& t : temps)
-            std::filesystem::remove(t, ignored);
-    };
-    std::string journal(kJournalHeader);
-    for (const auto& file : files) {
-        if (file.path.find_first_of("\t\n") != std::string::npos) {
-            discard();
-            return makeError(ErrorCode::InvalidInput, "a file name with a tab or a line break cannot be saved",
-                             {file.path});
-        }
-        auto temp = writeTemporary(file);
-        if (!temp) {
-            discard();
-            return temp.error();
-        }
-        temps.push_back(*temp);
-        journal += *temp + '\t' + file.path + '\n';
-    }
-    if (auto s = writeTextFileAtomically(journalPath, journal); !s) {
-        discard();
-        return s;
-    }
-    // From here on the new set wins: a kill is finished by completeJournal().
-    return completeJournal(journalPath);
-}
-
-Status completeJournal(const std::string& journalPath)
-{
-    std::error_code ec;
-    if (!std::filesystem::exists(journalPath, ec))
-        return {};
-    auto text = readTextFile(journalPath);
-    if (!text)
-        return text.error();
-    if (text->rfind(kJournalHeader, 0) != 0)
-        return makeError(ErrorCode::Io, "not a Meridian save journal; move it away to open the files as they are",
-                         {journalPath});
-    LineReader lines(std::string_view(*text).substr(kJournalHeader.size()));
-    while (lines.next()) {
-        const auto line = lines.line();
-        const auto tab = line.find('\t');
-        if (tab == std::string_view::npos)
-            return makeError(ErrorCode::Io, "a damaged save journal; move it away to open the files as they are",
-                             {journalPath, lines.number() + 1, 0});
-        const std::string temp(line.substr(0, tab)), final(line.substr(tab + 1));
-        if (!std::filesystem::exists(temp, ec))
-            continue; // renamed before the interruption
-        std::filesystem::rename(temp, final, ec);
-        if (ec)
-            return makeError(ErrorCode::Io, "cannot finish an interrupted save: " + ec.message(), {final});
-        syncParentFolder(final);
-    }
-    std::filesystem::remove(journalPath, ec);
-    syncParentFolder(journalPath);
-    return {};
 }
 
 Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce)

@@ -18,9 +18,20 @@ inline constexpr std::uint64_t kMaxTextFileBytes = std::uint64_t{1} << 30;
 /// The most a graph file read whole may be (64 GiB: graphs are big, and memory bounds them anyway).
 inline constexpr std::uint64_t kMaxGraphFileBytes = std::uint64_t{1} << 36;
 
-/// Reads a whole file into memory. Only regular files are read (a device such as /dev/zero, a directory or
-/// a pipe is refused before reading), and one larger than `maxBytes` is refused from its size alone. Errors
-/// are Io errors naming the file and the reason.
+/// Opens a file for reading, the one way every reader opens its input: without blocking (a FIFO or a device
+/// never makes a reader wait), then refuses anything but a regular file (a folder, a pipe, /dev/zero) and a file
+/// larger than `maxBytes`, from its size alone. Returns the open descriptor (blocking again, close-on-exec) and
+/// sets `size` to the file's size. Errors are Io errors naming the file and the reason.
+Expected<int> openRegularFile(const std::string& path, std::uint64_t maxBytes, std::uint64_t* size = nullptr);
+
+/// Returns the offset of the first NUL byte of `data`, or npos. Text inputs never hold one: a reader refuses a
+/// binary file at its first block instead of parsing gigabytes of it (refuseNulByte says so with the line).
+std::size_t findNulByte(std::string_view data);
+/// The error for a NUL byte at `offset` of a file whose first `offset` bytes are `before` (its line is counted).
+Error nulByteError(const std::string& path, std::string_view before, std::uint64_t offset);
+
+/// Reads a whole file into memory through openRegularFile (regular files only, at most `maxBytes`). A NUL byte
+/// is refused as soon as its block is read, with its line: no Meridian input is binary.
 Expected<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes = kMaxTextFileBytes);
 
 /// Writes `content` to `path` through a temporary file in the same folder renamed over the target, so
@@ -40,15 +51,14 @@ void writeRecordsInParallel(std::ostream& out, std::size_t count, std::size_t bl
                             const std::function<void(std::size_t begin, std::size_t end, std::string& buffer)>& format,
                             Executor& executor = Executor::standard());
 
-/// Writes several files that belong together (a partition and its masters, a mapping and its launcher
-/// files): every file is written and synced to a unique temporary first, and only then are all renamed,
-/// back to back. If any write fails nothing is renamed and every temporary is removed, so the old files
-/// stay as they were. A kill can mix old and new files only in the microseconds between the renames, not
-/// while the (possibly large) files are written. ProjectFile adds a journal on top for projects.
+/// A file still to be written: its path and what writes its content.
 struct PendingFile {
     std::string path;
     std::function<void(std::ostream&)> produce;
 };
+/// Writes several files that belong together (a partition and its masters, a mapping and its launcher
+/// files) all or none; see io::writeFilesWithJournal (journal.h), which this calls with the set's own
+/// journal, "<first file>.saving".
 Status writeFilesTogether(const std::vector<PendingFile>& files);
 
 /// A file written in pieces, for outputs produced as a computation goes: appended to a unique temporary beside its
@@ -73,26 +83,15 @@ public:
 private:
     StreamedFile(std::string path, std::string temporary, int fd);
     friend Status commitTogether(const std::vector<StreamedFile*>& files);
+    void markCommitted() { m_committed = true; }
     std::string m_path, m_temporary;
     int m_fd = -1;
     std::uint64_t m_size = 0, m_handedBack = 0;
     bool m_committed = false;
 };
-/// Renames finished StreamedFiles over their paths, back to back, then syncs their folders; if a rename fails, the
-/// files not yet renamed keep their old content and their temporaries are removed.
+/// Renames finished StreamedFiles over their paths as one transaction (the set's journal, as writeFilesTogether),
+/// all or none: if a rename fails, the files renamed before it get their old content back.
 Status commitTogether(const std::vector<StreamedFile*>& files);
-
-/// Writes files as one transaction recorded in a journal: every file is written and synced to a unique
-/// temporary, then the journal (temporary -> final, one pair a line) is written atomically, then every
-/// temporary is renamed over its final name in order and the journal is removed. A kill before the journal
-/// exists leaves the old files untouched; a kill after it leaves a journal that completeJournal() finishes.
-/// A reader that calls completeJournal() first therefore sees the old set or the new set, never a mix. Before
-/// writing, an older interrupted save at `journalPath` is finished and stale temporaries of the files removed.
-Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::string& journalPath);
-/// Finishes a transaction that a kill interrupted: renames the temporaries its journal lists that are still
-/// there, then removes the journal. Does nothing when there is no journal. An unreadable journal or a
-/// failed rename is an error naming the journal.
-Status completeJournal(const std::string& journalPath);
 
 /// Returns a temporary name beside `path` that no other writer uses: "<path>.part-<pid>-<counter>-<random>".
 std::string uniqueTemporaryName(const std::string& path);

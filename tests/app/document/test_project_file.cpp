@@ -10,6 +10,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace meridian;
 using namespace meridian::model;
 using meridian::test::sampleProject;
@@ -387,6 +391,195 @@ private Q_SLOTS:
         auto empty = document::ProjectFile::load(path);
         QVERIFY(!empty);
         QVERIFY(empty.error().message.find("sites[0].hosts: expected at least one host") != std::string::npos);
+    }
+
+    // Issue 31.3: a key of the wrong JSON type was read as empty, and the next save deleted the data.
+    void refusesKeysOfTheWrongJsonTypeWithTheirLine()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("typed.meridian");
+        writeFile(dir.filePath("a.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 5\n");
+        const QByteArray head = "{\"format\": \"meridian-project\", \"version\": 1,\n"
+                                "\"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n";
+        const struct {
+            QByteArray rest;
+            int line;
+            const char* fragment;
+        } cases[] = {
+            {"\"applications\": {\"name\": \"x\"}}", 3, "applications: expected an array [...], found an object {...}"},
+            {"\"applications\": [{\"name\": \"x\", \"volume\": \"a.mtx\",\n \"pins\": 2}]}", 4,
+             "applications[0].pins: expected the path of the pins file or an array"},
+            {"\"applications\": [\"x\"]}", 0, "applications[0]: expected an object"},
+            {"\"applications\": [{\"name\": \"x\", \"volume\": \"a.mtx\", \"messages\": 7}]}", 3,
+             "applications[0].messages: expected a string, found a number"},
+            {"\"graphs\": \"g\"}", 3, "graphs: expected an array [...], found a string"},
+            {"\"network\": []}", 3, "network: expected an object {...}, found an array"},
+            {"\"network\": {\"latency_ms\": [[0]]}}", 3, "network.latency_ms: expected {\"values\""},
+            {"\"network\": {\"host_links\": {}}}", 3, "network.host_links: expected an array"},
+            {"\"sources\": \"sites.csv\"}", 3, "sources: expected an array"},
+            {"\"sources\": [1]}", 0, "sources[0]: expected a string"},
+            {"\"name\": 5}", 3, "name: expected a string, found a number"},
+        };
+        for (const auto& c : cases) {
+            writeFile(path, head + c.rest);
+            auto p = document::ProjectFile::load(path);
+            QVERIFY2(!p, c.rest.constData());
+            QVERIFY2(p.error().message.find(c.fragment) != std::string::npos, p.error().toString().c_str());
+            if (c.line > 0)
+                QVERIFY2(p.error().where.line == c.line, p.error().toString().c_str());
+        }
+    }
+
+    // Issue 31.1: sidecar paths are names inside the project's folder; an absolute path or one climbing out with
+    // ".." is refused, so that a later save cannot write outside the folder.
+    void refusesSidecarsOutsideTheProjectsFolder()
+    {
+        QTemporaryDir outside, dir;
+        const QString victim = outside.filePath("victim.mtx");
+        writeFile(victim, "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 5\n");
+        QVERIFY(QFile::link(outside.path(), dir.filePath("linked")));
+        const QString path = dir.filePath("p.meridian");
+        const QString relative = "../" + QFileInfo(outside.path()).fileName() + "/victim.mtx";
+        for (const QString& volume : {victim, relative, QString("linked/victim.mtx")}) {
+            writeFile(path,
+                      ("{\"format\": \"meridian-project\", \"version\": 1, \"sites\": [{\"name\": \"a\", "
+                       "\"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n\"applications\": [{\"name\": \"x\", "
+                       "\"volume\": \""
+                       + volume + "\"}]}")
+                          .toUtf8());
+            auto p = document::ProjectFile::load(path);
+            QVERIFY2(!p, qPrintable(volume));
+            QVERIFY2(p.error().message.find("applications[0].volume") != std::string::npos
+                         && (p.error().message.find("inside the project's folder") != std::string::npos
+                             || p.error().message.find("is outside the folder") != std::string::npos),
+                     p.error().toString().c_str());
+        }
+        // And a save never writes outside it, whatever an application's sidecar name says.
+        auto project = *document::ProjectFile::load(sampleProject("azure-3-regions"));
+        project.applications.front().volumeFile = relative.toStdString();
+        project.applications.front().messagesFile = "linked/victim.mtx";
+        const auto before = QFileInfo(victim).lastModified();
+        const auto s = document::ProjectFile::save(project, path);
+        QVERIFY(!s);
+        QVERIFY2(s.error().message.find("is outside the folder") != std::string::npos, s.error().toString().c_str());
+        QCOMPARE(QFileInfo(victim).lastModified(), before);
+        QCOMPARE(QDir(outside.path()).entryList(QDir::Files), QStringList{"victim.mtx"});
+    }
+
+    // Issue 31.1: loading (as `meridian-cli info` does) finished a pending save by renaming whatever its journal
+    // listed. Now the journal is checked whole first: a line naming a file outside the folder refuses the load.
+    void aHandedOverJournalCannotReplaceFilesOutsideTheProject()
+    {
+        QTemporaryDir outside, dir;
+        const QString path = dir.filePath("p.meridian");
+        QVERIFY(document::ProjectFile::save(*document::ProjectFile::load(sampleProject("azure-3-regions")), path));
+        const QString victim = outside.filePath(".bashrc");
+        writeFile(victim, "the user's own");
+        writeFile(victim + ".part-1-0-0000beef", "rm -rf ~");
+        writeFile(document::ProjectFile::journalPath(path),
+                  ("meridian-journal 1\n" + victim + ".part-1-0-0000beef\t" + victim + "\n").toUtf8());
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QCOMPARE(p.error().where.line, 2);
+        QVERIFY2(p.error().message.find("is outside the folder") != std::string::npos, p.error().toString().c_str());
+        QVERIFY(p.error().message.find("nothing was renamed") != std::string::npos);
+        QFile f(victim);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("the user's own"));
+        QVERIFY(QFile::exists(document::ProjectFile::journalPath(path)));
+    }
+
+    // Issue 31.16: without the project's lock (another writer holds it, or the user may not write the folder) a
+    // pending save is not finished but read as it will be: the new files from their temporaries.
+    void aPendingSaveIsReadWithoutTheLockAsItWillBe()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        auto project = *document::ProjectFile::load(sampleProject("azure-3-regions"));
+        QVERIFY(document::ProjectFile::save(project, path));
+        // A save killed after its journal: the project file's new content waits in its temporary.
+        auto renamed = project;
+        renamed.name = "renamed by the interrupted save";
+        const QString other = dir.filePath("other/p.meridian");
+        QVERIFY(QDir(dir.path()).mkdir("other"));
+        QVERIFY(document::ProjectFile::save(renamed, other));
+        const QString temp = path + ".part-1-0-0000beef";
+        QVERIFY(QFile::copy(other, temp));
+        writeFile(document::ProjectFile::journalPath(path),
+                  "meridian-journal 2\np.meridian.part-1-0-0000beef\tp.meridian\n");
+        {
+            auto held = document::ProjectFile::lock(path, "another writer", 0);
+            QVERIFY(held);
+            // This process holds it: load finishes the save. Release it and take it again from a child's view:
+            // the registry says this process holds it, so simulate another holder with a forked process instead.
+        }
+        const pid_t child = ::fork();
+        if (child == 0) {
+            auto held = document::ProjectFile::lock(path, "another writer", 0);
+            ::sleep(held ? 3 : 0);
+            ::_exit(0);
+        }
+        QTest::qWait(300);
+        auto p = document::ProjectFile::load(path);
+        QVERIFY2(p, p ? "" : p.error().toString().c_str());
+        QCOMPARE(p->name, std::string("renamed by the interrupted save"));
+        QVERIFY(QFile::exists(temp)); // left for the lock's holder to finish
+        QVERIFY(QFile::exists(document::ProjectFile::journalPath(path)));
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        // With the lock free, the load finishes the save.
+        auto finished = document::ProjectFile::load(path);
+        QVERIFY(finished);
+        QCOMPARE(finished->name, std::string("renamed by the interrupted save"));
+        QVERIFY(!QFile::exists(temp));
+        QVERIFY(!QFile::exists(document::ProjectFile::journalPath(path)));
+    }
+
+    // Issue 31.2: a writer waits a bounded time for another's lock, then is refused with who holds it.
+    void aSecondWriterIsRefusedWithWhoHoldsTheLock()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        const auto project = *document::ProjectFile::load(sampleProject("azure-3-regions"));
+        QVERIFY(document::ProjectFile::save(project, path));
+        const pid_t child = ::fork();
+        if (child == 0) {
+            auto held = document::ProjectFile::lock(path, "meridian-cli project set-pins", 0);
+            ::sleep(held ? 3 : 0);
+            ::_exit(0);
+        }
+        QTest::qWait(300);
+        qputenv("MERIDIAN_LOCK_WAIT_S", "0.2");
+        const auto s = document::ProjectFile::save(project, path);
+        qunsetenv("MERIDIAN_LOCK_WAIT_S");
+        QVERIFY(!s);
+        QCOMPARE(s.error().code, ErrorCode::Busy);
+        QVERIFY2(s.error().message.find("process " + std::to_string(child)) != std::string::npos
+                     && s.error().message.find("meridian-cli project set-pins") != std::string::npos,
+                 s.error().toString().c_str());
+        ::kill(child, SIGKILL); // a killed holder's lock goes with it
+        ::waitpid(child, nullptr, 0);
+        QVERIFY(document::ProjectFile::save(project, path));
+    }
+
+    // Issue 31.16: temporaries of killed saves are removed by the next save, also of files no longer saved.
+    void aSaveRemovesTemporariesThatKilledSavesLeft()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        const auto project = *document::ProjectFile::load(sampleProject("azure-3-regions"));
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(0);
+        ::waitpid(child, nullptr, 0);
+        const QString dead = QString(".part-%1-0-0000beef").arg(child);
+        for (const QString& name : {"p.meridian", "gone.volume.mtx", "p.meridian.saving", "notes.txt"})
+            writeFile(dir.filePath(name + dead), "left by a killed save");
+        QVERIFY(document::ProjectFile::save(project, path));
+        QVERIFY(!QFile::exists(dir.filePath("p.meridian" + dead)));
+        QVERIFY(!QFile::exists(dir.filePath("gone.volume.mtx" + dead)));
+        QVERIFY(!QFile::exists(dir.filePath("p.meridian.saving" + dead)));
+        QVERIFY(QFile::exists(dir.filePath("notes.txt" + dead))); // not the project's
     }
 
     void leavesNoPartialFileWhenSavingFails()

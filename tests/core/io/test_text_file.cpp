@@ -1,15 +1,18 @@
 // Whole-file reads and atomic writes: the guards every reader and writer goes through.
+#include "core/io/journal.h"
 #include "core/io/text_file.h"
 #include "test_support.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sstream>
 #include <thread>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +24,23 @@ QByteArray readAll(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+io::JournalScope anyFileIn(const QString& folder)
+{
+    return io::filesInFolder(
+        folder.toStdString(), [](std::string_view) { return true; }, "any file");
+}
+
+// As a project's scope: the project file and .mtx files in the folder.
+io::JournalScope ownFilesIn(const QString& folder)
+{
+    return io::filesInFolder(
+        folder.toStdString(),
+        [](std::string_view name) {
+            return name == "p.meridian" || (name.size() > 4 && name.substr(name.size() - 4) == ".mtx");
+        },
+        "the project's own files");
 }
 
 } // namespace
@@ -128,7 +148,7 @@ private Q_SLOTS:
             QVERIFY(file.open(QIODevice::WriteOnly));
         }
         auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
-        QVERIFY(io::writeFilesWithJournal({{project, text("new")}}, journal));
+        QVERIFY(io::writeFilesWithJournal({{project, text("new")}}, journal, anyFileIn(dir.path())));
         QCOMPARE(readAll(QString::fromStdString(project)), QByteArray("new"));
         QVERIFY(!QFile::exists(dead));
         QVERIFY(QFile::exists(mine));
@@ -147,9 +167,145 @@ private Q_SLOTS:
         QVERIFY(io::writeTextFileAtomically(temp, "interrupted sidecar"));
         QVERIFY(io::writeTextFileAtomically(journal, "meridian-journal 1\n" + temp + "\t" + sidecar + "\n"));
         auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
-        QVERIFY(io::writeFilesWithJournal({{project, text("new")}}, journal));
+        QVERIFY(io::writeFilesWithJournal({{project, text("new")}}, journal, anyFileIn(dir.path())));
         QCOMPARE(readAll(QString::fromStdString(sidecar)), QByteArray("interrupted sidecar"));
         QVERIFY(!QFile::exists(QString::fromStdString(temp)));
+    }
+
+    // Security: a journal handed over with a project folder renamed its lines without checks, so it could replace
+    // any file of the user. Each kind of line below is refused whole, nothing is renamed, the journal stays.
+    void aJournalThatNamesAnythingButItsOwnFilesIsRefusedWhole()
+    {
+        QTemporaryDir outside, project;
+        const QString victim = outside.filePath("victim.txt");
+        QVERIFY(io::writeTextFileAtomically(victim.toStdString(), "the user's file"));
+        const QString planted = victim + ".part-1-0-0000beef";
+        QVERIFY(io::writeTextFileAtomically(planted.toStdString(), "the attacker's content"));
+        const QString inside = project.filePath("a.mtx");
+        QVERIFY(io::writeTextFileAtomically(inside.toStdString(), "old sidecar"));
+        const QString insideTemp = inside + ".part-1-0-0000beef";
+        QVERIFY(io::writeTextFileAtomically(insideTemp.toStdString(), "new sidecar"));
+        QVERIFY(QFile::link(victim, project.filePath("link.mtx")));
+        const std::string journal = project.filePath("p.meridian.saving").toStdString();
+        const QString goodLine = "a.mtx.part-1-0-0000beef\ta.mtx\n";
+        const struct {
+            QString text;
+            const char* fragment;
+        } cases[] = {
+            {"meridian-journal 1\n" + planted + "\t" + victim + "\n", "is outside the folder"},
+            {"meridian-journal 2\n" + goodLine + "../" + QFileInfo(outside.path()).fileName()
+                 + "/victim.txt.part-1-0-0000beef\t../" + QFileInfo(outside.path()).fileName() + "/victim.txt\n",
+             "climbs out of its folder"},
+            {"meridian-journal 2\nevil\ta.mtx\n", "is not a temporary of"},
+            {"meridian-journal 2\n" + goodLine + "p.meridian.saving.part-1-0-0000beef\tp.meridian.saving\n",
+             "is not one of"},
+            {"meridian-journal 2\n" + goodLine + "sub/x.mtx.part-1-0-0000beef\tsub/x.mtx\n", "is outside the folder"},
+            {"meridian-journal 2\nno tab here\n", "is damaged"},
+            {"something else\n", "not a Meridian save journal"},
+        };
+        // A subfolder that is a link to the outside folder: its files are outside, whatever the path says.
+        QVERIFY(QFile::link(outside.path(), project.filePath("sub")));
+        for (const auto& c : cases) {
+            QVERIFY(io::writeTextFileAtomically(journal, c.text.toStdString()));
+            const auto s = io::completeJournal(journal, ownFilesIn(project.path()));
+            QVERIFY2(!s, qPrintable(c.text));
+            QVERIFY2(s.error().message.find(c.fragment) != std::string::npos, s.error().toString().c_str());
+            QVERIFY(s.error().message.find("nothing was renamed") != std::string::npos
+                    || s.error().message.find("Move it away") != std::string::npos);
+            QCOMPARE(readAll(victim), QByteArray("the user's file"));
+            QCOMPARE(readAll(inside), QByteArray("old sidecar"));
+            QVERIFY(QFile::exists(QString::fromStdString(journal)));
+        }
+        // A temporary that is a symbolic link (to the user's file) is refused too.
+        QVERIFY(QFile::remove(insideTemp));
+        QVERIFY(QFile::link(victim, insideTemp));
+        QVERIFY(io::writeTextFileAtomically(journal, ("meridian-journal 2\n" + goodLine).toStdString()));
+        MERIDIAN_VERIFY_ERROR(io::completeJournal(journal, ownFilesIn(project.path())), "p.meridian.saving", 2, 0,
+                              "which is not a regular file");
+        // The journal's own lines, relative to its folder, are finished.
+        QVERIFY(QFile::remove(insideTemp));
+        QVERIFY(io::writeTextFileAtomically(insideTemp.toStdString(), "new sidecar"));
+        QVERIFY(io::completeJournal(journal, ownFilesIn(project.path())));
+        QCOMPARE(readAll(inside), QByteArray("new sidecar"));
+        QVERIFY(!QFile::exists(QString::fromStdString(journal)));
+    }
+
+    // A reader never waits on a FIFO (it blocked forever) and refuses a binary file at its first block.
+    void readersRefuseFifosAndNulBytesAtOnce()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("fifo.csv");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        MERIDIAN_VERIFY_ERROR(io::readTextFile(fifo.toStdString()), "fifo.csv", 0, 0, "not a regular file");
+        const QString binary = dir.filePath("zeros.csv");
+        QVERIFY(io::writeTextFileAtomically(binary.toStdString(), std::string("a,b\nc,d") + std::string(1 << 20, '\0')));
+        MERIDIAN_VERIFY_ERROR(io::readTextFile(binary.toStdString()), "zeros.csv", 2, 4, "a NUL byte (at byte 7)");
+    }
+
+    // A set of outputs is all or none: a folder in the way of one refuses the set before anything is written.
+    void aFolderInTheWayOfOneOutputChangesNone()
+    {
+        QTemporaryDir dir;
+        const QString first = dir.filePath("map.csv");
+        QVERIFY(io::writeTextFileAtomically(first.toStdString(), "old"));
+        QVERIFY(QDir(dir.path()).mkdir("rankfile.txt"));
+        auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
+        MERIDIAN_VERIFY_ERROR(io::writeFilesTogether({{first.toStdString(), text("new")},
+                                                      {dir.filePath("rankfile.txt").toStdString(), text("new")}}),
+                              "rankfile.txt", 0, 0, "a folder is in the way");
+        QCOMPARE(readAll(first), QByteArray("old"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
+    // A rename that fails halfway puts the files already renamed back as they were, and leaves no journal.
+    void aFailedRenameRestoresTheFilesRenamedBeforeIt()
+    {
+        QTemporaryDir dir;
+        const std::string a = dir.filePath("a.csv").toStdString(), b = dir.filePath("b.csv").toStdString();
+        QVERIFY(io::writeTextFileAtomically(a, "old a"));
+        const std::string tempA = io::uniqueTemporaryName(a);
+        QVERIFY(io::writeTextFileAtomically(tempA, "new a"));
+        const std::string journal = a + ".saving";
+        // b's temporary does not exist: its rename fails after a's.
+        const auto s = io::detail::renameWithJournal({{tempA, a}, {io::uniqueTemporaryName(b), b}}, journal);
+        QVERIFY(!s);
+        QVERIFY2(s.error().message.find("no file of the set was changed") != std::string::npos,
+                 s.error().message.c_str());
+        QCOMPARE(readAll(QString::fromStdString(a)), QByteArray("old a"));
+        QVERIFY(!QFile::exists(QString::fromStdString(b)));
+        QVERIFY(!QFile::exists(QString::fromStdString(journal)));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"a.csv"});
+    }
+
+    // A kill between the renames of a set of outputs leaves its journal; the next write of the set finishes it
+    // first, and a journal naming a file the new set does not write is refused.
+    void aKilledSetOfOutputsIsFinishedByTheNextWrite()
+    {
+        QTemporaryDir dir;
+        const std::string a = dir.filePath("a.csv").toStdString(), b = dir.filePath("b.csv").toStdString();
+        const std::string tempB = io::uniqueTemporaryName(b);
+        QVERIFY(io::writeTextFileAtomically(tempB, "interrupted b"));
+        QVERIFY(io::writeTextFileAtomically(a + ".saving",
+                                            "meridian-journal 2\n"
+                                                + QFileInfo(QString::fromStdString(tempB)).fileName().toStdString()
+                                                + "\tb.csv\n"));
+        auto text = [](const char* t) { return [t](std::ostream& out) { out << t; }; };
+        MERIDIAN_VERIFY_ERROR(io::writeFilesTogether({{a, text("a")}, {dir.filePath("c.csv").toStdString(), text("c")}}),
+                              "a.csv.saving", 2, 0, "is not among the files this command writes");
+        QVERIFY(!QFile::exists(dir.filePath("c.csv")));
+        QVERIFY(io::writeFilesTogether({{a, text("new a")}, {b, text("new b")}}));
+        QCOMPARE(readAll(QString::fromStdString(b)), QByteArray("new b"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), (QStringList{"a.csv", "b.csv"}));
+    }
+
+    void temporaryNamesAreRecognised()
+    {
+        const std::string name = io::uniqueTemporaryName("dir/p.meridian");
+        QVERIFY(io::isTemporaryNameOf(name.substr(4), "p.meridian"));
+        QVERIFY(!io::isTemporaryNameOf("p.meridian.part-1-2-0000beeg", "p.meridian"));
+        QVERIFY(!io::isTemporaryNameOf("p.meridian.part-1-0000beef", "p.meridian"));
+        QVERIFY(!io::isTemporaryNameOf("p.meridian.part-1-2-0000beef/x", "p.meridian"));
+        QVERIFY(!io::isTemporaryNameOf("q.meridian.part-1-2-0000beef", "p.meridian"));
     }
 };
 
