@@ -59,7 +59,10 @@ Status checkTracerFiles(const QString& folder, CaptureOutcome& outcome)
                          "the command finished but the tracer wrote nothing: is it an MPI program linked "
                          "dynamically against Open MPI (or another MPI), and did every rank call MPI_Finalize?");
     std::vector<QString> prefixes{dir.filePath("trace")};
-    for (const auto& [number, phasePrefix] : capturedPhases(dir.filePath("trace"))) {
+    const auto phases = capturedPhases(dir.filePath("trace"));
+    if (!phases)
+        return makeError(ErrorCode::Internal, "the tracer wrote an unexpected phase file: " + phases.error().toString());
+    for (const auto& [number, phasePrefix] : *phases) {
         outcome.phases.push_back(number);
         prefixes.push_back(phasePrefix);
     }
@@ -203,16 +206,35 @@ void removeStaleFolders(const QDir& folder)
 
 } // namespace
 
-std::vector<std::pair<int, QString>> capturedPhases(const QString& prefix)
+Expected<std::vector<std::pair<int, QString>>> capturedPhases(const QString& prefix)
 {
     const QFileInfo info(prefix);
     const QDir dir = info.absoluteDir();
     const QRegularExpression pattern("^" + QRegularExpression::escape(info.fileName())
-                                     + R"(\.phase(-?\d+)\.volume\.mtx$)");
+                                     + R"(\.phase([-+]?[0-9]+)\.volume\.mtx$)");
     std::vector<std::pair<int, QString>> phases;
-    for (const QString& name : dir.entryList({info.fileName() + ".phase*.volume.mtx"}, QDir::Files))
-        if (const auto match = pattern.match(name); match.hasMatch())
-            phases.emplace_back(match.captured(1).toInt(), dir.filePath(name.chopped(QString(".volume.mtx").size())));
+    for (const QString& name : dir.entryList({info.fileName() + ".phase*.volume.mtx"}, QDir::Files)) {
+        const auto match = pattern.match(name);
+        if (!match.hasMatch())
+            continue;
+        const QString text = match.captured(1);
+        bool fits = false;
+        const int number = text.toInt(&fits);
+        const QString canonical = info.fileName() + ".phase" + QString::number(number) + ".volume.mtx";
+        if (!fits || QString::number(number) != text)
+            return makeError(ErrorCode::InvalidInput,
+                             "the phase number '" + text.toStdString() + "' is not one the capture writes: expected "
+                                 + (fits ? canonical.toStdString() + " (no leading zero or sign"
+                                            + (dir.exists(canonical) ? std::string(", and that file is there too: "
+                                                                                   "both would be phase ")
+                                                       + std::to_string(number)
+                                                                     : std::string())
+                                            + ")"
+                                         : std::string("a whole number from -2147483648 to 2147483647 (MPI_Pcontrol "
+                                                       "takes an int)")),
+                             {dir.filePath(name).toStdString()});
+        phases.emplace_back(number, dir.filePath(name.chopped(QString(".volume.mtx").size())));
+    }
     std::sort(phases.begin(), phases.end());
     return phases;
 }

@@ -86,8 +86,10 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
                                     const Feedback& feedback);
 
 /// The phases of a capture at `prefix` (the files PREFIX.phaseN.volume.mtx that MPI_Pcontrol(N) led to): each
-/// phase's N and its own prefix, PREFIX.phaseN, by increasing N.
-std::vector<std::pair<int, QString>> capturedPhases(const QString& prefix);
+/// phase's N and its own prefix, PREFIX.phaseN, by increasing N. N is written as the tracer writes it ("%d"): a
+/// number with a leading zero or sign (phase01 beside phase1 would be a second phase 1) or outside an int
+/// (phase99999999999) is an error naming the file and what was expected.
+Expected<std::vector<std::pair<int, QString>>> capturedPhases(const QString& prefix);
 
 /// An application's communication read from a capture, whichever tool made it, told by the path: Meridian's
 /// capture files (`PREFIX.volume.mtx`, with `PREFIX.messages.mtx` beside it), one of Open MPI's monitoring

@@ -122,7 +122,10 @@ Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, co
 /// present), in increasing N; `numbers` gets each one's N. Each must have the application's processes.
 Expected<std::vector<model::CommMatrix>> readPhases(const QString& prefix, int processes, std::vector<int>& numbers)
 {
-    const auto found = capture::capturedPhases(prefix);
+    const auto listed = capture::capturedPhases(prefix);
+    if (!listed)
+        return makeError(listed.error().code, "simulate --phases: " + listed.error().message, listed.error().where);
+    const auto& found = *listed;
     if (found.empty())
         return makeError(ErrorCode::InvalidInput,
                          "simulate: no phase files " + prefix.toStdString()

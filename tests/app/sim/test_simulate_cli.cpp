@@ -3,6 +3,7 @@
 #include "cli_run.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
@@ -103,6 +104,38 @@ private Q_SLOTS:
         QVERIFY(refused.code != 0);
         QVERIFY2(refused.err.contains("phase 5 has 3 processes") && refused.err.contains("cap.phase5.volume.mtx"),
                  refused.err.constData());
+    }
+
+    // Issue 31: phase01 was read as a second phase 1, and phase99999999999 as phase 0.
+    void refusesPhaseNumbersTheCaptureDoesNotWrite()
+    {
+        QTemporaryDir dir;
+        const RawInputs raw(dir);
+        const QByteArray matrix = "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 100\n";
+        writeFile(dir, "cap.phase1.volume.mtx", matrix);
+        writeFile(dir, "cap.phase01.volume.mtx", matrix);
+        const QString mapping = writeFile(dir, "map.csv", "0,a,a-00,0\n1,b,b-00,0\n");
+        const QStringList args = QStringList{"simulate"} + raw.args
+            + QStringList{"--mapping", mapping, "--phases", dir.filePath("cap")};
+        auto refused = cli(args);
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains(dir.filePath("cap.phase01.volume.mtx").toUtf8()
+                                      + ": simulate --phases: the phase number '01' is not one the capture writes: "
+                                        "expected cap.phase1.volume.mtx (no leading zero or sign, and that file is "
+                                        "there too: both would be phase 1)"),
+                 refused.err.constData());
+        QVERIFY(QFile::remove(dir.filePath("cap.phase01.volume.mtx")));
+        writeFile(dir, "cap.phase99999999999.volume.mtx", matrix);
+        refused = cli(args);
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains(dir.filePath("cap.phase99999999999.volume.mtx").toUtf8()
+                                      + ": simulate --phases: the phase number '99999999999' is not one the capture "
+                                        "writes: expected a whole number from -2147483648 to 2147483647"),
+                 refused.err.constData());
+        QVERIFY(QFile::remove(dir.filePath("cap.phase99999999999.volume.mtx")));
+        const auto run = cli(args);
+        QVERIFY2(run.code == 0, run.err.constData());
+        QCOMPARE(run.json()["phases"].toArray().size(), 1);
     }
 
     void refusesWhatDoesNotFit()
