@@ -273,7 +273,8 @@ Expected<Project> withMeasuredLink(const Project& project, int from, int to, dou
         return invalid("no site pair (" + std::to_string(from) + ", " + std::to_string(to) + ")");
     if (!model::isValidNetworkValue(model::NetworkQuantity::Latency, latencyMs)
         || !model::isValidNetworkValue(model::NetworkQuantity::Bandwidth, bandwidthMBps))
-        return invalid("a measured link needs a latency >= 0 ms and a bandwidth > 0 MB/s");
+        return invalid("a measured link needs " + model::networkValueRange(model::NetworkQuantity::Latency) + " and "
+                       + model::networkValueRange(model::NetworkQuantity::Bandwidth));
     Project out = project;
     for (const auto& [a, b] : {std::pair{from, to}, std::pair{to, from}}) {
         out.network.set(model::NetworkQuantity::Latency, a, b, latencyMs, model::Provenance::Measured, measuredAt);
@@ -298,10 +299,8 @@ Expected<Project> withNetworkEntry(const Project& project, model::NetworkQuantit
         return out;
     }
     auto v = parseNumber(text);
-    const char* what = quantity == model::NetworkQuantity::Latency ? "a latency in ms (>= 0)"
-                                                                   : "a bandwidth in MB/s (> 0)";
     if (!v || !model::isValidNetworkValue(quantity, *v))
-        return invalid("'" + text + "' is not " + what);
+        return invalid("'" + text + "' is not " + model::networkValueRange(quantity));
     out.network.set(quantity, from, to, *v, model::Provenance::Edited);
     if (bothDirections)
         out.network.set(quantity, to, from, *v, model::Provenance::Edited);

@@ -2,6 +2,7 @@
 
 #include "core/io/text_file.h"
 #include "core/io/utf8_text.h"
+#include "core/model/network.h"
 
 #include <charconv>
 #include <cmath>
@@ -10,14 +11,32 @@ namespace meridian::io {
 
 std::string describeRule(CellRule rule)
 {
-    return rule == CellRule::Positive ? "a finite number > 0" : "a finite number >= 0";
+    switch (rule) {
+    case CellRule::Positive:
+        return "a finite number > 0";
+    case CellRule::Latency:
+        return model::networkValueRange(model::NetworkQuantity::Latency);
+    case CellRule::Bandwidth:
+        return model::networkValueRange(model::NetworkQuantity::Bandwidth);
+    case CellRule::NonNegative:
+        break;
+    }
+    return "a finite number >= 0";
 }
 
 bool satisfies(CellRule rule, double value)
 {
-    if (!std::isfinite(value))
-        return false;
-    return rule == CellRule::Positive ? value > 0 : value >= 0;
+    switch (rule) {
+    case CellRule::Positive:
+        return std::isfinite(value) && value > 0;
+    case CellRule::Latency:
+        return model::isValidNetworkValue(model::NetworkQuantity::Latency, value);
+    case CellRule::Bandwidth:
+        return model::isValidNetworkValue(model::NetworkQuantity::Bandwidth, value);
+    case CellRule::NonNegative:
+        break;
+    }
+    return std::isfinite(value) && value >= 0;
 }
 
 namespace {

@@ -11,8 +11,10 @@ namespace meridian::io {
 
 /// What a matrix cell may hold; checked while reading so that errors carry the cell's position.
 enum class CellRule {
-    NonNegative, ///< finite and >= 0 (latency, volumes, counts)
-    Positive     ///< finite and > 0 (bandwidth)
+    NonNegative, ///< finite and >= 0 (volumes, counts)
+    Positive,    ///< finite and > 0
+    Latency,     ///< a latency in ms in its physical range (model::isValidNetworkValue)
+    Bandwidth    ///< a bandwidth in MB/s in its physical range (model::isValidNetworkValue)
 };
 
 /// Returns the phrase used in error messages for a rule, e.g. "a number >= 0".

@@ -67,7 +67,8 @@ Expected<std::vector<int>> matchSites(const std::vector<std::string>& names, con
 Status readNetworkMatrix(const std::string& path, model::NetworkQuantity quantity, const model::Topology& topology,
                          model::Network& network)
 {
-    const CellRule rule = quantity == model::NetworkQuantity::Latency ? CellRule::NonNegative : CellRule::Positive;
+    // The cells are checked against the quantity's physical range while read, so an error names its cell.
+    const CellRule rule = quantity == model::NetworkQuantity::Latency ? CellRule::Latency : CellRule::Bandwidth;
     const int sites = topology.siteCount();
     model::Network updated = network;
     if (endsWith(path, ".mtx")) {

@@ -124,10 +124,10 @@ Expected<ProbeResults> readProbeResults(const std::string& path)
         return s.error();
     const std::string latencyPath = out.prefix + ".latency.csv";
     const std::string bandwidthPath = out.prefix + ".bandwidth.csv";
-    auto latency = readGroupMatrix(latencyPath, CellRule::NonNegative);
+    auto latency = readGroupMatrix(latencyPath, CellRule::Latency);
     if (!latency)
         return latency.error();
-    auto bandwidth = readGroupMatrix(bandwidthPath, CellRule::Positive);
+    auto bandwidth = readGroupMatrix(bandwidthPath, CellRule::Bandwidth);
     if (!bandwidth)
         return bandwidth.error();
     if (bandwidth->columnNames != latency->columnNames)

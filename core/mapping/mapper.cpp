@@ -2,6 +2,8 @@
 
 #include "core/mapping/host_assignment.h"
 
+#include <cmath>
+
 namespace meridian::mapping {
 
 namespace {
@@ -41,6 +43,11 @@ Expected<MappingResult> Mapper::map(const MappingProblem& problem, const ParamVa
     if (!violations.empty())
         return makeError(ErrorCode::Internal,
                          std::string(id()) + " produced an invalid placement: " + violations.front().message);
+    // MappingProblem::create refuses traffic whose cost could overflow; a mapper never hands back a placement
+    // whose cost is not a number (it would print as null).
+    if (const double cost = problem.cost().evaluate(placement.site); !std::isfinite(cost))
+        return makeError(ErrorCode::Internal,
+                         std::string(id()) + " produced a placement whose cost is not a finite number");
     feedback.setProgress(1.0, "done");
     return result;
 }

@@ -1,6 +1,8 @@
 #include "core/mapping/mapping_problem.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace meridian::mapping {
 
@@ -32,6 +34,39 @@ Adjacency symmetrize(const model::CommMatrix::Sparse& matrix)
     return a;
 }
 
+namespace {
+
+/// Checks that the alpha-beta cost of any placement is a finite number of seconds: every message at the
+/// network's longest latency and every byte at its slowest bandwidth. The network's values are in their
+/// physical ranges (Network::validate), so only traffic near the largest double can fail; without the check
+/// a mapper would compare infinities and the cost print as null.
+Status checkFiniteCost(const model::Network& network, const model::CommMatrix& comm)
+{
+    const double bytes = comm.volume().sum(), messages = comm.messages().sum();
+    double longestMs = 0.0, slowestMBps = model::kMaxBandwidthMBps;
+    for (int i = 0; i < network.siteCount(); ++i)
+        for (int j = 0; j < network.siteCount(); ++j) {
+            longestMs = std::max(longestMs, network.value(model::NetworkQuantity::Latency, i, j));
+            slowestMBps = std::min(slowestMBps, network.value(model::NetworkQuantity::Bandwidth, i, j));
+        }
+    for (const auto& [key, link] : network.hostLinks()) {
+        longestMs = std::max(longestMs, link.latencyMs);
+        slowestMBps = std::min(slowestMBps, link.bandwidthMBps);
+    }
+    const double worst = messages * longestMs * 1e-3 + bytes / (slowestMBps * 1e6);
+    if (std::isfinite(bytes) && std::isfinite(messages) && std::isfinite(worst))
+        return {};
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "the application's traffic (%.6g bytes in %.6g messages) is too large to cost: at the network's "
+                  "slowest bandwidth (%.6g MB/s) and longest latency (%.6g ms) its time is not a finite number of "
+                  "seconds",
+                  bytes, messages, slowestMBps, longestMs);
+    return makeError(ErrorCode::InvalidInput, text);
+}
+
+} // namespace
+
 Expected<MappingProblem> MappingProblem::create(model::Topology topology, model::Network network,
                                                 model::CommMatrix comm, model::Constraints constraints)
 {
@@ -48,6 +83,8 @@ Expected<MappingProblem> MappingProblem::create(model::Topology topology, model:
         return makeError(ErrorCode::InvalidInput,
                          "the network has missing latency or bandwidth entries; complete it (estimate) before mapping");
     if (auto ok = network.validate(topology.hostCount()); !ok)
+        return ok.error();
+    if (auto ok = checkFiniteCost(network, comm); !ok)
         return ok.error();
     if (n > topology.totalCapacity())
         return makeError(ErrorCode::Infeasible,

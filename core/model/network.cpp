@@ -2,8 +2,20 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdio>
 
 namespace meridian::model {
+
+namespace {
+
+std::string formatValue(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return text;
+}
+
+} // namespace
 
 std::string_view provenanceId(Provenance p)
 {
@@ -30,9 +42,15 @@ std::optional<Provenance> provenanceFromId(std::string_view id)
 
 bool isValidNetworkValue(NetworkQuantity q, double value)
 {
-    if (!std::isfinite(value))
-        return false;
-    return q == NetworkQuantity::Latency ? value >= 0.0 : value > 0.0;
+    // Written so that NaN fails every comparison.
+    return q == NetworkQuantity::Latency ? value >= 0.0 && value <= kMaxLatencyMs
+                                         : value >= kMinBandwidthMBps && value <= kMaxBandwidthMBps;
+}
+
+std::string networkValueRange(NetworkQuantity q)
+{
+    return q == NetworkQuantity::Latency ? "a latency from 0 to 600000 ms (10 minutes)"
+                                         : "a bandwidth from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s (10 Tbit/s)";
 }
 
 Network::Network(int siteCount)
@@ -141,9 +159,8 @@ Status Network::validate(int hostCount) const
                 if (provenance(q, i, j) != Provenance::Missing && !isValidNetworkValue(q, value(q, i, j)))
                     return makeError(ErrorCode::InvalidInput,
                                      std::string(what) + " between sites " + std::to_string(i) + " and "
-                                         + std::to_string(j) + " must be "
-                                         + (q == NetworkQuantity::Latency ? "a finite number >= 0 ms"
-                                                                          : "a finite number > 0 MB/s"));
+                                         + std::to_string(j) + " is " + formatValue(value(q, i, j)) + "; expected "
+                                         + networkValueRange(q));
     }
     for (const auto& [key, link] : m_hostLinks) {
         if (key.first < 0 || key.second < 0 || key.first >= hostCount || key.second >= hostCount)
@@ -151,8 +168,9 @@ Status Network::validate(int hostCount) const
         if (!isValidNetworkValue(NetworkQuantity::Latency, link.latencyMs)
             || !isValidNetworkValue(NetworkQuantity::Bandwidth, link.bandwidthMBps))
             return makeError(ErrorCode::InvalidInput,
-                             "host link " + std::to_string(key.first) + " -> " + std::to_string(key.second)
-                                 + " needs latency >= 0 ms and bandwidth > 0 MB/s");
+                             "host link " + std::to_string(key.first) + " -> " + std::to_string(key.second) + " needs "
+                                 + networkValueRange(NetworkQuantity::Latency) + " and "
+                                 + networkValueRange(NetworkQuantity::Bandwidth));
     }
     return {};
 }

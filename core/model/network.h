@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -84,7 +85,7 @@ public:
     const HostLink* hostLink(int fromHost, int toHost) const;
     const std::map<std::pair<int, int>, HostLink>& hostLinks() const { return m_hostLinks; }
 
-    /// Checks every present value (finite, latency >= 0, bandwidth > 0) and that host links name hosts
+    /// Checks every present value (in its range, isValidNetworkValue) and that host links name hosts
     /// below `hostCount`. Used for values that did not come through a reader (project files, edits).
     Status validate(int hostCount) const;
 
@@ -100,7 +101,18 @@ private:
     std::map<std::pair<int, int>, HostLink> m_hostLinks;
 };
 
-/// Returns true if `value` is acceptable for the quantity (finite; latency >= 0; bandwidth > 0).
+/// The physical ranges of network values, refused outside at every import and when a project is read: a latency
+/// from 0 to 10 minutes (600000 ms; a one-way latency beyond that is no network), a bandwidth from 1 bit/s
+/// (1.25e-7 MB/s) to 10 Tbit/s (1.25e6 MB/s). The same bandwidth range holds for a site's uplink and downlink.
+/// Within them every cost the mappers compute stays finite for finite traffic.
+inline constexpr double kMaxLatencyMs = 600000.0;
+inline constexpr double kMinBandwidthMBps = 1.25e-7;
+inline constexpr double kMaxBandwidthMBps = 1.25e6;
+
+/// Returns true if `value` is in the quantity's physical range (see kMaxLatencyMs; NaN and infinities are not).
 bool isValidNetworkValue(NetworkQuantity q, double value);
+/// The quantity's range as error messages state it: "a latency from 0 to 600000 ms (10 minutes)" or "a
+/// bandwidth from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s (10 Tbit/s)".
+std::string networkValueRange(NetworkQuantity q);
 
 } // namespace meridian::model

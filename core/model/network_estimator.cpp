@@ -81,7 +81,9 @@ std::string diagonalSource(int samples)
 double DistanceModel::bandwidthMBps(double km) const
 {
     const double inverse = inverseBandwidthIntercept + inverseBandwidthSlopePerKm * km;
-    return std::min(kMaxEstimatedBandwidthMBps, 1.0 / std::max(inverse, 1.0 / kMaxEstimatedBandwidthMBps));
+    // At least the physical minimum (kMinBandwidthMBps), however far the fit extrapolates.
+    return std::max(kMinBandwidthMBps,
+                    std::min(kMaxEstimatedBandwidthMBps, 1.0 / std::max(inverse, 1.0 / kMaxEstimatedBandwidthMBps)));
 }
 
 std::string DistanceModel::describe() const

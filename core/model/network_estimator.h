@@ -3,6 +3,7 @@
 #include "core/model/network.h"
 #include "core/model/topology.h"
 
+#include <algorithm>
 #include <string>
 
 namespace meridian::model {
@@ -35,7 +36,11 @@ struct DistanceModel {
     double latencyDiagonalMs = 0.5;
     double bandwidthDiagonalMBps = 4000.0;
 
-    double latencyMs(double km) const { return latencyInterceptMs + latencySlopeMsPerKm * km; }
+    /// Within the physical range (kMaxLatencyMs), as a measured entry must be, however far the fit extrapolates.
+    double latencyMs(double km) const
+    {
+        return std::clamp(latencyInterceptMs + latencySlopeMsPerKm * km, 0.0, kMaxLatencyMs);
+    }
     double bandwidthMBps(double km) const;
     /// Returns a one-paragraph description of both fits for the UI and reports.
     std::string describe() const;

@@ -16,6 +16,11 @@ struct Host {
 /// the egress price is USD per GB (10^9 B) uploaded out of the site. A quantity that is not known is NaN.
 struct Site {
     static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    /// The largest prices Topology::create accepts (cloud egress is cents per GB, instances at most a few
+    /// hundred USD an hour): above them a value is a typing or unit error, and the dollar costs would overflow.
+    /// Uplink and downlink bandwidths take the network's range (kMinBandwidthMBps to kMaxBandwidthMBps).
+    static constexpr double kMaxEgressUsdPerGB = 1000.0;
+    static constexpr double kMaxInstanceUsdPerHour = 10000.0;
 
     std::string name;
     double latitude = 0.0;

@@ -1,7 +1,10 @@
 #include "core/model/topology.h"
 
+#include "core/model/network.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 namespace meridian::model {
@@ -24,7 +27,37 @@ Error siteError(const Site& site, const std::string& what)
     return makeError(ErrorCode::InvalidInput, "site '" + site.name + "': " + what);
 }
 
-bool invalidPositive(double v) { return !std::isnan(v) && !(v > 0.0 && std::isfinite(v)); }
+std::string formatValue(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return text;
+}
+
+/// A site's optional quantities (NaN: not known) in their physical ranges (see Site::kMaxEgressUsdPerGB).
+Status checkSiteRanges(const Site& site)
+{
+    const struct {
+        double value;
+        const char* what;
+        double least, most;
+        const char* range;
+    } quantities[] = {
+        {site.uplinkMBps, "uplink bandwidth", kMinBandwidthMBps, kMaxBandwidthMBps,
+         "from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s (10 Tbit/s)"},
+        {site.downlinkMBps, "downlink bandwidth", kMinBandwidthMBps, kMaxBandwidthMBps,
+         "from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s (10 Tbit/s)"},
+        {site.egressUsdPerGB, "egress price", 0.0, Site::kMaxEgressUsdPerGB, "from 0 to 1000 USD per GB"},
+        {site.instanceUsdPerHour, "instance price", 0.0, Site::kMaxInstanceUsdPerHour,
+         "from 0 to 10000 USD per node-hour"},
+    };
+    for (const auto& q : quantities)
+        if (!std::isnan(q.value) && !(q.value >= q.least && q.value <= q.most))
+            return siteError(site,
+                             std::string(q.what) + " is " + formatValue(q.value) + "; expected a number " + q.range
+                                 + " (or none)");
+    return {};
+}
 
 } // namespace
 
@@ -49,15 +82,8 @@ Expected<Topology> Topology::create(std::vector<Site> sites)
             return siteError(site, "latitude must be between -90 and 90 degrees");
         if (!(site.longitude >= -180.0 && site.longitude <= 180.0))
             return siteError(site, "longitude must be between -180 and 180 degrees");
-        if (invalidPositive(site.uplinkMBps))
-            return siteError(site, "uplink bandwidth must be a positive number of MB/s");
-        if (invalidPositive(site.downlinkMBps))
-            return siteError(site, "downlink bandwidth must be a positive number of MB/s");
-        if (!std::isnan(site.egressUsdPerGB) && !(site.egressUsdPerGB >= 0.0 && std::isfinite(site.egressUsdPerGB)))
-            return siteError(site, "egress price must be a non-negative number of USD/GB");
-        if (!std::isnan(site.instanceUsdPerHour)
-            && !(site.instanceUsdPerHour >= 0.0 && std::isfinite(site.instanceUsdPerHour)))
-            return siteError(site, "instance price must be a non-negative number of USD per node-hour");
+        if (auto ranges = checkSiteRanges(site); !ranges)
+            return ranges.error();
         if (site.hosts.empty()) {
             if (site.nodes < 1)
                 return siteError(site, "needs at least one node");

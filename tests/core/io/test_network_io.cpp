@@ -2,8 +2,11 @@
 #include "core/io/sites_io.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace meridian;
 using namespace meridian::model;
@@ -51,6 +54,44 @@ private Q_SLOTS:
         QCOMPARE(n.count(NetworkQuantity::Bandwidth, Provenance::Measured), 4);
     }
 
+    // Finite values outside the physical ranges are refused where they stand, with the range in the message.
+    void refusesValuesOutsideThePhysicalRanges()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write("latency.csv", "0,1,2\n1,0,1e308\n2,1,0\n");
+        write("bandwidth.csv", "100,1e-320,100\n100,100,100\n100,100,100\n");
+        write("bandwidth.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 100\n2 1 2e6\n");
+        Network n(3);
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(dir.filePath("latency.csv").toStdString(), NetworkQuantity::Latency,
+                                                    m_topology, n),
+                              "latency.csv", 2, 5, "expected a latency from 0 to 600000 ms (10 minutes), found");
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(dir.filePath("bandwidth.csv").toStdString(),
+                                                    NetworkQuantity::Bandwidth, m_topology, n),
+                              "bandwidth.csv", 1, 5,
+                              "expected a bandwidth from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s (10 Tbit/s), found");
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(dir.filePath("bandwidth.mtx").toStdString(),
+                                                    NetworkQuantity::Bandwidth, m_topology, n),
+                              "bandwidth.mtx", 4, -1,
+                              "expected a bandwidth from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s");
+        QCOMPARE(n.count(NetworkQuantity::Bandwidth, Provenance::Measured), 0);
+        // The ends of the ranges are accepted.
+        write("edges.csv", "0,600000,1\n1,0,1\n1,1,0\n");
+        QVERIFY(io::readNetworkMatrix(dir.filePath("edges.csv").toStdString(), NetworkQuantity::Latency, m_topology, n));
+        QCOMPARE(n.latencyMs(0, 1), kMaxLatencyMs);
+        // A value set in the model outside the range (as a project file could hold) fails validation, naming it.
+        Network bad(2);
+        bad.set(NetworkQuantity::Latency, 0, 1, 5.0, Provenance::Edited);
+        QVERIFY(bad.validate(0));
+        QVERIFY(!isValidNetworkValue(NetworkQuantity::Latency, 1e308));
+        QVERIFY(!isValidNetworkValue(NetworkQuantity::Bandwidth, 1e-320));
+        QVERIFY(!isValidNetworkValue(NetworkQuantity::Bandwidth, std::nan("")));
+    }
+
     void readsMatrixMarketCoordinates()
     {
         Topology four = *Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("b", 0, 1, 1, 1),
@@ -81,10 +122,10 @@ private Q_SLOTS:
                               "matrix_wrong_size.csv", 2, 1, "project has 3 sites");
         MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("bandwidth_zero.csv"), NetworkQuantity::Bandwidth, m_topology,
                                                     n),
-                              "bandwidth_zero.csv", 2, 3, "> 0");
+                              "bandwidth_zero.csv", 2, 3, "expected a bandwidth from 1.25e-07 MB/s (1 bit/s)");
         MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(data("latency_negative.csv"), NetworkQuantity::Latency, m_topology,
                                                     n),
-                              "latency_negative.csv", 2, 3, ">= 0");
+                              "latency_negative.csv", 2, 3, "expected a latency from 0 to 600000 ms (10 minutes)");
         QCOMPARE(n.latencyMs(0, 0), 42.0);
         QCOMPARE(n.count(NetworkQuantity::Latency, Provenance::Measured), 1);
     }

@@ -165,6 +165,12 @@ private Q_SLOTS:
         QTest::newRow("zero bandwidth") << ".bandwidth.csv"
                                         << QByteArray("site,us-east,ireland\nus-east,1,0\nireland,3,4\n")
                                         << "x.bandwidth.csv:2:";
+        QTest::newRow("latency 1e308") << ".latency.csv"
+                                       << QByteArray("site,us-east,ireland\nus-east,0,1e308\nireland,3,4\n")
+                                       << "x.latency.csv:2:11: expected a latency from 0 to 600000 ms (10 minutes)";
+        QTest::newRow("bandwidth 1e-320")
+            << ".bandwidth.csv" << QByteArray("site,us-east,ireland\nus-east,1,1e-320\nireland,3,4\n")
+            << "x.bandwidth.csv:2:11: expected a bandwidth from 1.25e-07 MB/s (1 bit/s) to 1.25e+06 MB/s (10 Tbit/s)";
         QTest::newRow("half a pair") << ".bandwidth.csv"
                                      << QByteArray("site,us-east,ireland\nus-east,1,\nireland,3,4\n")
                                      << "has a latency or a bandwidth but not both";
@@ -182,6 +188,22 @@ private Q_SLOTS:
         const auto r = io::readProbeResults(copyWith("x", suffix, text).toStdString());
         QVERIFY(!r);
         QVERIFY2(QString::fromStdString(r.error().toString()).contains(expected), r.error().toString().c_str());
+    }
+
+    // NetPIPE's throughput and its smallest message's time (the latency) must be in the physical ranges.
+    void netpipeValuesOutsideThePhysicalRangesAreRefused()
+    {
+        const QString path = m_dir.filePath("np.out");
+        write(path, "1 1e-320 0.001\n");
+        MERIDIAN_VERIFY_ERROR(io::readNetpipe(path.toStdString()), "np.out", 1, 3,
+                              "expected a throughput in Mbps from 1e-06 (1 bit/s) to 1e+07 (10 Tbit/s)");
+        write(path, "1024 100 0.5\n1 80 1e306\n");
+        MERIDIAN_VERIFY_ERROR(io::readNetpipe(path.toStdString()), "np.out", 2, 6,
+                              "expected a latency from 0 to 600000 ms (10 minutes)");
+        write(path, "1 80 0.00001\n1024 100 0.5\n");
+        const auto ok = io::readNetpipe(path.toStdString());
+        QVERIFY2(ok, ok ? "" : ok.error().toString().c_str());
+        QCOMPARE(ok->bandwidthMBps, 12.5);
     }
 
     void aMissingFileIsNamed()

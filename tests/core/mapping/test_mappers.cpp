@@ -320,6 +320,33 @@ private Q_SLOTS:
         QVERIFY(incomplete.error().message.find("missing") != std::string::npos);
     }
 
+    // Finite traffic whose time at the network's slowest link is not a finite number is refused before any
+    // mapper runs (geo, refine and mpipp failed with "a placement of the wrong size", the others printed null);
+    // every mapper gives a finite cost for the largest traffic that is accepted.
+    void refusesTrafficWhoseCostIsNotFinite()
+    {
+        const auto topo = test::fourRegions({2, 2, 2, 2});
+        auto huge = model::CommMatrix::fromEntries(4, {{0, 1, 1e308, 1.0}, {1, 2, 1e308, 1.0}, {2, 3, 1e308, 1.0}});
+        QVERIFY(huge);
+        auto refused = MappingProblem::create(topo, test::priorNetwork(topo), *huge);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("is too large to cost") != std::string::npos,
+                 refused.error().message.c_str());
+        auto large = model::CommMatrix::fromEntries(4, {{0, 1, 1e290, 1e290}, {1, 2, 1e290, 1.0}, {2, 3, 1e290, 1.0}});
+        QVERIFY(large);
+        auto network = test::priorNetwork(topo);
+        network.set(model::NetworkQuantity::Bandwidth, 0, 1, model::kMinBandwidthMBps, model::Provenance::Edited);
+        network.set(model::NetworkQuantity::Latency, 0, 1, model::kMaxLatencyMs, model::Provenance::Edited);
+        auto problem = MappingProblem::create(topo, network, *large);
+        QVERIFY2(problem, problem ? "" : problem.error().message.c_str());
+        for (const auto& id : m_registry.ids()) {
+            Feedback feedback;
+            auto result = m_registry.find(id)->map(*problem, 1, feedback);
+            QVERIFY2(result, qPrintable(QString::fromStdString(id + ": " + (result ? "" : result.error().toString()))));
+            QVERIFY2(std::isfinite(problem->cost().evaluate(result->placement.site)), id.c_str());
+        }
+    }
+
     void rejectsBadParameters()
     {
         const Mapper* geo = m_registry.find("geo");

@@ -1,3 +1,4 @@
+#include "core/model/network.h"
 #include "core/model/topology.h"
 
 #include "test_support.h"
@@ -62,6 +63,30 @@ private Q_SLOTS:
         auto freeEgress = meridian::test::site("a", 0, 0, 1, 1);
         freeEgress.egressUsdPerGB = 0.0;
         QVERIFY(Topology::create({freeEgress}));
+        // Finite values outside the physical ranges are refused, and the message states the range.
+        const auto refused = [](void (*change)(Site&), const std::string& message) {
+            auto s = meridian::test::site("a", 0, 0, 1, 1);
+            change(s);
+            const auto t = Topology::create({s});
+            return !t && t.error().message == message;
+        };
+        QVERIFY(refused([](Site& s) { s.uplinkMBps = 1e-320; },
+                        "site 'a': uplink bandwidth is 9.99989e-321; expected a number from 1.25e-07 MB/s (1 bit/s) to "
+                        "1.25e+06 MB/s (10 Tbit/s) (or none)"));
+        QVERIFY(refused([](Site& s) { s.downlinkMBps = 1e308; },
+                        "site 'a': downlink bandwidth is 1e+308; expected a number from 1.25e-07 MB/s (1 bit/s) to "
+                        "1.25e+06 MB/s (10 Tbit/s) (or none)"));
+        QVERIFY(refused([](Site& s) { s.egressUsdPerGB = 1e6; },
+                        "site 'a': egress price is 1e+06; expected a number from 0 to 1000 USD per GB (or none)"));
+        QVERIFY(refused(
+            [](Site& s) { s.instanceUsdPerHour = 1e300; },
+            "site 'a': instance price is 1e+300; expected a number from 0 to 10000 USD per node-hour (or none)"));
+        auto edges = meridian::test::site("a", 0, 0, 1, 1);
+        edges.uplinkMBps = kMinBandwidthMBps;
+        edges.downlinkMBps = kMaxBandwidthMBps;
+        edges.egressUsdPerGB = Site::kMaxEgressUsdPerGB;
+        edges.instanceUsdPerHour = Site::kMaxInstanceUsdPerHour;
+        QVERIFY(Topology::create({edges}));
         auto dup = Topology::create({meridian::test::site("a", 0, 0, 1, 1), meridian::test::site("a", 1, 1, 1, 1)});
         QVERIFY(!dup);
         QVERIFY(dup.error().message.find("'a'") != std::string::npos);
