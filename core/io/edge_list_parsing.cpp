@@ -45,7 +45,8 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
             const std::size_t end = static_cast<const char*>(nl) - buffer.data();
             // A UTF-8 byte-order mark is no part of the first line.
             const std::string_view text(buffer.data() + start, end - start);
-            if (auto ok = onLine(line == 0 ? withoutByteOrderMark(text) : text, ++line); !ok)
+            const bool first = line++ == 0;
+            if (auto ok = onLine(first ? withoutByteOrderMark(text) : text, line); !ok)
                 return ok;
             start = end + 1;
         }
@@ -53,7 +54,8 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
         if (last) {
             if (carried > 0) {
                 const std::string_view text(buffer.data() + start, carried);
-                if (auto ok = onLine(line == 0 ? withoutByteOrderMark(text) : text, ++line); !ok)
+                const bool first = line++ == 0;
+                if (auto ok = onLine(first ? withoutByteOrderMark(text) : text, line); !ok)
                     return ok;
             }
             return {};

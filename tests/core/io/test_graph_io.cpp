@@ -230,6 +230,17 @@ private Q_SLOTS:
                               "homes_unknown_vertex.tsv", 2, 1, "vertex 555 is not in the graph");
     }
 
+    // Issue 31: a UTF-8 byte-order mark before the first edge or home made line 1 unreadable.
+    void skipsAByteOrderMark()
+    {
+        auto g = io::readSnapGraph(test::data("regressions/snap_bom.txt"));
+        QVERIFY2(g, g ? "" : g.error().toString().c_str());
+        QCOMPARE(g->originalId, (std::vector<std::uint64_t>{1, 2, 3}));
+        auto homes = io::readHomes(test::data("regressions/homes_bom.tsv"), *g, sites());
+        QVERIFY2(homes, homes ? "" : homes.error().toString().c_str());
+        QCOMPARE(homes->front(), 0);
+    }
+
     void edgePartitionsRoundTrip()
     {
         const auto topo = sites();

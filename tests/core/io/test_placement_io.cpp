@@ -38,6 +38,13 @@ private Q_SLOTS:
                               "'-1'");
     }
 
+    // Issue 31: a site name that is not UTF-8 is refused as such, not as an unknown site.
+    void refusesASiteNameThatIsNotUtf8()
+    {
+        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("regressions/pins_site_not_utf8.csv"), m_topology),
+                              "pins_site_not_utf8.csv", 3, 4, "expected a site name in UTF-8, found 'b\\xE9ta'");
+    }
+
     void readsMappingsInAnyOrder()
     {
         auto p = io::readMappingCsv(data("mapping.csv"), m_topology, 3);
