@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace meridian::io::detail {
 
@@ -20,11 +21,16 @@ Error ioError(const std::string& path, const std::string& what)
 Status forEachLine(const std::string& path, const std::function<Status(std::string_view, std::int64_t)>& onLine,
                    std::uint64_t* fileSize)
 {
-    File f(std::fopen(path.c_str(), "rb"));
-    if (!f)
+    std::uint64_t size = 0;
+    auto opened = openRegularFile(path, kMaxGraphFileBytes, &size);
+    if (!opened)
+        return opened.error();
+    File f(::fdopen(*opened, "rb"));
+    if (!f) {
+        ::close(*opened);
         return ioError(path, "cannot open");
-    struct stat st {};
-    const std::uint64_t size = ::fstat(fileno(f.get()), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    }
+    std::uint64_t total = 0;
     if (fileSize)
         *fileSize = size;
     // A block, or the whole file when it is smaller (a longer line grows the buffer below).
@@ -35,6 +41,12 @@ Status forEachLine(const std::string& path, const std::function<Status(std::stri
         const std::size_t got = std::fread(buffer.data() + carried, 1, buffer.size() - carried, f.get());
         if (got == 0 && std::ferror(f.get()))
             return ioError(path, "cannot read");
+        // No line-based input holds a NUL byte; a file that grew past what was opened stops at the limit.
+        if (const auto nul = findNulByte(std::string_view(buffer.data() + carried, got)); nul != std::string_view::npos)
+            return nulByteError(path, {}, total + nul);
+        total += got;
+        if (total > kMaxGraphFileBytes)
+            return makeError(ErrorCode::Io, "the file grew past the largest input read while it was read", {path});
         const std::size_t size = carried + got;
         const bool last = got == 0 || std::feof(f.get());
         std::size_t start = 0;

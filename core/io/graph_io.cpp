@@ -161,9 +161,16 @@ GraphFormat guessGraphFormat(std::string_view path)
 
 Expected<std::uint64_t> fileChecksum(const std::string& path)
 {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f)
+    // Only a regular file of at most the largest graph read: a FIFO or /dev/zero put in a graph's place would make
+    // the checksum (that every load of the project computes) wait or read forever.
+    auto opened = openRegularFile(path, kMaxGraphFileBytes);
+    if (!opened)
+        return opened.error();
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(::fdopen(*opened, "rb"), &std::fclose);
+    if (!f) {
+        ::close(*opened);
         return makeError(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), SourceLocation{path, 0, 0});
+    }
     std::vector<unsigned char> block(std::size_t(1) << 20);
     std::uint64_t h = 0xcbf29ce484222325ULL;
     std::uint64_t total = 0;
@@ -172,6 +179,8 @@ Expected<std::uint64_t> fileChecksum(const std::string& path)
         // Each block hashes from a whole word boundary, so a block's tail bytes never shift the next block.
         h = checksum(block.data(), n, h);
         total += n;
+        if (total > kMaxGraphFileBytes)
+            return makeError(ErrorCode::Io, "the file grew past the largest graph read while it was read", {path});
         if (n < block.size())
             break;
     }

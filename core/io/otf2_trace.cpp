@@ -1,5 +1,7 @@
 #include "core/io/otf2_trace.h"
 
+#include "core/io/text_file.h"
+
 #include <nlohmann/json.hpp>
 #include <otf2/otf2.h>
 
@@ -11,6 +13,8 @@
 #include <memory>
 #include <tuple>
 #include <unordered_map>
+
+#include <unistd.h>
 
 namespace meridian::io {
 
@@ -233,6 +237,30 @@ std::vector<CollectiveRecord> collectiveRecords(const Counting& c)
     return records;
 }
 
+// The OTF2 library opens the archive's files itself, blocking: every file it may open (the anchor, NAME.def and the
+// NAME/ folder's) must be a regular file, so that a FIFO or a device put there cannot make the reader wait forever.
+Status checkArchiveFiles(const std::string& archive)
+{
+    namespace fs = std::filesystem;
+    const fs::path anchor(archive);
+    const fs::path stem = anchor.parent_path() / anchor.stem();
+    std::vector<fs::path> files{anchor, fs::path(stem.string() + ".def")};
+    std::error_code ec;
+    if (fs::is_directory(stem, ec))
+        for (fs::recursive_directory_iterator it(stem, ec), end; !ec && it != end; it.increment(ec))
+            if (!it->is_directory(ec))
+                files.push_back(it->path());
+    for (const auto& file : files) {
+        if (!fs::exists(fs::symlink_status(file, ec)))
+            continue; // the library says what is missing
+        auto fd = openRegularFile(file.string(), kMaxGraphFileBytes);
+        if (!fd)
+            return fd.error();
+        ::close(*fd);
+    }
+    return {};
+}
+
 } // namespace
 
 Expected<Otf2Capture> readOtf2Trace(const std::string& archive)
@@ -241,6 +269,8 @@ Expected<Otf2Capture> readOtf2Trace(const std::string& archive)
     const bool anchor = archive.size() > 5 && archive.compare(archive.size() - 5, 5, ".otf2") == 0;
     if (!anchor || !std::filesystem::is_regular_file(archive, error))
         return makeError(ErrorCode::Io, archive + " is not an OTF2 archive (give its anchor file, NAME.otf2)");
+    if (auto files = checkArchiveFiles(archive); !files)
+        return files.error();
     Counting c;
     OTF2_Error_RegisterCallback(onError, &c.problem);
     const auto failed = [&](const Error& e) {

@@ -155,18 +155,11 @@ SnapChunks::~SnapChunks()
 
 Expected<SnapChunks> SnapChunks::open(const std::string& path, std::size_t chunkBytes)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return ioError(path, "cannot open");
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        const bool regular = st.st_mode == 0 || S_ISREG(st.st_mode);
-        ::close(fd);
-        if (!regular)
-            return makeError(ErrorCode::Io, "not a regular file", SourceLocation{path, 0, 0});
-        return ioError(path, "cannot read");
-    }
-    return SnapChunks(path, fd, static_cast<std::uint64_t>(st.st_size), chunkBytes);
+    std::uint64_t size = 0;
+    auto fd = openRegularFile(path, kMaxGraphFileBytes, &size);
+    if (!fd)
+        return fd.error();
+    return SnapChunks(path, *fd, size, chunkBytes);
 }
 
 Status SnapChunks::parse(std::size_t k, SnapChunk& out) const
