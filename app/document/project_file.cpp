@@ -311,12 +311,22 @@ Status readQuantity(const Reader& r, const QJsonObject& network, NetworkQuantity
                 continue;
             if (!row[j].isDouble() || !model::isValidNetworkValue(q, row[j].toDouble()))
                 return r.fail(where + QString("[%1][%2]").arg(i).arg(j),
-                              q == NetworkQuantity::Latency ? "expected a latency >= 0 ms or null"
-                                                            : "expected a bandwidth > 0 MB/s or null");
+                              QString::fromStdString("expected " + model::networkValueRange(q) + ", or null"));
             out.set(q, i, j, row[j].toDouble(), model::Provenance::Measured);
         }
     }
     return {};
+}
+
+// A measurement's date: the syntax, then a plausible date (not before 2000, not in the future), which says its range.
+Expected<model::MeasuredAt> measurementDate(const Reader& r, const QJsonValue& value, const QString& where)
+{
+    const auto date = parseUtcDateText(value.toString().toStdString());
+    if (!value.isString() || !date)
+        return r.fail(where, "expected a UTC date \"YYYY-MM-DDTHH:MM:SSZ\"");
+    if (const auto problem = measurementDateProblem(*date))
+        return r.fail(where, QString::fromStdString(*problem));
+    return *date;
 }
 
 // "measured_at": [{"date": "YYYY-MM-DDTHH:MM:SSZ", "latency_ms": [[row, column], ...], "bandwidth_MBps": [...]}]:
@@ -342,9 +352,9 @@ Status readMeasurementDates(const Reader& r, const QJsonValue& value, const mode
                                    {"bandwidth_MBps", QJsonValue::Array}});
             !t)
             return t;
-        const auto date = parseUtcDate(group.value("date").toString().toStdString());
+        const auto date = measurementDate(r, group.value("date"), where + ".date");
         if (!date)
-            return r.fail(where + ".date", "expected a UTC date \"YYYY-MM-DDTHH:MM:SSZ\"");
+            return date.error();
         for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth})
             for (const auto& cell : group.value(quantityKey(q)).toArray()) {
                 const auto pair = cell.toArray();
@@ -429,12 +439,17 @@ Status readNetwork(const Reader& r, const QJsonValue& value, const model::Topolo
             || !model::isValidNetworkValue(NetworkQuantity::Bandwidth, h.bandwidthMBps) || !provenance
             || *provenance == model::Provenance::Missing)
             return r.fail(where,
-                          "expected latency_ms >= 0, bandwidth_MBps > 0 and provenance measured, estimated or edited");
+                          QString::fromStdString(
+                              "expected latency_ms: " + model::networkValueRange(NetworkQuantity::Latency)
+                              + "; bandwidth_MBps: " + model::networkValueRange(NetworkQuantity::Bandwidth)
+                              + "; provenance measured, estimated or edited"));
         h.provenance = *provenance;
         if (link.contains("measured_at")) {
-            const auto date = parseUtcDate(link.value("measured_at").toString().toStdString());
-            if (!date || h.provenance != model::Provenance::Measured)
-                return r.fail(where + ".measured_at", "expected a UTC date \"YYYY-MM-DDTHH:MM:SSZ\" on a measured link");
+            if (h.provenance != model::Provenance::Measured)
+                return r.fail(where + ".measured_at", "a date belongs to a measured link only");
+            const auto date = measurementDate(r, link.value("measured_at"), where + ".measured_at");
+            if (!date)
+                return date.error();
             h.measuredAt = *date;
         }
         out.setHostLink(*from, *to, h);

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <cstdint>
+
 #include <memory>
 #include <vector>
 
@@ -24,6 +26,8 @@ struct LoadedRuns {
 class RunFile {
 public:
     static constexpr int kVersion = 1;
+    /// The largest runs file read (a partition run keeps a byte per edge: large graphs make large runs files).
+    static constexpr std::uint64_t kMaxRunsFileBytes = std::uint64_t{4} << 30;
 
     /// Returns the runs file of a project file ("lu.meridian" -> "lu.runs.json").
     static QString pathFor(const QString& projectPath);

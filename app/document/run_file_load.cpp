@@ -4,6 +4,8 @@
 // can be found, the run and the field.
 #include "app/document/run_file.h"
 
+#include "core/io/text_file.h"
+
 #include "app/document/project_edits.h"
 
 #include <QFile>
@@ -675,10 +677,11 @@ Expected<LoadedRuns> RunsReader::read(const QJsonObject& root)
 
 Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::Io, "cannot open: " + file.errorString().toStdString(), {path.toStdString(), 0, 0});
-    const QByteArray bytes = file.readAll();
+    // Through the engine's reader: a FIFO or /dev/zero given as --runs is refused at once, a huge file from its size.
+    auto text = io::readTextFile(path.toStdString(), kMaxRunsFileBytes);
+    if (!text)
+        return text.error();
+    const QByteArray bytes = QByteArray::fromStdString(*text);
     QJsonParseError parseError;
     const auto doc = QJsonDocument::fromJson(bytes, &parseError);
     if (doc.isNull()) {

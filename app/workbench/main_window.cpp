@@ -303,6 +303,8 @@ void MainWindow::updateTitle()
     QString name = QString::fromStdString(project->name);
     if (name.isEmpty())
         name = m_document->path().isEmpty() ? tr("Untitled") : QFileInfo(m_document->path()).completeBaseName();
+    if (m_document->isReadOnly())
+        name += tr(" (read-only)");
     setWindowTitle(QString("%1[*] \u2014 Meridian").arg(name));
     setWindowModified(m_document->isModified());
 }
@@ -324,6 +326,10 @@ Status MainWindow::loadProject(const QString& path, const QString& runsFile)
     if (m_document->skippedRuns() > 0)
         message += tr("; %n stale run(s) no longer fit the project and were left out", nullptr,
                       m_document->skippedRuns());
+    if (m_document->isReadOnly()) {
+        message += tr("; opened read-only: %1").arg(m_document->readOnlyReason());
+        updateTitle();
+    }
     statusBar()->showMessage(message);
     return {};
 }

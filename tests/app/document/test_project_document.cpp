@@ -1,12 +1,20 @@
 #include "app/document/project_document.h"
 #include "app/document/project_edits.h"
+#include "app/document/project_file.h"
 #include "core/io/probe_results.h"
 #include "test_support.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <csignal>
+#include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace meridian;
 using meridian::test::sampleProject;
@@ -273,6 +281,69 @@ private Q_SLOTS:
         QCOMPARE(reloaded.project()->topology.site(0).latitude, 1.0);
         QCOMPARE(reloaded.fingerprint(doc.project()->applications[0].name),
                  doc.fingerprint(doc.project()->applications[0].name));
+    }
+
+    // Issue 31.2: the workbench holds the project's lock while it has the project open, so that a command line edit
+    // is refused (naming the workbench) instead of being overwritten by the workbench's next save.
+    void holdsTheProjectsLockWhileOpen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        {
+            document::ProjectDocument source;
+            QVERIFY(source.load(sampleProject("azure-3-regions")));
+            QVERIFY(source.save(path));
+        }
+        auto doc = std::make_unique<document::ProjectDocument>();
+        QVERIFY(doc->load(path));
+        QVERIFY(!doc->isReadOnly());
+        const auto cliAdd = [&](const char* name) {
+            QProcess p;
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert("MERIDIAN_LOCK_WAIT_S", "0.3");
+            p.setProcessEnvironment(env);
+            p.start(MERIDIAN_CLI,
+                    {"project", "add-application", path, "--name", name, "--pattern", "lu", "--processes", "4"});
+            p.waitForFinished(60000);
+            return std::pair{p.exitCode(), p.readAllStandardError()};
+        };
+        const auto [code, err] = cliAdd("lu");
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains("Meridian workbench")
+                     && err.contains(QByteArray::number(QCoreApplication::applicationPid())),
+                 err.constData());
+        QVERIFY(doc->save());
+        // Closed, the project is free for the command line.
+        doc.reset();
+        const auto [after, errAfter] = cliAdd("lu");
+        QVERIFY2(after == 0, errAfter.constData());
+
+        // Opened while another program holds the lock: read-only, saving to it refused naming the holder, Save As works.
+        const pid_t child = ::fork();
+        if (child == 0) {
+            auto held = document::ProjectFile::lock(path, "meridian-cli project set-pins", 0);
+            ::sleep(held ? 5 : 0);
+            ::_exit(0);
+        }
+        QTest::qWait(300);
+        document::ProjectDocument readOnly;
+        QVERIFY(readOnly.load(path));
+        QVERIFY(readOnly.isReadOnly());
+        QVERIFY2(readOnly.readOnlyReason().contains("meridian-cli project set-pins"),
+                 qPrintable(readOnly.readOnlyReason()));
+        qputenv("MERIDIAN_LOCK_WAIT_S", "0.2");
+        const auto refused = readOnly.save();
+        qunsetenv("MERIDIAN_LOCK_WAIT_S");
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, ErrorCode::Busy);
+        QVERIFY(readOnly.save(dir.filePath("elsewhere.meridian")));
+        QVERIFY(!readOnly.isReadOnly());
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        // A file that is not a project leaves no lock file behind.
+        document::ProjectDocument broken;
+        QVERIFY(!broken.load(test::qdata("sites.csv")));
+        QVERIFY(!QFile::exists(test::qdata("sites.csv") + ".lock"));
     }
 };
 

@@ -582,6 +582,28 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(dir.filePath("notes.txt" + dead))); // not the project's
     }
 
+    // Issue 31.13: a measurement dated 1970 was read as "unknown", one in 2999 was kept; both are refused, with the
+    // range expected.
+    void refusesImplausibleMeasurementDates()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("dated.meridian");
+        for (const char* date : {"1970-01-01T00:00:00Z", "2999-01-01T00:00:00Z"}) {
+            writeFile(path,
+                      QByteArray("{\"format\": \"meridian-project\", \"version\": 1,\n"
+                                 "\"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n"
+                                 "\"network\": {\"latency_ms\": {\"values\": [[0.2]]},\n"
+                                 "  \"measured_at\": [{\"date\": \"")
+                          + date + "\", \"latency_ms\": [[0, 0]]}]}}");
+            auto p = document::ProjectFile::load(path);
+            QVERIFY(!p);
+            QCOMPARE(p.error().where.line, 4);
+            QVERIFY2(p.error().message.find("network.measured_at[0].date: expected a date from 2000-01-01T00:00:00Z")
+                         != std::string::npos,
+                     p.error().toString().c_str());
+        }
+    }
+
     void leavesNoPartialFileWhenSavingFails()
     {
         auto p = *document::ProjectFile::load(sampleProject("ec2-4-regions"));
