@@ -70,11 +70,8 @@ Status Autosave::autosaveNow()
     if (!QDir().mkpath(m_folder))
         return makeError(ErrorCode::Io, "cannot create the recovery folder", {m_folder.toStdString()});
     const QString project = QDir(m_folder).filePath(kProjectName);
-    const std::string runsText = RunFile::text(m_document->runs());
     const std::vector<io::PendingFile> runsFile{
-        {RunFile::pathFor(project).toStdString(), [&runsText](std::ostream& out) {
-             out.write(runsText.data(), static_cast<std::streamsize>(runsText.size()));
-         }}};
+        io::textFile(RunFile::pathFor(project).toStdString(), RunFile::text(m_document->runs()))};
     if (auto s = ProjectFile::save(*m_document->project(), project, runsFile); !s)
         return s;
     // The note last: a folder without it is an autosave that did not finish, and is not offered.

@@ -157,12 +157,9 @@ Status ProjectDocument::save(const QString& path)
     auto named = std::make_shared<const Project>(ProjectFile::withSidecarNames(*m_project));
     // The runs are saved with the project, in one transaction.
     const QString runsPath = RunFile::pathFor(target);
-    const std::string runsText = RunFile::text(m_runs);
     std::vector<io::PendingFile> runsFile;
     if (!m_runs.empty() || QFileInfo::exists(runsPath))
-        runsFile.push_back({runsPath.toStdString(), [&runsText](std::ostream& out) {
-                                out.write(runsText.data(), static_cast<std::streamsize>(runsText.size()));
-                            }});
+        runsFile.push_back(io::textFile(runsPath.toStdString(), RunFile::text(m_runs)));
     if (auto s = ProjectFile::save(*named, target, runsFile); !s)
         return s;
     m_project = std::move(named); // same inputs: nothing to recompute, no view to update

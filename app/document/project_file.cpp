@@ -1045,17 +1045,10 @@ Status ProjectFile::writeTransaction(const QString& path,
         lock = std::move(*taken);
     }
     std::vector<io::PendingFile> files;
-    for (std::size_t k = 0; k + 1 < outputs.size(); ++k) {
-        const std::string& content = outputs[k].second;
-        files.push_back({outputs[k].first, [&content](std::ostream& out) {
-                             out.write(content.data(), static_cast<std::streamsize>(content.size()));
-                         }});
-    }
+    for (std::size_t k = 0; k + 1 < outputs.size(); ++k)
+        files.push_back(io::textFile(outputs[k].first, outputs[k].second));
     files.insert(files.end(), alsoWrite.begin(), alsoWrite.end());
-    const std::string& json = outputs.back().second;
-    files.push_back({outputs.back().first, [&json](std::ostream& out) {
-                         out.write(json.data(), static_cast<std::streamsize>(json.size()));
-                     }});
+    files.push_back(io::textFile(outputs.back().first, outputs.back().second));
     if (auto s = io::writeFilesWithJournal(files, journalPath(path).toStdString(), journalScope(path)); !s)
         return s;
     removeStaleTemporaries(path);

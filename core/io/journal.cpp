@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,6 +131,18 @@ Status rollBack(const std::vector<JournalEntry>& entries, const std::vector<std:
             status = ioError(entries[j].final, "cannot put back the file's old content: " + ec.message());
     }
     return status;
+}
+
+// Fault injection for the kill tests: MERIDIAN_TEST_RENAME_PAUSE_MS pauses between the renames of a set, so that a
+// test's kill -9 lands where a real one rarely does (the renames take microseconds).
+void pauseBetweenRenamesForTests()
+{
+    static const long pause = [] {
+        const char* text = std::getenv("MERIDIAN_TEST_RENAME_PAUSE_MS");
+        return text ? std::strtol(text, nullptr, 10) : 0L;
+    }();
+    if (pause > 0 && pause <= 10000)
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause));
 }
 
 // One journal line, checked: see readJournal.
@@ -309,6 +324,8 @@ Status detail::renameWithJournal(const std::vector<JournalEntry>& entries, const
         }
     }
     for (std::size_t k = 0; k < entries.size(); ++k) {
+        if (k > 0)
+            pauseBetweenRenamesForTests();
         std::error_code ec;
         fs::rename(entries[k].temporary, entries[k].final, ec);
         if (!ec)

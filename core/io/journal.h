@@ -4,6 +4,7 @@
 #include "core/io/text_file.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,14 @@
 /// later, and journals read as untrusted input: a journal names only temporaries beside their final files, and only
 /// final files its scope allows, or it is refused whole and nothing is renamed.
 namespace meridian::io {
+
+/// A file to write whose content is already in memory (moved in, not copied).
+inline PendingFile textFile(std::string path, std::string content)
+{
+    auto text = std::make_shared<const std::string>(std::move(content));
+    return {std::move(path),
+            [text](std::ostream& out) { out.write(text->data(), static_cast<std::streamsize>(text->size())); }};
+}
 
 /// One line of a journal: a temporary renamed over its final file. Both paths are absolute.
 struct JournalEntry {

@@ -232,47 +232,96 @@ private Q_SLOTS:
         QVERIFY2(report.err.contains("does not exist"), report.err.constData());
     }
 
-    // Issue 31.4: a kill between the renames of map's outputs mixed two runs (10 of 16 ranks differed). Now the set
-    // has a journal: after any kill, either every output is from one run, or the journal is there and the next run
-    // of the command finishes the set first.
-    void aKilledMapNeverLeavesAnUnmarkedMixOfTwoRuns()
+    // Issue 31.4: a kill between the renames of a command's outputs mixed two runs (10 of 16 ranks differed). Now
+    // each set has a journal: after any kill, either every output is from one run, or the journal is there and the
+    // next run of the command finishes the set first. Each command runs with two inputs that give other outputs.
+    void aKilledCommandNeverLeavesAnUnmarkedMixOfTwoRuns_data()
     {
-        const QString out = path("k.csv"), rankfile = path("k.rank"), hostfile = path("k.hosts");
-        const auto args = [&](int seed) {
-            return QStringList{"map",    "--project",           project(), "--algorithm", "random",
-                               "--seed", QString::number(seed), "--out",   out,           "--rankfile",
-                               rankfile, "--hostfile",          hostfile};
-        };
-        // The outputs of each seed, written to completion.
-        QMap<int, QList<QByteArray>> expected;
-        for (int seed : {1, 2}) {
-            QCOMPARE(cli(args(seed)).code, 0);
-            expected[seed] = {readAll(out), readAll(rankfile), readAll(hostfile)};
+        QTest::addColumn<QStringList>("first");
+        QTest::addColumn<QStringList>("second");
+        QTest::addColumn<QStringList>("outputs");
+        const QString p = project(), wan = path("wan.csv");
+        QStringList map{"map",         "--project",     p,
+                        "--algorithm", "random",        "--out",
+                        path("k.csv"), "--rankfile",    path("k.rank"),
+                        "--hostfile",  path("k.hosts"), "--seed"};
+        QTest::newRow("map") << (map + QStringList{"1"}) << (map + QStringList{"2"})
+                             << QStringList{path("k.csv"), path("k.rank"), path("k.hosts")};
+        // A graph large enough that the partitioners differ: 3,000 edges among 500 vertices, from a fixed seed.
+        QByteArray edges;
+        QRandomGenerator generator(31);
+        for (int e = 0; e < 3000; ++e)
+            edges += QByteArray::number(generator.bounded(500)) + ' ' + QByteArray::number(generator.bounded(500))
+                + '\n';
+        write(path("big.txt"), edges);
+        QStringList partition{"partition",   "--graph",   path("big.txt"),   "--sites",    wan, "--no-cache", "--out",
+                              path("k.tsv"), "--masters", path("k.masters"), "--algorithm"};
+        QTest::newRow("partition") << (partition + QStringList{"hash"}) << (partition + QStringList{"greedy"})
+                                   << QStringList{path("k.tsv"), path("k.masters")};
+        const QString known = QString(MERIDIAN_TEST_DATA) + "/monitoring/known";
+        // The same run with rank 0 sending twice the bytes to rank 1.
+        QVERIFY(QDir(m_dir.path()).mkpath("more"));
+        for (int rank = 0; rank < 4; ++rank) {
+            QByteArray text = readAll(known + QString("/app.%1.prof").arg(rank));
+            if (rank == 0)
+                text.replace("E\t0\t1\t3824 bytes", "E\t0\t1\t7648 bytes");
+            write(path(QString("more/app.%1.prof").arg(rank)), text);
         }
-        QVERIFY(expected[1] != expected[2]);
+        QStringList comm{"import-comm", "--out", path("k.cap"), "--openmpi-monitoring"};
+        QTest::newRow("import-comm") << (comm + QStringList{known}) << (comm + QStringList{path("more")})
+                                     << QStringList{path("k.cap.volume.mtx"), path("k.cap.messages.mtx"),
+                                                    path("k.cap.collectives.json")};
+    }
+    void aKilledCommandNeverLeavesAnUnmarkedMixOfTwoRuns()
+    {
+        QFETCH(QStringList, first);
+        QFETCH(QStringList, second);
+        QFETCH(QStringList, outputs);
+        const auto contents = [&] {
+            QList<QByteArray> now;
+            for (const QString& out : outputs)
+                now << readAll(out);
+            return now;
+        };
+        // The outputs of each run, written to completion.
+        const QList<QStringList> runs{first, second};
+        QList<QList<QByteArray>> expected;
+        for (const auto& args : runs) {
+            const auto r = cli(args);
+            QVERIFY2(r.code == 0, r.err.constData());
+            expected << contents();
+        }
+        QVERIFY(expected[0] != expected[1]);
         auto* random = QRandomGenerator::global();
-        int journals = 0, consistent = 0;
+        int journals = 0, whole = 0;
         for (int trial = 0; trial < 30; ++trial) {
-            const int seed = 1 + trial % 2;
+            const auto& args = runs[trial % 2];
             QProcess p;
-            p.start(MERIDIAN_CLI, args(seed));
+            // Every third trial pauses 150 ms between the renames, so that some kills land among them.
+            if (trial % 3 == 2) {
+                auto env = QProcessEnvironment::systemEnvironment();
+                env.insert("MERIDIAN_TEST_RENAME_PAUSE_MS", "150");
+                p.setProcessEnvironment(env);
+            }
+            p.start(MERIDIAN_CLI, args);
             QVERIFY(p.waitForStarted());
-            QThread::usleep(static_cast<unsigned long>(random->bounded(20000, 400000)));
+            QThread::usleep(static_cast<unsigned long>(random->bounded(20000, 600000)));
             ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
             p.waitForFinished();
-            const QList<QByteArray> now{readAll(out), readAll(rankfile), readAll(hostfile)};
-            if (QFile::exists(out + ".saving")) {
+            if (QFile::exists(outputs.front() + ".saving")) {
                 ++journals;
+                // Left as it is, the set is marked unfinished; its temporaries hold the rest of the new run.
                 // The next run finishes the interrupted set, then writes its own.
-                QCOMPARE(cli(args(seed)).code, 0);
-                QCOMPARE((QList<QByteArray>{readAll(out), readAll(rankfile), readAll(hostfile)}), expected[seed]);
+                QCOMPARE(cli(args).code, 0);
+                QCOMPARE(contents(), expected[trial % 2]);
             } else {
-                QVERIFY2(now == expected[1] || now == expected[2], qPrintable(QString("trial %1").arg(trial)));
-                ++consistent;
+                QVERIFY2(contents() == expected[0] || contents() == expected[1],
+                         qPrintable(QString("trial %1").arg(trial)));
+                ++whole;
             }
         }
-        qInfo("30 kills: %d left every output from one run, %d left the set's journal", consistent, journals);
-        QCOMPARE(cli(args(1)).code, 0);
+        qInfo("30 kills: %d left every output from one run, %d left the set's journal", whole, journals);
+        QCOMPARE(cli(first).code, 0);
         QCOMPARE(QDir(m_dir.path()).entryList({"k.*.part-*"}, QDir::Files | QDir::Hidden), QStringList());
     }
 };

@@ -573,7 +573,7 @@ private Q_SLOTS:
             ::_exit(0);
         ::waitpid(child, nullptr, 0);
         const QString dead = QString(".part-%1-0-0000beef").arg(child);
-        for (const QString& name : {"p.meridian", "gone.volume.mtx", "p.meridian.saving", "notes.txt"})
+        for (const char* name : {"p.meridian", "gone.volume.mtx", "p.meridian.saving", "notes.txt"})
             writeFile(dir.filePath(name + dead), "left by a killed save");
         QVERIFY(document::ProjectFile::save(project, path));
         QVERIFY(!QFile::exists(dir.filePath("p.meridian" + dead)));
