@@ -70,13 +70,19 @@ Expected<Project> loadForEdit(const QString& path, const QString& subcommand)
 {
     if (auto locked = lockForEdit(path, subcommand); !locked)
         return locked.error();
-    return document::ProjectFile::load(path);
+    auto project = document::ProjectFile::load(path);
+    if (!project && heldLock())
+        heldLock()->discard(); // a file that is not a project (a typo) keeps no lock file beside it
+    return project;
 }
 
 int finish(const Project& project, const QString& path)
 {
-    if (auto s = document::ProjectFile::save(project, path); !s)
+    if (auto s = document::ProjectFile::save(project, path); !s) {
+        if (heldLock() && !QFileInfo::exists(path))
+            heldLock()->discard(); // nothing was created: no lock file either
         return report(s.error());
+    }
     // Print what a reader of the file sees, so the output is the project as saved.
     auto saved = document::ProjectFile::load(path);
     if (!saved)

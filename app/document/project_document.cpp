@@ -108,7 +108,6 @@ Status ProjectDocument::load(const QString& path, const QString& runsFile)
         else
             refusal = QString::fromStdString(taken.error().message);
     }
-    auto loaded = ProjectFile::load(path);
     const auto fail = [&](Error error) {
         if (holding)
             m_lock = std::move(lock); // the project open before stays open, and locked
@@ -116,21 +115,37 @@ Status ProjectDocument::load(const QString& path, const QString& runsFile)
             lock->discard(); // a project that does not open leaves no lock file
         return error;
     };
-    if (!loaded)
-        return fail(loaded.error());
-    LoadedRuns runs;
     const QString runsPath = runsFile.isEmpty() ? RunFile::pathFor(path) : runsFile;
     if (!runsFile.isEmpty() && !QFile::exists(runsFile))
         return fail(makeError(ErrorCode::Io, "no such runs file", {runsFile.toStdString(), 0, 0}));
-    if (QFile::exists(runsPath)) {
-        auto read = RunFile::load(runsPath, *loaded);
-        if (!read)
-            return fail(read.error());
-        runs = std::move(*read);
+    // The project and its runs file are one save: without the lock, both are read again if a save replaced them
+    // meanwhile, and a pending save's runs are read from its temporary.
+    Expected<Project> loaded = makeError(ErrorCode::Internal, "not read");
+    LoadedRuns runs;
+    ProjectFile::Stamp before;
+    for (int attempt = 0; attempt < ProjectFile::kLoadAttempts; ++attempt) {
+        before = ProjectFile::stamp(path);
+        loaded = ProjectFile::load(path);
+        if (!loaded)
+            return fail(loaded.error());
+        const QString runsSource = lock || !runsFile.isEmpty() ? runsPath : ProjectFile::pendingFile(path, runsPath);
+        runs = {};
+        if (QFile::exists(runsSource)) {
+            auto read = RunFile::load(runsSource, *loaded);
+            if (!read)
+                return fail(inFile(read.error(), runsPath.toStdString()));
+            runs = std::move(*read);
+        }
+        if (lock || ProjectFile::stamp(path) == before)
+            break;
+        if (attempt + 1 == ProjectFile::kLoadAttempts)
+            return fail(makeError(ErrorCode::Busy, "the project kept changing while it was read; try again",
+                                  {path.toStdString()}));
     }
     reset(std::move(*loaded), path);
     m_lock = std::move(lock);
     m_readOnlyReason = refusal;
+    m_diskStamp = before;
     for (auto& r : runs.runs) {
         m_nextRunId = std::max(m_nextRunId, r.id + 1);
         m_runs.push_back(std::make_shared<const Run>(std::move(r)));
@@ -146,12 +161,24 @@ Status ProjectDocument::save(const QString& path)
     const QString target = path.isEmpty() ? m_path : path;
     if (target.isEmpty())
         return makeError(ErrorCode::InvalidInput, "the project has no file name yet");
+    // Without the target's lock (Save As, or a project opened read-only) the lock is taken first; it replaces the
+    // old one only once the save succeeded, so a failed Save As leaves the open project locked as it was.
+    std::optional<io::FileLock> taken;
     if (!m_lock || m_lock->path() != QFileInfo(ProjectFile::lockPath(target)).absoluteFilePath().toStdString()) {
-        auto taken = ProjectFile::lock(target, kLockHolder, io::FileLock::waitSeconds(ProjectFile::kLockWaitSeconds));
-        if (!taken)
-            return taken.error();
-        m_lock = std::move(*taken); // Save As: the old file is no longer this document's
-        m_readOnlyReason.clear();
+        auto lock = ProjectFile::lock(target, kLockHolder, io::FileLock::waitSeconds(ProjectFile::kLockWaitSeconds));
+        if (!lock)
+            return lock.error();
+        taken = std::move(*lock);
+        // The document's own file, changed by another program since it was read here (while this document did not
+        // hold the lock): saving would silently undo that program's edit.
+        if (QFileInfo(target).absoluteFilePath() == QFileInfo(m_path).absoluteFilePath()
+            && ProjectFile::stamp(target) != m_diskStamp) {
+            taken->discard();
+            return makeError(ErrorCode::Busy,
+                             "another program changed the project since it was opened here; open it again to see "
+                             "its changes, or save this one elsewhere with Save As",
+                             {target.toStdString()});
+        }
     }
     // The sidecar names chosen now stay with the applications, so a later rename does not rename files.
     auto named = std::make_shared<const Project>(ProjectFile::withSidecarNames(*m_project));
@@ -160,8 +187,16 @@ Status ProjectDocument::save(const QString& path)
     std::vector<io::PendingFile> runsFile;
     if (!m_runs.empty() || QFileInfo::exists(runsPath))
         runsFile.push_back(io::textFile(runsPath.toStdString(), RunFile::text(m_runs)));
-    if (auto s = ProjectFile::save(*named, target, runsFile); !s)
+    if (auto s = ProjectFile::save(*named, target, runsFile); !s) {
+        if (taken)
+            taken->discard(); // a Save As that failed leaves no lock file where it meant to write
         return s;
+    }
+    if (taken) {
+        m_lock = std::move(taken); // Save As: the old file is no longer this document's
+        m_readOnlyReason.clear();
+    }
+    m_diskStamp = ProjectFile::stamp(target);
     m_project = std::move(named); // same inputs: nothing to recompute, no view to update
     m_path = target;
     m_undoStack->setClean();
@@ -171,6 +206,16 @@ Status ProjectDocument::save(const QString& path)
 
 void ProjectDocument::adoptRecovered(const QString& originalPath)
 {
+    // The recovered work belongs to the original file: it is locked now, as an opened project is (or read-only).
+    m_lock.reset();
+    m_readOnlyReason.clear();
+    if (!originalPath.isEmpty()) {
+        if (auto taken = ProjectFile::lock(originalPath, kLockHolder, 0))
+            m_lock = std::move(*taken);
+        else
+            m_readOnlyReason = QString::fromStdString(taken.error().message);
+        m_diskStamp = ProjectFile::stamp(originalPath);
+    }
     m_path = originalPath;
     m_undoStack->resetClean();
     Q_EMIT titleChanged();

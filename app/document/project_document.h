@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/document/project.h"
+#include "app/document/project_file.h"
 #include "app/document/run.h"
 #include "core/common/expected.h"
 #include "core/io/file_lock.h"
@@ -130,6 +131,7 @@ private:
     std::optional<io::FileLock> m_lock; ///< the project's lock while this document may write it
     QString m_readOnlyReason;           ///< who held the lock when the project was opened
     bool m_takesLock = true;
+    ProjectFile::Stamp m_diskStamp; ///< the saved state this document was read from or last wrote
     std::vector<std::shared_ptr<const Run>> m_runs;
     mutable std::map<std::string, std::uint64_t> m_fingerprints;
     int m_nextRunId = 1;

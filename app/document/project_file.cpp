@@ -706,24 +706,16 @@ bool isOwnFileName(std::string_view name, const std::string& projectName, const 
     return name == projectName || name == runsName || endsWith(".mtx") || endsWith(".csv");
 }
 
-// What a reader compares before and after reading, to know that no save replaced the files meanwhile.
-struct SaveStamp {
-    QDateTime modified;
-    qint64 size = -1;
-    qint64 inode = -1;
-    bool journal = false;
-    bool operator==(const SaveStamp&) const = default;
-};
+} // namespace
 
-SaveStamp saveStamp(const QString& path)
+ProjectFile::Stamp ProjectFile::stamp(const QString& path)
 {
     struct stat st {};
     const bool exists = ::stat(QFile::encodeName(path).constData(), &st) == 0;
-    return {QFileInfo(path).lastModified(), exists ? static_cast<qint64>(st.st_size) : -1,
-            exists ? static_cast<qint64>(st.st_ino) : -1, QFileInfo::exists(ProjectFile::journalPath(path))};
+    return {exists ? static_cast<qint64>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec : -1,
+            exists ? static_cast<qint64>(st.st_size) : -1, exists ? static_cast<qint64>(st.st_ino) : -1,
+            QFileInfo::exists(journalPath(path))};
 }
-
-} // namespace
 
 io::JournalScope ProjectFile::journalScope(const QString& projectPath)
 {
@@ -738,7 +730,11 @@ io::JournalScope ProjectFile::journalScope(const QString& projectPath)
 
 Status ProjectFile::checkInsideFolder(const QString& projectPath, const QString& file)
 {
-    const std::string why = journalScope(projectPath)(QFileInfo(file).absoluteFilePath().toStdString());
+    // Any name inside the folder may be read (a save gives a sidecar of another suffix a name of its own).
+    const auto inside = io::filesInFolder(
+        QFileInfo(projectPath).absolutePath().toStdString(), [](std::string_view) { return true; },
+        "the project's files");
+    const std::string why = inside(QFileInfo(file).absoluteFilePath().toStdString());
     if (why.empty())
         return {};
     return makeError(ErrorCode::InvalidInput, "the file '" + file.toStdString() + "' " + why,
@@ -753,6 +749,19 @@ QString ProjectFile::lockPath(const QString& projectPath)
 Expected<io::FileLock> ProjectFile::lock(const QString& projectPath, const std::string& holder, double waitSeconds)
 {
     return io::FileLock::acquire(lockPath(projectPath).toStdString(), waitSeconds, holder);
+}
+
+QString ProjectFile::pendingFile(const QString& projectPath, const QString& file)
+{
+    if (!QFileInfo::exists(journalPath(projectPath)))
+        return file;
+    auto entries = io::readJournal(journalPath(projectPath).toStdString(), journalScope(projectPath));
+    if (entries)
+        for (const auto& e : *entries)
+            if (QString::fromStdString(e.final) == QFileInfo(file).absoluteFilePath()
+                && QFileInfo::exists(QString::fromStdString(e.temporary)))
+                return QString::fromStdString(e.temporary);
+    return file;
 }
 
 Expected<std::map<QString, QString>> ProjectFile::finishInterruptedSave(const QString& path)
@@ -790,16 +799,19 @@ Expected<Project> ProjectFile::load(const QString& path)
     // holding the project's lock, a save may run meanwhile: the files are read again if the project file or its
     // journal changed while they were read, so a load never mixes two saves.
     const bool locked = io::FileLock::heldHere(lockPath(path).toStdString());
-    for (int attempt = 0;; ++attempt) {
-        const SaveStamp before = saveStamp(path);
+    for (int attempt = 0; attempt < kLoadAttempts; ++attempt) {
+        const Stamp before = stamp(path);
         auto pending = finishInterruptedSave(path);
         if (!pending)
             return pending.error();
         auto project = loadFiles(path, *pending);
-        if (locked || attempt == 20 || saveStamp(path) == before)
+        if (locked || stamp(path) == before)
             return project;
         QThread::msleep(10 + 10 * static_cast<unsigned long>(attempt));
     }
+    return makeError(ErrorCode::Busy,
+                     "the project kept changing while it was read (another program saves it over and over); try again",
+                     {path.toStdString()});
 }
 
 Expected<Project> ProjectFile::loadFiles(const QString& path, const std::map<QString, QString>& pending)

@@ -43,6 +43,19 @@ public:
     static Status save(const Project& project, const QString& path, const std::vector<io::PendingFile>& alsoWrite = {});
     /// Returns the journal of an unfinished save of a project: "<project>.saving" beside it.
     static QString journalPath(const QString& projectPath);
+    /// What identifies a saved state of a project on disk: its file's modification time, size and inode, and whether
+    /// a save is pending. Every save replaces the project file, so a save changes the stamp.
+    struct Stamp {
+        qint64 modifiedNs = -1, size = -1, inode = -1;
+        bool journal = false;
+        bool operator==(const Stamp&) const = default;
+    };
+    static Stamp stamp(const QString& path);
+    /// How often load() reads again a project that a save replaced while it was read.
+    static constexpr int kLoadAttempts = 20;
+    /// Returns the file to read for `file` of a project: the temporary a pending save will rename over it, if there
+    /// is one, else `file` itself.
+    static QString pendingFile(const QString& projectPath, const QString& file);
     /// Returns the lock file of a project: "<project>.lock" beside it.
     static QString lockPath(const QString& projectPath);
     /// Takes the project's lock (io::FileLock) for `holder`, waiting at most `waitSeconds` for another writer.

@@ -33,6 +33,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -151,6 +152,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_matrixPanel, &MatrixPanel::exportRequested, this, &MainWindow::exportHeatmapWithDialog);
     connect(m_document, &document::ProjectDocument::titleChanged, this, &MainWindow::updateTitle);
     connect(m_document, &document::ProjectDocument::projectChanged, this, &MainWindow::updateTitle);
+
+    // While another program holds the project's lock, the status bar says so for as long as it is open.
+    m_readOnlyLabel = new QLabel(this);
+    m_readOnlyLabel->setObjectName("readOnlyNotice");
+    m_readOnlyLabel->setStyleSheet("QLabel { background: #f5a623; color: black; padding: 1px 6px; }");
+    m_readOnlyLabel->hide();
+    statusBar()->addPermanentWidget(m_readOnlyLabel);
 
     buildMenus();
     setAcceptDrops(true);
@@ -306,6 +314,14 @@ void MainWindow::updateTitle()
     if (m_document->isReadOnly())
         name += tr(" (read-only)");
     setWindowTitle(QString("%1[*] \u2014 Meridian").arg(name));
+    if (m_readOnlyLabel) {
+        m_readOnlyLabel->setVisible(m_document->isReadOnly());
+        m_readOnlyLabel->setText(tr("Read-only: another program holds this project"));
+        m_readOnlyLabel->setToolTip(
+            tr("%1\n\nSaving to this file waits for that program to finish; File > Save As writes the project "
+               "elsewhere.")
+                .arg(m_document->readOnlyReason()));
+    }
     setWindowModified(m_document->isModified());
 }
 

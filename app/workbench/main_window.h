@@ -19,6 +19,7 @@
 
 class QMenu;
 class QMessageBox;
+class QLabel;
 class QTabWidget;
 
 namespace meridian::workbench {
@@ -188,6 +189,7 @@ private:
 
     document::ProjectDocument* m_document = nullptr;
     document::Autosave* m_autosave = nullptr;
+    QLabel* m_readOnlyLabel = nullptr; ///< in the status bar while the project is open read-only
     Registry<mapping::Mapper> m_mappers;
     jobs::JobRunner* m_runner = nullptr;
     actions::RunController* m_controller = nullptr;

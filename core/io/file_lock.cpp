@@ -1,6 +1,7 @@
 #include "core/io/file_lock.h"
 
 #include "core/common/utc_date.h"
+#include "core/io/text_file.h"
 
 #include <cerrno>
 #include <chrono>
@@ -48,9 +49,10 @@ std::string holderText(int fd)
     std::string out(text, n > 0 ? static_cast<std::size_t>(n) : 0);
     if (const auto end = out.find('\n'); end != std::string::npos)
         out.resize(end);
+    // Another process's text: control characters and bytes outside ASCII are shown as '?', never sent raw.
     for (char& c : out)
-        if (static_cast<unsigned char>(c) < 0x20)
-            c = ' ';
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F)
+            c = '?';
     return out;
 }
 
@@ -175,16 +177,17 @@ Expected<FileLock> FileLock::acquire(const std::string& lockPath, double waitSec
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    writeHolder(fd, holder);
-    {
-        const std::lock_guard guard(heldMutex());
-        heldPaths().insert(path);
-    }
-    // A lock file removed by discard() while this process waited: the lock taken is on a file no longer there.
+    // A lock file removed by discard() while this process waited: the lock taken is on a file no longer there, so
+    // the lock is taken again on the file now at the path.
     struct stat now {};
     if (::stat(path.c_str(), &now) != 0 || now.st_ino != st.st_ino || now.st_dev != st.st_dev) {
         ::close(fd);
         return acquire(lockPath, waitSeconds, holder);
+    }
+    writeHolder(fd, holder);
+    {
+        const std::lock_guard guard(heldMutex());
+        heldPaths().insert(path);
     }
     return FileLock(path, fd, created);
 }

@@ -7,10 +7,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <ostream>
 #include <set>
+#include <streambuf>
 #include <thread>
 
+#include <csignal>
+
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,44 +40,100 @@ fs::path absoluteNormal(const fs::path& path)
     return (ec ? path : absolute).lexically_normal();
 }
 
-// The folder a path names after resolving its symbolic links, as far as they exist.
+// The folder a path names after resolving its symbolic links, as far as they exist; empty when that fails (a
+// folder that cannot be resolved is inside nothing).
 std::string resolvedFolder(const fs::path& folder)
 {
     std::error_code ec;
     const fs::path resolved = fs::weakly_canonical(folder, ec);
-    return (ec ? absoluteNormal(folder) : resolved).string();
+    return ec ? std::string() : resolved.string();
 }
 
 bool isInside(const std::string& folder, const std::string& candidate)
 {
+    if (folder.empty() || candidate.empty())
+        return false;
     return candidate == folder
         || (candidate.size() > folder.size() && candidate.compare(0, folder.size(), folder) == 0
             && (folder.back() == '/' || candidate[folder.size()] == '/'));
 }
 
-// Writes one file's content to a fresh temporary beside it and syncs it; returns the temporary's name.
+// An output stream onto a file descriptor, buffered; the descriptor stays the caller's.
+class DescriptorBuffer : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd)
+        : m_fd(fd)
+    {
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+    }
+    int error() const { return m_error; }
+
+protected:
+    int_type overflow(int_type c) override
+    {
+        if (!flushBuffer())
+            return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return flushBuffer() ? 0 : -1; }
+
+private:
+    bool flushBuffer()
+    {
+        const char* data = pbase();
+        std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+        while (left > 0) {
+            const ssize_t n = ::write(m_fd, data, left);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                m_error = errno;
+                return false;
+            }
+            data += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+        return true;
+    }
+    int m_fd;
+    int m_error = 0;
+    char m_buffer[1 << 16];
+};
+
+// Writes one file's content to a fresh temporary beside it and syncs it; returns the temporary's name. The temporary
+// is created here (O_EXCL, no link followed) and written through that descriptor, never reopened by name.
 Expected<std::string> writeTemporary(const PendingFile& file)
 {
     const std::string temp = uniqueTemporaryName(file.path);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return ioError(file.path, "cannot create the file", errno);
+    const auto fail = [&](const char* what, int error) {
+        ::close(fd);
+        std::error_code ignored;
+        fs::remove(temp, ignored);
+        return ioError(file.path, what, error);
+    };
     {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return ioError(file.path, "cannot create the file", errno);
+        DescriptorBuffer buffer(fd);
+        std::ostream out(&buffer);
         file.produce(out);
         out.flush();
-        if (!out) {
-            const int error = errno;
-            out.close();
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            return ioError(file.path, "cannot write the file", error);
-        }
+        if (!out || buffer.error())
+            return fail("cannot write the file", buffer.error());
     }
-    if (!syncFile(temp)) {
+    if (::fsync(fd) != 0)
+        return fail("cannot flush the file to disk", errno);
+    if (::close(fd) != 0) {
         const int error = errno;
         std::error_code ignored;
         fs::remove(temp, ignored);
-        return ioError(file.path, "cannot flush the file to disk", error);
+        return ioError(file.path, "cannot write the file", error);
     }
     return temp;
 }
@@ -117,9 +177,20 @@ void removeAll(const std::vector<std::string>& paths)
             fs::remove(p, ignored);
 }
 
-// Puts back what renames 0..done-1 replaced: the backup where there was an old file, else removes the new one.
-Status rollBack(const std::vector<JournalEntry>& entries, const std::vector<std::string>& backups, std::size_t done)
+// Puts back what renames 0..done-1 replaced: first the journal is rewritten to rename the backups back (so that a kill
+// meanwhile is finished the same way), then the backups go back, then files that did not exist before are removed.
+// A backup that cannot be put back is kept, and named in the error.
+Status rollBack(const std::vector<JournalEntry>& entries, const std::vector<std::string>& backups, std::size_t done,
+                const std::string& journalPath)
 {
+    const fs::path folder = absoluteNormal(journalPath).parent_path();
+    std::string journal(kHeaderV2);
+    for (std::size_t j = 0; j < done; ++j)
+        if (!backups[j].empty())
+            journal += journalPathText(folder, backups[j]) + '\t' + journalPathText(folder, entries[j].final) + '\n';
+    std::error_code ignored;
+    if (!writeTextFileAtomically(journalPath, journal))
+        fs::remove(journalPath, ignored);
     Status status;
     for (std::size_t j = 0; j < done; ++j) {
         std::error_code ec;
@@ -128,9 +199,35 @@ Status rollBack(const std::vector<JournalEntry>& entries, const std::vector<std:
         else
             fs::remove(entries[j].final, ec);
         if (ec && status)
-            status = ioError(entries[j].final, "cannot put back the file's old content: " + ec.message());
+            status = ioError(entries[j].final,
+                             "cannot put back the file's old content (" + ec.message() + ")"
+                                 + (backups[j].empty() ? "" : "; it is kept in " + shown(backups[j])));
     }
+    if (status)
+        fs::remove(journalPath, ignored);
     return status;
+}
+
+// Keeps the old content of every file the set replaces (a hard link, else a copy), so that a failed rename can put
+// the renamed ones back. A file whose content cannot be kept stops the set before any rename.
+Expected<std::vector<std::string>> keepOldFiles(const std::vector<JournalEntry>& entries)
+{
+    std::vector<std::string> backups(entries.size());
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        struct stat st {};
+        if (::lstat(entries[k].final.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        backups[k] = uniqueTemporaryName(entries[k].final);
+        std::error_code ec;
+        if (::link(entries[k].final.c_str(), backups[k].c_str()) != 0
+            && !fs::copy_file(entries[k].final, backups[k], fs::copy_options::none, ec)) {
+            removeAll(backups);
+            return ioError(entries[k].final,
+                           "cannot keep a copy of the file to put back if the write fails: "
+                               + (ec ? ec.message() : std::string(std::strerror(errno))));
+        }
+    }
+    return backups;
 }
 
 // Fault injection for the kill tests: MERIDIAN_TEST_RENAME_PAUSE_MS pauses between the renames of a set, so that a
@@ -184,6 +281,41 @@ Expected<JournalEntry> journalEntry(const std::string& journalPath, const fs::pa
 }
 
 } // namespace
+
+std::size_t removeStaleTemporaries(const std::string& path)
+{
+    const fs::path target(path);
+    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    const std::string finalName = target.filename().string();
+    std::vector<fs::path> stale;
+    std::string journals; // every journal of the folder, whose temporaries must stay
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() > 7 && name.compare(name.size() - 7, 7, ".saving") == 0) {
+            if (auto text = readTextFile(it->path().string(), kMaxJournalBytes))
+                journals += *text;
+            continue;
+        }
+        if (!isTemporaryNameOf(name, finalName))
+            continue;
+        // "<name>.part-<pid>-<counter>-<salt>": the writer's process id, which must no longer exist.
+        const long pid = std::strtol(name.c_str() + finalName.size() + 6, nullptr, 10);
+        if (pid <= 0 || pid == static_cast<long>(::getpid()) || ::kill(static_cast<pid_t>(pid), 0) == 0
+            || errno != ESRCH)
+            continue; // this process, a live one, or one we cannot tell about
+        stale.push_back(it->path());
+    }
+    std::size_t removed = 0;
+    for (const auto& file : stale) {
+        if (journals.find(file.filename().string()) != std::string::npos)
+            continue;
+        std::error_code ignored;
+        if (fs::remove(file, ignored))
+            ++removed;
+    }
+    return removed;
+}
 
 bool isTemporaryNameOf(std::string_view temporaryName, std::string_view finalName)
 {
@@ -313,16 +445,14 @@ Status detail::renameWithJournal(const std::vector<JournalEntry>& entries, const
             return s;
         }
     }
-    // Backups of the old files (hard links: no copy), so that a failed rename can put the renamed ones back.
-    std::vector<std::string> backups(entries.size());
-    for (std::size_t k = 0; k < entries.size(); ++k) {
-        struct stat st {};
-        if (::lstat(entries[k].final.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-            backups[k] = uniqueTemporaryName(entries[k].final);
-            if (::link(entries[k].final.c_str(), backups[k].c_str()) != 0)
-                backups[k].clear();
-        }
+    auto kept = keepOldFiles(entries);
+    if (!kept) {
+        removeAll(temporaries);
+        std::error_code ignored;
+        fs::remove(journalPath, ignored);
+        return kept.error();
     }
+    std::vector<std::string>& backups = *kept;
     for (std::size_t k = 0; k < entries.size(); ++k) {
         if (k > 0)
             pauseBetweenRenamesForTests();
@@ -330,12 +460,10 @@ Status detail::renameWithJournal(const std::vector<JournalEntry>& entries, const
         fs::rename(entries[k].temporary, entries[k].final, ec);
         if (!ec)
             continue;
-        // The journal goes first: a kill while the old files are put back must not finish the new set later.
-        std::error_code ignored;
-        fs::remove(journalPath, ignored);
-        const Status putBack = rollBack(entries, backups, k);
         removeAll({temporaries.begin() + static_cast<std::ptrdiff_t>(k), temporaries.end()});
-        removeAll(backups);
+        const Status putBack = rollBack(entries, backups, k, journalPath);
+        if (putBack)
+            removeAll(backups);
         return ioError(entries[k].final,
                        "cannot replace the file: " + ec.message()
                            + (putBack ? std::string("; no file of the set was changed")

@@ -268,32 +268,6 @@ Status StreamedFile::finish()
     return {};
 }
 
-std::size_t removeStaleTemporaries(const std::string& path)
-{
-    const std::filesystem::path target(path);
-    const std::filesystem::path folder = target.parent_path().empty() ? "." : target.parent_path();
-    const std::string prefix = target.filename().string() + ".part-";
-    std::size_t removed = 0;
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.rfind(prefix, 0) != 0)
-            continue;
-        // ".part-<pid>-<counter>-<salt>": the writer's process id, which must no longer exist.
-        long pid = 0;
-        const char* first = name.c_str() + prefix.size();
-        const auto [stop, parsed] = std::from_chars(first, name.c_str() + name.size(), pid);
-        if (parsed != std::errc() || stop == first || *stop != '-' || pid <= 0)
-            continue;
-        if (pid == static_cast<long>(::getpid()) || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
-            continue; // this process, a live one, or one we cannot tell about
-        std::error_code ignored;
-        if (std::filesystem::remove(it->path(), ignored))
-            ++removed;
-    }
-    return removed;
-}
-
 Status writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& produce)
 {
     return writeFilesTogether({PendingFile{path, produce}});

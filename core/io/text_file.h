@@ -96,7 +96,9 @@ Status commitTogether(const std::vector<StreamedFile*>& files);
 /// Returns a temporary name beside `path` that no other writer uses: "<path>.part-<pid>-<counter>-<random>".
 std::string uniqueTemporaryName(const std::string& path);
 /// Removes the temporaries of `path` (see uniqueTemporaryName) whose writing process no longer exists, as a
-/// kill -9 during a write leaves them; those of this or another live process stay. Returns how many went.
+/// kill -9 during a write leaves them; those of this or another live process stay, and so do those a journal
+/// ("*.saving") in the folder still names (an interrupted transaction that is yet to be finished). Returns how
+/// many went.
 std::size_t removeStaleTemporaries(const std::string& path);
 /// Flushes a written file's data to disk (fsync); returns false with errno set on failure.
 bool syncFile(const std::string& path);

@@ -340,6 +340,34 @@ private Q_SLOTS:
         QVERIFY(!readOnly.isReadOnly());
         ::kill(child, SIGKILL);
         ::waitpid(child, nullptr, 0);
+        // Review of issue 31: a project opened read-only, then changed by the other program once it let go, is not
+        // saved over that change.
+        const pid_t holder = ::fork();
+        if (holder == 0) {
+            auto held = document::ProjectFile::lock(path, "meridian-cli project add-application", 0);
+            ::usleep(held ? 600000 : 0);
+            ::_exit(0);
+        }
+        QTest::qWait(200);
+        document::ProjectDocument stale;
+        QVERIFY(stale.load(path));
+        QVERIFY(stale.isReadOnly());
+        ::waitpid(holder, nullptr, 0);
+        const auto [added, addErr] = cliAdd("lu-2");
+        QVERIFY2(added == 0, addErr.constData());
+        QVERIFY(
+            stale.edit("Move", [](const document::Project& p) { return document::withSitePosition(p, 0, 1.0, 2.0); }));
+        const auto overwrite = stale.save();
+        QVERIFY(!overwrite);
+        QVERIFY2(overwrite.error().message.find("another program changed the project") != std::string::npos,
+                 overwrite.error().toString().c_str());
+        QVERIFY(document::ProjectFile::load(path)->applicationIndex("lu-2") >= 0);
+        // A Save As that fails keeps the open project locked.
+        document::ProjectDocument open;
+        QVERIFY(open.load(path));
+        QVERIFY(!open.isReadOnly());
+        QVERIFY(!open.save("/nonexistent-folder/x.meridian"));
+        QVERIFY(io::FileLock::heldHere(document::ProjectFile::lockPath(path).toStdString()));
         // A file that is not a project leaves no lock file behind.
         document::ProjectDocument broken;
         QVERIFY(!broken.load(test::qdata("sites.csv")));

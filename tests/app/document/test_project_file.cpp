@@ -454,6 +454,14 @@ private Q_SLOTS:
                              || p.error().message.find("is outside the folder") != std::string::npos),
                      p.error().toString().c_str());
         }
+        // A sidecar of another suffix inside the folder is read (a save gives it a name of Meridian's own).
+        writeFile(dir.filePath("lu.txt"), "0,5\n0,0\n");
+        writeFile(path,
+                  "{\"format\": \"meridian-project\", \"version\": 1, \"sites\": [{\"name\": \"a\", "
+                  "\"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n\"applications\": [{\"name\": \"x\", "
+                  "\"volume\": \"lu.txt\"}]}");
+        auto own = document::ProjectFile::load(path);
+        QVERIFY2(own, own ? "" : own.error().toString().c_str());
         // And a save never writes outside it, whatever an application's sidecar name says.
         auto project = *document::ProjectFile::load(sampleProject("azure-3-regions"));
         project.applications.front().volumeFile = relative.toStdString();

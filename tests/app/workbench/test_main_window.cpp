@@ -1,3 +1,4 @@
+#include "app/document/project_file.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
@@ -33,6 +34,7 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QPointer>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -75,6 +77,35 @@ private Q_SLOTS:
         QVERIFY(recent.size() >= 2);
         QCOMPARE(recent.at(0), QFileInfo(sampleProject("ec2-4-regions")).absoluteFilePath());
         QCOMPARE(recent.at(1), QFileInfo(sampleProject("azure-3-regions")).absoluteFilePath());
+    }
+
+    // Issue 31.2: a project another program holds (its lock) opens read-only, and the status bar says so for as long
+    // as it is open, naming the holder in its tooltip; a project this window holds shows nothing.
+    void showsAProjectAnotherProgramHoldsAsReadOnly()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        QVERIFY(QFile::copy(sampleProject("azure-3-regions"), path));
+        for (const QString& name : QFileInfo(sampleProject("azure-3-regions")).dir().entryList({"*.mtx", "*.csv"}))
+            QFile::copy(QFileInfo(sampleProject("azure-3-regions")).dir().filePath(name), dir.filePath(name));
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.loadProject(path));
+        auto* notice = window.findChild<QLabel*>("readOnlyNotice");
+        QVERIFY(notice);
+        QVERIFY(notice->isHidden());
+        QVERIFY(!window.windowTitle().contains("read-only"));
+        window.document()->reset({}); // closes it: the lock goes
+        QProcess holder;
+        holder.start("flock", {document::ProjectFile::lockPath(path), "sleep", "20"});
+        QVERIFY(holder.waitForStarted());
+        QTest::qWait(300);
+        QVERIFY(window.loadProject(path));
+        QVERIFY(!notice->isHidden());
+        QVERIFY(window.windowTitle().contains("(read-only)"));
+        QVERIFY2(notice->toolTip().contains("another program is changing this project"), qPrintable(notice->toolTip()));
+        holder.kill();
+        holder.waitForFinished();
     }
 
     void selectsTheRunClickedOnTheSkylineEverywhere()

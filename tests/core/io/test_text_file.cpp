@@ -1,4 +1,5 @@
 // Whole-file reads and atomic writes: the guards every reader and writer goes through.
+#include "core/io/file_lock.h"
 #include "core/io/journal.h"
 #include "core/io/text_file.h"
 #include "test_support.h"
@@ -296,6 +297,54 @@ private Q_SLOTS:
         QVERIFY(io::writeFilesTogether({{a, text("new a")}, {b, text("new b")}}));
         QCOMPARE(readAll(QString::fromStdString(b)), QByteArray("new b"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), (QStringList{"a.csv", "b.csv"}));
+    }
+
+    // A killed writer's temporary that a pending journal still names stays: removing it would make finishing that
+    // journal mix two saves. Only the strict temporary names go ("data.csv.part-4242-notes" is a user's file).
+    void staleTemporariesThatAJournalNamesStay()
+    {
+        QTemporaryDir dir;
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(0);
+        ::waitpid(child, nullptr, 0);
+        const std::string sidecar = dir.filePath("b.volume.mtx").toStdString();
+        const QString named = QString::fromStdString(sidecar) + QString(".part-%1-0-0000beef").arg(child);
+        const QString loose = QString::fromStdString(sidecar) + QString(".part-%1-1-0000beef").arg(child);
+        const QString notes = QString::fromStdString(sidecar) + QString(".part-%1-notes").arg(child);
+        for (const QString& f : {named, loose, notes})
+            QVERIFY(io::writeTextFileAtomically(f.toStdString(), "x"));
+        QVERIFY(io::writeTextFileAtomically(dir.filePath("B.meridian.saving").toStdString(),
+                                            "meridian-journal 2\n" + QFileInfo(named).fileName().toStdString()
+                                                + "\tb.volume.mtx\n"));
+        QCOMPARE(io::removeStaleTemporaries(sidecar), std::size_t{1});
+        QVERIFY(QFile::exists(named));
+        QVERIFY(!QFile::exists(loose));
+        QVERIFY(QFile::exists(notes));
+    }
+
+    // A waiter whose lock file was removed (a holder discarded it) takes the lock on the file now at the path.
+    void aWaiterTakesTheLockAgainAfterTheFileWasRemoved()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.meridian.lock").toStdString();
+        const pid_t child = ::fork();
+        if (child == 0) {
+            auto lock = io::FileLock::acquire(path, 0, "a workbench whose open failed");
+            ::usleep(400000);
+            if (lock)
+                lock->discard();
+            ::_exit(lock ? 0 : 1);
+        }
+        QTest::qWait(150);
+        auto lock = io::FileLock::acquire(path, 5, "the waiter");
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        QCOMPARE(WEXITSTATUS(status), 0);
+        QVERIFY2(lock, lock ? "" : lock.error().toString().c_str());
+        QVERIFY(io::FileLock::heldHere(path));
+        QVERIFY(QFile::exists(QString::fromStdString(path)));
+        QVERIFY(readAll(QString::fromStdString(path)).contains("the waiter"));
     }
 
     void temporaryNamesAreRecognised()
