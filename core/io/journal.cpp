@@ -432,6 +432,7 @@ Status completeJournal(const std::string& journalPath, const JournalScope& scope
 Status detail::renameWithJournal(const std::vector<JournalEntry>& entries, const std::string& journalPath)
 {
     std::vector<std::string> temporaries;
+    temporaries.reserve(entries.size());
     for (const auto& e : entries)
         temporaries.push_back(e.temporary);
     const bool journaled = entries.size() > 1;
@@ -484,6 +485,7 @@ Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::s
                              const JournalScope& scope)
 {
     std::vector<std::string> paths;
+    paths.reserve(files.size());
     for (const auto& f : files)
         paths.push_back(f.path);
     if (auto checked = checkTargets(paths, scope); !checked)
@@ -496,6 +498,7 @@ Status writeFilesWithJournal(const std::vector<PendingFile>& files, const std::s
     for (const auto& path : paths)
         removeStaleTemporaries(path);
     std::vector<JournalEntry> entries;
+    entries.reserve(files.size());
     for (const auto& file : files) {
         auto temp = writeTemporary(file);
         if (!temp) {
@@ -513,6 +516,7 @@ Status writeFilesTogether(const std::vector<PendingFile>& files)
     if (files.empty())
         return {};
     std::vector<std::string> paths;
+    paths.reserve(files.size());
     for (const auto& f : files)
         paths.push_back(f.path);
     return writeFilesWithJournal(files, files.front().path + ".saving", theseFiles(paths));
