@@ -24,6 +24,8 @@ int runCapture(const QStringList& arguments);
 int runImportComm(const QStringList& arguments);
 /// meridian-cli simulate: a mapping's communication time by SimGrid simulation; the platform as SimGrid XML.
 int runSimulate(const QStringList& arguments);
+/// meridian-cli predict: a mapping's predicted run time, the application replayed with SimGrid's SMPI.
+int runPredict(const QStringList& arguments);
 /// meridian-cli collective: rank a collective's algorithms for a mapping; sweep sizes; write coll_tuned rules.
 int runCollective(const QStringList& arguments);
 /// meridian-cli project create | add-application | set-network | set-pins.

@@ -23,7 +23,8 @@ constexpr const char* kUsage
       "  generate PATTERN    generate a communication pattern or a constraint vector\n"
       "  evaluate            cost of a mapping (alpha-beta model) as JSON\n"
       "  map                 map processes with one algorithm; write mapping, rankfile, hostfiles\n"
-      "  simulate            predict a mapping's communication time with SimGrid; export the platform\n"
+      "  simulate            simulate a mapping's communication per iteration with SimGrid; export the platform\n"
+      "  predict             a mapping's predicted run time: the application replayed by SimGrid's SMPI\n"
       "  collective          rank a collective's algorithms on a mapping's network; write Open MPI rules\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
       "  report              write the project's report (PDF or HTML), running mappers first if it has no runs\n"
@@ -78,6 +79,8 @@ int main(int argc, char** argv)
             return meridian::cli::runMap(args);
         if (command == "simulate")
             return meridian::cli::runSimulate(args);
+        if (command == "predict")
+            return meridian::cli::runPredict(args);
         if (command == "collective")
             return meridian::cli::runCollective(args);
         if (command == "compare")

@@ -12,6 +12,7 @@
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
 #include "core/sim/platform.h"
+#include "core/sim/replay.h"
 #include "core/sim/simulator.h"
 
 #include <QCommandLineParser>
@@ -118,6 +119,38 @@ Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, co
     return model::withHosts(*placement, project.topology);
 }
 
+/// A problem loaded from the command line, with the mapping that fits it and the platform of its network (missing
+/// entries estimated).
+struct PlacedProblem {
+    LoadedProblem loaded;
+    model::Placement placement;
+    model::DistanceModel distances;
+    model::Network network;
+    sim::SimPlatform platform;
+
+    const document::Project& project() const { return loaded.project; }
+    const document::Application& application() const { return loaded.project.applications[loaded.application]; }
+};
+
+Expected<PlacedProblem> loadPlacedProblem(const QCommandLineParser& parser)
+{
+    auto problem = loadProblem(parser);
+    if (!problem)
+        return problem.error();
+    PlacedProblem out;
+    out.loaded = std::move(*problem);
+    auto placement = fittingPlacement(parser, out.project(), out.application());
+    if (!placement)
+        return placement.error();
+    out.placement = std::move(*placement);
+    out.network = out.project().completeNetwork(&out.distances);
+    auto platform = sim::buildPlatform(out.project().topology, out.network);
+    if (!platform)
+        return platform.error();
+    out.platform = std::move(*platform);
+    return out;
+}
+
 /// A captured application's phases (capture::capturedPhases: PREFIX.phaseN.volume.mtx, with .messages.mtx when
 /// present), in increasing N; `numbers` gets each one's N. Each must have the application's processes.
 Expected<std::vector<model::CommMatrix>> readPhases(const QString& prefix, int processes, std::vector<int>& numbers)
@@ -217,22 +250,18 @@ int runSimulate(const QStringList& arguments)
     const int iterations = parser.value("iterations").toInt(&good);
     if (!good || iterations < 1)
         return usageError("--iterations needs a whole number of at least 1, not '" + parser.value("iterations") + "'");
-    auto problem = loadProblem(parser);
-    if (!problem)
-        return report(problem.error());
-    const auto& project = problem->project;
-    const auto& app = project.applications[problem->application];
-    auto placement = fittingPlacement(parser, project, app);
-    if (!placement)
-        return report(placement.error());
-    model::DistanceModel dm;
-    const model::Network network = project.completeNetwork(&dm);
-    auto platform = sim::buildPlatform(project.topology, network);
-    if (!platform)
-        return report(platform.error());
+    auto placed = loadPlacedProblem(parser);
+    if (!placed)
+        return report(placed.error());
+    const auto& project = placed->project();
+    const auto& app = placed->application();
+    const model::Placement& placement = placed->placement;
+    const model::DistanceModel& dm = placed->distances;
+    const model::Network& network = placed->network;
+    const sim::SimPlatform& platform = placed->platform;
     if (parser.isSet("export-platform"))
         if (auto written = io::writeTextFileAtomically(parser.value("export-platform").toStdString(),
-                                                       sim::platformXml(*platform));
+                                                       sim::platformXml(platform));
             !written)
             return report(written.error());
 
@@ -245,9 +274,9 @@ int runSimulate(const QStringList& arguments)
         phases = std::move(*read);
     }
     const Feedback feedback;
-    auto result = sim::simulate(*platform,
-                                phases.empty() ? sim::iterationTransfers(app.comm, *placement)
-                                               : sim::phaseTransfers(phases, *placement),
+    auto result = sim::simulate(platform,
+                                phases.empty() ? sim::iterationTransfers(app.comm, placement)
+                                               : sim::phaseTransfers(phases, placement),
                                 {iterations}, FeedbackRange(feedback, 0.0, 1.0));
     if (!result)
         return report(result.error());
@@ -263,35 +292,35 @@ int runSimulate(const QStringList& arguments)
             list.append(QJsonObject{
                 {"phase", phaseNumbers[k]},
                 {"time_s", k < result->phaseSeconds.size() ? result->phaseSeconds[k] : 0.0},
-                {"alpha_beta_s", cost::AlphaBetaCost(network, phases[k]).evaluate(placement->site)},
+                {"alpha_beta_s", cost::AlphaBetaCost(network, phases[k]).evaluate(placement.site)},
                 {"bytes", phases[k].totalBytes()},
             });
         out["phases"] = list;
     }
     const cost::AlphaBetaCost alphaBeta(network, app.comm);
-    out["alpha_beta_s"] = alphaBeta.evaluate(placement->site);
+    out["alpha_beta_s"] = alphaBeta.evaluate(placement.site);
     // The analytic contention bound beside it: the busiest link's bytes over its bandwidth.
-    const cost::Bottleneck busiest = cost::bottleneck(alphaBeta.breakdown(placement->site).trafficBytes,
+    const cost::Bottleneck busiest = cost::bottleneck(alphaBeta.breakdown(placement.site).trafficBytes,
                                                       project.topology, network);
     out["bottleneck_s"] = busiest.seconds;
     // CloudMap's instance metrics (eq. 1-4), the analytic measure that sees hosts within a site.
-    if (auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm); m)
+    if (auto m = cost::instanceMetrics(placement, project.topology, network, app.comm); m)
         out["instance"] = instanceJson(*m);
     out["messages"] = static_cast<double>(result->messages);
     out["simulation_wall_s"] = result->wallSeconds;
     QJsonArray links;
     QJsonArray bottlenecks;
-    const std::vector<int> order = result->bottlenecks(*platform);
+    const std::vector<int> order = result->bottlenecks(platform);
     for (int l : order)
-        links.append(linkJson(*platform, *result, l, project.network, project.topology));
+        links.append(linkJson(platform, *result, l, project.network, project.topology));
     for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(kBottlenecksShown); ++i)
-        bottlenecks.append(QString::fromStdString(platform->links[order[i]].id));
-    for (int l = 0; l < static_cast<int>(platform->links.size()); ++l)
-        if (!platform->links[l].shared && result->links[l].bytes > 0.0)
-            links.append(linkJson(*platform, *result, l, project.network, project.topology));
+        bottlenecks.append(QString::fromStdString(platform.links[order[i]].id));
+    for (int l = 0; l < static_cast<int>(platform.links.size()); ++l)
+        if (!platform.links[l].shared && result->links[l].bytes > 0.0)
+            links.append(linkJson(platform, *result, l, project.network, project.topology));
     out["links"] = links;
     out["bottlenecks"] = bottlenecks;
-    out["platform"] = platformSummary(*platform);
+    out["platform"] = platformSummary(platform);
     QJsonArray config;
     for (const std::string& setting : sim::simgridConfiguration())
         config.append(QString::fromStdString(setting));
@@ -300,6 +329,58 @@ int runSimulate(const QStringList& arguments)
     if (!app.comm.hasMessages())
         out["note"] = "no message counts were given: each entry is simulated as one message, while the alpha-beta "
                       "cost has no latency term";
+    printJson(out);
+    return kExitOk;
+}
+
+int runPredict(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Predicts a mapping's run time by replaying the application with SimGrid's SMPI (smpirun -replay) on the "
+        "project's platform (the one simulate --export-platform writes), each rank on the host the mapping names. "
+        "An application known by its matrices runs as a bulk-synchronous program of S steps (S the median message "
+        "count of its communicating pairs; each pair's messages spread evenly over the steps; every step each rank "
+        "posts its receives and sends, then waits for all of them); SMPI models the MPI protocol (eager below 64 "
+        "KiB, rendezvous above) and the sharing of every link. Prints JSON: predicted_s, the model and its steps, "
+        "the step-time estimate refine's default objective minimises (surrogate_s), the alpha-beta cost (SC17 "
+        "eq. 3) beside them, and the smpirun settings.");
+    addProblemOptions(parser);
+    parser.addOptions({{"mapping", "The mapping CSV to predict: process,site[,host,slot].", "file"}});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("mapping"))
+        return usageError("--mapping is required");
+    auto placed = loadPlacedProblem(parser);
+    if (!placed)
+        return report(placed.error());
+    const auto& project = placed->project();
+    const auto& app = placed->application();
+    const Feedback feedback;
+    auto predicted = sim::predictBulkSynchronous(placed->platform, app.comm, placed->placement,
+                                                 FeedbackRange(feedback, 0.0, 1.0));
+    if (!predicted)
+        return report(predicted.error());
+    QJsonObject out;
+    out["application"] = QString::fromStdString(app.name);
+    out["processes"] = app.comm.processCount();
+    out["predicted_s"] = predicted->seconds;
+    out["model"] = QString::fromStdString(predicted->model);
+    out["steps"] = predicted->steps;
+    out["replayed_steps"] = static_cast<double>(predicted->replayedSteps);
+    out["trace_lines"] = static_cast<double>(predicted->traceLines);
+    const cost::BottleneckCost surrogate(project.topology, placed->network, app.comm, predicted->steps);
+    out["surrogate_s"] = surrogate.evaluate(placed->placement.site);
+    out["alpha_beta_s"] = cost::AlphaBetaCost(placed->network, app.comm).evaluate(placed->placement.site);
+    out["replay_wall_s"] = predicted->wallSeconds;
+    QJsonArray config;
+    for (const std::string& setting : sim::smpiArguments())
+        config.append(QString::fromStdString(setting));
+    out["simulator"] = QJsonObject{{"name", QString::fromStdString(sim::simgridVersion()) + " SMPI"},
+                                   {"config", config}};
+    out["network"] = distanceModelJson(placed->distances, project.network);
+    if (!app.comm.hasMessages())
+        out["note"] = "no message counts were given: one step, each pair's bytes one message";
     printJson(out);
     return kExitOk;
 }

@@ -25,6 +25,24 @@ double accessBandwidthMBps(const model::Topology& topology, const model::Network
     return fastest > 0.0 ? fastest : network.bandwidthMBps(site, site);
 }
 
+double bulkSynchronousSteps(const model::CommMatrix& comm)
+{
+    if (!comm.hasMessages())
+        return 1.0;
+    std::vector<double> counts;
+    const auto& messages = comm.messages();
+    counts.reserve(static_cast<std::size_t>(messages.nonZeros()));
+    for (int i = 0; i < messages.outerSize(); ++i)
+        for (model::CommMatrix::Sparse::InnerIterator it(messages, i); it; ++it)
+            if (it.col() != i && it.value() > 0.0)
+                counts.push_back(it.value());
+    if (counts.empty())
+        return 1.0;
+    const auto middle = counts.begin() + static_cast<std::ptrdiff_t>(counts.size() / 2);
+    std::nth_element(counts.begin(), middle, counts.end());
+    return std::max(1.0, std::round(*middle));
+}
+
 Bottleneck bottleneck(const Eigen::MatrixXd& trafficBytes, const model::Topology& topology,
                       const model::Network& network)
 {
@@ -82,10 +100,17 @@ void setLeaf(std::vector<double>& tree, int leaves, int link, double seconds)
 } // namespace
 
 BottleneckCost::BottleneckCost(const model::Topology& topology, const model::Network& network,
-                               const model::CommMatrix& comm)
+                               const model::CommMatrix& comm, double latencySteps)
     : m_siteCount(topology.siteCount())
+    , m_latencySteps(latencySteps)
 {
     const int m = m_siteCount;
+    if (latencySteps > 0.0) {
+        m_stepLatency.assign(static_cast<std::size_t>(m) * m, 0.0);
+        for (int a = 0; a < m; ++a)
+            for (int b = 0; b < m; ++b)
+                m_stepLatency[pairLink(m, a, b)] = latencySteps * network.latencyMs(a, b) / 1000.0;
+    }
     m_secondsPerByte.assign(static_cast<std::size_t>(linkCount()), 0.0);
     for (int a = 0; a < m; ++a) {
         for (int b = 0; b < m; ++b)
@@ -133,6 +158,26 @@ LinkLoads BottleneckCost::loads(std::span<const int> siteOf) const
     for (int i = out.m_leaves - 1; i >= 1; --i)
         out.m_tree[static_cast<std::size_t>(i)] = std::max(out.m_tree[2 * static_cast<std::size_t>(i)],
                                                            out.m_tree[2 * static_cast<std::size_t>(i) + 1]);
+    if (m_stepLatency.empty())
+        return out;
+    const int pairs = m * m;
+    out.m_pairCount.assign(static_cast<std::size_t>(pairs), 0.0);
+    for (int i = 0; i < n; ++i)
+        for (int e = m_outPtr[i]; e < m_outPtr[i + 1]; ++e)
+            if (m_outIdx[e] != i)
+                out.m_pairCount[pairLink(m, siteOf[i], siteOf[m_outIdx[e]])] += 1.0;
+    out.m_latencyLeaves = 1;
+    while (out.m_latencyLeaves < pairs)
+        out.m_latencyLeaves *= 2;
+    out.m_latencyTree.assign(2 * static_cast<std::size_t>(out.m_latencyLeaves), 0.0);
+    for (int l = 0; l < pairs; ++l) {
+        const auto pair = static_cast<std::size_t>(l);
+        out.m_latencyTree[static_cast<std::size_t>(out.m_latencyLeaves) + pair] = pairLatencyValue(pair,
+                                                                                                   out.m_pairCount[pair]);
+    }
+    for (int i = out.m_latencyLeaves - 1; i >= 1; --i)
+        out.m_latencyTree[static_cast<std::size_t>(i)] = std::max(out.m_latencyTree[2 * static_cast<std::size_t>(i)],
+                                                                  out.m_latencyTree[2 * static_cast<std::size_t>(i) + 1]);
     return out;
 }
 
@@ -141,6 +186,8 @@ void BottleneckCost::collect(const LinkLoads& loads, std::span<const int> siteOf
     const int m = m_siteCount;
     auto& changes = loads.m_changes;
     changes.clear();
+    const bool latency = !m_stepLatency.empty();
+    const int links = linkCount();
     const auto after = [&](int i) { return i == p ? pTo : i == q ? qTo : siteOf[i]; };
     // One edge's bytes leave the links of its old site pair and join those of its new one.
     const auto edge = [&](int from, int to, double bytes) {
@@ -150,6 +197,10 @@ void BottleneckCost::collect(const LinkLoads& loads, std::span<const int> siteOf
         const int b2 = after(to);
         if (a == a2 && b == b2)
             return;
+        if (latency) {
+            changes.emplace_back(links + a * m + b, -1.0);
+            changes.emplace_back(links + a2 * m + b2, 1.0);
+        }
         if (a != b) {
             changes.emplace_back(a * m + b, -bytes);
             changes.emplace_back(m * m + a, -bytes);
@@ -186,15 +237,31 @@ void BottleneckCost::collect(const LinkLoads& loads, std::span<const int> siteOf
 
 double BottleneckCost::secondsWithChanges(const LinkLoads& loads) const
 {
+    const int links = linkCount();
     double best = 0.0;
     int lo = 0;
-    for (const auto& [link, bytes] : loads.m_changes) {
+    auto change = loads.m_changes.begin();
+    for (; change != loads.m_changes.end() && change->first < links; ++change) {
+        const auto [link, bytes] = *change;
         best = std::max(best, rangeMax(loads.m_tree, loads.m_leaves, lo, link));
         const auto l = static_cast<std::size_t>(link);
         best = std::max(best, (loads.m_bytes[l] + bytes) * m_secondsPerByte[l]);
         lo = link + 1;
     }
-    return std::max(best, rangeMax(loads.m_tree, loads.m_leaves, lo, linkCount()));
+    best = std::max(best, rangeMax(loads.m_tree, loads.m_leaves, lo, links));
+    if (m_stepLatency.empty())
+        return best;
+    double slowest = 0.0;
+    lo = 0;
+    for (; change != loads.m_changes.end(); ++change) {
+        const int pair = change->first - links;
+        slowest = std::max(slowest, rangeMax(loads.m_latencyTree, loads.m_latencyLeaves, lo, pair));
+        const auto i = static_cast<std::size_t>(pair);
+        slowest = std::max(slowest, pairLatencyValue(i, loads.m_pairCount[i] + change->second));
+        lo = pair + 1;
+    }
+    const int pairs = m_siteCount * m_siteCount;
+    return best + std::max(slowest, rangeMax(loads.m_latencyTree, loads.m_latencyLeaves, lo, pairs));
 }
 
 double BottleneckCost::moveDelta(const LinkLoads& loads, std::span<const int> siteOf, int p, int to) const
@@ -218,9 +285,17 @@ void BottleneckCost::apply(LinkLoads& loads, std::span<const int> siteOf, int p,
     if (siteOf[p] == to)
         return;
     collect(loads, siteOf, p, to, -1, -1);
-    for (const auto& [link, bytes] : loads.m_changes) {
+    const int links = linkCount();
+    for (const auto& [link, change] : loads.m_changes) {
+        if (link >= links) {
+            const auto pair = static_cast<std::size_t>(link - links);
+            loads.m_pairCount[pair] += change;
+            setLeaf(loads.m_latencyTree, loads.m_latencyLeaves, link - links,
+                    pairLatencyValue(pair, loads.m_pairCount[pair]));
+            continue;
+        }
         const auto l = static_cast<std::size_t>(link);
-        loads.m_bytes[l] += bytes;
+        loads.m_bytes[l] += change;
         setLeaf(loads.m_tree, loads.m_leaves, link, std::max(0.0, loads.m_bytes[l] * m_secondsPerByte[l]));
     }
 }

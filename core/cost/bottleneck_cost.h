@@ -29,6 +29,10 @@ struct Bottleneck {
     int to = -1;   ///< the site of a downlink, the receiver of a pair
 };
 
+/// S, the steps of the bulk-synchronous model of a run known by its matrices: the median message count of the
+/// communicating pairs (each pair's messages spread evenly over S steps), at least 1; 1 without message counts.
+double bulkSynchronousSteps(const model::CommMatrix& comm);
+
 /// The bottleneck of site x site traffic (bytes, row = sender; the diagonal is ignored). O(sites^2).
 Bottleneck bottleneck(const Eigen::MatrixXd& trafficBytes, const model::Topology& topology,
                       const model::Network& network);
@@ -45,6 +49,11 @@ private:
     std::vector<double> m_bytes; // per link: sites x sites pair links (row = sender), then uplinks, then downlinks
     std::vector<double> m_tree;  // max segment tree of the links' seconds; leaf l at m_leaves + l
     int m_leaves = 0;            // a power of two, at least the link count
+    // With a latency term: per ordered site pair (a x sites + b, the diagonal too) the number of communicating
+    // process pairs placed on it, and a max segment tree of their steps x latency (0 where the count is 0).
+    std::vector<double> m_pairCount;
+    std::vector<double> m_latencyTree;
+    int m_latencyLeaves = 0;
     // Scratch of the deltas: (link, bytes change), merged per link.
     mutable std::vector<std::pair<int, double>> m_changes;
 };
@@ -54,19 +63,34 @@ private:
 /// processes, k links they touch and L = sites^2 + 2 sites links (a max segment tree over the links; the links a
 /// step does not touch are read from it in the ranges between the touched ones).
 ///
+/// With `latencySteps` S > 0 it is the step-time surrogate of a bulk-synchronous run of S steps (the traffic of
+/// every pair spread evenly over them; each step lasts as long as its slowest message, which waits for its
+/// route's latency and for the busiest link it crosses): the busiest link's seconds plus S x the largest latency
+/// between two sites (or inside one) that holds a communicating pair of processes. Its changes are exact too, a
+/// second max segment tree over the site pairs' latencies, each counted while some pair of processes uses it.
+///
 /// Copies what it needs at construction; read-only afterwards and shareable across threads (the LinkLoads are
 /// per thread).
 class BottleneckCost {
 public:
     /// `network` must be complete and have the topology's sites; `comm`'s byte volume is the traffic.
-    BottleneckCost(const model::Topology& topology, const model::Network& network, const model::CommMatrix& comm);
+    BottleneckCost(const model::Topology& topology, const model::Network& network, const model::CommMatrix& comm,
+                   double latencySteps = 0.0);
 
     int siteCount() const { return m_siteCount; }
+    /// S, the steps whose latencies the value adds (0: none).
+    double latencySteps() const { return m_latencySteps; }
     /// The loads of an assignment (site per process). O(nnz + L).
     LinkLoads loads(std::span<const int> siteOf) const;
-    /// The busiest link's seconds of `loads`.
-    static double seconds(const LinkLoads& loads) { return loads.m_tree.empty() ? 0.0 : loads.m_tree[1]; }
-    /// The busiest link's seconds of an assignment.
+    /// The busiest link's seconds of `loads`, plus S x the largest latency in use with a latency term.
+    static double seconds(const LinkLoads& loads)
+    {
+        return (loads.m_tree.empty() ? 0.0 : loads.m_tree[1])
+            + (loads.m_latencyTree.empty() ? 0.0 : loads.m_latencyTree[1]);
+    }
+    /// The busiest link's seconds alone (without the latency term).
+    static double busiestLinkSeconds(const LinkLoads& loads) { return loads.m_tree.empty() ? 0.0 : loads.m_tree[1]; }
+    /// The value of an assignment: the busiest link's seconds (plus the latency term).
     double evaluate(std::span<const int> siteOf) const { return seconds(loads(siteOf)); }
     /// The change of the busiest link's seconds when p moves to `to`; `loads` are siteOf's.
     double moveDelta(const LinkLoads& loads, std::span<const int> siteOf, int p, int to) const;
@@ -77,13 +101,17 @@ public:
 
 private:
     /// Collects into loads' scratch the merged byte change of every link touched when p goes to site `pTo`
-    /// and q (-1: none) to site `qTo`, sorted by link.
+    /// and q (-1: none) to site `qTo`, sorted by link; with a latency term, then the change of the site pairs'
+    /// counts, at linkCount() + pair.
     void collect(const LinkLoads& loads, std::span<const int> siteOf, int p, int pTo, int q, int qTo) const;
-    /// The busiest link's seconds if the scratch changes were applied. O(k log L).
+    /// The value (busiest link, plus the latency term) if the scratch changes were applied. O(k log L).
     double secondsWithChanges(const LinkLoads& loads) const;
     int linkCount() const { return m_siteCount * m_siteCount + 2 * m_siteCount; }
+    double pairLatencyValue(std::size_t pair, double count) const { return count > 0.5 ? m_stepLatency[pair] : 0.0; }
 
     int m_siteCount = 0;
+    double m_latencySteps = 0.0;
+    std::vector<double> m_stepLatency;    // per ordered site pair (a x sites + b): S x its latency in seconds
     std::vector<double> m_secondsPerByte; // per link; 0 on the diagonal pairs (intra-site traffic is free)
     std::vector<int> m_outPtr, m_outIdx, m_inPtr, m_inIdx;
     std::vector<double> m_outBytes, m_inBytes;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 
@@ -24,6 +25,8 @@ constexpr double kMaxAnnealStepsPerProcess = 20000;
 /// Annealing shorter than this many steps per movable process does not pay; the search then only descends.
 constexpr std::int64_t kMinAnnealStepsPerProcess = 200;
 constexpr int kDefaultSearches = 8;
+/// objective=time: the searches of the predicted time after the alpha-beta ones (the descent and one annealing).
+constexpr int kPredictedTimeSearches = 2;
 /// The automatic descent budget: this many cost-table lookups over all the passes of a search (a pass's cost as
 /// LocalSearch::passesWithin counts it). Only very large instances reach it: 65,536 processes on 64 sites get one
 /// to five passes.
@@ -40,9 +43,13 @@ Expected<MappingResult> runStart(const Mapper& mapper, const MappingProblem& pro
     return mapper.map(problem, seed, inner);
 }
 
+/// How start=best ranks the heuristic mappers' placements: by the objective's main term where it is a time.
+using StartRank = std::function<double(std::span<const int>)>;
+
 /// The best placement of the heuristic mappers (mpipp only up to kMpippLimitForBest processes).
 Expected<model::Placement> bestHeuristicStart(const Registry<Mapper>& registry, const MappingProblem& problem,
-                                              std::uint64_t seed, const FeedbackRange& range, std::string& bestId)
+                                              std::uint64_t seed, const FeedbackRange& range, const StartRank& rank,
+                                              std::string& bestId)
 {
     double bestCost = std::numeric_limits<double>::infinity();
     model::Placement start;
@@ -56,7 +63,7 @@ Expected<model::Placement> bestHeuristicStart(const Registry<Mapper>& registry, 
                           range.sub(static_cast<double>(i) / count, static_cast<double>(i + 1) / count));
         if (!r)
             return r.error();
-        const double c = problem.cost().evaluate(r->placement.site);
+        const double c = rank(r->placement.site);
         if (c < bestCost) {
             bestCost = c;
             bestId = id;
@@ -69,7 +76,7 @@ Expected<model::Placement> bestHeuristicStart(const Registry<Mapper>& registry, 
 /// The placement the search starts from: the input, the best heuristic, or one mapper's; adds a note.
 Expected<model::Placement> startPlacement(const Registry<Mapper>& registry, const MappingProblem& problem,
                                           const std::string& startId, std::uint64_t seed, const FeedbackRange& range,
-                                          std::vector<std::string>& notes)
+                                          const StartRank& rank, std::vector<std::string>& notes)
 {
     if (startId == "input") {
         if (!problem.start())
@@ -78,10 +85,10 @@ Expected<model::Placement> startPlacement(const Registry<Mapper>& registry, cons
     }
     if (startId == "auto")
         return startPlacement(registry, problem, problem.processCount() <= kBestStartLimit ? "best" : "geo", seed,
-                              range, notes);
+                              range, rank, notes);
     if (startId == "best") {
         std::string bestId;
-        auto start = bestHeuristicStart(registry, problem, seed, range, bestId);
+        auto start = bestHeuristicStart(registry, problem, seed, range, rank, bestId);
         if (start)
             notes.push_back("started from " + bestId + " (best of the heuristic mappers)");
         return start;
@@ -144,15 +151,19 @@ std::vector<ParamSpec> RefineMapper::parameters() const
         ParamSpec::integer("anneal_steps", 0, 0, 1000000000,
                            "Annealing steps per search; 0 = automatic (1.5e7 / (1 + mean degree), at most 20000 per "
                            "free process, times effort)."),
-        ParamSpec::choice("objective", "time", {"time", "dollars", "weighted", "bottleneck", "time+bottleneck"},
-                          "What the search minimises: the alpha-beta time, the dollars (egress + instances for "
-                          "that time; every site needs an instance price), (1 - weight) x time / start's time "
-                          "+ weight x dollars / start's dollars, the busiest shared link's seconds (site uplinks, "
-                          "downlinks and site-pair links: contention; ties broken by time), or (1 - weight) x time "
-                          "/ start's time + weight x busiest link / start's busiest link."),
+        ParamSpec::choice("objective", "time",
+                          {"time", "alpha-beta", "dollars", "weighted", "bottleneck", "alpha-beta+bottleneck"},
+                          "What the search minimises: the predicted time of a bulk-synchronous run (S steps, S the "
+                          "median message count: the busiest shared link's seconds + S x the largest latency in use; "
+                          "ties broken by the alpha-beta cost), the alpha-beta cost (SC17 eq. 3), the dollars "
+                          "(egress + instances for the alpha-beta time; every site needs an instance price), "
+                          "(1 - weight) x alpha-beta / start's + weight x dollars / start's dollars, the busiest "
+                          "shared link's seconds (site uplinks, downlinks and site-pair links: contention; ties "
+                          "broken by alpha-beta), or (1 - weight) x alpha-beta / start's + weight x busiest link / "
+                          "start's busiest link."),
         ParamSpec::real("weight", 0.5, 0.0, 1.0,
                         "The second term's share: of dollars in objective=weighted, of the busiest link in "
-                        "objective=time+bottleneck (0 = time alone).")};
+                        "objective=alpha-beta+bottleneck (0 = alpha-beta alone).")};
 }
 
 namespace {
@@ -233,9 +244,23 @@ Expected<SearchCost> searchCost(const MappingProblem& problem, const ParamValues
                                 std::vector<std::string>& notes)
 {
     const std::string objective = values.choice("objective");
-    if (objective == "time")
+    if (objective == "alpha-beta")
         return SearchCost(problem.cost());
-    if (objective == "bottleneck" || objective == "time+bottleneck") {
+    if (objective == "time") {
+        const double steps = cost::bulkSynchronousSteps(problem.comm());
+        auto surrogate = std::make_shared<const cost::BottleneckCost>(problem.topology(), problem.network(),
+                                                                      problem.comm(), steps);
+        const double seconds = problem.cost().evaluate(start);
+        const double predicted = surrogate->evaluate(start);
+        // As with the busiest link, many placements share the slowest step; the alpha-beta cost, a millionth of
+        // the objective's scale, prefers among them the one that sends least.
+        notes.push_back("objective: predicted time of " + std::to_string(static_cast<long long>(steps))
+                        + " bulk-synchronous steps (busiest link + steps x largest latency in use), ties broken by "
+                          "the alpha-beta cost");
+        return SearchCost(problem.cost(), std::move(surrogate),
+                          1e-6 * (predicted > 0.0 ? predicted : 1.0) / (seconds > 0.0 ? seconds : 1.0), 1.0);
+    }
+    if (objective == "bottleneck" || objective == "alpha-beta+bottleneck") {
         auto links = std::make_shared<const cost::BottleneckCost>(problem.topology(), problem.network(), problem.comm());
         const double seconds = problem.cost().evaluate(start);
         const double busiest = links->evaluate(start);
@@ -272,49 +297,120 @@ Expected<SearchCost> searchCost(const MappingProblem& problem, const ParamValues
 
 } // namespace
 
+namespace {
+
+/// What the searches need besides the objective: which processes may move and each site's capacity.
+struct SearchSpace {
+    std::vector<bool> movable;
+    std::vector<int> capacity;
+};
+
+SearchSpace searchSpace(const MappingProblem& problem)
+{
+    SearchSpace space;
+    space.movable.assign(static_cast<std::size_t>(problem.processCount()), false);
+    for (int p : problem.freeProcesses())
+        space.movable[static_cast<std::size_t>(p)] = true;
+    space.capacity.resize(static_cast<std::size_t>(problem.siteCount()));
+    for (int s = 0; s < problem.siteCount(); ++s)
+        space.capacity[static_cast<std::size_t>(s)] = problem.topology().capacity(s);
+    return space;
+}
+
+/// Runs the searches of `objective` from `start`. With the predicted time (`predicted` set) an alpha-beta
+/// portfolio goes first: the predicted time is flat over most moves (only the busiest link and the slowest latency
+/// in use count), so a search on it alone stalls where the alpha-beta cost still points the way (e.g. off a slow
+/// site pair that several pairs of processes use). Its searches then start from the alpha-beta result when that
+/// is predicted faster, with a time limit shared between the two portfolios.
+Expected<PortfolioResult> searchPlacement(const MappingProblem& problem, const ParamValues& values,
+                                          const SearchCost& objective, bool predicted, const StartRank& rank,
+                                          const std::vector<int>& start, std::uint64_t seed, const FeedbackRange& range,
+                                          std::vector<std::string>& notes)
+{
+    const SearchSpace space = searchSpace(problem);
+    PortfolioOptions options = portfolioOptions(problem, values, notes);
+    if (!predicted)
+        return runPortfolio(objective, space.capacity, space.movable, start, options, seed, range);
+    options.timeLimitSeconds /= 2.0;
+    std::vector<int> searchStart = start;
+    PortfolioResult traffic = runPortfolio(SearchCost(problem.cost()), space.capacity, space.movable, start, options,
+                                           seed, range.sub(0.0, 0.5));
+    if (range.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    if (rank(traffic.assignment) < rank(start)) {
+        searchStart = std::move(traffic.assignment);
+        notes.emplace_back("the predicted time's searches started from the alpha-beta searches' result");
+    }
+    if (values.integer("searches") == 0 && values.integer("anneal_steps") == 0) {
+        // A step of the predicted time costs several of the alpha-beta cost's (tree reads per touched link) and
+        // starts close to its optimum: the descent and one annealing search of a quarter of the steps.
+        options.searches = std::min(options.searches, kPredictedTimeSearches);
+        options.annealing.annealSteps = std::max<std::int64_t>(1, options.annealing.annealSteps / 4);
+        notes.push_back("then " + std::to_string(options.searches) + " search" + (options.searches == 1 ? "" : "es")
+                        + " of the predicted time (" + std::to_string(options.annealing.annealSteps)
+                        + " annealing steps)");
+    }
+    return runPortfolio(objective, space.capacity, space.movable, searchStart, options, seed, range.sub(0.5, 1.0));
+}
+
+/// The note that says what the search reached: the objective's value at the start and at the end.
+std::string searchNote(const std::string& objectiveId, const SearchCost& objective, const std::vector<int>& start,
+                       const PortfolioResult& found)
+{
+    const bool busiestLink = objectiveId == "bottleneck" || objectiveId == "time";
+    // The busiest link's own seconds (or the predicted time), without the alpha-beta cost that breaks its ties.
+    const auto shown = [&](const std::vector<int>& assignment, double value) {
+        return busiestLink ? objective.evaluate(assignment).bottleneck : value;
+    };
+    const std::string what = objectiveId == "alpha-beta" ? "cost "
+        : objectiveId == "time"                          ? "predicted time "
+        : objectiveId == "dollars"                       ? "dollars "
+        : busiestLink                                    ? "busiest link "
+                                                         : "objective ";
+    const std::string unit = objectiveId == "dollars" ? " USD" : objectiveId == "alpha-beta" || busiestLink ? " s" : "";
+    return what + std::to_string(shown(start, objective.evaluate(start).value)) + unit + " -> "
+        + std::to_string(shown(found.assignment, found.cost)) + unit
+        + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : "");
+}
+
+} // namespace
+
 Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
                                               std::uint64_t seed, const FeedbackRange& range) const
 {
     MappingResult result;
-    auto started = startPlacement(m_registry, problem, values.choice("start"), seed, range.sub(0.0, 0.4), result.notes);
+    StartRank rank = [&](std::span<const int> siteOf) { return problem.cost().evaluate(siteOf); };
+    std::shared_ptr<const cost::BottleneckCost> predicted;
+    if (values.choice("objective") == "time") {
+        predicted = std::make_shared<const cost::BottleneckCost>(problem.topology(), problem.network(), problem.comm(),
+                                                                 cost::bulkSynchronousSteps(problem.comm()));
+        // The predicted time first, the alpha-beta cost among equals.
+        rank = [&](std::span<const int> siteOf) {
+            return predicted->evaluate(siteOf) + 1e-9 * problem.cost().evaluate(siteOf);
+        };
+    }
+    auto started = startPlacement(m_registry, problem, values.choice("start"), seed, range.sub(0.0, 0.4), rank,
+                                  result.notes);
     if (!started)
         return started.error();
     model::Placement start = std::move(*started);
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-
-    std::vector<bool> movable(problem.processCount(), false);
-    for (int p : problem.freeProcesses())
-        movable[p] = true;
-    std::vector<int> capacity(problem.siteCount());
-    for (int s = 0; s < problem.siteCount(); ++s)
-        capacity[s] = problem.topology().capacity(s);
     auto objective = searchCost(problem, values, start.site, result.notes);
     if (!objective)
         return objective.error();
-    const PortfolioOptions options = portfolioOptions(problem, values, result.notes);
-    PortfolioResult found = runPortfolio(*objective, capacity, movable, start.site, options, seed, range.sub(0.4, 0.9));
+    auto found = searchPlacement(problem, values, *objective, predicted != nullptr, rank, start.site, seed,
+                                 range.sub(0.4, 0.9), result.notes);
+    if (!found)
+        return found.error();
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    const std::string objectiveId = values.choice("objective");
-    const bool busiestLink = objectiveId == "bottleneck";
-    // The busiest link's own seconds, without the time that breaks its ties.
-    const auto shown = [&](const std::vector<int>& assignment, double value) {
-        return busiestLink ? objective->evaluate(assignment).bottleneck : value;
-    };
-    const std::string what = objectiveId == "time" ? "cost "
-        : objectiveId == "dollars"                 ? "dollars "
-        : busiestLink                              ? "busiest link "
-                                                   : "objective ";
-    const std::string unit = objectiveId == "dollars" ? " USD" : objectiveId == "time" || busiestLink ? " s" : "";
-    result.notes.push_back(what + std::to_string(shown(start.site, objective->evaluate(start.site).value)) + unit
-                           + " -> " + std::to_string(shown(found.assignment, found.cost)) + unit
-                           + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : ""));
-    if (found.timedOut)
-        result.notes.push_back("stopped at the time limit (" + std::to_string(options.timeLimitSeconds)
+    result.notes.push_back(searchNote(values.choice("objective"), *objective, start.site, *found));
+    if (found->timedOut)
+        result.notes.push_back("stopped at the time limit (" + std::to_string(values.real("time_limit_s"))
                                + " s) with the best placement so far");
-    result.searchCurve = std::move(found.curve);
-    std::vector<int> siteOf = std::move(found.assignment);
+    result.searchCurve = std::move(found->curve);
+    std::vector<int> siteOf = std::move(found->assignment);
 
     if (siteOf == start.site && start.hasHosts()) {
         result.placement = std::move(start);

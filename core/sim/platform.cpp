@@ -167,6 +167,11 @@ std::int64_t SimPlatform::declaredRoutes() const
     return routes;
 }
 
+std::vector<std::string> simgridConfiguration()
+{
+    return {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:0"};
+}
+
 Expected<SimPlatform> buildPlatform(const model::Topology& topology, const model::Network& network)
 {
     if (!network.isComplete() || network.siteCount() != topology.siteCount())
@@ -208,7 +213,15 @@ Expected<SimPlatform> buildPlatform(const model::Topology& topology, const model
 std::string platformXml(const SimPlatform& p)
 {
     std::string out = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                      "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n";
+                      "<platform version=\"4.1\">\n";
+    // The network model the predictions assume, for a user's own smpirun or S4U program on this file. (smpirun
+    // sets network/model itself, so it needs --cfg=network/model:CM02 as well; the others it takes from here.)
+    out += "<config>\n";
+    for (const std::string& setting : simgridConfiguration()) {
+        const std::size_t colon = setting.find(':');
+        out += "  <prop id=\"" + setting.substr(0, colon) + "\" value=\"" + setting.substr(colon + 1) + "\"/>\n";
+    }
+    out += "</config>\n<zone id=\"world\" routing=\"Full\">\n";
     std::vector<int> first(p.siteCount() + 1, 0);
     for (int s : p.hostSite)
         ++first[s + 1];

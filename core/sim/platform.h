@@ -65,6 +65,10 @@ struct SimPlatform {
     std::int64_t declaredRoutes() const;
 };
 
+/// The SimGrid settings every simulation and prediction uses: the CM02 flow model without cross-traffic and without the TCP
+/// window limit, so that a transfer alone on its route takes exactly latency + bytes / bandwidth.
+std::vector<std::string> simgridConfiguration();
+
 /// The largest platform buildPlatform accepts, in declared routes (each site's host pairs, plus the site pairs).
 constexpr std::int64_t kMaxDeclaredRoutes = 4'000'000;
 
@@ -73,7 +77,7 @@ constexpr std::int64_t kMaxDeclaredRoutes = 4'000'000;
 /// limit.
 Expected<SimPlatform> buildPlatform(const model::Topology& topology, const model::Network& network);
 
-/// The platform as a SimGrid XML file (DTD 4.1): one zone per site (Full routing) inside a Full world zone
+/// The platform as a SimGrid XML file (DTD 4.1), its <config> stating simgridConfiguration(): one zone per site (Full routing) inside a Full world zone
 /// whose zone routes are uplink -> site-pair link -> downlink.
 std::string platformXml(const SimPlatform& platform);
 

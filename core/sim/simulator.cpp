@@ -1,5 +1,7 @@
 #include "core/sim/simulator.h"
 
+#include "core/sim/child_process.h"
+
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
 #include <xbt/log.h>
@@ -35,8 +37,6 @@ namespace {
 
 /// Each simulated process runs in a SimGrid actor; its stack needs little (KiB).
 constexpr int kActorStackKiB = 128;
-/// What the parent keeps of a failed child's standard error.
-constexpr std::size_t kKeptErrorChars = 2000;
 
 /// Runs in the child: one iteration's transfers between process actors, joined by the controller (the barrier).
 /// Each transfer is a chain of messages through a mailbox of its own: the sender puts the next message when the
@@ -277,21 +277,6 @@ private:
     sg4::ConditionVariablePtr m_arrival;
 };
 
-bool writeAll(int fd, const void* data, std::size_t size)
-{
-    const auto* p = static_cast<const char*>(data);
-    while (size > 0) {
-        const ssize_t n = ::write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
 /// What the worker process reads besides the platform file: the hosts in index order, the platform's link count,
 /// the iterations, and each transfer with the links of its route. A text file, one item per line.
 struct WorkerInput {
@@ -426,34 +411,6 @@ const bool kWorker = [] {
     return false;
 }();
 
-/// Reads both of the child's pipes to their ends, polling cancellation; kills the child when canceled.
-bool drain(int resultFd, int errorFd, pid_t child, std::string& result, std::string& errors, const FeedbackRange& range)
-{
-    pollfd fds[2] = {{resultFd, POLLIN, 0}, {errorFd, POLLIN, 0}};
-    bool open[2] = {true, true};
-    char buffer[65536];
-    while (open[0] || open[1]) {
-        if (range.isCanceled()) {
-            ::kill(child, SIGKILL);
-            return false;
-        }
-        for (int i = 0; i < 2; ++i)
-            fds[i].fd = open[i] ? (i == 0 ? resultFd : errorFd) : -1;
-        if (::poll(fds, 2, 100) < 0 && errno != EINTR)
-            return true;
-        for (int i = 0; i < 2; ++i) {
-            if (!open[i] || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-            if (n > 0)
-                (i == 0 ? result : errors).append(buffer, static_cast<std::size_t>(n));
-            else if (n == 0 || errno != EINTR)
-                open[i] = false;
-        }
-    }
-    return true;
-}
-
 /// Decodes what the child wrote: iteration times, then per-link busy seconds and per-phase times, both summed over
 /// the iterations.
 Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform)
@@ -496,23 +453,6 @@ Expected<SimResult> decode(const std::string& bytes, const SimPlatform& platform
     return r;
 }
 
-/// Writes `text` to a new file in the temporary directory ("meridian-<what>-XXXXXX<suffix>") and returns its path.
-Expected<std::string> writeTemporaryFile(const std::string& what, const std::string& suffix, const std::string& text)
-{
-    const char* dir = std::getenv("TMPDIR");
-    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/meridian-" + what + "-XXXXXX" + suffix;
-    const int fd = ::mkstemps(path.data(), static_cast<int>(suffix.size()));
-    if (fd < 0)
-        return makeError(ErrorCode::Io, "simulate: cannot create a temporary " + what + " file in " + path);
-    const bool ok = writeAll(fd, text.data(), text.size());
-    ::close(fd);
-    if (!ok) {
-        std::remove(path.c_str());
-        return makeError(ErrorCode::Io, "simulate: cannot write the temporary " + what + " file " + path);
-    }
-    return path;
-}
-
 /// Starts this executable again as the simulation worker (kWorker): its results on `resultFd` (as fd 3), its
 /// standard error on `errorFd`. Returns the pid, or -1.
 pid_t spawnWorker(const std::string& platformFile, const std::string& inputFile, int resultFd, int errorFd)
@@ -544,10 +484,9 @@ pid_t spawnWorker(const std::string& platformFile, const std::string& inputFile,
 /// What went wrong in a child that did not finish, from its exit status and the end of its standard error.
 Error childFailure(int status, const std::string& errors)
 {
-    std::string what = WIFSIGNALED(status) ? "stopped by signal " + std::to_string(WTERMSIG(status))
-                                           : "exited with status " + std::to_string(WEXITSTATUS(status));
-    std::string tail = errors.size() > kKeptErrorChars ? errors.substr(errors.size() - kKeptErrorChars) : errors;
-    return makeError(ErrorCode::Internal, "simulate: SimGrid " + what + (tail.empty() ? "" : ": " + tail));
+    const std::string tail = errorTail(errors);
+    return makeError(ErrorCode::Internal,
+                     "simulate: SimGrid " + exitDescription(status) + (tail.empty() ? "" : ": " + tail));
 }
 
 } // namespace
@@ -630,11 +569,6 @@ std::string simgridVersion()
     return "SimGrid " + std::to_string(SIMGRID_VERSION_MAJOR) + "." + std::to_string(SIMGRID_VERSION_MINOR);
 }
 
-std::vector<std::string> simgridConfiguration()
-{
-    return {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:0"};
-}
-
 Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Transfer>& transfers,
                              const SimOptions& options, const FeedbackRange& range)
 {
@@ -664,11 +598,11 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
         return makeError(ErrorCode::InvalidInput,
                          "simulate: a collective's schedule is simulated once, not "
                              + std::to_string(options.iterations) + " times");
-    auto file = writeTemporaryFile("platform", ".xml", platformXml(platform));
+    auto file = writeTemporaryFile("simulate", "platform", ".xml", platformXml(platform));
     if (!file)
         return file.error();
     std::vector<double> linkBytes;
-    auto input = writeTemporaryFile("simulation", ".txt",
+    auto input = writeTemporaryFile("simulate", "simulation", ".txt",
                                     workerInputText(platform, transfers, options.iterations, linkBytes));
     if (!input) {
         std::remove(file->c_str());
@@ -686,7 +620,7 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
     ::close(errorPipe[1]);
     std::string result;
     std::string errors;
-    const bool finished = child > 0 && drain(resultPipe[0], errorPipe[0], child, result, errors, range);
+    const bool finished = child > 0 && drainChild(resultPipe[0], errorPipe[0], child, result, errors, range);
     ::close(resultPipe[0]);
     ::close(errorPipe[0]);
     int status = 0;

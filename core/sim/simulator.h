@@ -79,10 +79,6 @@ struct SimResult {
 /// "SimGrid 3.32": the version this build simulates with.
 std::string simgridVersion();
 
-/// The SimGrid settings every simulation uses: the CM02 flow model without cross-traffic and without the TCP
-/// window limit, so that a transfer alone on its route takes exactly latency + bytes / bandwidth.
-std::vector<std::string> simgridConfiguration();
-
 /// Simulates `iterations` bulk-synchronous iterations of `transfers` on `platform` with SimGrid: per iteration
 /// (and per phase of it, in order) every process starts its transfers at once (each a chain of messages), and the
 /// phase ends when its last message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a new process of

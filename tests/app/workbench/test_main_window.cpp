@@ -445,8 +445,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, kRunLandsWithinMs);
         // The objectives refine offers, the contention-aware ones among them, in its parameter form.
         auto* objective = qobject_cast<QComboBox*>(form->editor("objective"));
-        QVERIFY(objective->findText("time+bottleneck") >= 0);
-        objective->setCurrentText("time+bottleneck");
+        QVERIFY(objective->findText("alpha-beta+bottleneck") >= 0);
+        objective->setCurrentText("alpha-beta+bottleneck");
         auto* mappers = window.runPanel()->findChild<QListWidget*>("mapperList");
         mappers->setCurrentItem(mappers->findItems("refine", Qt::MatchExactly).front());
         for (QWidget* w = objective; w; w = w->parentWidget())

@@ -116,6 +116,34 @@ MappingProblem contendedInstance(std::uint64_t seed)
     return *MappingProblem::create(*model::Topology::create(sites), base.network(), base.comm());
 }
 
+/// One step of a random walk over 12 processes on 3 sites, as a search takes it: a move of a random process to a
+/// random site (even trials) or a swap of two, its change from `cost`, and the loads carried along by apply (never
+/// rebuilt). `after` gets the new assignment.
+SearchState walkStep(const SearchCost& cost, cost::LinkLoads& links, const std::vector<int>& siteOf,
+                     const SearchState& at, Random& random, int trial, std::vector<int>& after)
+{
+    after = siteOf;
+    const int p = static_cast<int>(random.uniformInt(12));
+    if (trial % 2 == 0) {
+        const int to = static_cast<int>(random.uniformInt(3));
+        std::vector<int> load(3, 0);
+        for (int s : siteOf)
+            ++load[s];
+        const SearchState d = cost.moveDelta(siteOf, at, load, links, p, to);
+        after[p] = to;
+        cost.apply(links, siteOf, p, to);
+        return d;
+    }
+    const int q = static_cast<int>(random.uniformInt(12));
+    const SearchState d = cost.swapDelta(siteOf, at, links, p, q);
+    std::swap(after[p], after[q]);
+    std::vector<int> step = siteOf;
+    cost.apply(links, step, p, siteOf[q]);
+    step[p] = siteOf[q];
+    cost.apply(links, step, q, siteOf[p]);
+    return d;
+}
+
 /// Eight processes pinned in site A each receive 10^8 B (one message) from a free partner; B (8 slots, a 200 MB/s
 /// uplink) has a 400 MB/s link to A, C (8 slots) a 150 MB/s one. Alpha-beta puts every partner in B, where they
 /// share B's uplink; the busiest link is lowest with five in B and three in C (2.5 s).
@@ -215,7 +243,8 @@ private Q_SLOTS:
         for (std::uint64_t seed = 1; seed <= 100; ++seed) {
             const MappingProblem problem = randomInstance(seed);
             const double best = optimum(problem);
-            auto r = refine->map(problem, seed, feedback);
+            auto r = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=alpha-beta"}), seed,
+                                 feedback);
             QVERIFY(r);
             const double cost = problem.cost().evaluate(r->placement.site);
             QVERIFY(cost >= best * (1 - 1e-12));
@@ -235,7 +264,7 @@ private Q_SLOTS:
             for (const char* start : {"random", "greedy", "geo", "scotch-bw", "topology-aware", "mpipp"}) {
                 auto base = m_registry.find(start)->map(problem, 3, feedback);
                 const auto values = *ParamValues::parse(m_registry.find("refine")->parameters(),
-                                                        {std::string("start=") + start});
+                                                        {std::string("start=") + start, "objective=alpha-beta"});
                 auto refined = m_registry.find("refine")->map(problem, values, 3, feedback);
                 QVERIFY(base && refined);
                 const double before = problem.cost().evaluate(base->placement.site);
@@ -286,7 +315,7 @@ private Q_SLOTS:
         const Feedback reference;
         auto expected = refine->map(problem, 5, reference);
         QVERIFY(expected);
-        QVERIFY(QString::fromStdString(expected->notes[1]).startsWith("8 independent searches"));
+        QVERIFY(QString::fromStdString(expected->notes[2]).startsWith("8 independent searches"));
         for (auto [concurrency, offeredRun] : {std::pair{1, false}, {3, true}, {8, true}, {8, false}}) {
             SerialExecutor executor(concurrency, offeredRun);
             Feedback feedback;
@@ -311,7 +340,9 @@ private Q_SLOTS:
             const std::lock_guard lock(mutex);
             reported.push_back(best);
         });
-        auto r = refine->map(problem, *ParamValues::parse(refine->parameters(), {"start=random"}), 2, feedback);
+        auto r = refine->map(problem,
+                             *ParamValues::parse(refine->parameters(), {"start=random", "objective=alpha-beta"}), 2,
+                             feedback);
         QVERIFY(r);
         const double cost = problem.cost().evaluate(r->placement.site);
         QVERIFY(reported.size() >= 2);
@@ -333,7 +364,7 @@ private Q_SLOTS:
         const Mapper* refine = m_registry.find("refine");
         const auto values = *ParamValues::parse(refine->parameters(),
                                                 {"start=random", "anneal_steps=1000000000", "time_limit_s=0.3",
-                                                 "restarts=0"});
+                                                 "restarts=0", "objective=alpha-beta"});
         const Feedback feedback;
         auto r = refine->map(problem, values, 1, feedback);
         QVERIFY(r);
@@ -409,26 +440,8 @@ private Q_SLOTS:
                 QVERIFY(std::abs(at.bottleneck - reference) <= 1e-12 * reference);
                 QVERIFY(std::abs(cost::BottleneckCost::seconds(links) - reference) <= 1e-9 * reference);
                 QVERIFY(std::abs(at.value - (0.4 * at.seconds + 0.6 * at.bottleneck)) <= 1e-12 * at.value);
-                std::vector<int> after = siteOf;
-                const int p = static_cast<int>(random.uniformInt(12));
-                SearchState d;
-                if (trial % 2 == 0) {
-                    const int to = static_cast<int>(random.uniformInt(3));
-                    std::vector<int> load(3, 0);
-                    for (int s : siteOf)
-                        ++load[s];
-                    d = cost.moveDelta(siteOf, at, load, links, p, to);
-                    after[p] = to;
-                    cost.apply(links, siteOf, p, to);
-                } else {
-                    const int q = static_cast<int>(random.uniformInt(12));
-                    d = cost.swapDelta(siteOf, at, links, p, q);
-                    std::swap(after[p], after[q]);
-                    std::vector<int> step = siteOf;
-                    cost.apply(links, step, p, siteOf[q]);
-                    step[p] = siteOf[q];
-                    cost.apply(links, step, q, siteOf[p]);
-                }
+                std::vector<int> after;
+                const SearchState d = walkStep(cost, links, siteOf, at, random, trial, after);
                 const SearchState next = cost.evaluate(after);
                 QVERIFY(std::abs(at.bottleneck + d.bottleneck - next.bottleneck) <= 1e-9 * next.bottleneck);
                 QVERIFY(std::abs(at.value + d.value - next.value) <= 1e-9 * next.value);
@@ -440,6 +453,83 @@ private Q_SLOTS:
         }
     }
 
+    void stepTimeDeltasAreDifferencesOfEvaluations()
+    {
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            // A ring with a few chords: few site pairs in use, so moves change the largest latency in use.
+            const MappingProblem base = contendedInstance(seed);
+            std::vector<model::CommEntry> entries;
+            for (int i = 0; i < 12; ++i)
+                entries.push_back({i, (i + 1) % 12, 1e6 * (1 + i), 10.0 + i});
+            entries.push_back({0, 6, 5e7, 3.0});
+            const MappingProblem problem = *MappingProblem::create(base.topology(), base.network(),
+                                                                   *model::CommMatrix::fromEntries(12, entries));
+            const double steps = cost::bulkSynchronousSteps(problem.comm());
+            QCOMPARE(steps, 15.0); // the median of 3, 10, 11, ..., 21
+            QVERIFY(steps >= 1.0);
+            const auto predicted = std::make_shared<const cost::BottleneckCost>(problem.topology(), problem.network(),
+                                                                                problem.comm(), steps);
+            const SearchCost cost(problem.cost(), predicted, 1e-6, 1.0);
+            // The value from its definition: the busiest link + steps x the largest latency between the sites of
+            // two communicating processes.
+            const auto reference = [&](const std::vector<int>& siteOf) {
+                double slowest = 0.0;
+                const auto& volume = problem.comm().volume();
+                for (int i = 0; i < volume.outerSize(); ++i)
+                    for (model::CommMatrix::Sparse::InnerIterator it(volume, i); it; ++it)
+                        if (it.col() != i)
+                            slowest = std::max(slowest,
+                                               problem.network().latencyMs(siteOf[i], siteOf[it.col()]) / 1000.0);
+                return cost::bottleneck(problem.cost().breakdown(siteOf).trafficBytes, problem.topology(),
+                                        problem.network())
+                           .seconds
+                    + steps * slowest;
+            };
+            Random random(seed);
+            std::vector<int> siteOf(12);
+            for (int p = 0; p < 12; ++p)
+                siteOf[p] = p % 3;
+            cost::LinkLoads links = cost.links(siteOf);
+            int latencyChanges = 0;
+            for (int trial = 0; trial < 400; ++trial) {
+                const SearchState at = cost.evaluate(siteOf);
+                QVERIFY(std::abs(at.bottleneck - reference(siteOf)) <= 1e-12 * at.bottleneck);
+                QVERIFY(std::abs(cost::BottleneckCost::seconds(links) - at.bottleneck) <= 1e-9 * at.bottleneck);
+                std::vector<int> after;
+                const SearchState d = walkStep(cost, links, siteOf, at, random, trial, after);
+                const SearchState next = cost.evaluate(after);
+                QVERIFY(std::abs(at.bottleneck + d.bottleneck - next.bottleneck) <= 1e-9 * next.bottleneck);
+                QVERIFY(std::abs(at.value + d.value - next.value) <= 1e-9 * next.value);
+                const double busiestBefore = cost::BottleneckCost::busiestLinkSeconds(predicted->loads(siteOf));
+                const double busiestAfter = cost::BottleneckCost::busiestLinkSeconds(predicted->loads(after));
+                latencyChanges += std::abs(d.bottleneck - (busiestAfter - busiestBefore)) > 1e-12 ? 1 : 0;
+                siteOf = std::move(after);
+            }
+            // The latency term changed along the walk, not only the busiest link.
+            QVERIFY2(latencyChanges > 10, qPrintable(QString::number(latencyChanges)));
+        }
+    }
+
+    void theDefaultObjectiveReachesThePredictedTimesOptimum()
+    {
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback feedback;
+        int hits = 0;
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            const MappingProblem problem = randomInstance(seed);
+            const cost::BottleneckCost predicted(problem.topology(), problem.network(), problem.comm(),
+                                                 cost::bulkSynchronousSteps(problem.comm()));
+            const double best = lowest([&](const std::vector<int>& siteOf) { return predicted.evaluate(siteOf); }, 4);
+            auto r = refine->map(problem, seed, feedback);
+            QVERIFY(r);
+            const double found = predicted.evaluate(r->placement.site);
+            QVERIFY(found >= best * (1 - 1e-12));
+            hits += found <= best * (1 + 1e-9) ? 1 : 0;
+        }
+        qInfo("refine's default reached the predicted time's optimum in %d of 20 instances", hits);
+        QVERIFY2(hits >= 18, qPrintable(QString("only %1 of 20").arg(hits)));
+    }
+
     void minimisesTheBusiestLinkOrATimeAndBottleneckSumWhenAsked()
     {
         const Mapper* refine = m_registry.find("refine");
@@ -447,7 +537,7 @@ private Q_SLOTS:
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
             const MappingProblem problem = contendedInstance(seed);
             const cost::BottleneckCost busiest(problem.topology(), problem.network(), problem.comm());
-            // time+bottleneck weighs each term by the start's (geo's) value.
+            // alpha-beta+bottleneck weighs each term by the start's (geo's) value.
             const auto start = m_registry.find("geo")->map(problem, seed, feedback);
             QVERIFY(start);
             const double weight = 0.7;
@@ -491,7 +581,8 @@ private Q_SLOTS:
             // The weighted sum at its optimum too.
             const auto both = refine->map(problem,
                                           *ParamValues::parse(refine->parameters(),
-                                                              {"objective=time+bottleneck", "weight=0.7", "start=geo"}),
+                                                              {"objective=alpha-beta+bottleneck", "weight=0.7",
+                                                               "start=geo"}),
                                           seed, feedback);
             QVERIFY(both);
             QVERIFY2(sum(both->placement.site) <= bestSum * (1 + 1e-9),
@@ -505,7 +596,8 @@ private Q_SLOTS:
         const cost::BottleneckCost busiest(problem.topology(), problem.network(), problem.comm());
         const Mapper* refine = m_registry.find("refine");
         const Feedback feedback;
-        const auto byTime = refine->map(problem, 1, feedback);
+        const auto byTime = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=alpha-beta"}), 1,
+                                        feedback);
         const auto byLink = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=bottleneck"}), 1,
                                         feedback);
         QVERIFY(byTime && byLink);
@@ -534,7 +626,9 @@ private Q_SLOTS:
                                        6);
             const auto cheapest = refine->map(problem, *ParamValues::parse(refine->parameters(), {"objective=dollars"}),
                                               seed, feedback);
-            const auto fastest = refine->map(problem, seed, feedback);
+            const auto fastest = refine->map(problem,
+                                             *ParamValues::parse(refine->parameters(), {"objective=alpha-beta"}), seed,
+                                             feedback);
             QVERIFY(cheapest && fastest);
             const SearchState cheap = dollars.evaluate(cheapest->placement.site);
             const SearchState fast = dollars.evaluate(fastest->placement.site);
