@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ti_trace.h"
+
 enum { MAX_PHASES = 256, MAX_PERSISTENT = 4096 };
 
 /* One phase's point-to-point counters: row of this rank, indexed by receiver (world rank). */
@@ -47,17 +49,36 @@ typedef struct {
 typedef struct {
     MPI_Request request;
     int receiver;
+    int tag;
     uint64_t bytes;
 } Persistent;
 
-static const char* const kOperations[] = {
-    "barrier", "bcast",     "gather",     "gatherv",    "scatter", "scatterv",
-    "allgather", "allgatherv", "alltoall", "alltoallv", "reduce",  "allreduce",
-    "reduce_scatter", "reduce_scatter_block", "scan", "exscan"};
+static const char* const kOperations[] = {"barrier",        "bcast",
+                                          "gather",         "gatherv",
+                                          "scatter",        "scatterv",
+                                          "allgather",      "allgatherv",
+                                          "alltoall",       "alltoallv",
+                                          "reduce",         "allreduce",
+                                          "reduce_scatter", "reduce_scatter_block",
+                                          "scan",           "exscan"};
 enum {
-    OP_BARRIER, OP_BCAST, OP_GATHER, OP_GATHERV, OP_SCATTER, OP_SCATTERV, OP_ALLGATHER, OP_ALLGATHERV,
-    OP_ALLTOALL, OP_ALLTOALLV, OP_REDUCE, OP_ALLREDUCE, OP_REDUCE_SCATTER, OP_REDUCE_SCATTER_BLOCK, OP_SCAN,
-    OP_EXSCAN, OP_COUNT
+    OP_BARRIER,
+    OP_BCAST,
+    OP_GATHER,
+    OP_GATHERV,
+    OP_SCATTER,
+    OP_SCATTERV,
+    OP_ALLGATHER,
+    OP_ALLGATHERV,
+    OP_ALLTOALL,
+    OP_ALLTOALLV,
+    OP_REDUCE,
+    OP_ALLREDUCE,
+    OP_REDUCE_SCATTER,
+    OP_REDUCE_SCATTER_BLOCK,
+    OP_SCAN,
+    OP_EXSCAN,
+    OP_COUNT
 };
 
 static int g_worldSize = 0;
@@ -77,10 +98,7 @@ static int g_collectiveCapacity = 0;
 static Persistent g_persistent[MAX_PERSISTENT];
 static int g_persistentCount = 0;
 
-static void fail(const char* what)
-{
-    fprintf(stderr, "meridian-trace: rank %d: %s\n", g_worldRank, what);
-}
+static void fail(const char* what) { fprintf(stderr, "meridian-trace: rank %d: %s\n", g_worldRank, what); }
 
 static void failWriting(const char* path)
 {
@@ -246,13 +264,13 @@ static int sizeOfComm(MPI_Comm comm)
     return size;
 }
 
-static void rememberPersistent(MPI_Request request, MPI_Comm comm, int dest, int count, MPI_Datatype type)
+static void rememberPersistent(MPI_Request request, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 {
     if (!g_active || dest == MPI_PROC_NULL)
         return;
     pthread_mutex_lock(&g_mutex);
     if (g_persistentCount < MAX_PERSISTENT)
-        g_persistent[g_persistentCount++] = (Persistent){request, worldRank(comm, dest), sizeOf(count, type)};
+        g_persistent[g_persistentCount++] = (Persistent){request, worldRank(comm, dest), tag, sizeOf(count, type)};
     else
         fail("more than 4096 persistent sends at once; the later ones are not counted");
     pthread_mutex_unlock(&g_mutex);
@@ -268,6 +286,7 @@ static void startPersistent(MPI_Request request)
             Phase* phase = g_current;
             __atomic_fetch_add(&phase->bytes[g_persistent[i].receiver], g_persistent[i].bytes, __ATOMIC_RELAXED);
             __atomic_fetch_add(&phase->messages[g_persistent[i].receiver], 1, __ATOMIC_RELAXED);
+            tiPosted(request, 0, g_persistent[i].receiver, g_persistent[i].tag, g_persistent[i].bytes);
             break;
         }
     pthread_mutex_unlock(&g_mutex);
@@ -300,6 +319,8 @@ static void setUp(void)
     g_active = getenv("MERIDIAN_TRACE_PREFIX") != NULL && *getenv("MERIDIAN_TRACE_PREFIX") != '\0';
     if (!g_active && g_worldRank == 0)
         fail("MERIDIAN_TRACE_PREFIX is not set: nothing is recorded (run through meridian-cli capture)");
+    if (g_active)
+        tiOpen(g_worldRank, g_worldSize, g_threadMultiple);
 }
 
 int MPI_Init(int* argc, char*** argv)
@@ -331,24 +352,52 @@ int MPI_Pcontrol(const int level, ...)
 
 /* ---- point-to-point --------------------------------------------------------------------------------- */
 
+/* A sendrecv in the trace: a send and a receive posted together, then both waited for (the receive's source and
+ * tag as the status names them). */
+static void traceSendrecv(MPI_Comm comm, int dest, int sendtag, uint64_t sendBytes, int source, uint64_t recvBytes,
+                          const MPI_Status* status)
+{
+    if (!tiActive())
+        return;
+    const int to = dest == MPI_PROC_NULL ? -1 : worldRank(comm, dest);
+    const int from = source == MPI_PROC_NULL ? -1 : worldRank(comm, status->MPI_SOURCE);
+    if (to >= 0)
+        tiLine("isend %d %d %llu", to, sendtag, (unsigned long long)sendBytes);
+    if (from >= 0)
+        tiLine("irecv %d %d %llu", from, status->MPI_TAG, (unsigned long long)recvBytes);
+    if (to >= 0)
+        tiLine("wait %d %d %d", g_worldRank, to, sendtag);
+    if (from >= 0)
+        tiLine("wait %d %d %d", from, g_worldRank, status->MPI_TAG);
+}
+
 /* The blocking sends share MPI_Send's signature, the non-blocking ones MPI_Isend's. */
-#define BLOCKING_SEND(NAME)                                                                                     \
-    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)            \
-    {                                                                                                          \
-        countSend(comm, dest, count, type);                                                                    \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm);                                                 \
+#define BLOCKING_SEND(NAME) \
+    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) \
+    { \
+        tiEnter(); \
+        countSend(comm, dest, count, type); \
+        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm); \
+        if (dest != MPI_PROC_NULL) \
+            tiLine("send %d %d %llu", worldRank(comm, dest), tag, (unsigned long long)sizeOf(count, type)); \
+        tiLeave(); \
+        return rc; \
     }
 BLOCKING_SEND(Send)
 BLOCKING_SEND(Ssend)
 BLOCKING_SEND(Bsend)
 BLOCKING_SEND(Rsend)
 
-#define NONBLOCKING_SEND(NAME)                                                                                  \
-    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,           \
-                   MPI_Request* req)                                                                           \
-    {                                                                                                          \
-        countSend(comm, dest, count, type);                                                                    \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                                            \
+#define NONBLOCKING_SEND(NAME) \
+    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) \
+    { \
+        tiEnter(); \
+        countSend(comm, dest, count, type); \
+        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req); \
+        if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) \
+            tiPosted(*req, 0, worldRank(comm, dest), tag, sizeOf(count, type)); \
+        tiLeave(); \
+        return rc; \
     }
 NONBLOCKING_SEND(Isend)
 NONBLOCKING_SEND(Issend)
@@ -358,27 +407,38 @@ NONBLOCKING_SEND(Irsend)
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status)
 {
+    tiEnter();
     countSend(comm, dest, sendcount, sendtype);
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                         comm, status);
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                                 recvtag, comm, got);
+    traceSendrecv(comm, dest, sendtag, sizeOf(sendcount, sendtype), source, sizeOf(recvcount, recvtype), got);
+    tiLeave();
+    return rc;
 }
 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status)
 {
+    tiEnter();
     countSend(comm, dest, count, type);
-    return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, got);
+    traceSendrecv(comm, dest, sendtag, sizeOf(count, type), source, sizeOf(count, type), got);
+    tiLeave();
+    return rc;
 }
 
 /* Persistent sends: remembered at Init, counted at every Start, forgotten at Request_free. */
-#define PERSISTENT_INIT(NAME)                                                                                   \
-    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,           \
-                   MPI_Request* req)                                                                           \
-    {                                                                                                          \
-        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                                    \
-        if (rc == MPI_SUCCESS)                                                                                 \
-            rememberPersistent(*req, comm, dest, count, type);                                                 \
-        return rc;                                                                                             \
+#define PERSISTENT_INIT(NAME) \
+    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) \
+    { \
+        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req); \
+        if (rc == MPI_SUCCESS) \
+            rememberPersistent(*req, comm, dest, tag, count, type); \
+        return rc; \
     }
 PERSISTENT_INIT(Send_init)
 PERSISTENT_INIT(Ssend_init)
@@ -387,15 +447,21 @@ PERSISTENT_INIT(Rsend_init)
 
 int MPI_Start(MPI_Request* req)
 {
+    tiEnter();
     startPersistent(*req);
-    return PMPI_Start(req);
+    const int rc = PMPI_Start(req);
+    tiLeave();
+    return rc;
 }
 
 int MPI_Startall(int count, MPI_Request reqs[])
 {
+    tiEnter();
     for (int i = 0; i < count; ++i)
         startPersistent(reqs[i]);
-    return PMPI_Startall(count, reqs);
+    const int rc = PMPI_Startall(count, reqs);
+    tiLeave();
+    return rc;
 }
 
 int MPI_Request_free(MPI_Request* req)
@@ -404,7 +470,192 @@ int MPI_Request_free(MPI_Request* req)
     return PMPI_Request_free(req);
 }
 
+/* ---- receives, waits and tests: recorded in the time-independent trace only --------------------------- */
+
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status)
+{
+    tiEnter();
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Recv(buf, count, type, source, tag, comm, got);
+    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+        tiLine("recv %d %d %llu", worldRank(comm, got->MPI_SOURCE), got->MPI_TAG,
+               (unsigned long long)sizeOf(count, type));
+    tiLeave();
+    return rc;
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* req)
+{
+    tiEnter();
+    const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+        tiPosted(*req, 1, source == MPI_ANY_SOURCE ? -1 : worldRank(comm, source), tag == MPI_ANY_TAG ? -1 : tag,
+                 sizeOf(count, type));
+    tiLeave();
+    return rc;
+}
+
+int MPI_Wait(MPI_Request* req, MPI_Status* status)
+{
+    tiEnter();
+    const MPI_Request before = *req;
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Wait(req, got);
+    tiCompleted(before, got);
+    tiLeave();
+    return rc;
+}
+
+int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status)
+{
+    tiEnter();
+    const MPI_Request before = *req;
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Test(req, flag, got);
+    if (*flag)
+        tiCompleted(before, got);
+    tiLeave();
+    return rc;
+}
+
+/* The requests of an array call, copied before it (completed ones become MPI_REQUEST_NULL); NULL when no trace
+ * is recorded or memory is short (then nothing is recorded). */
+static MPI_Request* keepRequests(int count, const MPI_Request reqs[])
+{
+    if (!tiActive() || count <= 0)
+        return NULL;
+    MPI_Request* kept = malloc(sizeof(MPI_Request) * (size_t)count);
+    if (kept)
+        memcpy(kept, reqs, sizeof(MPI_Request) * (size_t)count);
+    return kept;
+}
+
+/* Where an array call puts its statuses: the caller's, or room of our own when it ignores them and the trace needs
+ * them (`kept` set). Free with releaseStatuses. */
+static MPI_Status* statusesFor(int count, MPI_Status* given, const MPI_Request* kept)
+{
+    if (!kept || given != MPI_STATUSES_IGNORE)
+        return given;
+    MPI_Status* own = malloc(sizeof(MPI_Status) * (size_t)count);
+    return own ? own : given;
+}
+
+static void releaseStatuses(MPI_Status* statuses, MPI_Status* given)
+{
+    if (statuses != given)
+        free(statuses);
+}
+
+/* After an all-or-nothing array call: every kept request completed (when `completed`), then the copies go. */
+static void allCompleted(int count, MPI_Request* kept, MPI_Status* got, MPI_Status* given, int completed)
+{
+    if (kept && completed)
+        for (int i = 0; i < count; ++i)
+            tiCompleted(kept[i], got == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &got[i]);
+    free(kept);
+    releaseStatuses(got, given);
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    tiEnter();
+    MPI_Request* kept = keepRequests(count, reqs);
+    MPI_Status* got = statusesFor(count, statuses, kept);
+    const int rc = PMPI_Waitall(count, reqs, got);
+    allCompleted(count, kept, got, statuses, 1);
+    tiLeave();
+    return rc;
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status statuses[])
+{
+    tiEnter();
+    MPI_Request* kept = keepRequests(count, reqs);
+    MPI_Status* got = statusesFor(count, statuses, kept);
+    const int rc = PMPI_Testall(count, reqs, flag, got);
+    allCompleted(count, kept, got, statuses, *flag);
+    tiLeave();
+    return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Status* status)
+{
+    tiEnter();
+    MPI_Request* kept = keepRequests(count, reqs);
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Waitany(count, reqs, index, got);
+    if (kept && *index != MPI_UNDEFINED)
+        tiCompleted(kept[*index], got);
+    free(kept);
+    tiLeave();
+    return rc;
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int* index, int* flag, MPI_Status* status)
+{
+    tiEnter();
+    MPI_Request* kept = keepRequests(count, reqs);
+    MPI_Status own;
+    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Testany(count, reqs, index, flag, got);
+    if (kept && *flag && *index != MPI_UNDEFINED)
+        tiCompleted(kept[*index], got);
+    free(kept);
+    tiLeave();
+    return rc;
+}
+
+/* Waitsome and Testsome: the completed requests' indices and statuses come back in the first outcount places. */
+#define SOME(NAME) \
+    int MPI_##NAME(int incount, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) \
+    { \
+        tiEnter(); \
+        MPI_Request* kept = keepRequests(incount, reqs); \
+        MPI_Status* got = statusesFor(incount, statuses, kept); \
+        const int rc = PMPI_##NAME(incount, reqs, outcount, indices, got); \
+        if (kept && *outcount != MPI_UNDEFINED) \
+            for (int k = 0; k < *outcount; ++k) \
+                tiCompleted(kept[indices[k]], got == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &got[k]); \
+        free(kept); \
+        releaseStatuses(got, statuses); \
+        tiLeave(); \
+        return rc; \
+    }
+SOME(Waitsome)
+SOME(Testsome)
+
 /* ---- collectives: bytes are what this rank passes in its send buffer -------------------------------- */
+
+/* Whether a collective on `comm` can be written in the trace (SMPI's replay runs collectives on MPI_COMM_WORLD);
+ * otherwise the trace is marked incomplete. */
+static int onWorld(MPI_Comm comm, const char* operation)
+{
+    if (!tiActive())
+        return 0;
+    int result = MPI_UNEQUAL;
+    PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result);
+    if (result == MPI_IDENT || result == MPI_CONGRUENT)
+        return 1;
+    char what[160];
+    snprintf(what, sizeof what, "%s on a communicator other than MPI_COMM_WORLD", operation);
+    tiUnsupported(what);
+    return 0;
+}
+
+/* A collective the trace format cannot hold with its counts: the trace is marked incomplete. */
+static void unsupported(MPI_Comm comm, const char* operation)
+{
+    (void)comm;
+    if (!tiActive())
+        return;
+    char what[160];
+    snprintf(what, sizeof what, "%s (its per-rank counts)", operation);
+    tiUnsupported(what);
+}
 
 static uint64_t sumOf(const int counts[], int n, MPI_Datatype type)
 {
@@ -416,119 +667,192 @@ static uint64_t sumOf(const int counts[], int n, MPI_Datatype type)
 
 int MPI_Barrier(MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_BARRIER, comm, -1, 0);
-    return PMPI_Barrier(comm);
+    const int rc = PMPI_Barrier(comm);
+    if (onWorld(comm, "MPI_Barrier"))
+        tiLine("barrier");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_BCAST, comm, root, rankIn(comm) == root ? sizeOf(count, type) : 0);
-    return PMPI_Bcast(buf, count, type, root, comm);
+    const int rc = PMPI_Bcast(buf, count, type, root, comm);
+    if (onWorld(comm, "MPI_Bcast"))
+        tiLine("bcast %llu %d", (unsigned long long)sizeOf(count, type), root);
+    tiLeave();
+    return rc;
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    tiEnter();
     const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_GATHER, comm, root, bytes);
-    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    const int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    if (onWorld(comm, "MPI_Gather"))
+        tiLine("gather %llu %llu %d", (unsigned long long)bytes, (unsigned long long)sizeOf(recvcount, recvtype), root);
+    tiLeave();
+    return rc;
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const uint64_t bytes =
-        sendbuf == MPI_IN_PLACE ? sizeOf(recvcounts[rankIn(comm)], recvtype) : sizeOf(sendcount, sendtype);
+    tiEnter();
+    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcounts[rankIn(comm)], recvtype)
+                                                   : sizeOf(sendcount, sendtype);
     countCollective(OP_GATHERV, comm, root, bytes);
-    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    const int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    unsupported(comm, "MPI_Gatherv");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    tiEnter();
     const uint64_t bytes = rankIn(comm) == root ? sizeOf(sendcount, sendtype) * (uint64_t)sizeOfComm(comm) : 0;
     countCollective(OP_SCATTER, comm, root, bytes);
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    const int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    if (onWorld(comm, "MPI_Scatter"))
+        tiLine("scatter %llu %llu %d", (unsigned long long)sizeOf(sendcount, sendtype),
+               (unsigned long long)sizeOf(recvcount, recvtype), root);
+    tiLeave();
+    return rc;
 }
 
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    tiEnter();
     const uint64_t bytes = rankIn(comm) == root ? sumOf(sendcounts, sizeOfComm(comm), sendtype) : 0;
     countCollective(OP_SCATTERV, comm, root, bytes);
-    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    const int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    unsupported(comm, "MPI_Scatterv");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
+    tiEnter();
     const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_ALLGATHER, comm, -1, bytes);
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    if (onWorld(comm, "MPI_Allgather"))
+        tiLine("allgather %llu %llu", (unsigned long long)bytes, (unsigned long long)sizeOf(recvcount, recvtype));
+    tiLeave();
+    return rc;
 }
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const uint64_t bytes =
-        sendbuf == MPI_IN_PLACE ? sizeOf(recvcounts[rankIn(comm)], recvtype) : sizeOf(sendcount, sendtype);
+    tiEnter();
+    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcounts[rankIn(comm)], recvtype)
+                                                   : sizeOf(sendcount, sendtype);
     countCollective(OP_ALLGATHERV, comm, -1, bytes);
-    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    const int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    unsupported(comm, "MPI_Allgatherv");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm)
 {
+    tiEnter();
     const uint64_t each = sendbuf == MPI_IN_PLACE ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_ALLTOALL, comm, -1, each * (uint64_t)sizeOfComm(comm));
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    const int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    if (onWorld(comm, "MPI_Alltoall"))
+        tiLine("alltoall %llu %llu", (unsigned long long)each, (unsigned long long)sizeOf(recvcount, recvtype));
+    tiLeave();
+    return rc;
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    tiEnter();
     const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sumOf(recvcounts, sizeOfComm(comm), recvtype)
                                                    : sumOf(sendcounts, sizeOfComm(comm), sendtype);
     countCollective(OP_ALLTOALLV, comm, -1, bytes);
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    const int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    unsupported(comm, "MPI_Alltoallv");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_REDUCE, comm, root, sizeOf(count, type));
-    return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    const int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    if (onWorld(comm, "MPI_Reduce"))
+        tiLine("reduce %llu 0 %d", (unsigned long long)sizeOf(count, type), root);
+    tiLeave();
+    return rc;
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_ALLREDUCE, comm, -1, sizeOf(count, type));
-    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+    const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+    if (onWorld(comm, "MPI_Allreduce"))
+        tiLine("allreduce %llu 0", (unsigned long long)sizeOf(count, type));
+    tiLeave();
+    return rc;
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_REDUCE_SCATTER, comm, -1, sumOf(recvcounts, sizeOfComm(comm), type));
-    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+    const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+    unsupported(comm, "MPI_Reduce_scatter");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_REDUCE_SCATTER_BLOCK, comm, -1, sizeOf(recvcount, type) * (uint64_t)sizeOfComm(comm));
-    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+    const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+    unsupported(comm, "MPI_Reduce_scatter_block");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_SCAN, comm, -1, sizeOf(count, type));
-    return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+    const int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+    unsupported(comm, "MPI_Scan");
+    tiLeave();
+    return rc;
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
+    tiEnter();
     countCollective(OP_EXSCAN, comm, -1, sizeOf(count, type));
-    return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+    const int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+    unsupported(comm, "MPI_Exscan");
+    tiLeave();
+    return rc;
 }
 
 /* ---- writing at MPI_Finalize ------------------------------------------------------------------------ */
@@ -565,8 +889,7 @@ static int writeMatrix(const char* path, const uint64_t* matrix, int n, const ch
     for (long k = 0; k < (long)n * n; ++k)
         nonZeros += matrix[k] != 0;
     fprintf(file, "%%%%MatrixMarket matrix coordinate integer general\n");
-    fprintf(file, "%% %s sent from row rank to column rank (world ranks, 1-based), recorded by meridian-trace\n",
-            what);
+    fprintf(file, "%% %s sent from row rank to column rank (world ranks, 1-based), recorded by meridian-trace\n", what);
     fprintf(file, "%d %d %ld\n", n, n, nonZeros);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
@@ -681,8 +1004,12 @@ static int gatherCollectives(uint64_t** records)
     uint64_t* local = malloc(sizeof(uint64_t) * FIELDS * (size_t)(g_collectiveCount + 1));
     for (int c = 0; c < g_collectiveCount; ++c) {
         const Collective* r = &g_collectives[c];
-        const uint64_t fields[FIELDS] = {(uint64_t)(int64_t)r->phase, (uint64_t)r->operation, (uint64_t)r->commSize,
-                                         (uint64_t)(int64_t)r->root, r->calls, r->bytes};
+        const uint64_t fields[FIELDS] = {(uint64_t)(int64_t)r->phase,
+                                         (uint64_t)r->operation,
+                                         (uint64_t)r->commSize,
+                                         (uint64_t)(int64_t)r->root,
+                                         r->calls,
+                                         r->bytes};
         memcpy(local + (size_t)c * FIELDS, fields, sizeof fields);
     }
     const int mine = FIELDS * g_collectiveCount;
@@ -753,6 +1080,7 @@ static void writeCollectives(const char* prefix)
 
 int MPI_Finalize(void)
 {
+    tiEnter();
     if (g_worldSize > 0) {
         int active = g_active;
         PMPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -760,6 +1088,7 @@ int MPI_Finalize(void)
             const char* prefix = getenv("MERIDIAN_TRACE_PREFIX");
             writePointToPoint(prefix);
             writeCollectives(prefix);
+            tiClose();
         }
         g_active = 0;
     }

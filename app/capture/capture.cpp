@@ -4,6 +4,7 @@
 #include "core/io/openmpi_monitoring.h"
 #include "core/io/otf2_trace.h"
 #include "core/io/text_file.h"
+#include "core/io/ti_trace.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -83,14 +84,50 @@ Status checkTracerFiles(const QString& folder, CaptureOutcome& outcome)
     return {};
 }
 
-/// Writes the tracer's files at `prefix` together, then removes phase files an earlier capture left there.
+/// Writes the list of the ranks' trace files (trace.ti, naming trace.ti.RANK) and checks the trace against the
+/// captured matrix.
+Status checkTrace(const QString& folder, const CaptureOutcome& outcome)
+{
+    const QDir dir(folder);
+    std::string list;
+    for (int r = 0; r < outcome.processes; ++r) {
+        if (!QFile::exists(dir.filePath(QString("trace.ti.%1").arg(r))))
+            return makeError(ErrorCode::InvalidInput,
+                             "the tracer wrote no time-independent trace for rank " + std::to_string(r)
+                                 + " (its standard error says why: a program that calls MPI from several threads "
+                                   "cannot be traced)");
+        list += "trace.ti." + std::to_string(r) + "\n";
+    }
+    const std::string listPath = local(dir.filePath("trace.ti"));
+    if (auto written = io::writeTextFileAtomically(listPath, list); !written)
+        return written;
+    auto trace = io::readTiTrace(listPath);
+    if (!trace)
+        return makeError(trace.error().code,
+                         "--trace: " + trace.error().toString()
+                             + "; nothing was written (capture without --trace for the matrices alone)");
+    auto comm = io::readCommMatrix(local(dir.filePath("trace.volume.mtx")), local(dir.filePath("trace.messages.mtx")));
+    if (!comm)
+        return comm.error();
+    return io::checkTraceMatchesMatrix(*trace, *comm);
+}
+
+/// Writes the tracer's files at `prefix` together (the trace's list naming the final files), then removes phase
+/// and trace files an earlier capture left there.
 Status moveInPlace(const QString& folder, const QString& prefix, CaptureOutcome& outcome)
 {
     std::vector<io::PendingFile> pending;
+    const QString base = QFileInfo(prefix).fileName();
     for (const auto& [file, suffix] : tracerFiles(folder)) {
         auto content = io::readTextFile(local(file));
         if (!content)
             return content.error();
+        if (suffix == ".ti") {
+            std::string list;
+            for (int r = 0; r < outcome.processes; ++r)
+                list += local(base) + ".ti." + std::to_string(r) + "\n";
+            content = std::move(list);
+        }
         pending.push_back({local(prefix + suffix), [text = std::move(*content)](std::ostream& out) { out << text; }});
         outcome.written.push_back(local(prefix + suffix));
     }
@@ -100,7 +137,9 @@ Status moveInPlace(const QString& folder, const QString& prefix, CaptureOutcome&
     }
     const QFileInfo info(prefix);
     const QDir dir = info.absoluteDir();
-    for (const QString& name : dir.entryList({info.fileName() + ".phase*.mtx"}, QDir::Files)) {
+    for (const QString& name :
+         dir.entryList({info.fileName() + ".phase*.mtx", info.fileName() + ".ti", info.fileName() + ".ti.*"},
+                       QDir::Files)) {
         const std::string path = local(dir.filePath(name));
         if (std::find(outcome.written.begin(), outcome.written.end(), path) == outcome.written.end())
             QFile::remove(dir.filePath(name));
@@ -311,7 +350,7 @@ Launcher detectLauncher(const QStringList& command)
 }
 
 PreparedCommand prepareCommand(const QStringList& command, Launcher launcher, const QString& library,
-                               const QString& tracePrefix, QProcessEnvironment environment)
+                               const QString& tracePrefix, QProcessEnvironment environment, bool trace)
 {
     PreparedCommand prepared;
     prepared.program = command.value(0);
@@ -319,9 +358,13 @@ PreparedCommand prepareCommand(const QStringList& command, Launcher launcher, co
     const QString userPreload = environment.value("LD_PRELOAD");
     const QString preload = userPreload.isEmpty() ? library : library + ":" + userPreload;
     environment.insert("MERIDIAN_TRACE_PREFIX", tracePrefix);
+    if (trace)
+        environment.insert("MERIDIAN_TRACE_TI", "1");
+    else
+        environment.remove("MERIDIAN_TRACE_TI");
     if (launcher == Launcher::OpenMpi)
         prepared.arguments = QStringList{"-x", "LD_PRELOAD=" + preload, "-x", "MERIDIAN_TRACE_PREFIX"}
-            + prepared.arguments;
+            + (trace ? QStringList{"-x", "MERIDIAN_TRACE_TI"} : QStringList()) + prepared.arguments;
     else
         environment.insert("LD_PRELOAD", preload);
     prepared.environment = environment;
@@ -354,7 +397,7 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
                          "cannot create a temporary folder beside " + local(prefix) + ": "
                              + local(folder.errorString()));
     const PreparedCommand prepared = prepareCommand(command, detectLauncher(command), library, folder.filePath("trace"),
-                                                    QProcessEnvironment::systemEnvironment());
+                                                    QProcessEnvironment::systemEnvironment(), options.trace);
     QProcess process;
     if (auto ran = runToEnd(process, prepared, options.output, feedback); !ran)
         return ran.error();
@@ -367,6 +410,9 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
         return outcome;
     if (auto checked = checkTracerFiles(folder.path(), outcome); !checked)
         return checked.error();
+    if (options.trace)
+        if (auto traced = checkTrace(folder.path(), outcome); !traced)
+            return traced.error();
     if (auto moved = moveInPlace(folder.path(), target.absoluteFilePath(), outcome); !moved)
         return moved.error();
     return outcome;

@@ -37,10 +37,10 @@ struct PreparedCommand {
     QProcessEnvironment environment;
 };
 
-/// Adds LD_PRELOAD (before any the user set) and MERIDIAN_TRACE_PREFIX to `command`: for Open MPI as `-x`
-/// options right after the launcher's name, otherwise in the environment.
+/// Adds LD_PRELOAD (before any the user set), MERIDIAN_TRACE_PREFIX and with `trace` MERIDIAN_TRACE_TI=1 to
+/// `command`: for Open MPI as `-x` options right after the launcher's name, otherwise in the environment.
 PreparedCommand prepareCommand(const QStringList& command, Launcher launcher, const QString& library,
-                               const QString& tracePrefix, QProcessEnvironment environment);
+                               const QString& tracePrefix, QProcessEnvironment environment, bool trace = false);
 
 /// Starts `process` with `prepared` and waits for it. Its merged output goes to `output` as it comes (to this
 /// process's own standard output and error when `output` is empty); a canceled `feedback` stops it
@@ -55,6 +55,8 @@ struct CaptureOptions {
     std::function<void(const QByteArray& output)> output;
     /// The tracer library; traceLibrary() when empty.
     QString library;
+    /// Also record the time-independent trace (PREFIX.ti, the list of PREFIX.ti.RANK).
+    bool trace = false;
 };
 
 /// What a capture did.
@@ -73,10 +75,12 @@ struct CaptureOutcome {
 };
 
 /// Runs `command` with the tracer and, when it succeeds, writes PREFIX.volume.mtx, PREFIX.messages.mtx,
-/// PREFIX.collectives.json and, when phases were used, PREFIX.phaseN.{volume,messages}.mtx. The tracer writes
+/// PREFIX.collectives.json, when phases were used PREFIX.phaseN.{volume,messages}.mtx, and with options.trace the
+/// time-independent trace: PREFIX.ti.RANK per rank and the list PREFIX.ti (checked with io::readTiTrace against
+/// the captured matrix; a trace the tracer marked incomplete is an error naming what it could not hold). The tracer writes
 /// into a temporary folder beside PREFIX (which rank 0 must be able to write: on a cluster, a shared
 /// folder); its files are read back and checked, then written together, so a failed, killed or canceled run
-/// leaves the files at PREFIX as they were. Phase files of an earlier capture at PREFIX that this one did not
+/// leaves the files at PREFIX as they were. Phase and trace files of an earlier capture at PREFIX that this one did not
 /// write are removed. A command that fails is an outcome (its status), not an error; errors are a tracer that
 /// is not a loadable library, a command that cannot start, a tracer that wrote nothing or something
 /// unreadable, and files that cannot be written. The temporary folder is named

@@ -18,12 +18,15 @@ namespace meridian::cli {
 namespace {
 
 constexpr const char* kCaptureUsage
-    = "Usage: meridian-cli capture --out PREFIX -- COMMAND [ARGUMENTS...]\n"
+    = "Usage: meridian-cli capture --out PREFIX [--trace] -- COMMAND [ARGUMENTS...]\n"
       "\n"
       "Runs an MPI program with Meridian's tracer preloaded and writes what it sent:\n"
       "  PREFIX.volume.mtx, PREFIX.messages.mtx  bytes and messages per sender -> receiver (world ranks)\n"
       "  PREFIX.collectives.json                 collectives per operation, communicator size and root\n"
       "  PREFIX.phaseN.*                         per phase, when the program calls MPI_Pcontrol(N)\n"
+      "  PREFIX.ti, PREFIX.ti.RANK               with --trace: what each rank did, in order (sends, receives,\n"
+      "                                          waits, collectives, the computing between them) in SimGrid's\n"
+      "                                          time-independent format; meridian-cli predict --trace replays it\n"
       "For Open MPI's mpirun the tracer is passed with -x; other commands get it in their environment.\n"
       "The command's output and exit status are passed on; nothing is written unless it succeeds.\n"
       "Example: meridian-cli capture --out lu -- mpirun -np 16 ./lu.B.16\n"
@@ -38,36 +41,6 @@ struct Imported {
     std::string collectives;
     /// The events an OTF2 trace held (0 for other sources).
     std::uint64_t events = 0;
-};
-
-/// The signal (SIGINT, SIGTERM, SIGHUP) that asked this capture to stop, 0 while none did.
-volatile std::sig_atomic_t g_stopSignal = 0;
-
-extern "C" void stopCapture(int signal) { g_stopSignal = signal; }
-
-/// While a capture runs, SIGINT, SIGTERM and SIGHUP cancel it (the command is terminated and the temporary
-/// folder removed) instead of killing meridian-cli at once; the destructor restores the default handlers.
-class StopSignals {
-public:
-    StopSignals()
-    {
-        struct sigaction action {};
-        action.sa_handler = stopCapture;
-        sigemptyset(&action.sa_mask);
-        for (int k = 0; k < 3; ++k)
-            sigaction(kSignals[k], &action, &m_old[k]);
-    }
-    ~StopSignals()
-    {
-        for (int k = 0; k < 3; ++k)
-            sigaction(kSignals[k], &m_old[k], nullptr);
-    }
-    StopSignals(const StopSignals&) = delete;
-    StopSignals& operator=(const StopSignals&) = delete;
-
-private:
-    static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction m_old[3]{};
 };
 
 /// "9 (SIGKILL)": a signal's number and name.
@@ -86,6 +59,7 @@ int runCapture(const QStringList& arguments)
     const QStringList own = separator < 0 ? arguments : arguments.mid(0, separator);
     const QStringList command = separator < 0 ? QStringList() : arguments.mid(separator + 1);
     QString prefix;
+    capture::CaptureOptions options;
     for (qsizetype i = 1; i < own.size(); ++i) {
         if (own[i] == "--help" || own[i] == "-h") {
             std::fputs(kCaptureUsage, stdout);
@@ -95,6 +69,8 @@ int runCapture(const QStringList& arguments)
             prefix = own[++i];
         else if (own[i].startsWith("--out="))
             prefix = own[i].mid(6);
+        else if (own[i] == "--trace")
+            options.trace = true;
         else
             return usageError(QString("unexpected '%1' before '--'\n\n%2").arg(own[i], kCaptureUsage));
     }
@@ -106,10 +82,10 @@ int runCapture(const QStringList& arguments)
     Expected<capture::CaptureOutcome> outcome = makeError(ErrorCode::Canceled, "canceled");
     {
         const StopSignals stopSignals;
-        const Feedback feedback({}, [] { return g_stopSignal != 0; });
-        outcome = capture::runCapture(command, prefix, {}, feedback);
+        const Feedback feedback({}, [] { return stopSignal() != 0; });
+        outcome = capture::runCapture(command, prefix, options, feedback);
     }
-    if (const int stop = g_stopSignal; stop != 0) {
+    if (const int stop = stopSignal(); stop != 0) {
         // The command was stopped and the temporary folder removed; end as the signal asked, as a shell expects.
         std::fprintf(stderr, "meridian-cli capture: stopped by signal %s; nothing was written\n",
                      qPrintable(signalName(stop)));

@@ -7,9 +7,42 @@
 
 #include <QJsonArray>
 
+#include <csignal>
 #include <cstdio>
 
 namespace meridian::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_stopSignal = 0;
+
+extern "C" void recordStopSignal(int signal) { g_stopSignal = signal; }
+
+constexpr int kStopSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+} // namespace
+
+struct StopSignals::Saved {
+    struct sigaction old[3]{};
+};
+
+StopSignals::StopSignals()
+    : m_saved(std::make_unique<Saved>())
+{
+    struct sigaction action {};
+    action.sa_handler = recordStopSignal;
+    sigemptyset(&action.sa_mask);
+    for (int k = 0; k < 3; ++k)
+        sigaction(kStopSignals[k], &action, &m_saved->old[k]);
+}
+
+StopSignals::~StopSignals()
+{
+    for (int k = 0; k < 3; ++k)
+        sigaction(kStopSignals[k], &m_saved->old[k], nullptr);
+}
+
+int stopSignal() { return g_stopSignal; }
 
 int report(const Error& error)
 {

@@ -17,6 +17,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 namespace meridian::cli {
 
 /// Prints an error to standard error and returns the exit code for it (1 internal, 2 otherwise).
@@ -28,6 +30,25 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments);
 /// Checks that the files the options `outputs` name can be written (io::checkWritable), before a command computes
 /// anything; returns -1 to go on, or the exit code of the refusal.
 int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs);
+/// While one exists, SIGINT, SIGTERM and SIGHUP do not end meridian-cli at once: they set stopSignal(), which a
+/// long command's Feedback polls to cancel its child processes (a capture's command, an SMPI replay in a process
+/// group of its own that the terminal's Ctrl-C does not reach) and clean up; the destructor restores the
+/// default handlers.
+class StopSignals {
+public:
+    StopSignals();
+    ~StopSignals();
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    struct Saved;
+    std::unique_ptr<Saved> m_saved;
+};
+
+/// The signal that asked the command to stop, 0 while none did.
+int stopSignal();
+
 /// Returns how the network was completed: the distance model and the counts of measured, edited and
 /// estimated entries.
 QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input);

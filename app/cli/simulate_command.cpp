@@ -11,6 +11,7 @@
 #include "core/io/comm_io.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
+#include "core/io/ti_trace.h"
 #include "core/sim/platform.h"
 #include "core/sim/replay.h"
 #include "core/sim/simulator.h"
@@ -20,12 +21,17 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <cstdio>
+#include <optional>
 #include <utility>
 #include <vector>
 
 namespace meridian::cli {
 
 namespace {
+
+/// A replay expected to take longer than this says so before it starts.
+constexpr double kAnnouncedReplaySeconds = 60.0;
 
 /// How many bottleneck links the JSON names.
 constexpr int kBottlenecksShown = 5;
@@ -342,11 +348,18 @@ int runPredict(const QStringList& arguments)
         "An application known by its matrices runs as a bulk-synchronous program of S steps (S the median message "
         "count of its communicating pairs; each pair's messages spread evenly over the steps; every step each rank "
         "posts its receives and sends, then waits for all of them); SMPI models the MPI protocol (eager below 64 "
-        "KiB, rendezvous above) and the sharing of every link. Prints JSON: predicted_s, the model and its steps, "
+        "KiB, rendezvous above) and the sharing of every link. With --trace, a captured application's own trace is "
+        "replayed instead (meridian-cli capture --trace): every rank's sends, receives, waits, collectives and "
+        "the computing between them, in order. Prints JSON: predicted_s, the model (and its steps), "
         "the step-time estimate refine's default objective minimises (surrogate_s), the alpha-beta cost (SC17 "
         "eq. 3) beside them, and the smpirun settings.");
     addProblemOptions(parser);
-    parser.addOptions({{"mapping", "The mapping CSV to predict: process,site[,host,slot].", "file"}});
+    parser.addOptions({{"mapping", "The mapping CSV to predict: process,site[,host,slot].", "file"},
+                       {"trace",
+                        "Replay the application's time-independent trace instead of the bulk-synchronous model: the "
+                        "list PREFIX.ti that meridian-cli capture --trace writes (checked against the application's "
+                        "matrix).",
+                        "PREFIX.ti"}});
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
     if (!parser.isSet("mapping"))
@@ -356,9 +369,26 @@ int runPredict(const QStringList& arguments)
         return report(placed.error());
     const auto& project = placed->project();
     const auto& app = placed->application();
-    const Feedback feedback;
-    auto predicted = sim::predictBulkSynchronous(placed->platform, app.comm, placed->placement,
-                                                 FeedbackRange(feedback, 0.0, 1.0));
+    std::optional<io::TiTrace> trace;
+    if (parser.isSet("trace")) {
+        auto read = io::readTiTrace(parser.value("trace").toStdString());
+        if (!read)
+            return report(read.error());
+        if (auto matches = io::checkTraceMatchesMatrix(*read, app.comm); !matches)
+            return report(matches.error());
+        trace = std::move(*read);
+        const double estimate = static_cast<double>(trace->lines) / io::kReplayLinesPerSecond;
+        if (estimate > kAnnouncedReplaySeconds)
+            std::fprintf(stderr,
+                         "meridian-cli predict: replaying %lld trace lines takes about %.0f minutes on this machine; "
+                         "Ctrl-C stops it\n",
+                         static_cast<long long>(trace->lines), estimate / 60.0);
+    }
+    const StopSignals stopSignals;
+    const Feedback feedback({}, [] { return stopSignal() != 0; });
+    auto predicted = trace
+        ? sim::predictTrace(placed->platform, *trace, placed->placement, FeedbackRange(feedback, 0.0, 1.0))
+        : sim::predictBulkSynchronous(placed->platform, app.comm, placed->placement, FeedbackRange(feedback, 0.0, 1.0));
     if (!predicted)
         return report(predicted.error());
     QJsonObject out;
@@ -366,10 +396,15 @@ int runPredict(const QStringList& arguments)
     out["processes"] = app.comm.processCount();
     out["predicted_s"] = predicted->seconds;
     out["model"] = QString::fromStdString(predicted->model);
-    out["steps"] = predicted->steps;
-    out["replayed_steps"] = static_cast<double>(predicted->replayedSteps);
     out["trace_lines"] = static_cast<double>(predicted->traceLines);
-    const cost::BottleneckCost surrogate(project.topology, placed->network, app.comm, predicted->steps);
+    const double steps = trace ? cost::bulkSynchronousSteps(app.comm) : predicted->steps;
+    if (trace) {
+        out["trace"] = parser.value("trace");
+    } else {
+        out["steps"] = steps;
+        out["replayed_steps"] = static_cast<double>(predicted->replayedSteps);
+    }
+    const cost::BottleneckCost surrogate(project.topology, placed->network, app.comm, steps);
     out["surrogate_s"] = surrogate.evaluate(placed->placement.site);
     out["alpha_beta_s"] = cost::AlphaBetaCost(placed->network, app.comm).evaluate(placed->placement.site);
     out["replay_wall_s"] = predicted->wallSeconds;

@@ -1,6 +1,7 @@
 #include "core/sim/replay.h"
 
 #include "core/cost/bottleneck_cost.h"
+#include "core/io/ti_trace.h"
 #include "core/sim/child_process.h"
 #include "core/sim/simulator.h"
 
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 extern char** environ;
 
@@ -146,8 +148,9 @@ std::string replayHostFile(const model::Placement& placement)
 
 namespace {
 
-/// Starts `smpirun` with `arguments` in a process group of its own, its standard output and error on the pipes.
-pid_t spawnSmpirun(const std::vector<std::string>& arguments, int outFd, int errorFd)
+/// Starts `smpirun` with `arguments` in `folder` (the trace list's, against which its relative names resolve), in
+/// a process group of its own, its standard output and error on the pipes.
+pid_t spawnSmpirun(const std::vector<std::string>& arguments, const std::string& folder, int outFd, int errorFd)
 {
     std::vector<std::string> args = arguments;
     std::vector<char*> argv;
@@ -159,6 +162,7 @@ pid_t spawnSmpirun(const std::vector<std::string>& arguments, int outFd, int err
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, outFd, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, errorFd, STDERR_FILENO);
+    posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
@@ -203,7 +207,7 @@ Expected<double> replayTrace(const SimPlatform& platform, const std::string& tra
                                           "-np",       std::to_string(placement.host.size()),
                                           "-platform", *platformFile,
                                           "-hostfile", *hostFile,
-                                          "-replay",   traceList};
+                                          "-replay",   std::filesystem::absolute(traceList).string()};
     for (const std::string& a : smpiArguments())
         arguments.push_back(a);
     arguments.emplace_back("--log=root.thresh:warning");
@@ -218,7 +222,8 @@ Expected<double> replayTrace(const SimPlatform& platform, const std::string& tra
         ::close(outPipe[1]);
         return makeError(ErrorCode::Internal, "predict: cannot create a pipe to smpirun");
     }
-    const pid_t child = spawnSmpirun(arguments, outPipe[1], errorPipe[1]);
+    const pid_t child = spawnSmpirun(arguments, std::filesystem::absolute(traceList).parent_path().string(), outPipe[1],
+                                     errorPipe[1]);
     ::close(outPipe[1]);
     ::close(errorPipe[1]);
     std::string out;
@@ -242,6 +247,26 @@ Expected<double> replayTrace(const SimPlatform& platform, const std::string& tra
                              + (tail.empty() ? "" : ": " + tail));
     }
     return t;
+}
+
+Expected<Prediction> predictTrace(const SimPlatform& platform, const io::TiTrace& trace,
+                                  const model::Placement& placement, const FeedbackRange& range)
+{
+    const auto started = std::chrono::steady_clock::now();
+    if (static_cast<std::size_t>(placement.host.size()) != trace.files.size())
+        return makeError(ErrorCode::InvalidInput,
+                         "predict: the trace has " + std::to_string(trace.files.size()) + " ranks and the mapping "
+                             + std::to_string(placement.host.size()) + " processes",
+                         {trace.list});
+    Prediction p;
+    p.model = "trace";
+    p.traceLines = trace.lines;
+    auto t = replayTrace(platform, trace.list, placement, range);
+    if (!t)
+        return t.error();
+    p.seconds = *t;
+    p.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return p;
 }
 
 Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const model::CommMatrix& comm,

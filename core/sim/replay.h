@@ -2,6 +2,7 @@
 
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
+#include "core/io/ti_trace.h"
 #include "core/model/comm_matrix.h"
 #include "core/model/placement.h"
 #include "core/sim/platform.h"
@@ -56,6 +57,12 @@ std::string replayHostFile(const model::Placement& placement);
 /// smpirun is missing or fails.
 Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const model::CommMatrix& comm,
                                             const model::Placement& placement, const FeedbackRange& range);
+
+/// Predicts the run time of a captured application from its time-independent trace (read and checked by
+/// io::readTiTrace): SMPI replays every rank's actions, with the computation between MPI calls as measured when
+/// it was captured, each rank on the host `placement` names.
+Expected<Prediction> predictTrace(const SimPlatform& platform, const io::TiTrace& trace,
+                                  const model::Placement& placement, const FeedbackRange& range);
 
 /// Replays the time-independent trace listed in `traceList` (SimGrid's -replay argument: one merged trace, or one
 /// file per rank) on `platform` with `placement`'s hosts; the simulated time in seconds.

@@ -1,10 +1,13 @@
-// Capture readers: Open MPI's monitoring files, NetPIPE's output and meridian-probe's results. The monitoring
+// Capture readers: Open MPI's monitoring files, NetPIPE's output, meridian-probe's results and the
+// time-independent traces of capture --trace (the input is rank 1's file of a two-rank trace whose rank 0 is
+// valid, then checked against a matrix). The monitoring
 // reader reads a folder, so the input is also written as rank 0's file of a run in a folder of its own; the
 // probe's reader reads three files, so the input is written once as the JSON and once as the latency matrix,
 // each beside valid companions.
 #include "core/io/netpipe.h"
 #include "core/io/openmpi_monitoring.h"
 #include "core/io/probe_results.h"
+#include "core/io/ti_trace.h"
 #include "fuzz_input.h"
 
 #include <cstdio>
@@ -53,6 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         writeFile(folder + "/json.bandwidth.csv", kProbeMatrix);
         writeFile(folder + "/csv.probe.json", kProbeJson);
         writeFile(folder + "/csv.bandwidth.csv", kProbeMatrix);
+        writeFile(folder + "/t.ti", std::string("t.ti.0\nt.ti.1\n"));
+        writeFile(folder + "/t.ti.0", std::string("0 init\n0 isend 1 0 100\n0 waitall\n0 finalize\n"));
         return true;
     }();
     (void)companions;
@@ -60,5 +65,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)io::readProbeResults(folder + "/json");
     writeFile(folder + "/csv.latency.csv", bytes, size);
     (void)io::readProbeResults(folder + "/csv");
+    writeFile(folder + "/t.ti.1", bytes, size);
+    if (auto trace = io::readTiTrace(folder + "/t.ti")) {
+        static const auto comm = *model::CommMatrix::fromEntries(2, {{0, 1, 100, 1}});
+        (void)io::checkTraceMatchesMatrix(*trace, comm);
+    }
     return 0;
 }

@@ -10,7 +10,8 @@
  *   collectives: Bcast of 1000 bytes from rank 0, Allreduce of 8 doubles, Barrier
  * Phase 1 (after MPI_Pcontrol(1)), in the communicator of the ranks of r's parity ({0, 2} and {1, 3}):
  *   to its partner (r+2)%4: 5 x Send of 77 bytes, 1 x Isend of 13 doubles
- *   collectives: Reduce of 4 ints to the communicator's rank 1 (world rank 2 or 3)
+ *   collectives: Reduce of 4 ints to the communicator's rank 1 (world rank 2 or 3) (left out with
+ *               --without-subcommunicator-collectives: a time-independent trace cannot hold it)
  * --abort makes every rank call MPI_Abort(3) before sending anything.
  * tests/app/capture checks what every capture path reports against these numbers. */
 #include <mpi.h>
@@ -24,6 +25,7 @@ static char inbox[8192];
 /* What a run leaves out, for tools that cannot see it (see the comment at the top). */
 static int g_sendrecv = 1;
 static int g_persistent = 1;
+static int g_subCollectives = 1;
 
 static void ring(int rank, int size)
 {
@@ -114,7 +116,8 @@ static void subCommunicator(int rank)
     MPI_Irecv(inbox, 13, MPI_DOUBLE, partner, 10, pair, &requests[1]);
     MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
     int values[4] = {1, 2, 3, 4}, sums[4];
-    MPI_Reduce(values, sums, 4, MPI_INT, MPI_SUM, 1, pair);
+    if (g_subCollectives)
+        MPI_Reduce(values, sums, 4, MPI_INT, MPI_SUM, 1, pair);
     MPI_Comm_free(&pair);
 }
 
@@ -134,6 +137,7 @@ int main(int argc, char** argv)
     for (int a = 1; a < argc; ++a) {
         g_persistent = g_persistent && strcmp(argv[a], "--without-persistent") != 0;
         g_sendrecv = g_sendrecv && strcmp(argv[a], "--without-sendrecv") != 0;
+        g_subCollectives = g_subCollectives && strcmp(argv[a], "--without-subcommunicator-collectives") != 0;
     }
     memset(buffer, 1, sizeof buffer);
     ring(rank, size);

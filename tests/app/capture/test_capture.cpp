@@ -1,6 +1,7 @@
 #include "app/capture/capture.h"
 #include "core/io/comm_io.h"
 #include "core/io/text_file.h"
+#include "core/io/ti_trace.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -403,6 +405,66 @@ private Q_SLOTS:
         QCOMPARE(other.environment.value("LD_PRELOAD"), QString("/lib/trace.so:/opt/user.so"));
         QCOMPARE(capture::detectLauncher({QStandardPaths::findExecutable("mpirun")}), capture::Launcher::OpenMpi);
         QCOMPARE(capture::detectLauncher({"true"}), capture::Launcher::Environment);
+    }
+
+    // --trace records what each rank did, in order, as SMPI replays it: the trace's sends are the matrix's bytes
+    // exactly, and `predict --trace` replays it on a platform.
+    void theTraceRecordsWhatEachRankDidInOrder()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath("known");
+        const Ran ran = runCli(QStringList{"capture", "--out", prefix, "--trace", "--"}
+                               + mpirunKnownMatrix({"--without-subcommunicator-collectives"}));
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err + ran.out));
+        auto trace = io::readTiTrace((prefix + ".ti").toStdString());
+        QVERIFY2(trace, trace ? "" : trace.error().toString().c_str());
+        QCOMPARE(trace->files.size(), std::size_t(4));
+        QCOMPARE(QString::fromStdString(trace->files[2]), prefix + ".ti.2");
+        auto total = io::readCommMatrix((prefix + ".volume.mtx").toStdString(),
+                                        (prefix + ".messages.mtx").toStdString());
+        QVERIFY(total);
+        QVERIFY(io::checkTraceMatchesMatrix(*trace, *total));
+        auto text = io::readTextFile((prefix + ".ti.0").toStdString());
+        QVERIFY(text);
+        const QStringList lines = QString::fromStdString(*text).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.front(), QString("0 init"));
+        QCOMPARE(lines.back(), QString("0 finalize"));
+        // The world collectives in program order, after the point-to-point phase.
+        const auto at = [&](const QString& line) { return lines.indexOf(line); };
+        QVERIFY2(at("0 bcast 1000 0") > 0, qPrintable(lines.join(" | ")));
+        QVERIFY(at("0 allreduce 64 0") > at("0 bcast 1000 0"));
+        QVERIFY(at("0 barrier") > at("0 allreduce 64 0"));
+        // Rank 0's ring sends to rank 1: three blocking sends of 1000 B, each written as it happened.
+        QCOMPARE(lines.filter(QRegularExpression("^0 send 1 \\d+ 1000$")).size(), 3);
+
+        QFile sites(dir.filePath("sites.csv"));
+        QVERIFY(sites.open(QIODevice::WriteOnly));
+        sites.write("name,lat,lon,nodes,slots\na,0,0,2,1\nb,10,10,2,1\n");
+        sites.close();
+        QFile mapping(dir.filePath("mapping.csv"));
+        QVERIFY(mapping.open(QIODevice::WriteOnly));
+        mapping.write("0,a\n1,a\n2,b\n3,b\n");
+        mapping.close();
+        const Ran predicted = runCli({"predict", "--sites", sites.fileName(), "--volume", prefix + ".volume.mtx",
+                                      "--messages", prefix + ".messages.mtx", "--mapping", mapping.fileName(),
+                                      "--trace", prefix + ".ti"});
+        QVERIFY2(predicted.exitCode == 0, qPrintable(predicted.err));
+        const QJsonObject json = QJsonDocument::fromJson(predicted.out.toUtf8()).object();
+        QCOMPARE(json["model"].toString(), QString("trace"));
+        QVERIFY(json["predicted_s"].toDouble() > 0.0);
+    }
+
+    // A collective on a sub-communicator cannot be replayed: --trace refuses the capture, says what and how to get
+    // the matrices, and writes nothing.
+    void aTraceThatCannotBeReplayedIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath("known");
+        const Ran ran = runCli(QStringList{"capture", "--out", prefix, "--trace", "--"} + mpirunKnownMatrix());
+        QCOMPARE(ran.exitCode, 2);
+        QVERIFY2(ran.err.contains("MPI_Reduce on a communicator other than MPI_COMM_WORLD"), qPrintable(ran.err));
+        QVERIFY2(ran.err.contains("capture without --trace"), qPrintable(ran.err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::Dirs | QDir::NoDotAndDotDot).size(), 0);
     }
 };
 
