@@ -6,7 +6,9 @@
 #include "core/io/launcher_files.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
+#include "core/io/ti_trace.h"
 #include "core/mapping/builtin_mappers.h"
+#include "core/sim/replay.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -54,12 +56,16 @@ QJsonArray stringsJson(const std::vector<std::string>& list)
     return a;
 }
 
-/// Builds the mapping problem of the loaded project's application (network completed by estimation).
+/// Builds the mapping problem of the loaded project's application (network completed by estimation), with the
+/// replay as the judge of refine's last candidates (as the workbench's mapping job does).
 Expected<MappingProblem> buildProblem(const LoadedProblem& loaded, model::DistanceModel* dm)
 {
     const auto& project = loaded.project;
     const auto& app = project.applications[loaded.application];
-    return MappingProblem::create(project.topology, project.completeNetwork(dm), app.comm, app.pins);
+    auto problem = MappingProblem::create(project.topology, project.completeNetwork(dm), app.comm, app.pins);
+    if (!problem)
+        return problem;
+    return problem->withJudge(sim::replayJudge(*problem));
 }
 
 struct Run {
@@ -208,6 +214,11 @@ int runMap(const QStringList& arguments)
     parser.addOption({"param", "Algorithm parameter key=value (repeatable).", "key=value"});
     parser.addOption({"seed", "Random seed (default 1); the same seed gives the same placement.", "n", "1"});
     parser.addOption({"start", "A mapping CSV to start from (for refine with start=input).", "file"});
+    parser.addOption({"trace",
+                      "The application's time-independent trace (PREFIX.ti from capture --trace): refine's default "
+                      "objective replays it to choose between its last candidates (else its matrices, as a "
+                      "bulk-synchronous program).",
+                      "PREFIX.ti"});
     parser.addOption({"out", "Write the mapping CSV (process,site,host,slot).", "file"});
     parser.addOption({"rankfile", "Write an Open MPI rankfile.", "file"});
     parser.addOption({"hostfile", "Write an MPICH/Intel MPI machinefile (one host:1 line per rank).", "file"});
@@ -243,6 +254,14 @@ int runMap(const QStringList& arguments)
         return report(problem.error());
     const auto& project = loaded->project;
     const auto& app = project.applications[loaded->application];
+    if (parser.isSet("trace")) {
+        auto trace = io::readTiTrace(parser.value("trace").toStdString());
+        if (!trace)
+            return report(trace.error());
+        if (auto matches = io::checkTraceMatchesMatrix(*trace, app.comm); !matches)
+            return report(matches.error());
+        problem = problem->withJudge(sim::replayJudge(*problem, std::make_shared<const io::TiTrace>(std::move(*trace))));
+    }
     if (parser.isSet("start")) {
         auto start = io::readMappingCsv(parser.value("start").toStdString(), project.topology, app.comm.processCount());
         if (!start)

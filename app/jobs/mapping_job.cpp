@@ -9,6 +9,7 @@
 #include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
 #include "core/mapping/mapping_problem.h"
+#include "core/sim/replay.h"
 
 #include <chrono>
 #include <cmath>
@@ -83,6 +84,8 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
     auto problem = mapping::MappingProblem::create(project.topology, request.completeNetwork, app.comm, app.pins);
     if (!problem)
         return Error{problem.error().code, "application '" + app.name + "': " + problem.error().message, {}};
+    // The replay judges refine's last candidates, as in meridian-cli map.
+    problem = problem->withJudge(sim::replayJudge(*problem));
     if (request.start) {
         auto withStart = problem->withStart(*request.start);
         if (!withStart)

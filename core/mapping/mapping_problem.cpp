@@ -120,6 +120,13 @@ Expected<MappingProblem> MappingProblem::create(model::Topology topology, model:
     return problem;
 }
 
+MappingProblem MappingProblem::withJudge(Judge judge) const
+{
+    MappingProblem copy = *this;
+    copy.m_judge = std::make_shared<const Judge>(std::move(judge));
+    return copy;
+}
+
 Expected<MappingProblem> MappingProblem::withStart(model::Placement start) const
 {
     if (start.processCount() != processCount())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/expected.h"
+#include "core/common/feedback.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/model/comm_matrix.h"
 #include "core/model/constraints.h"
@@ -8,6 +9,7 @@
 #include "core/model/placement.h"
 #include "core/model/topology.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -70,6 +72,15 @@ public:
     /// Returns the start placement, or nullptr when there is none.
     const model::Placement* start() const { return m_start.get(); }
 
+    /// A slow, faithful measure of a placement (with hosts) in seconds: the predicted run time by replay, which
+    /// refine uses to choose among its last candidates where its fast estimate cannot tell them apart. It must be
+    /// callable from any thread; the range carries cancellation.
+    using Judge = std::function<Expected<double>(const model::Placement&, const FeedbackRange&)>;
+    /// Returns a copy of this problem carrying a judge.
+    MappingProblem withJudge(Judge judge) const;
+    /// Returns the judge, or nullptr when there is none.
+    const Judge* judge() const { return m_judge.get(); }
+
 private:
     struct Data {
         model::Topology topology;
@@ -85,6 +96,7 @@ private:
     };
     std::shared_ptr<const Data> m_data;
     std::shared_ptr<const model::Placement> m_start;
+    std::shared_ptr<const Judge> m_judge;
 };
 
 } // namespace meridian::mapping

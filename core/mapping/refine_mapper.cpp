@@ -325,7 +325,7 @@ SearchSpace searchSpace(const MappingProblem& problem)
 Expected<PortfolioResult> searchPlacement(const MappingProblem& problem, const ParamValues& values,
                                           const SearchCost& objective, bool predicted, const StartRank& rank,
                                           const std::vector<int>& start, std::uint64_t seed, const FeedbackRange& range,
-                                          std::vector<std::string>& notes)
+                                          std::vector<std::string>& notes, std::vector<int>& trafficResult)
 {
     const SearchSpace space = searchSpace(problem);
     PortfolioOptions options = portfolioOptions(problem, values, notes);
@@ -337,6 +337,7 @@ Expected<PortfolioResult> searchPlacement(const MappingProblem& problem, const P
                                            seed, range.sub(0.0, 0.5));
     if (range.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
+    trafficResult = traffic.assignment;
     if (rank(traffic.assignment) < rank(start)) {
         searchStart = std::move(traffic.assignment);
         notes.emplace_back("the predicted time's searches started from the alpha-beta searches' result");
@@ -351,6 +352,44 @@ Expected<PortfolioResult> searchPlacement(const MappingProblem& problem, const P
                         + " annealing steps)");
     }
     return runPortfolio(objective, space.capacity, space.movable, searchStart, options, seed, range.sub(0.5, 1.0));
+}
+
+/// The fast estimate's margin within which the judge decides between two candidates.
+constexpr double kJudgedMargin = 0.10;
+
+/// With a judge (the replay), the alpha-beta searches' placement replaces the predicted time's when the fast
+/// estimate puts them within kJudgedMargin of each other and the judge finds it faster. A judge's failure is a
+/// note; the placement found stays.
+Status chooseByJudge(const MappingProblem& problem, const cost::BottleneckCost& predicted,
+                     const std::vector<int>& alternative, std::uint64_t seed, const FeedbackRange& range,
+                     MappingResult& result)
+{
+    const MappingProblem::Judge* judge = problem.judge();
+    if (!judge || alternative.empty() || alternative == result.placement.site)
+        return {};
+    const double found = predicted.evaluate(result.placement.site);
+    const double other = predicted.evaluate(alternative);
+    if (std::abs(other - found) > kJudgedMargin * std::max(found, other))
+        return {};
+    auto completed = completeHosts(problem, alternative, seed, range.sub(0.0, 0.2));
+    if (!completed)
+        return completed.error();
+    auto foundTime = (*judge)(result.placement, range.sub(0.2, 0.6));
+    auto otherTime = foundTime ? (*judge)(*completed, range.sub(0.6, 1.0)) : foundTime;
+    if (range.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    if (!foundTime || !otherTime) {
+        result.notes.push_back("the candidates were not replayed: "
+                               + (foundTime ? otherTime : foundTime).error().message);
+        return {};
+    }
+    const bool replaced = *otherTime < *foundTime;
+    result.notes.push_back("replayed the last two candidates: the predicted time's searches' "
+                           + std::to_string(*foundTime) + " s, the alpha-beta searches' " + std::to_string(*otherTime)
+                           + " s; kept the " + (replaced ? "alpha-beta" : "predicted time") + " searches' placement");
+    if (replaced)
+        result.placement = std::move(*completed);
+    return {};
 }
 
 /// The note that says what the search reached: the objective's value at the start and at the end.
@@ -399,8 +438,9 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
     auto objective = searchCost(problem, values, start.site, result.notes);
     if (!objective)
         return objective.error();
+    std::vector<int> alternative;
     auto found = searchPlacement(problem, values, *objective, predicted != nullptr, rank, start.site, seed,
-                                 range.sub(0.4, 0.9), result.notes);
+                                 range.sub(0.4, 0.85), result.notes, alternative);
     if (!found)
         return found.error();
     if (range.isCanceled())
@@ -416,12 +456,15 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
         result.placement = std::move(start);
         return result;
     }
-    auto completed = completeHosts(problem, siteOf, seed, range.sub(0.9, 1.0));
+    auto completed = completeHosts(problem, siteOf, seed, range.sub(0.85, 0.9));
     if (!completed)
         return completed.error();
     result.placement = std::move(*completed);
     if (start.hasHosts())
         keepStartHosts(problem, start, result.placement);
+    if (predicted)
+        if (auto chosen = chooseByJudge(problem, *predicted, alternative, seed, range.sub(0.9, 1.0), result); !chosen)
+            return chosen.error();
     return result;
 }
 

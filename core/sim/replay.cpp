@@ -295,4 +295,20 @@ Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const m
     return p;
 }
 
+mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& problem,
+                                           const std::shared_ptr<const io::TiTrace>& trace)
+{
+    // The problem is shared state: copying it keeps the topology, network and matrix alive for the judge.
+    return [problem, trace](const model::Placement& placement, const FeedbackRange& range) -> Expected<double> {
+        auto platform = buildPlatform(problem.topology(), problem.network());
+        if (!platform)
+            return platform.error();
+        auto predicted = trace ? predictTrace(*platform, *trace, placement, range)
+                               : predictBulkSynchronous(*platform, problem.comm(), placement, range);
+        if (!predicted)
+            return predicted.error();
+        return predicted->seconds;
+    };
+}
+
 } // namespace meridian::sim

@@ -3,11 +3,13 @@
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
 #include "core/io/ti_trace.h"
+#include "core/mapping/mapping_problem.h"
 #include "core/model/comm_matrix.h"
 #include "core/model/placement.h"
 #include "core/sim/platform.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,13 @@ Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const m
 /// it was captured, each rank on the host `placement` names.
 Expected<Prediction> predictTrace(const SimPlatform& platform, const io::TiTrace& trace,
                                   const model::Placement& placement, const FeedbackRange& range);
+
+/// A judge for refine's last candidates (mapping::MappingProblem::withJudge): the predicted run time on the
+/// platform of the problem's topology and network (built at each call), replaying `trace` when given
+/// (predictTrace), else the problem's matrix as a bulk-synchronous program (predictBulkSynchronous). When the
+/// platform cannot be built (too many routes) the judge fails with that reason, which refine notes.
+mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& problem,
+                                           const std::shared_ptr<const io::TiTrace>& trace = nullptr);
 
 /// Replays the time-independent trace listed in `traceList` (SimGrid's -replay argument: one merged trace, or one
 /// file per rank) on `platform` with `placement`'s hosts; the simulated time in seconds.

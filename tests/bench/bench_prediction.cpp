@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <random>
 #include <vector>
@@ -191,7 +192,11 @@ Outcome runCase(const Platform& pf, const char* mode, const QString& apps, const
         {"greedy", {"--algorithm", "greedy"}},
         {"geo", {"--algorithm", "geo"}},
         {"scotch-bw", {"--algorithm", "scotch-bw"}},
-        {"refine", {"--algorithm", "refine"}},
+        // A user with a trace gives it to refine, which replays it to choose between its last candidates (the
+        // all-to-all's trace holds a collective the generated matrix has as point-to-point traffic: not given).
+        {"refine",
+         std::strcmp(mode, "alltoall") == 0 ? QStringList{"--algorithm", "refine"}
+                                            : QStringList{"--algorithm", "refine", "--trace", trace}},
         {"refine-alpha-beta", {"--algorithm", "refine", "--param", "objective=alpha-beta"}},
     };
     for (Placement& p : placements) {

@@ -530,6 +530,42 @@ private Q_SLOTS:
         QVERIFY2(hits >= 18, qPrintable(QString("only %1 of 20").arg(hits)));
     }
 
+    void aJudgeChoosesBetweenTheLastCandidates()
+    {
+        const Mapper* refine = m_registry.find("refine");
+        const Feedback feedback;
+        int judged = 0;
+        for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+            std::mutex mutex;
+            std::vector<std::pair<std::vector<int>, double>> calls;
+            // A judge that disagrees with the searches' estimate: it prefers processes in the last sites.
+            const MappingProblem problem = randomInstance(seed).withJudge(
+                [&](const model::Placement& placement, const FeedbackRange&) -> Expected<double> {
+                    double value = 0.0;
+                    for (int s : placement.site)
+                        value -= s;
+                    const std::lock_guard lock(mutex);
+                    calls.emplace_back(placement.site, value);
+                    return value;
+                });
+            auto r = refine->map(problem, seed, feedback);
+            QVERIFY(r);
+            QVERIFY(model::checkPlacement(r->placement, problem.topology(), problem.constraints()).empty());
+            if (calls.empty())
+                continue;
+            ++judged;
+            QCOMPARE(calls.size(), std::size_t(2));
+            QVERIFY(calls[0].first != calls[1].first);
+            const auto best = calls[0].second <= calls[1].second ? calls[0].first : calls[1].first;
+            QCOMPARE(r->placement.site, best);
+            QVERIFY(std::any_of(r->notes.begin(), r->notes.end(), [](const std::string& note) {
+                return note.starts_with("replayed the last two candidates");
+            }));
+        }
+        qInfo("the judge chose in %d of 30 instances", judged);
+        QVERIFY(judged > 0);
+    }
+
     void minimisesTheBusiestLinkOrATimeAndBottleneckSumWhenAsked()
     {
         const Mapper* refine = m_registry.find("refine");
