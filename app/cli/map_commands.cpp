@@ -255,11 +255,9 @@ int runMap(const QStringList& arguments)
     const auto& project = loaded->project;
     const auto& app = project.applications[loaded->application];
     if (parser.isSet("trace")) {
-        auto trace = io::readTiTrace(parser.value("trace").toStdString());
+        auto trace = io::readApplicationTrace(parser.value("trace").toStdString(), app.comm);
         if (!trace)
             return report(trace.error());
-        if (auto matches = io::checkTraceMatchesMatrix(*trace, app.comm); !matches)
-            return report(matches.error());
         problem = problem->withJudge(sim::replayJudge(*problem, std::make_shared<const io::TiTrace>(std::move(*trace))));
     }
     if (parser.isSet("start")) {

@@ -371,11 +371,9 @@ int runPredict(const QStringList& arguments)
     const auto& app = placed->application();
     std::optional<io::TiTrace> trace;
     if (parser.isSet("trace")) {
-        auto read = io::readTiTrace(parser.value("trace").toStdString());
+        auto read = io::readApplicationTrace(parser.value("trace").toStdString(), app.comm);
         if (!read)
             return report(read.error());
-        if (auto matches = io::checkTraceMatchesMatrix(*read, app.comm); !matches)
-            return report(matches.error());
         trace = std::move(*read);
         const double estimate = static_cast<double>(trace->lines) / io::kReplayLinesPerSecond;
         if (estimate > kAnnouncedReplaySeconds)

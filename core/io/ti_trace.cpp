@@ -199,4 +199,14 @@ Status checkTraceMatchesMatrix(const TiTrace& trace, const model::CommMatrix& co
     return {};
 }
 
+Expected<TiTrace> readApplicationTrace(const std::string& listPath, const model::CommMatrix& comm)
+{
+    auto trace = readTiTrace(listPath);
+    if (!trace)
+        return trace;
+    if (auto matches = checkTraceMatchesMatrix(*trace, comm); !matches)
+        return matches.error();
+    return trace;
+}
+
 } // namespace meridian::io

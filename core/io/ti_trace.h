@@ -36,4 +36,7 @@ Expected<TiTrace> readTiTrace(const std::string& listPath);
 /// volume matrix's entry (within 1e-6). The error names the pair and both amounts.
 Status checkTraceMatchesMatrix(const TiTrace& trace, const model::CommMatrix& comm);
 
+/// readTiTrace, then checkTraceMatchesMatrix against the application's matrix: the trace a command replays.
+Expected<TiTrace> readApplicationTrace(const std::string& listPath, const model::CommMatrix& comm);
+
 } // namespace meridian::io

@@ -452,6 +452,16 @@ private Q_SLOTS:
         const QJsonObject json = QJsonDocument::fromJson(predicted.out.toUtf8()).object();
         QCOMPARE(json["model"].toString(), QString("trace"));
         QVERIFY(json["predicted_s"].toDouble() > 0.0);
+        // map takes the trace for refine's judge; a trace of other traffic (phase 0 alone) is refused by both.
+        const Ran mapped = runCli({"map", "--sites", sites.fileName(), "--volume", prefix + ".volume.mtx", "--messages",
+                                   prefix + ".messages.mtx", "--algorithm", "refine", "--trace", prefix + ".ti"});
+        QVERIFY2(mapped.exitCode == 0, qPrintable(mapped.err));
+        for (const QString& placed : QStringList{"--algorithm=refine", "--mapping=" + mapping.fileName()}) {
+            const Ran other = runCli({placed.startsWith("--algorithm") ? "map" : "predict", "--sites", sites.fileName(),
+                                      "--volume", prefix + ".phase0.volume.mtx", placed, "--trace", prefix + ".ti"});
+            QCOMPARE(other.exitCode, 2);
+            QVERIFY2(other.err.contains("a trace of another program or run"), qPrintable(other.err));
+        }
     }
 
     // A collective on a sub-communicator cannot be replayed: --trace refuses the capture, says what and how to get
