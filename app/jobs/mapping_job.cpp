@@ -109,13 +109,19 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
     run.inputFingerprint = request.fingerprint;
     if (auto s = measurePlacement(run, project, request.completeNetwork); !s)
         return s.error();
-    // Small enough runs are simulated at once; a failed simulation is a note, not a failed run.
+    // Small enough runs are simulated and their time predicted at once; a failure is a note, not a failed run.
     if (simulatedMessages(run, project) <= kAutoSimulateMessages) {
         feedback.setProgress(1.0, "simulating with SimGrid");
         if (auto s = simulateRun(run, project, request.completeNetwork, feedback); !s) {
             if (s.error().code == ErrorCode::Canceled)
                 return s.error();
             run.notes.push_back("not simulated: " + s.error().message);
+        }
+        feedback.setProgress(1.0, "predicting its run time with SMPI");
+        if (auto p = predictRun(run, project, request.completeNetwork, feedback); !p) {
+            if (p.error().code == ErrorCode::Canceled)
+                return p.error();
+            run.notes.push_back("no predicted time: " + p.error().message);
         }
     }
     return run;

@@ -1,6 +1,7 @@
 #include "app/jobs/simulation_job.h"
 
 #include "core/sim/platform.h"
+#include "core/sim/replay.h"
 #include "core/sim/simulator.h"
 
 #include <algorithm>
@@ -15,6 +16,32 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
     const auto& comm = project.applications[a].comm;
     return comm.hasMessages() ? std::max(comm.totalMessages(), static_cast<double>(comm.nonZeros()))
                               : static_cast<double>(comm.nonZeros());
+}
+
+Status predictRun(document::Run& run, const document::Project& project, const model::Network& network,
+                  const Feedback& feedback)
+{
+    const int a = project.applicationIndex(run.application);
+    if (run.kind != document::RunKind::Mapping || a < 0)
+        return makeError(ErrorCode::InvalidInput,
+                         "run " + std::to_string(run.id) + " is not a mapping of one of the project's applications");
+    auto placement = model::withHosts(run.placement, project.topology);
+    if (!placement)
+        return placement.error();
+    auto platform = sim::buildPlatform(project.topology, network);
+    if (!platform)
+        return platform.error();
+    auto predicted = sim::predictBulkSynchronous(*platform, project.applications[a].comm, *placement,
+                                                 FeedbackRange(feedback, 0.0, 1.0));
+    if (!predicted)
+        return predicted.error();
+    std::erase_if(run.metrics, [](const document::RunMetric& m) { return m.id == "predicted_s"; });
+    run.metrics.insert(run.metrics.begin(), {"predicted_s", "Predicted time", "s", predicted->seconds});
+    std::erase_if(run.notes, [](const std::string& note) { return note.starts_with("predicted time: "); });
+    run.notes.push_back("predicted time: SMPI replay of " + std::to_string(predicted->replayedSteps) + " of "
+                        + std::to_string(static_cast<long long>(predicted->steps))
+                        + " bulk-synchronous steps (the median message count), scaled to all of them");
+    return {};
 }
 
 Status simulateRun(document::Run& run, const document::Project& project, const model::Network& network,

@@ -27,6 +27,13 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
 Status simulateRun(document::Run& run, const document::Project& project, const model::Network& network,
                    const Feedback& feedback);
 
+/// Adds the metric "predicted_s" (Predicted time, first among the run's metrics, replacing an earlier one): the
+/// SMPI replay of its application's matrices as a bulk-synchronous program (sim::predictBulkSynchronous) on the
+/// project's platform, each rank on the host the placement names; a note says the model and its steps.
+/// `network` must be complete. An error leaves the run as it was.
+Status predictRun(document::Run& run, const document::Project& project, const model::Network& network,
+                  const Feedback& feedback);
+
 /// One link of a simulated run beside what the alpha-beta cost says of it: a site pair's link (from, to), a site's
 /// uplink (to = -1), its downlink (from = -1), or the inside of a site (from = to), which the alpha-beta cost
 /// prices but whose per-host links the run does not keep from its simulation (`simulated` false).

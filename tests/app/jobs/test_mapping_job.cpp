@@ -76,6 +76,20 @@ private Q_SLOTS:
         const auto simulated = run->metric("simulated_s");
         QVERIFY(simulated && *simulated > 0.0);
         QVERIFY(!run->simulatedLinks.empty());
+        // Its predicted time (the SMPI replay of LU as 500 bulk-synchronous steps) comes first, with the model in a
+        // note; predicting again replaces it.
+        const auto predicted = run->metric("predicted_s");
+        QVERIFY(predicted && *predicted > 0.0);
+        QCOMPARE(run->metrics.front().id, std::string("predicted_s"));
+        QVERIFY(std::any_of(run->notes.begin(), run->notes.end(), [](const std::string& note) {
+            return note.starts_with("predicted time: SMPI replay of 500 of 500 bulk-synchronous steps");
+        }));
+        auto predictedAgain = *run;
+        QVERIFY(jobs::predictRun(predictedAgain, *doc.project(), doc.completeNetwork(), feedback));
+        QCOMPARE(std::count_if(predictedAgain.metrics.begin(), predictedAgain.metrics.end(),
+                               [](const document::RunMetric& m) { return m.id == "predicted_s"; }),
+                 std::ptrdiff_t(1));
+        QCOMPARE(*predictedAgain.metric("predicted_s"), *predicted);
         // Every WAN byte the alpha-beta breakdown counts crosses a site-pair link of the simulation.
         double pairBytes = 0.0;
         for (const auto& l : run->simulatedLinks) {
@@ -114,7 +128,7 @@ private Q_SLOTS:
         QCOMPARE(std::count_if(again.metrics.begin(), again.metrics.end(),
                                [](const document::RunMetric& m) { return m.id == "simulated_s"; }),
                  std::ptrdiff_t(1));
-        QCOMPARE(again.metrics[1].id, std::string("simulated_s"));
+        QCOMPARE(again.metrics[2].id, std::string("simulated_s"));
         QCOMPARE(again.metrics.back().id, std::string("runtime_s"));
         doc.addRuns({*run}, "geo");
         QVERIFY(doc.save(path));
@@ -122,6 +136,7 @@ private Q_SLOTS:
         QVERIFY(reopened.load(path));
         const auto& back = *reopened.runs()[0];
         QCOMPARE(*back.metric("simulated_s"), *simulated);
+        QCOMPARE(*back.metric("predicted_s"), *predicted);
         QCOMPARE(back.simulatedLinks.size(), run->simulatedLinks.size());
         QCOMPARE(back.simulatedLinks.front().busyFraction, run->simulatedLinks.front().busyFraction);
         // A simulated link naming a site the project does not have is a damaged file, refused with the reason.
