@@ -235,8 +235,9 @@ Expected<double> replayTrace(const SimPlatform& platform, const std::string& tra
     if (child > 0)
         ::waitpid(child, &status, 0);
     if (child < 0)
-        return makeError(ErrorCode::Io,
-                         "predict: cannot start smpirun (SimGrid's SMPI; Debian package simgrid): is it installed?");
+        return makeError(
+            ErrorCode::Io,
+            "predict: cannot start smpirun (SimGrid's SMPI; Debian package libsimgrid-dev): is it installed?");
     if (!finished)
         return makeError(ErrorCode::Canceled, "canceled");
     const double t = loggedTime(errors);

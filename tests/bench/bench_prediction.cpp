@@ -302,7 +302,7 @@ int main(int argc, char** argv)
     const QString apps = root.filePath("prediction_apps");
     const QString source = QString(MERIDIAN_SOURCE_DIR) + "/tests/bench/prediction";
     if (run("smpicc", {"-O2", "-I" + source, "-o", apps, source + "/prediction_apps.c"}).code != 0) {
-        std::fprintf(stderr, "bench_prediction: smpicc (Debian package simgrid) could not build the programs\n");
+        std::fprintf(stderr, "bench_prediction: smpicc (Debian package libsimgrid-dev) could not build the programs\n");
         return 1;
     }
     const QString ompiApps = root.filePath("prediction_apps_ompi");
