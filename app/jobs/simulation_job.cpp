@@ -18,8 +18,16 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
                               : static_cast<double>(comm.nonZeros());
 }
 
-Status predictRun(document::Run& run, const document::Project& project, const model::Network& network,
-                  const Feedback& feedback)
+namespace {
+
+/// A mapping run made ready for SimGrid: its application's matrices, its placement with hosts and the platform.
+struct PlacedRun {
+    const model::CommMatrix* comm = nullptr;
+    model::Placement placement;
+    sim::SimPlatform platform;
+};
+
+Expected<PlacedRun> placedRun(const document::Run& run, const document::Project& project, const model::Network& network)
 {
     const int a = project.applicationIndex(run.application);
     if (run.kind != document::RunKind::Mapping || a < 0)
@@ -31,7 +39,18 @@ Status predictRun(document::Run& run, const document::Project& project, const mo
     auto platform = sim::buildPlatform(project.topology, network);
     if (!platform)
         return platform.error();
-    auto predicted = sim::predictBulkSynchronous(*platform, project.applications[a].comm, *placement,
+    return PlacedRun{&project.applications[a].comm, std::move(*placement), std::move(*platform)};
+}
+
+} // namespace
+
+Status predictRun(document::Run& run, const document::Project& project, const model::Network& network,
+                  const Feedback& feedback)
+{
+    auto placed = placedRun(run, project, network);
+    if (!placed)
+        return placed.error();
+    auto predicted = sim::predictBulkSynchronous(placed->platform, *placed->comm, placed->placement,
                                                  FeedbackRange(feedback, 0.0, 1.0));
     if (!predicted)
         return predicted.error();
@@ -47,26 +66,19 @@ Status predictRun(document::Run& run, const document::Project& project, const mo
 Status simulateRun(document::Run& run, const document::Project& project, const model::Network& network,
                    const Feedback& feedback)
 {
-    const int a = project.applicationIndex(run.application);
-    if (run.kind != document::RunKind::Mapping || a < 0)
-        return makeError(ErrorCode::InvalidInput,
-                         "run " + std::to_string(run.id)
-                             + " is not a mapping of one of "
-                               "the project's applications");
-    auto placement = model::withHosts(run.placement, project.topology);
-    if (!placement)
-        return placement.error();
-    auto platform = sim::buildPlatform(project.topology, network);
-    if (!platform)
-        return platform.error();
-    const auto& comm = project.applications[a].comm;
-    auto result = sim::simulate(*platform, sim::iterationTransfers(comm, *placement), {1},
+    auto placed = placedRun(run, project, network);
+    if (!placed)
+        return placed.error();
+    const model::CommMatrix& comm = *placed->comm;
+    const model::Placement& placement = placed->placement;
+    const sim::SimPlatform& platform = placed->platform;
+    auto result = sim::simulate(platform, sim::iterationTransfers(comm, placement), {1},
                                 FeedbackRange(feedback, 0.0, 1.0));
     if (!result)
         return result.error();
     std::vector<document::SimulatedLink> links;
-    for (int l = 0; l < static_cast<int>(platform->links.size()); ++l) {
-        const sim::SimLink& link = platform->links[l];
+    for (int l = 0; l < static_cast<int>(platform.links.size()); ++l) {
+        const sim::SimLink& link = platform.links[l];
         document::SimulatedLink out;
         switch (link.kind) {
         case sim::SimLink::Kind::Uplink:
@@ -86,7 +98,7 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
         out.busyFraction = result->meanIterationSeconds > 0.0
             ? result->links[l].busySeconds / result->meanIterationSeconds
             : 0.0;
-        out.utilisation = result->utilisation(*platform, l);
+        out.utilisation = result->utilisation(platform, l);
         if (out.bytes > 0.0)
             links.push_back(out);
     }

@@ -1,5 +1,6 @@
 #include "core/sim/child_process.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -76,6 +77,34 @@ bool drainChild(int first, int second, pid_t child, std::string& firstText, std:
         }
     }
     return true;
+}
+
+Expected<ChildOutput> runChild(const std::string& what, const std::function<pid_t(int, int)>& spawn,
+                               const FeedbackRange& range)
+{
+    int first[2];
+    int second[2];
+    if (::pipe2(first, O_CLOEXEC) != 0)
+        return makeError(ErrorCode::Internal, "cannot create a pipe to " + what);
+    if (::pipe2(second, O_CLOEXEC) != 0) {
+        ::close(first[0]);
+        ::close(first[1]);
+        return makeError(ErrorCode::Internal, "cannot create a pipe to " + what);
+    }
+    const pid_t child = spawn(first[1], second[1]);
+    ::close(first[1]);
+    ::close(second[1]);
+    ChildOutput out;
+    const bool finished = child > 0 && drainChild(first[0], second[0], child, out.first, out.second, range);
+    ::close(first[0]);
+    ::close(second[0]);
+    if (child > 0)
+        ::waitpid(child, &out.status, 0);
+    if (child <= 0)
+        return makeError(ErrorCode::Internal, "cannot start " + what);
+    if (!finished)
+        return makeError(ErrorCode::Canceled, "canceled");
+    return out;
 }
 
 std::string exitDescription(int status)

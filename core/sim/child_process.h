@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,20 @@ private:
 /// returns false.
 bool drainChild(int first, int second, pid_t child, std::string& firstText, std::string& secondText,
                 const FeedbackRange& range);
+
+/// What a child process left: its two outputs and its waitpid status.
+struct ChildOutput {
+    std::string first;  ///< what it wrote on the first pipe
+    std::string second; ///< what it wrote on the second pipe (its standard error)
+    int status = 0;
+};
+
+/// Creates two pipes, starts a child with `spawn(firstWriteEnd, secondWriteEnd)` (which returns its pid, or -1),
+/// reads both pipes to their ends under `range`'s cancellation (drainChild) and waits for it. Errors: the pipes
+/// or the child cannot be created (Internal, naming `what`), or the range was canceled (Canceled). A child that
+/// failed is an output: read its status.
+Expected<ChildOutput> runChild(const std::string& what, const std::function<pid_t(int, int)>& spawn,
+                               const FeedbackRange& range);
 
 /// "exited with status N" or "stopped by signal N", from a waitpid status.
 std::string exitDescription(int status);

@@ -213,36 +213,21 @@ Expected<double> replayTrace(const SimPlatform& platform, const std::string& tra
     arguments.emplace_back("--log=root.thresh:warning");
     arguments.emplace_back("--log=smpi_replay.thresh:info");
     arguments.push_back(std::string("--log=smpi_replay.fmt:") + kTimeMarker + "%.12d%n");
-    int outPipe[2];
-    int errorPipe[2];
-    if (::pipe2(outPipe, O_CLOEXEC) != 0)
-        return makeError(ErrorCode::Internal, "predict: cannot create a pipe to smpirun");
-    if (::pipe2(errorPipe, O_CLOEXEC) != 0) {
-        ::close(outPipe[0]);
-        ::close(outPipe[1]);
-        return makeError(ErrorCode::Internal, "predict: cannot create a pipe to smpirun");
-    }
-    const pid_t child = spawnSmpirun(arguments, std::filesystem::absolute(traceList).parent_path().string(), outPipe[1],
-                                     errorPipe[1]);
-    ::close(outPipe[1]);
-    ::close(errorPipe[1]);
-    std::string out;
-    std::string errors;
-    const bool finished = child > 0 && drainChild(outPipe[0], errorPipe[0], child, out, errors, range);
-    ::close(outPipe[0]);
-    ::close(errorPipe[0]);
-    int status = 0;
-    if (child > 0)
-        ::waitpid(child, &status, 0);
-    if (child < 0)
+    const std::string folder = std::filesystem::absolute(traceList).parent_path().string();
+    auto ran = runChild(
+        "smpirun", [&](int outFd, int errorFd) { return spawnSmpirun(arguments, folder, outFd, errorFd); }, range);
+    if (!ran && ran.error().code == ErrorCode::Canceled)
+        return ran.error();
+    if (!ran && !ran.error().message.starts_with("cannot start"))
+        return makeError(ran.error().code, "predict: " + ran.error().message);
+    if (!ran)
         return makeError(
             ErrorCode::Io,
             "predict: cannot start smpirun (SimGrid's SMPI; Debian package libsimgrid-dev): is it installed?");
-    if (!finished)
-        return makeError(ErrorCode::Canceled, "canceled");
-    const double t = loggedTime(errors);
+    const int status = ran->status;
+    const double t = loggedTime(ran->second);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || t < 0.0) {
-        const std::string tail = errorTail(errors + out);
+        const std::string tail = errorTail(ran->second + ran->first);
         return makeError(ErrorCode::Internal,
                          "predict: smpirun " + exitDescription(status) + (t < 0.0 ? " without a simulated time" : "")
                              + (tail.empty() ? "" : ": " + tail));

@@ -608,33 +608,18 @@ Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Tran
         std::remove(file->c_str());
         return input.error();
     }
-    int resultPipe[2];
-    int errorPipe[2];
-    if (::pipe2(resultPipe, O_CLOEXEC) != 0 || ::pipe2(errorPipe, O_CLOEXEC) != 0) {
-        std::remove(file->c_str());
-        std::remove(input->c_str());
-        return makeError(ErrorCode::Internal, "simulate: cannot create a pipe to the simulation");
-    }
-    const pid_t child = spawnWorker(*file, *input, resultPipe[1], errorPipe[1]);
-    ::close(resultPipe[1]);
-    ::close(errorPipe[1]);
-    std::string result;
-    std::string errors;
-    const bool finished = child > 0 && drainChild(resultPipe[0], errorPipe[0], child, result, errors, range);
-    ::close(resultPipe[0]);
-    ::close(errorPipe[0]);
-    int status = 0;
-    if (child > 0)
-        ::waitpid(child, &status, 0);
+    auto ran = runChild(
+        "the simulation process",
+        [&](int resultFd, int errorFd) { return spawnWorker(*file, *input, resultFd, errorFd); }, range);
     std::remove(file->c_str());
     std::remove(input->c_str());
-    if (child < 0)
-        return makeError(ErrorCode::Internal, "simulate: cannot start the simulation process");
-    if (!finished)
-        return makeError(ErrorCode::Canceled, "canceled");
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return childFailure(status, errors);
-    auto decoded = decode(result, platform);
+    if (!ran)
+        return ran.error().code == ErrorCode::Canceled
+            ? ran.error()
+            : makeError(ran.error().code, "simulate: " + ran.error().message);
+    if (!WIFEXITED(ran->status) || WEXITSTATUS(ran->status) != 0)
+        return childFailure(ran->status, ran->second);
+    auto decoded = decode(ran->first, platform);
     if (!decoded)
         return decoded.error();
     for (std::size_t l = 0; l < linkBytes.size(); ++l)
