@@ -464,6 +464,44 @@ private Q_SLOTS:
         }
     }
 
+    // SMPI's replay has no scan: the tracer writes MPI_Scan and MPI_Exscan on MPI_COMM_WORLD as allreduces of the
+    // same size (what a recursive-doubling scan exchanges), so a program that numbers its items with a scan, as
+    // LAMMPS does, is traced and replayed.
+    void aScanIsTracedAsAnAllreduceOfItsSize()
+    {
+        const QString mpicc = QStandardPaths::findExecutable("mpicc");
+        if (mpicc.isEmpty())
+            QSKIP("mpicc (libopenmpi-dev) is not installed");
+        QTemporaryDir dir;
+        QFile source(dir.filePath("scan.c"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("#include <mpi.h>\n"
+                     "int main(int argc, char** argv) {\n"
+                     "    MPI_Init(&argc, &argv);\n"
+                     "    long long mine = 1, sum[3] = {0, 0, 0};\n"
+                     "    MPI_Scan(&mine, sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);\n"
+                     "    MPI_Exscan(&mine, sum, 3, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);\n"
+                     "    MPI_Finalize();\n"
+                     "    return 0;\n"
+                     "}\n");
+        source.close();
+        QProcess compile;
+        compile.start(mpicc, {"-o", dir.filePath("scan"), source.fileName()});
+        QVERIFY(compile.waitForFinished(120000) && compile.exitCode() == 0);
+        const QString prefix = dir.filePath("scan");
+        const Ran ran = runCli({"capture", "--out", prefix, "--trace", "--", QStandardPaths::findExecutable("mpirun"),
+                                "--allow-run-as-root", "--oversubscribe", "-np", "3", dir.filePath("scan")});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err + ran.out));
+        auto trace = io::readTiTrace((prefix + ".ti").toStdString());
+        QVERIFY2(trace, trace ? "" : trace.error().toString().c_str());
+        auto text = io::readTextFile((prefix + ".ti.1").toStdString());
+        QVERIFY(text);
+        const QStringList lines = QString::fromStdString(*text).split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.indexOf("1 allreduce 24 0") > lines.indexOf("1 allreduce 8 0")
+                     && lines.indexOf("1 allreduce 8 0") > 0,
+                 qPrintable(lines.join(" | ")));
+    }
+
     // A collective on a sub-communicator cannot be replayed: --trace refuses the capture, says what and how to get
     // the matrices, and writes nothing.
     void aTraceThatCannotBeReplayedIsRefused()
