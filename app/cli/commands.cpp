@@ -118,7 +118,8 @@ QJsonObject projectInfoJson(const document::Project& project)
                         {"nonzeros", app.comm.nonZeros()},
                         {"bytes", app.comm.totalBytes()},
                         {"messages", app.comm.hasMessages() ? QJsonValue(app.comm.totalMessages()) : QJsonValue()},
-                        {"pins", app.pins.size()}});
+                        {"pins", app.pins.size()},
+                        {"trace_lines", app.trace ? QJsonValue(static_cast<double>(app.trace->lines)) : QJsonValue()}});
     out["applications"] = apps;
     QJsonArray graphs;
     for (const auto& g : project.graphs) {

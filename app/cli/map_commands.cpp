@@ -6,7 +6,6 @@
 #include "core/io/launcher_files.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
-#include "core/io/ti_trace.h"
 #include "core/mapping/builtin_mappers.h"
 #include "core/sim/replay.h"
 
@@ -65,7 +64,7 @@ Expected<MappingProblem> buildProblem(const LoadedProblem& loaded, model::Distan
     auto problem = MappingProblem::create(project.topology, project.completeNetwork(dm), app.comm, app.pins);
     if (!problem)
         return problem;
-    return problem->withJudge(sim::replayJudge(*problem));
+    return problem->withJudge(sim::replayJudge(*problem, app.trace));
 }
 
 struct Run {
@@ -216,8 +215,8 @@ int runMap(const QStringList& arguments)
     parser.addOption({"start", "A mapping CSV to start from (for refine with start=input).", "file"});
     parser.addOption({"trace",
                       "The application's time-independent trace (PREFIX.ti from capture --trace): refine's default "
-                      "objective replays it to choose between its last candidates (else its matrices, as a "
-                      "bulk-synchronous program).",
+                      "objective replays it to choose between its last candidates (else the trace the project keeps "
+                      "with the application; else its matrices, as a bulk-synchronous program).",
                       "PREFIX.ti"});
     parser.addOption({"out", "Write the mapping CSV (process,site,host,slot).", "file"});
     parser.addOption({"rankfile", "Write an Open MPI rankfile.", "file"});
@@ -254,12 +253,6 @@ int runMap(const QStringList& arguments)
         return report(problem.error());
     const auto& project = loaded->project;
     const auto& app = project.applications[loaded->application];
-    if (parser.isSet("trace")) {
-        auto trace = io::readApplicationTrace(parser.value("trace").toStdString(), app.comm);
-        if (!trace)
-            return report(trace.error());
-        problem = problem->withJudge(sim::replayJudge(*problem, std::make_shared<const io::TiTrace>(std::move(*trace))));
-    }
     if (parser.isSet("start")) {
         auto start = io::readMappingCsv(parser.value("start").toStdString(), project.topology, app.comm.processCount());
         if (!start)

@@ -1,6 +1,7 @@
 #include "app/cli/problem_loader.h"
 
 #include "app/document/project_file.h"
+#include "app/document/project_imports.h"
 #include "core/io/comm_io.h"
 #include "core/io/network_io.h"
 #include "core/io/placement_io.h"
@@ -116,9 +117,17 @@ Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser)
         }
         problem.project.applications.push_back(std::move(app));
     }
-    const auto& app = problem.project.applications[problem.application];
+    auto& app = problem.project.applications[problem.application];
     if (auto s = app.pins.validate(app.comm.processCount(), problem.project.topology); !s)
         return inFile(s.error(), parser.value("pins").toStdString());
+    // --trace (map, predict) replaces the project's trace of the application for this command.
+    if (parser.optionNames().contains("trace")) {
+        auto trace = document::readTraceFor(parser.value("trace").toStdString(), app.comm);
+        if (!trace)
+            return trace.error();
+        app.trace = std::move(*trace);
+        app.traceFile = parser.value("trace").toStdString();
+    }
     return problem;
 }
 

@@ -28,7 +28,8 @@ Status refuseRawWithProject(const QCommandLineParser& parser, std::initializer_l
 /// Loads --sites with --latency and --bandwidth (as available) into a project without applications.
 Expected<document::Project> loadSitesAndNetwork(const QCommandLineParser& parser);
 
-/// Loads the problem the options name. Errors name the file at fault; a missing option is an
+/// Loads the problem the options name, with the application's trace from --trace when the command has that
+/// option and it is given (else the project's own). Errors name the file at fault; a missing option is an
 /// InvalidInput error saying which options are needed.
 Expected<LoadedProblem> loadProblem(const QCommandLineParser& parser);
 

@@ -29,19 +29,21 @@ constexpr const char* kProjectUsage
       "Subcommands:\n"
       "  create OUT.meridian --name N [--description D] --sites S [--hosts H] [--latency L] [--bandwidth B] [--force]\n"
       "  add-application P --name A (--volume V [--messages M] | --pattern PATTERN --processes N [pattern options])\n"
-      "                  [--pins PINS]\n"
+      "                  [--pins PINS] [--trace T]\n"
       "  set-network P [--latency L] [--bandwidth B]\n"
       "  set-link P --from SITE --to SITE --netpipe FILE [--one-direction]\n"
       "  import-probe P PREFIX\n"
       "  import-graph P GRAPH [--name G] [--format snap|metis|mtx] [--homes H] [--homes-seed S]\n"
       "  set-pins P --application A --pins PINS\n"
+      "  set-trace P --application A (--trace T | --remove)\n"
       "  set-hosts P --hosts H\n"
       "\n"
       "Sites are CSV (name,lat,lon,nodes[,slots,up_MBps,down_MBps,egress_usd_per_GB]) or GeoJSON; latency (ms)\n"
       "and bandwidth (MB/s) are CSV matrices with site names, or Matrix Market in site order; missing entries\n"
       "are estimated from distance. Volumes and message counts are Matrix Market or CSV; pins are\n"
       "process,site lines. Hosts are host,site[,slots] lines: the real host names a rankfile must carry\n"
-      "(without them a site's hosts are named <site>-00, <site>-01, ...).\n"
+      "(without them a site's hosts are named <site>-00, <site>-01, ...). A trace is SimGrid's time-independent\n"
+      "trace of the application (capture --trace writes PREFIX.ti): kept with it, replayed for predicted time.\n"
       "Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
 
 using document::Project;
@@ -198,7 +200,11 @@ int runAddApplication(const QStringList& arguments)
                        {"volume", "Bytes sent from process i to j: Matrix Market or CSV.", "file"},
                        {"messages", "Message counts from i to j (same size as the volume).", "file"},
                        {"pattern", "Generate instead: lu, bt, sp, cg, ft, mg, kmeans or dnn.", "PATTERN"},
-                       {"pins", "Pins: process,site lines.", "file"}});
+                       {"pins", "Pins: process,site lines.", "file"},
+                       {"trace",
+                        "The application's time-independent trace (the list PREFIX.ti that capture --trace writes, "
+                        "or a merged trace), checked against the volume; kept with it and replayed by predict and map.",
+                        "file"}});
     addPatternOptions(parser);
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
@@ -209,15 +215,15 @@ int runAddApplication(const QStringList& arguments)
         return usageError("--name is required");
     if (parser.isSet("volume") == parser.isSet("pattern"))
         return usageError("give either --volume (with optional --messages) or --pattern with --processes");
-    if (parser.isSet("pattern") && parser.isSet("messages"))
-        return usageError("--messages goes with --volume; a generated pattern has its own message counts");
+    if (parser.isSet("pattern") && (parser.isSet("messages") || parser.isSet("trace")))
+        return usageError("--messages and --trace go with --volume; a generated pattern has its own message counts");
     const std::string name = parser.value("name").trimmed().toStdString();
     document::Application app;
     if (parser.isSet("volume")) {
         auto read = document::readApplication(name,
                                               {parser.value("volume").toStdString(),
                                                parser.value("messages").toStdString(),
-                                               parser.value("pins").toStdString()},
+                                               parser.value("pins").toStdString(), parser.value("trace").toStdString()},
                                               project->topology);
         if (!read)
             return report(read.error());
@@ -404,6 +410,43 @@ int runSetPins(const QStringList& arguments)
     return finish(*edited, parser.positionalArguments().front());
 }
 
+int runSetTrace(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Attaches a time-independent trace to one application (the list PREFIX.ti that capture --trace writes, or a "
+        "merged trace; its ranks and each pair's bytes must be the application's), or removes it. predict and map "
+        "replay the attached trace for the predicted run time; without one they replay the bulk-synchronous model.");
+    parser.addPositionalArgument("project", "The project file; it is rewritten.");
+    parser.addOptions({{"application", "The application's name.", "A"},
+                       {"trace", "The trace: PREFIX.ti or a merged trace file.", "file"},
+                       {"remove", "Remove the application's trace instead."}});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    auto project = loadOne(parser, "meridian-cli project set-trace P --application A --trace T");
+    if (!project)
+        return report(project.error());
+    if (!parser.isSet("application") || parser.isSet("trace") == parser.isSet("remove"))
+        return usageError("--application and one of --trace or --remove are required");
+    const int a = project->applicationIndex(parser.value("application").toStdString());
+    if (a < 0)
+        return report(
+            makeError(ErrorCode::InvalidInput,
+                      "the project has no application named '" + parser.value("application").toStdString() + "'",
+                      {parser.positionalArguments().front().toStdString()}));
+    std::shared_ptr<const io::StoredTrace> trace;
+    if (parser.isSet("trace")) {
+        auto read = document::readTraceFor(parser.value("trace").toStdString(), project->applications[a].comm);
+        if (!read)
+            return report(read.error());
+        trace = std::move(*read);
+    }
+    auto edited = document::withTrace(*project, a, std::move(trace));
+    if (!edited)
+        return report(inFile(edited.error(), parser.value("trace").toStdString()));
+    return finish(*edited, parser.positionalArguments().front());
+}
+
 int runSetHosts(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -453,6 +496,8 @@ int runProject(const QStringList& arguments)
         return runSetPins(rest);
     if (sub == "set-hosts")
         return runSetHosts(rest);
+    if (sub == "set-trace")
+        return runSetTrace(rest);
     std::fprintf(stderr, "meridian-cli: error: unknown project subcommand '%s'\n\n%s", sub.toLocal8Bit().constData(),
                  kProjectUsage);
     return kExitBadInput;

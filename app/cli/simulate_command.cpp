@@ -348,8 +348,9 @@ int runPredict(const QStringList& arguments)
         "An application known by its matrices runs as a bulk-synchronous program of S steps (S the median message "
         "count of its communicating pairs; each pair's messages spread evenly over the steps; every step each rank "
         "posts its receives and sends, then waits for all of them); SMPI models the MPI protocol (eager below 64 "
-        "KiB, rendezvous above) and the sharing of every link. With --trace, a captured application's own trace is "
-        "replayed instead (meridian-cli capture --trace): every rank's sends, receives, waits, collectives and "
+        "KiB, rendezvous above) and the sharing of every link. When the project keeps a trace with the application "
+        "(project set-trace) or --trace names one, the captured application's own trace is replayed instead "
+        "(meridian-cli capture --trace): every rank's sends, receives, waits, collectives and "
         "the computing between them, in order. Prints JSON: predicted_s, the model (and its steps), "
         "the step-time estimate refine's default objective minimises (surrogate_s), the alpha-beta cost (SC17 "
         "eq. 3) beside them, and the smpirun settings.");
@@ -357,8 +358,8 @@ int runPredict(const QStringList& arguments)
     parser.addOptions({{"mapping", "The mapping CSV to predict: process,site[,host,slot].", "file"},
                        {"trace",
                         "Replay the application's time-independent trace instead of the bulk-synchronous model: the "
-                        "list PREFIX.ti that meridian-cli capture --trace writes (checked against the application's "
-                        "matrix).",
+                        "list PREFIX.ti that meridian-cli capture --trace writes, or a merged trace (checked against "
+                        "the application's matrix; it replaces the trace the project keeps with the application).",
                         "PREFIX.ti"}});
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
@@ -369,12 +370,8 @@ int runPredict(const QStringList& arguments)
         return report(placed.error());
     const auto& project = placed->project();
     const auto& app = placed->application();
-    std::optional<io::TiTrace> trace;
-    if (parser.isSet("trace")) {
-        auto read = io::readApplicationTrace(parser.value("trace").toStdString(), app.comm);
-        if (!read)
-            return report(read.error());
-        trace = std::move(*read);
+    const auto& trace = app.trace;
+    if (trace) {
         const double estimate = static_cast<double>(trace->lines) / io::kReplayLinesPerSecond;
         if (estimate > kAnnouncedReplaySeconds)
             std::fprintf(stderr,
@@ -397,7 +394,7 @@ int runPredict(const QStringList& arguments)
     out["trace_lines"] = static_cast<double>(predicted->traceLines);
     const double steps = trace ? cost::bulkSynchronousSteps(app.comm) : predicted->steps;
     if (trace) {
-        out["trace"] = parser.value("trace");
+        out["trace"] = QString::fromStdString(app.traceFile);
     } else {
         out["steps"] = steps;
         out["replayed_steps"] = static_cast<double>(predicted->replayedSteps);

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "app/document/graph_input.h"
+#include "core/io/ti_trace.h"
 #include "core/model/comm_matrix.h"
 #include "core/model/constraints.h"
 #include "core/model/network.h"
 #include "core/model/network_estimator.h"
 #include "core/model/topology.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,12 @@ struct Application {
     std::string volumeFile;
     std::string messagesFile;
     std::string pinsFile;
+    /// The application's captured behaviour: SimGrid's time-independent trace (`capture --trace`), checked
+    /// against the volume matrix when attached, replayed for the predicted run time. Null when the application
+    /// is known by its matrices only (then the prediction is the bulk-synchronous model). Shared: it can be large
+    /// and never changes; an edit of the matrices drops it.
+    std::shared_ptr<const io::StoredTrace> trace;
+    std::string traceFile; ///< its sidecar file, as the others ("kmeans.trace.ti")
 };
 
 /// Everything a user plans with: the sites, the measured network (missing entries stay missing here;

@@ -496,7 +496,21 @@ Expected<Project> withDuplicatedApplication(const Project& project, int applicat
     copy.volumeFile.clear();
     copy.messagesFile.clear();
     copy.pinsFile.clear();
+    copy.traceFile.clear();
     return withApplication(project, std::move(copy));
+}
+
+Expected<Project> withTrace(const Project& project, int application, std::shared_ptr<const io::StoredTrace> trace)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return invalid("no application " + std::to_string(application));
+    const auto& app = project.applications[application];
+    if (trace && trace->ranks != app.comm.processCount())
+        return invalid("the trace has " + std::to_string(trace->ranks) + " ranks and the application '" + app.name
+                       + "' " + std::to_string(app.comm.processCount()) + " processes");
+    Project out = project;
+    out.applications[application].trace = std::move(trace);
+    return out;
 }
 
 Expected<Project> withoutApplication(const Project& project, int application)
@@ -566,6 +580,9 @@ Expected<Project> withCommEntry(const Project& project, int application, bool me
         return matrix.error();
     Project out = project;
     out.applications[application].comm = std::move(*matrix);
+    // The trace no longer describes the edited matrix: the prediction falls back to the bulk-synchronous model.
+    out.applications[application].trace.reset();
+    out.applications[application].traceFile.clear();
     return out;
 }
 
@@ -695,6 +712,10 @@ std::uint64_t inputFingerprint(const Project& project, const std::string& applic
             h.value(pin.process);
             h.value(pin.site);
         }
+        // A trace changes the predicted time; an application without one keeps the fingerprint it had before
+        // traces existed.
+        if (app.trace)
+            h.text(app.trace->text);
     }
     return h.hash();
 }

@@ -75,6 +75,9 @@ Expected<Project> withApplication(const Project& project, Application applicatio
 Expected<Project> withRenamedApplication(const Project& project, int application, const std::string& name);
 /// Adds a copy of an application (matrices and pins) under a new name, with sidecar files of its own.
 Expected<Project> withDuplicatedApplication(const Project& project, int application, const std::string& name);
+/// Attaches a trace (already checked against the application's matrix: io::readApplicationTrace) to an application,
+/// or with null detaches it; its rank count must be the application's process count.
+Expected<Project> withTrace(const Project& project, int application, std::shared_ptr<const io::StoredTrace> trace);
 /// Removes an application.
 Expected<Project> withoutApplication(const Project& project, int application);
 /// Returns `base`, or "base (2)", "base (3)", ... : the first name no application of the project has.
@@ -83,7 +86,8 @@ std::string unusedApplicationName(const Project& project, const std::string& bas
 Expected<Project> withGraph(const Project& project, GraphInput graph);
 /// Removes a graph (its files stay where they are).
 Expected<Project> withoutGraph(const Project& project, const std::string& name);
-/// Sets a communication matrix entry (bytes or messages) of an application; 0 removes the pair.
+/// Sets a communication matrix entry (bytes or messages) of an application; 0 removes the pair. The application's
+/// trace is dropped: it no longer describes the matrix.
 Expected<Project> withCommEntry(const Project& project, int application, bool messages, int from, int to, double value);
 /// Pins a process to a site, or unpins it with site = -1.
 Expected<Project> withPin(const Project& project, int application, int process, int site);

@@ -1,5 +1,7 @@
 #include "app/document/project_file.h"
 
+#include "app/document/project_imports.h"
+
 #include "app/document/run_file.h"
 #include "core/common/utc_date.h"
 #include "core/io/comm_io.h"
@@ -491,15 +493,32 @@ Expected<model::Constraints> readPins(const Reader& r, const QJsonValue& value, 
     return constraints;
 }
 
+/// Reads an application's trace sidecar and checks it is the application's (its ranks and bytes).
+Expected<std::shared_ptr<const io::StoredTrace>> readTrace(const Reader& r, const QString& where, const QString& file,
+                                                           const model::CommMatrix& comm)
+{
+    auto path = r.sidecar(where + ".trace", file);
+    if (!path)
+        return path.error();
+    if (!QFileInfo::exists(*path))
+        return makeError(ErrorCode::Io, (where + ": the sidecar file '" + *path + "' is missing").toStdString(),
+                         {r.path.toStdString()});
+    return readTraceFor(path->toStdString(), comm);
+}
+
 Expected<Application> readApplication(const Reader& r, const QJsonValue& value, int index, const model::Topology& topo)
 {
     const QString where = QString("applications[%1]").arg(index);
     if (!value.isObject())
         return r.fail(where, "expected an object {\"name\": ..., \"volume\": ...}");
     const auto o = value.toObject();
-    if (auto k = r.checkKeys(o, where, {"name", "description", "volume", "messages", "pins"}); !k)
+    if (auto k = r.checkKeys(o, where, {"name", "description", "volume", "messages", "pins", "trace"}); !k)
         return k.error();
-    if (auto t = r.checkTypes(o, where, {{"description", QJsonValue::String}, {"messages", QJsonValue::String}}); !t)
+    if (auto t = r.checkTypes(o, where,
+                              {{"description", QJsonValue::String},
+                               {"messages", QJsonValue::String},
+                               {"trace", QJsonValue::String}});
+        !t)
         return t.error();
     if (!o.value("name").isString() || o.value("name").toString().isEmpty())
         return r.fail(where + ".name", "expected a non-empty string");
@@ -536,6 +555,13 @@ Expected<Application> readApplication(const Reader& r, const QJsonValue& value, 
     if (auto s = constraints->validate(app.comm.processCount(), topo); !s)
         return r.fail(where + ".pins", QString::fromStdString(s.error().message));
     app.pins = std::move(*constraints);
+    if (o.value("trace").isString()) {
+        app.traceFile = o.value("trace").toString().toStdString();
+        auto trace = readTrace(r, where, o.value("trace").toString(), app.comm);
+        if (!trace)
+            return trace.error();
+        app.trace = std::move(*trace);
+    }
     return app;
 }
 
@@ -656,6 +682,8 @@ QString ProjectFile::sidecarName(const std::string& applicationName, SidecarKind
         return slug + ".messages.mtx";
     case SidecarKind::Pins:
         return slug + ".pins.csv";
+    case SidecarKind::Trace:
+        return slug + ".trace.ti";
     }
     return slug;
 }
@@ -674,6 +702,7 @@ Project ProjectFile::withSidecarNames(const Project& project)
         keep(app.volumeFile, ".mtx");
         keep(app.messagesFile, ".mtx");
         keep(app.pinsFile, ".csv");
+        keep(app.traceFile, ".ti");
     }
     const auto assign = [&](std::string& file, const std::string& name, SidecarKind kind) {
         if (!file.empty())
@@ -690,6 +719,7 @@ Project ProjectFile::withSidecarNames(const Project& project)
         assign(app.volumeFile, app.name, SidecarKind::Volume);
         assign(app.messagesFile, app.name, SidecarKind::Messages);
         assign(app.pinsFile, app.name, SidecarKind::Pins);
+        assign(app.traceFile, app.name, SidecarKind::Trace);
     }
     return out;
 }
@@ -697,13 +727,13 @@ Project ProjectFile::withSidecarNames(const Project& project)
 namespace {
 
 // The project's own files, the only ones its save journal may replace and its save may write: the project file, its
-// runs file and sidecars of the kinds Meridian writes (.mtx, .csv), in the project's folder.
+// runs file and sidecars of the kinds Meridian writes (.mtx, .csv, .ti), in the project's folder.
 bool isOwnFileName(std::string_view name, const std::string& projectName, const std::string& runsName)
 {
     const auto endsWith = [&](std::string_view suffix) {
         return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
     };
-    return name == projectName || name == runsName || endsWith(".mtx") || endsWith(".csv");
+    return name == projectName || name == runsName || endsWith(".mtx") || endsWith(".csv") || endsWith(".ti");
 }
 
 } // namespace
@@ -1028,6 +1058,11 @@ Status ProjectFile::save(const Project& project, const QString& path, const std:
             const QString pins = QString::fromStdString(app.pinsFile);
             outputs.emplace_back(dir.filePath(pins).toStdString(), io::pinsCsvText(app.pins, named.topology));
             o["pins"] = pins;
+        }
+        if (app.trace) {
+            const QString trace = QString::fromStdString(app.traceFile);
+            outputs.emplace_back(dir.filePath(trace).toStdString(), app.trace->text);
+            o["trace"] = trace;
         }
         apps.append(o);
     }

@@ -66,10 +66,10 @@ public:
     /// Refuses a sidecar file that is not inside the project's folder (see journalScope).
     static Status checkInsideFolder(const QString& projectPath, const QString& file);
 
-    enum class SidecarKind { Volume, Messages, Pins };
+    enum class SidecarKind { Volume, Messages, Pins, Trace };
     /// Returns the project with every application's sidecar file names set: names it already has are kept
     /// (so saving never renames a user's files), except one that another application uses already or
-    /// whose suffix does not fit what Meridian writes (.mtx, .csv); the others get sidecarName(), made
+    /// whose suffix does not fit what Meridian writes (.mtx, .csv, .ti); the others get sidecarName(), made
     /// unique with "-2", "-3", ... Saving uses these names.
     static Project withSidecarNames(const Project& project);
     /// Returns the sidecar file name of an application's volume, message counts or pins

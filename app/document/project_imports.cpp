@@ -40,7 +40,24 @@ Expected<Application> readApplication(const std::string& name, const Application
             return pins.error();
         app.pins = std::move(*pins);
     }
+    if (!files.trace.empty()) {
+        auto trace = readTraceFor(files.trace, app.comm);
+        if (!trace)
+            return trace.error();
+        app.trace = std::move(*trace);
+    }
     return app;
+}
+
+Expected<std::shared_ptr<const io::StoredTrace>> readTraceFor(const std::string& path, const model::CommMatrix& comm)
+{
+    auto trace = io::readApplicationTrace(path, comm);
+    if (!trace)
+        return trace.error();
+    auto stored = io::storeTiTrace(*trace);
+    if (!stored)
+        return stored.error();
+    return std::make_shared<const io::StoredTrace>(std::move(*stored));
 }
 
 namespace {

@@ -22,13 +22,18 @@ struct ApplicationFiles {
     std::string volume;
     std::string messages;
     std::string pins;
+    std::string trace; ///< a time-independent trace: the list PREFIX.ti `capture --trace` writes, or a merged one
 };
 
 /// Reads an application: the volume and message matrices (Matrix Market or CSV; their sizes must agree)
 /// and the pins (`process,site`; every process must exist in the application and no site may get more
-/// pins than slots). Errors name the file and line.
+/// pins than slots), and the trace (readTraceFor). Errors name the file and line.
 Expected<Application> readApplication(const std::string& name, const ApplicationFiles& files,
                                       const model::Topology& topology);
+
+/// Reads a time-independent trace (a list or a merged file) and checks that it is the application's: its ranks
+/// and each pair's bytes against the volume matrix. The result is what a project keeps with the application.
+Expected<std::shared_ptr<const io::StoredTrace>> readTraceFor(const std::string& path, const model::CommMatrix& comm);
 
 /// What a dropped or chosen file holds, told from its content (never from its name alone).
 enum class FileKind {

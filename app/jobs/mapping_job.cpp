@@ -85,7 +85,7 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
     if (!problem)
         return Error{problem.error().code, "application '" + app.name + "': " + problem.error().message, {}};
     // The replay judges refine's last candidates, as in meridian-cli map.
-    problem = problem->withJudge(sim::replayJudge(*problem));
+    problem = problem->withJudge(sim::replayJudge(*problem, app.trace));
     if (request.start) {
         auto withStart = problem->withStart(*request.start);
         if (!withStart)

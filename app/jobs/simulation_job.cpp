@@ -20,8 +20,9 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
 
 namespace {
 
-/// A mapping run made ready for SimGrid: its application's matrices, its placement with hosts and the platform.
+/// A mapping run made ready for SimGrid: its application, its placement with hosts and the platform.
 struct PlacedRun {
+    const document::Application* application = nullptr;
     const model::CommMatrix* comm = nullptr;
     model::Placement placement;
     sim::SimPlatform platform;
@@ -39,7 +40,8 @@ Expected<PlacedRun> placedRun(const document::Run& run, const document::Project&
     auto platform = sim::buildPlatform(project.topology, network);
     if (!platform)
         return platform.error();
-    return PlacedRun{&project.applications[a].comm, std::move(*placement), std::move(*platform)};
+    const auto& app = project.applications[a];
+    return PlacedRun{&app, &app.comm, std::move(*placement), std::move(*platform)};
 }
 
 } // namespace
@@ -50,16 +52,20 @@ Status predictRun(document::Run& run, const document::Project& project, const mo
     auto placed = placedRun(run, project, network);
     if (!placed)
         return placed.error();
-    auto predicted = sim::predictBulkSynchronous(placed->platform, *placed->comm, placed->placement,
-                                                 FeedbackRange(feedback, 0.0, 1.0));
+    const auto& trace = placed->application->trace;
+    const FeedbackRange range(feedback, 0.0, 1.0);
+    auto predicted = trace ? sim::predictTrace(placed->platform, *trace, placed->placement, range)
+                           : sim::predictBulkSynchronous(placed->platform, *placed->comm, placed->placement, range);
     if (!predicted)
         return predicted.error();
     std::erase_if(run.metrics, [](const document::RunMetric& m) { return m.id == "predicted_s"; });
     run.metrics.insert(run.metrics.begin(), {"predicted_s", "Predicted time", "s", predicted->seconds});
     std::erase_if(run.notes, [](const std::string& note) { return note.starts_with("predicted time: "); });
-    run.notes.push_back("predicted time: SMPI replay of " + std::to_string(predicted->replayedSteps) + " of "
-                        + std::to_string(static_cast<long long>(predicted->steps))
-                        + " bulk-synchronous steps (the median message count), scaled to all of them");
+    run.notes.push_back(trace ? "predicted time: SMPI replay of the application's captured trace ("
+                                + std::to_string(predicted->traceLines) + " actions)"
+                              : "predicted time: SMPI replay of " + std::to_string(predicted->replayedSteps) + " of "
+                                + std::to_string(static_cast<long long>(predicted->steps))
+                                + " bulk-synchronous steps (the median message count), scaled to all of them");
     return {};
 }
 

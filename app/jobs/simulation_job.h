@@ -28,8 +28,8 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
                    const Feedback& feedback);
 
 /// Adds the metric "predicted_s" (Predicted time, first among the run's metrics, replacing an earlier one): the
-/// SMPI replay of its application's matrices as a bulk-synchronous program (sim::predictBulkSynchronous) on the
-/// project's platform, each rank on the host the placement names; a note says the model and its steps.
+/// SMPI replay of its application's trace when the project keeps one (sim::predictTrace), else of its matrices as
+/// a bulk-synchronous program (sim::predictBulkSynchronous), on the project's platform, each rank on the host the placement names; a note says the model and its steps.
 /// `network` must be complete. An error leaves the run as it was.
 Status predictRun(document::Run& run, const document::Project& project, const model::Network& network,
                   const Feedback& feedback);

@@ -60,32 +60,74 @@ bool number(std::string_view word, double& value)
     return ec == std::errc() && end == word.data() + word.size() && std::isfinite(value);
 }
 
-/// Reads rank `rank`'s file of `ranks`, adding its sends to `trace`.
-Status readRank(const std::string& path, int rank, int ranks, TiTrace& trace)
-{
-    bool finalized = false;
-    std::int64_t last = 0;
-    auto read = detail::forEachLine(path, [&](std::string_view line, std::int64_t number_) -> Status {
-        const int lineNumber = static_cast<int>(number_);
-        last = number_;
+/// Checks action lines of a trace of `ranks` ranks, one rank's file or every rank's merged, adding the sends to
+/// `trace`; remembers which ranks have finished (finalize) and each rank's last line.
+class ActionChecker {
+public:
+    ActionChecker(int ranks, TiTrace& trace)
+        : ranks_(ranks)
+        , trace_(trace)
+        , finalized_(static_cast<std::size_t>(ranks), 0)
+        , last_(static_cast<std::size_t>(ranks), 0)
+    {}
+
+    /// Checks one line of `path`; `rank` is the rank its file holds, or -1 for a merged trace (any rank).
+    Status line(const std::string& path, std::string_view line, int lineNumber, int rank)
+    {
         const auto w = words(line);
         if (w.empty())
             return {};
-        if (w[0].first.starts_with("#")) {
-            const std::string_view text = line.substr(static_cast<std::size_t>(w[0].second - 1));
-            if (text.starts_with("# incomplete:"))
-                return parseError(path, lineNumber, w[0].second,
-                                  "the tracer marked this trace incomplete (" + std::string(text.substr(14))
-                                      + "); SMPI cannot replay it");
-            return {};
-        }
-        if (finalized)
-            return parseError(path, lineNumber, w[0].second, "an action after finalize");
+        if (w[0].first.starts_with("#"))
+            return comment(path, line, lineNumber, w[0].second);
         double value = 0.0;
-        if (!number(w[0].first, value) || value != static_cast<double>(rank))
+        const bool whole = number(w[0].first, value) && value >= 0.0 && value < ranks_ && value == std::floor(value);
+        if (rank >= 0 && (!whole || value != static_cast<double>(rank)))
             return parseError(path, lineNumber, w[0].second,
                               "expected the rank " + std::to_string(rank) + " that this file holds, found '"
                                   + std::string(w[0].first) + "'");
+        if (!whole)
+            return parseError(path, lineNumber, w[0].second,
+                              "expected a rank from 0 to " + std::to_string(ranks_ - 1) + ", found '"
+                                  + std::string(w[0].first) + "'");
+        const auto r = static_cast<std::size_t>(value);
+        if (finalized_[r] != 0)
+            return parseError(path, lineNumber, w[0].second,
+                              "an action of rank " + std::to_string(r) + " after its finalize");
+        last_[r] = lineNumber;
+        return action(path, line, lineNumber, static_cast<int>(r), w);
+    }
+
+    /// Checks that every rank (or only `only`) ended with finalize; `path` and its `lastLine` name where.
+    Status finished(const std::string& path, int lastLine, int only = -1) const
+    {
+        for (std::size_t r = 0; r < finalized_.size(); ++r) {
+            if (finalized_[r] != 0 || (only >= 0 && r != static_cast<std::size_t>(only)))
+                continue;
+            if (last_[r] == 0)
+                return parseError(path, std::max(lastLine, 1), 1,
+                                  "rank " + std::to_string(r) + " has no actions; expected every rank from 0 to "
+                                      + std::to_string(ranks_ - 1));
+            return parseError(path, last_[r], 1,
+                              "rank " + std::to_string(r)
+                                  + "'s actions end without finalize: the run aborted, or the file was cut short");
+        }
+        return {};
+    }
+
+private:
+    static Status comment(const std::string& path, std::string_view line, int lineNumber, int column)
+    {
+        const std::string_view text = line.substr(static_cast<std::size_t>(column - 1));
+        if (text.starts_with("# incomplete:"))
+            return parseError(path, lineNumber, column,
+                              "the tracer marked this trace incomplete (" + std::string(text.substr(14))
+                                  + "); SMPI cannot replay it");
+        return {};
+    }
+
+    Status action(const std::string& path, std::string_view line, int lineNumber, int rank,
+                  const std::vector<std::pair<std::string_view, int>>& w)
+    {
         if (w.size() < 2)
             return parseError(path, lineNumber, static_cast<int>(line.size()) + 1, "expected an action after the rank");
         const Grammar* g = grammarOf(w[1].first);
@@ -103,29 +145,88 @@ Status readRank(const std::string& path, int rank, int ranks, TiTrace& trace)
         std::vector<double> values(static_cast<std::size_t>(fields));
         for (int k = 0; k < fields; ++k) {
             const auto& [word, column] = w[static_cast<std::size_t>(k) + 2];
-            if (!number(word, values[static_cast<std::size_t>(k)]) || values[static_cast<std::size_t>(k)] < 0.0)
+            double& v = values[static_cast<std::size_t>(k)];
+            if (!number(word, v) || v < 0.0)
                 return parseError(path, lineNumber, column,
                                   "expected a number of at least 0, found '" + std::string(word) + "'");
-            if ((g->peers >> k & 1u) != 0
-                && (values[static_cast<std::size_t>(k)] >= ranks
-                    || values[static_cast<std::size_t>(k)] != std::floor(values[static_cast<std::size_t>(k)])))
+            if ((g->peers >> k & 1u) != 0 && (v >= ranks_ || v != std::floor(v)))
                 return parseError(path, lineNumber, column,
-                                  "expected a rank from 0 to " + std::to_string(ranks - 1) + ", found '"
+                                  "expected a rank from 0 to " + std::to_string(ranks_ - 1) + ", found '"
                                       + std::string(word) + "'");
         }
-        const std::string_view action = w[1].first;
-        if (action == "send" || action == "isend")
-            trace.sentBytes[{rank, static_cast<int>(values[0])}] += values[2];
-        finalized = action == "finalize";
-        ++trace.lines;
+        const std::string_view name = w[1].first;
+        if (name == "send" || name == "isend")
+            trace_.sentBytes[{rank, static_cast<int>(values[0])}] += values[2];
+        finalized_[static_cast<std::size_t>(rank)] = name == "finalize" ? 1 : 0;
+        ++trace_.lines;
         return {};
+    }
+
+    int ranks_;
+    TiTrace& trace_;
+    std::vector<char> finalized_;
+    std::vector<int> last_;
+};
+
+/// Reads rank `rank`'s file of `ranks`, adding its sends to `trace`.
+Status readRank(const std::string& path, int rank, int ranks, TiTrace& trace)
+{
+    ActionChecker checker(ranks, trace);
+    int last = 0;
+    auto read = detail::forEachLine(path, [&](std::string_view line, std::int64_t number_) -> Status {
+        last = static_cast<int>(number_);
+        return checker.line(path, line, last, rank);
     });
     if (!read)
         return read;
-    if (!finalized)
-        return parseError(path, static_cast<int>(last), 1,
-                          "the trace ends without finalize: the run aborted, or the file was cut short");
-    return {};
+    return checker.finished(path, last, rank);
+}
+
+/// The rank count of a merged trace: one more than the largest rank that starts an action line (0 when none).
+int mergedRanks(std::string_view text)
+{
+    int ranks = 0;
+    LineReader lines(text);
+    while (lines.next()) {
+        const auto w = words(lines.line());
+        double value = 0.0;
+        if (!w.empty() && number(w[0].first, value) && value >= 0.0 && value < 1e7 && value == std::floor(value))
+            ranks = std::max(ranks, static_cast<int>(value) + 1);
+    }
+    return ranks;
+}
+
+/// True when the first line that is not blank or a comment starts with a number: every rank's actions in one
+/// file, rather than a list of per-rank files.
+bool isMergedTrace(std::string_view text)
+{
+    LineReader lines(text);
+    while (lines.next()) {
+        if (isBlankOrComment(lines.line()))
+            continue;
+        const auto w = words(lines.line());
+        double value = 0.0;
+        return !w.empty() && number(w[0].first, value);
+    }
+    return false;
+}
+
+Expected<TiTrace> readMergedTrace(const std::string& path, std::string_view text)
+{
+    TiTrace trace;
+    trace.list = path;
+    trace.ranks = mergedRanks(text);
+    ActionChecker checker(trace.ranks, trace);
+    LineReader lines(text);
+    int last = 0;
+    while (lines.next()) {
+        last = lines.number();
+        if (auto s = checker.line(path, lines.line(), last, -1); !s)
+            return s.error();
+    }
+    if (auto s = checker.finished(path, last); !s)
+        return s.error();
+    return trace;
 }
 
 } // namespace
@@ -135,6 +236,8 @@ Expected<TiTrace> readTiTrace(const std::string& listPath)
     auto text = readTextFile(listPath);
     if (!text)
         return text.error();
+    if (isMergedTrace(*text))
+        return readMergedTrace(listPath, *text);
     TiTrace trace;
     trace.list = listPath;
     const fs::path folder = fs::path(listPath).parent_path();
@@ -152,6 +255,7 @@ Expected<TiTrace> readTiTrace(const std::string& listPath)
     if (names.empty())
         return parseError(listPath, 1, 1, "the list names no trace file; expected one per rank");
     const int ranks = static_cast<int>(names.size());
+    trace.ranks = ranks;
     for (int r = 0; r < ranks; ++r) {
         const fs::path file = fs::path(names[static_cast<std::size_t>(r)].first);
         const std::string path = (file.is_absolute() ? file : folder / file).string();
@@ -164,7 +268,7 @@ Expected<TiTrace> readTiTrace(const std::string& listPath)
 
 Status checkTraceMatchesMatrix(const TiTrace& trace, const model::CommMatrix& comm)
 {
-    const int ranks = static_cast<int>(trace.files.size());
+    const int ranks = trace.ranks;
     if (ranks != comm.processCount())
         return makeError(ErrorCode::InvalidInput,
                          "the trace has " + std::to_string(ranks) + " ranks and the application "
@@ -197,6 +301,28 @@ Status checkTraceMatchesMatrix(const TiTrace& trace, const model::CommMatrix& co
         if (!trace.sentBytes.contains(pair))
             return mismatch(pair, 0.0, bytes);
     return {};
+}
+
+Expected<StoredTrace> storeTiTrace(const TiTrace& trace)
+{
+    StoredTrace stored;
+    stored.ranks = trace.ranks;
+    stored.lines = trace.lines;
+    const std::vector<std::string> parts = trace.files.empty() ? std::vector<std::string>{trace.list} : trace.files;
+    // A merged trace is kept as it is (saving and loading a project never changes it); merged per-rank files
+    // start with where they came from.
+    if (!trace.files.empty())
+        stored.text = "# time-independent trace of " + std::to_string(trace.ranks) + " ranks from "
+            + fs::path(trace.list).filename().string() + "\n";
+    for (const std::string& part : parts) {
+        auto text = readTextFile(part);
+        if (!text)
+            return text.error();
+        stored.text += *text;
+        if (!stored.text.empty() && stored.text.back() != '\n')
+            stored.text += '\n';
+    }
+    return stored;
 }
 
 Expected<TiTrace> readApplicationTrace(const std::string& listPath, const model::CommMatrix& comm)

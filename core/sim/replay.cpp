@@ -239,20 +239,46 @@ Expected<Prediction> predictTrace(const SimPlatform& platform, const io::TiTrace
                                   const model::Placement& placement, const FeedbackRange& range)
 {
     const auto started = std::chrono::steady_clock::now();
-    if (static_cast<std::size_t>(placement.host.size()) != trace.files.size())
+    if (static_cast<int>(placement.host.size()) != trace.ranks)
         return makeError(ErrorCode::InvalidInput,
-                         "predict: the trace has " + std::to_string(trace.files.size()) + " ranks and the mapping "
+                         "predict: the trace has " + std::to_string(trace.ranks) + " ranks and the mapping "
                              + std::to_string(placement.host.size()) + " processes",
                          {trace.list});
     Prediction p;
     p.model = "trace";
     p.traceLines = trace.lines;
-    auto t = replayTrace(platform, trace.list, placement, range);
+    // SMPI's -replay takes a list of files; a list of one names a merged trace, which every rank reads.
+    TemporaryFiles files;
+    std::string list = trace.list;
+    if (trace.files.empty()) {
+        auto written = writeTemporaryFile("predict", "trace-list", ".txt",
+                                          std::filesystem::absolute(trace.list).string() + "\n");
+        if (!written)
+            return written.error();
+        files.add(*written);
+        list = *written;
+    }
+    auto t = replayTrace(platform, list, placement, range);
     if (!t)
         return t.error();
     p.seconds = *t;
     p.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return p;
+}
+
+Expected<Prediction> predictTrace(const SimPlatform& platform, const io::StoredTrace& trace,
+                                  const model::Placement& placement, const FeedbackRange& range)
+{
+    TemporaryFiles files;
+    auto merged = writeTemporaryFile("predict", "trace", ".txt", trace.text);
+    if (!merged)
+        return merged.error();
+    files.add(*merged);
+    io::TiTrace onDisk;
+    onDisk.list = *merged;
+    onDisk.ranks = trace.ranks;
+    onDisk.lines = trace.lines;
+    return predictTrace(platform, onDisk, placement, range);
 }
 
 Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const model::CommMatrix& comm,
@@ -282,7 +308,7 @@ Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const m
 }
 
 mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& problem,
-                                           const std::shared_ptr<const io::TiTrace>& trace)
+                                           const std::shared_ptr<const io::StoredTrace>& trace)
 {
     // The problem is shared state: copying it keeps the topology, network and matrix alive for the judge.
     return [problem, trace](const model::Placement& placement, const FeedbackRange& range) -> Expected<double> {

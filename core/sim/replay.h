@@ -66,15 +66,19 @@ Expected<Prediction> predictBulkSynchronous(const SimPlatform& platform, const m
 Expected<Prediction> predictTrace(const SimPlatform& platform, const io::TiTrace& trace,
                                   const model::Placement& placement, const FeedbackRange& range);
 
+/// predictTrace of a trace held in memory (a project's): written to a temporary file for SMPI, removed after.
+Expected<Prediction> predictTrace(const SimPlatform& platform, const io::StoredTrace& trace,
+                                  const model::Placement& placement, const FeedbackRange& range);
+
 /// A judge for refine's last candidates (mapping::MappingProblem::withJudge): the predicted run time on the
 /// platform of the problem's topology and network (built at each call), replaying `trace` when given
 /// (predictTrace), else the problem's matrix as a bulk-synchronous program (predictBulkSynchronous). When the
 /// platform cannot be built (too many routes) the judge fails with that reason, which refine notes.
 mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& problem,
-                                           const std::shared_ptr<const io::TiTrace>& trace = nullptr);
+                                           const std::shared_ptr<const io::StoredTrace>& trace = nullptr);
 
-/// Replays the time-independent trace listed in `traceList` (SimGrid's -replay argument: one merged trace, or one
-/// file per rank) on `platform` with `placement`'s hosts; the simulated time in seconds.
+/// Replays the time-independent trace listed in `traceList` (SimGrid's -replay argument: a list naming one merged
+/// trace, or one file per rank) on `platform` with `placement`'s hosts; the simulated time in seconds.
 Expected<double> replayTrace(const SimPlatform& platform, const std::string& traceList,
                              const model::Placement& placement, const FeedbackRange& range);
 

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -462,8 +463,48 @@ private Q_SLOTS:
             QCOMPARE(other.exitCode, 2);
             QVERIFY2(other.err.contains("a trace of another program or run"), qPrintable(other.err));
         }
+        theProjectKeepsTheTrace(dir, prefix, sites.fileName(), mapping.fileName(), json["predicted_s"].toDouble());
     }
 
+private:
+    // A project keeps the trace with its application (project add-application --trace, set-trace): a sidecar of
+    // its own that predict replays without --trace, with the time predict --trace gave; a trace of other traffic is
+    // refused; set-trace --remove goes back to the bulk-synchronous model.
+    void theProjectKeepsTheTrace(const QTemporaryDir& dir, const QString& prefix, const QString& sites,
+                                 const QString& mapping, double predictedWithTrace)
+    {
+        const QString project = dir.filePath("p.meridian");
+        QVERIFY(runCli({"project", "create", project, "--name", "P", "--sites", sites}).exitCode == 0);
+        const Ran added = runCli({"project", "add-application", project, "--name", "known", "--volume",
+                                  prefix + ".volume.mtx", "--messages", prefix + ".messages.mtx", "--trace",
+                                  prefix + ".ti"});
+        QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+        const auto app = QJsonDocument::fromJson(added.out.toUtf8()).object()["applications"].toArray()[0].toObject();
+        QVERIFY(app["trace_lines"].toDouble() > 0.0);
+        QVERIFY(QFileInfo::exists(dir.filePath("known.trace.ti")));
+        const auto predict = [&] {
+            const Ran ran = runCli({"predict", "--project", project, "--mapping", mapping});
+            if (ran.exitCode != 0)
+                qWarning("%s", qPrintable(ran.err));
+            return QJsonDocument::fromJson(ran.out.toUtf8()).object();
+        };
+        QJsonObject kept = predict();
+        QCOMPARE(kept["model"].toString(), QString("trace"));
+        QCOMPARE(kept["predicted_s"].toDouble(), predictedWithTrace);
+        const Ran other = runCli({"project", "add-application", project, "--name", "phase0", "--volume",
+                                  prefix + ".phase0.volume.mtx", "--trace", prefix + ".ti"});
+        QCOMPARE(other.exitCode, 2);
+        QVERIFY2(other.err.contains("a trace of another program or run"), qPrintable(other.err));
+        QVERIFY(runCli({"project", "set-trace", project, "--application", "known", "--remove"}).exitCode == 0);
+        QCOMPARE(predict()["model"].toString(), QString("bulk-synchronous"));
+        QVERIFY(runCli({"project", "set-trace", project, "--application", "known", "--trace", prefix + ".ti"}).exitCode
+                == 0);
+        kept = predict();
+        QCOMPARE(kept["model"].toString(), QString("trace"));
+        QCOMPARE(kept["predicted_s"].toDouble(), predictedWithTrace);
+    }
+
+private Q_SLOTS:
     // SMPI's replay has no scan: the tracer writes MPI_Scan and MPI_Exscan on MPI_COMM_WORLD as allreduces of the
     // same size (what a recursive-doubling scan exchanges), so a program that numbers its items with a scan, as
     // LAMMPS does, is traced and replayed.

@@ -361,6 +361,48 @@ private Q_SLOTS:
         QCOMPARE(back->applications.back().volumeFile, std::string("kmeans-2.volume.mtx"));
     }
 
+    // An application's trace is a sidecar of its own (merged: every rank's lines), checked against the volume when
+    // loaded, carried over by a save to another folder; one of other traffic or outside the folder is refused.
+    void keepsAnApplicationsTraceAndRefusesAnotherProgramsTrace()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("a.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 5\n");
+        const QByteArray trace = "0 init\n1 init\n0 send 1 0 5\n1 recv 0 0 5\n0 finalize\n1 finalize\n";
+        writeFile(dir.filePath("x.trace.ti"), trace);
+        const auto project = [&](const QByteArray& traceFile) {
+            return "{\"format\": \"meridian-project\", \"version\": 1,\n"
+                   "\"sites\": [{\"name\": \"a\", \"lat\": 0, \"lon\": 0, \"nodes\": 2}],\n"
+                   "\"applications\": [{\"name\": \"x\", \"volume\": \"a.mtx\", \"trace\": \""
+                + traceFile + "\"}]}";
+        };
+        const QString path = dir.filePath("t.meridian");
+        writeFile(path, project("x.trace.ti"));
+        auto p = document::ProjectFile::load(path);
+        QVERIFY2(p, p ? "" : p.error().toString().c_str());
+        QVERIFY(p->applications[0].trace);
+        QCOMPARE(p->applications[0].trace->ranks, 2);
+        QCOMPARE(p->applications[0].trace->lines, std::int64_t(6));
+        QTemporaryDir other;
+        QVERIFY(document::ProjectFile::save(*p, other.filePath("copy.meridian")));
+        auto copy = document::ProjectFile::load(other.filePath("copy.meridian"));
+        QVERIFY2(copy, copy ? "" : copy.error().toString().c_str());
+        QCOMPARE(copy->applications[0].trace->text, p->applications[0].trace->text);
+        QVERIFY(QFile::exists(other.filePath("x.trace.ti")));
+
+        writeFile(dir.filePath("x.trace.ti"), QByteArray(trace).replace("1 0 5", "1 0 6"));
+        auto tampered = document::ProjectFile::load(path);
+        QVERIFY(!tampered);
+        QVERIFY2(tampered.error().message.find("a trace of another program or run") != std::string::npos,
+                 tampered.error().toString().c_str());
+        writeFile(dir.filePath("x.trace.ti"), "0 init\n1 init\n0 send 1 0 5\n1 recv 0 0 5\n0 finalize\n");
+        auto cut = document::ProjectFile::load(path);
+        QVERIFY(!cut);
+        QCOMPARE(QString::fromStdString(cut.error().where.file), dir.filePath("x.trace.ti"));
+        QCOMPARE(cut.error().where.line, 4);
+        writeFile(path, project("../x.trace.ti"));
+        QVERIFY(!document::ProjectFile::load(path));
+    }
+
     // Regressions: inline pins [1.5, "a"] and [1e12, "a"] pinned process 0; "hosts": [] dropped a site's nodes.
     void refusesInlinePinsThatAreNotProcessIdsAndSitesWithoutHosts()
     {
@@ -412,6 +454,8 @@ private Q_SLOTS:
             {"\"applications\": [\"x\"]}", 0, "applications[0]: expected an object"},
             {"\"applications\": [{\"name\": \"x\", \"volume\": \"a.mtx\", \"messages\": 7}]}", 3,
              "applications[0].messages: expected a string, found a number"},
+            {"\"applications\": [{\"name\": \"x\", \"volume\": \"a.mtx\", \"trace\": 3}]}", 3,
+             "applications[0].trace: expected a string, found a number"},
             {"\"graphs\": \"g\"}", 3, "graphs: expected an array [...], found a string"},
             {"\"network\": []}", 3, "network: expected an object {...}, found an array"},
             {"\"network\": {\"latency_ms\": [[0]]}}", 3, "network.latency_ms: expected {\"values\""},

@@ -49,6 +49,67 @@ private Q_SLOTS:
         QVERIFY(io::checkTraceMatchesMatrix(*trace, matching));
     }
 
+    // A project keeps the merged form: every rank's lines in one file. It reads as the list does, and storing the
+    // list gives that form back.
+    void readsAMergedTraceAndStoresAListAsOne()
+    {
+        QTemporaryDir dir;
+        auto listed = io::readTiTrace(writeTrace(dir, {kRank0, kRank1}).toStdString());
+        QVERIFY(listed);
+        auto stored = io::storeTiTrace(*listed);
+        QVERIFY2(stored, stored ? "" : stored.error().toString().c_str());
+        QCOMPARE(stored->ranks, 2);
+        QCOMPARE(stored->lines, std::int64_t(18));
+        QFile merged(dir.filePath("merged.ti"));
+        QVERIFY(merged.open(QIODevice::WriteOnly));
+        merged.write(QByteArray::fromStdString(stored->text));
+        merged.close();
+        auto reread = io::readTiTrace(merged.fileName().toStdString());
+        QVERIFY2(reread, reread ? "" : reread.error().toString().c_str());
+        QCOMPARE(reread->ranks, 2);
+        QVERIFY(reread->files.empty());
+        QCOMPARE(reread->lines, listed->lines);
+        QCOMPARE(reread->sentBytes, listed->sentBytes);
+        // Interleaved ranks are one trace too, as SMPI reads them.
+        QFile interleaved(dir.filePath("interleaved.ti"));
+        QVERIFY(interleaved.open(QIODevice::WriteOnly));
+        interleaved.write("0 init\n1 init\n1 recv 0 0 8\n0 send 1 0 8\n0 finalize\n1 finalize\n");
+        interleaved.close();
+        auto mixed = io::readTiTrace(interleaved.fileName().toStdString());
+        QVERIFY2(mixed, mixed ? "" : mixed.error().toString().c_str());
+        QCOMPARE(mixed->sentBytes.at({0, 1}), 8.0);
+    }
+
+    void refusesABrokenMergedTraceWithLine_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("a rank without actions")
+            << QString("0 init\n0 finalize\n2 init\n2 finalize\n") << 4 << "rank 1 has no actions";
+        QTest::newRow("a rank cut short")
+            << QString("0 init\n1 init\n0 finalize\n1 send 0 0 4\n") << 4 << "rank 1's actions end without finalize";
+        QTest::newRow("not a rank") << QString("0 init\nx init\n0 finalize\n") << 2 << "expected a rank from 0 to 0";
+        QTest::newRow("after finalize") << QString("0 init\n0 finalize\n0 barrier\n") << 3 << "after its finalize";
+    }
+
+    void refusesABrokenMergedTraceWithLine()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QFile f(dir.filePath("merged.ti"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.toUtf8());
+        f.close();
+        auto trace = io::readTiTrace(f.fileName().toStdString());
+        QVERIFY(!trace);
+        QCOMPARE(QString::fromStdString(trace.error().where.file), f.fileName());
+        QCOMPARE(trace.error().where.line, line);
+        QVERIFY2(QString::fromStdString(trace.error().message).contains(message), trace.error().message.c_str());
+    }
+
     void refusesWhatSmpiCannotReplayWithFileAndLine_data()
     {
         QTest::addColumn<QString>("rank1");
@@ -62,8 +123,8 @@ private Q_SLOTS:
         QTest::newRow("negative size") << QString("1 init\n1 send 0 7 -5\n1 finalize\n") << 2 << "at least 0";
         QTest::newRow("peer beyond the ranks")
             << QString("1 init\n1 send 5 7 10\n1 finalize\n") << 2 << "a rank from 0 to 1";
-        QTest::newRow("truncated") << QString("1 init\n1 send 0 7 10\n") << 2 << "ends without finalize";
-        QTest::newRow("after finalize") << QString("1 init\n1 finalize\n1 barrier\n") << 3 << "after finalize";
+        QTest::newRow("truncated") << QString("1 init\n1 send 0 7 10\n") << 2 << "end without finalize";
+        QTest::newRow("after finalize") << QString("1 init\n1 finalize\n1 barrier\n") << 3 << "after its finalize";
         QTest::newRow("incomplete") << QString("1 init\n1 finalize\n# incomplete: MPI_Alltoallv (its counts)\n") << 3
                                     << "marked this trace incomplete (MPI_Alltoallv";
     }
