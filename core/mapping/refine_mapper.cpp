@@ -454,14 +454,16 @@ Expected<MappingResult> RefineMapper::mapImpl(const MappingProblem& problem, con
 
     if (siteOf == start.site && start.hasHosts()) {
         result.placement = std::move(start);
-        return result;
+    } else {
+        auto completed = completeHosts(problem, siteOf, seed, range.sub(0.85, 0.9));
+        if (!completed)
+            return completed.error();
+        result.placement = std::move(*completed);
+        if (start.hasHosts())
+            keepStartHosts(problem, start, result.placement);
     }
-    auto completed = completeHosts(problem, siteOf, seed, range.sub(0.85, 0.9));
-    if (!completed)
-        return completed.error();
-    result.placement = std::move(*completed);
-    if (start.hasHosts())
-        keepStartHosts(problem, start, result.placement);
+    // The judge also decides when the predicted time's searches kept the start: the alpha-beta searches may still
+    // have found another placement of the same predicted time.
     if (predicted)
         if (auto chosen = chooseByJudge(problem, *predicted, alternative, seed, range.sub(0.9, 1.0), result); !chosen)
             return chosen.error();
