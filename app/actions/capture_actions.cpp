@@ -2,13 +2,15 @@
 
 #include "app/capture/capture.h"
 #include "app/document/project_edits.h"
+#include "app/document/project_imports.h"
 #include "app/jobs/output_tail.h"
 
 #include <QObject>
 
 namespace meridian::actions {
 
-Status importCapturedApplication(document::ProjectDocument& document, const std::string& name, const QString& path)
+Status importCapturedApplication(document::ProjectDocument& document, const std::string& name, const QString& path,
+                                 const QString& trace)
 {
     std::string described;
     auto comm = capture::readCapture(path, described);
@@ -18,8 +20,32 @@ Status importCapturedApplication(document::ProjectDocument& document, const std:
     application.name = name;
     application.description = described;
     application.comm = std::move(*comm);
+    if (!trace.isEmpty()) {
+        auto read = document::readTraceFor(trace.toStdString(), application.comm);
+        if (!read)
+            return read.error();
+        application.trace = std::move(*read);
+    }
     return document.edit(QObject::tr("Import captured application %1").arg(QString::fromStdString(name)),
                          [&](const document::Project& p) { return document::withApplication(p, application); });
+}
+
+Status attachTrace(document::ProjectDocument& document, int application, const QString& path)
+{
+    const auto project = document.project();
+    if (application < 0 || application >= static_cast<int>(project->applications.size()))
+        return makeError(ErrorCode::InvalidInput, "no application " + std::to_string(application));
+    std::shared_ptr<const io::StoredTrace> trace;
+    if (!path.isEmpty()) {
+        auto read = document::readTraceFor(path.toStdString(), project->applications[application].comm);
+        if (!read)
+            return read.error();
+        trace = std::move(*read);
+    }
+    const QString name = QString::fromStdString(project->applications[application].name);
+    return document.edit(path.isEmpty() ? QObject::tr("Remove the trace of %1").arg(name)
+                                        : QObject::tr("Attach a trace to %1").arg(name),
+                         [&](const document::Project& p) { return document::withTrace(p, application, trace); });
 }
 
 int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, const CaptureRequest& request,
@@ -32,6 +58,7 @@ int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, c
             jobs::OutputTail tail(feedback);
             capture::CaptureOptions options;
             options.output = [&tail](const QByteArray& output) { tail.add(output); };
+            options.trace = request.trace;
             return capture::runCapture(request.command, request.prefix, options, feedback);
         },
         [&document, request, failed = std::move(failed),
@@ -52,7 +79,9 @@ int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, c
                                  .arg(outcome->exitStatus));
                 return;
             }
-            if (auto added = importCapturedApplication(document, request.name, request.prefix + ".volume.mtx"); !added)
+            if (auto added = importCapturedApplication(document, request.name, request.prefix + ".volume.mtx",
+                                                       request.trace ? request.prefix + ".ti" : QString());
+                !added)
                 failed(QString::fromStdString(added.error().toString()));
             else if (landed)
                 landed();

@@ -13,8 +13,14 @@
 namespace meridian::actions {
 
 /// Adds an application read from a capture (capture::readCapture: Meridian's capture files, Open MPI's
-/// monitoring files or an OTF2 trace) as one undoable edit. On error the document is unchanged.
-Status importCapturedApplication(document::ProjectDocument& document, const std::string& name, const QString& path);
+/// monitoring files or an OTF2 trace), with its time-independent trace when `trace` names one (checked against
+/// the matrix), as one undoable edit. On error the document is unchanged.
+Status importCapturedApplication(document::ProjectDocument& document, const std::string& name, const QString& path,
+                                 const QString& trace = {});
+
+/// Attaches a time-independent trace (a list PREFIX.ti or a merged trace, checked against the application's
+/// matrix) to application `application` of the document, or detaches it when `path` is empty, as one undoable edit.
+Status attachTrace(document::ProjectDocument& document, int application, const QString& path);
 
 /// Runs an MPI command with the tracer as a background job (its stage shows the command's last output line;
 /// cancel stops the command) and, when it succeeds, adds what it sent as the application `name`.
@@ -24,6 +30,7 @@ struct CaptureRequest {
     QStringList command;
     QString prefix;
     std::string name;
+    bool trace = false; ///< also record the time-independent trace, kept with the application
 };
 int startCapture(jobs::JobRunner& runner, document::ProjectDocument& document, const CaptureRequest& request,
                  std::function<void(const QString& message)> failed, std::function<void()> landed = {});

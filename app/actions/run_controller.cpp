@@ -247,6 +247,8 @@ std::vector<int> RunController::simulate(const std::vector<int>& runIds)
              network = m_document->completeNetwork()](const Feedback& feedback) mutable -> Expected<document::Run> {
                 if (auto s = jobs::simulateRun(copy, *project, network, feedback); !s)
                     return s.error();
+                if (auto p = jobs::predictRun(copy, *project, network, feedback); !p)
+                    return p.error();
                 return std::move(copy);
             },
             id));

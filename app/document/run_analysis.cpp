@@ -1,7 +1,10 @@
 #include "app/document/run_analysis.h"
 
+#include "core/cost/bottleneck_cost.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace meridian::document {
 
@@ -40,15 +43,18 @@ namespace {
 
 bool isBaseline(const Run& run) { return run.algorithm == "random"; }
 
+/// True when predicted time `a` is within kLevelTime of the fastest `fastest` (a >= fastest).
+bool level(double a, double fastest) { return a <= fastest * (1.0 + kLevelTime); }
+
 /// The baseline of one application: its current random runs' mean, else a monte-carlo run's sample mean.
 void setBaseline(Recommendation& r, const std::vector<std::shared_ptr<const Run>>& current)
 {
     double cost = 0.0, usd = 0.0;
     int count = 0, priced = 0;
     for (const auto& run : current) {
-        if (!isBaseline(*run) || !run->metric("cost_s"))
+        if (!isBaseline(*run) || !run->metric(r.metric))
             continue;
-        cost += *run->metric("cost_s");
+        cost += *run->metric(r.metric);
         ++count;
         if (auto d = run->metric(r.usdMetric)) {
             usd += *d;
@@ -63,8 +69,9 @@ void setBaseline(Recommendation& r, const std::vector<std::shared_ptr<const Run>
             r.baselineUsd = usd / count;
         return;
     }
+    // Monte-carlo samples are traffic costs: a baseline for that metric only.
     for (const auto& run : current)
-        if (!run->costSamples.empty()) {
+        if (r.metric == "cost_s" && !run->costSamples.empty()) {
             double sum = 0.0;
             for (double c : run->costSamples)
                 sum += c;
@@ -97,11 +104,17 @@ std::vector<Recommendation> recommend(const std::vector<std::shared_ptr<const Ru
         const bool allTotal = std::all_of(current.begin(), current.end(),
                                           [](const auto& run) { return run->metric("usd").has_value(); });
         r.usdMetric = allTotal ? "usd" : "wan_usd";
+        const bool predicted = std::all_of(current.begin(), current.end(),
+                                           [](const auto& run) { return run->metric("predicted_s").has_value(); });
+        r.metric = predicted ? "predicted_s" : "cost_s";
         const std::string& money = r.usdMetric;
-        auto better = [&money](const Run& a, const Run& b) {
-            const double ca = *a.metric("cost_s"), cb = *b.metric("cost_s");
-            if (ca != cb)
-                return ca < cb;
+        const std::string& metric = r.metric;
+        auto better = [&money, &metric](const Run& a, const Run& b) {
+            for (const std::string& m : {metric, std::string("cost_s")}) {
+                const double ca = *a.metric(m), cb = *b.metric(m);
+                if (ca != cb)
+                    return ca < cb;
+            }
             return a.metric(money).value_or(INFINITY) < b.metric(money).value_or(INFINITY);
         };
         for (const auto& run : current)
@@ -109,13 +122,105 @@ std::vector<Recommendation> recommend(const std::vector<std::shared_ptr<const Ru
                 r.best = run;
         if (!r.best)
             continue;
+        // Predicted times within kLevelTime of the fastest are level: of those, the lowest traffic cost.
+        if (predicted)
+            for (const auto& run : current)
+                if (!isBaseline(*run) && level(*run->metric("predicted_s"), *r.best->metric("predicted_s"))
+                    && *run->metric("cost_s") < *r.best->metric("cost_s"))
+                    r.best = run;
         for (const auto& run : current)
             if (!isBaseline(*run) && run->algorithm != r.best->algorithm && (!r.runnerUp || better(*run, *r.runnerUp)))
                 r.runnerUp = run;
         setBaseline(r, current);
+        if (predicted)
+            for (const auto& run : current)
+                if (!isBaseline(*run) && *run->metric("cost_s") < *r.best->metric("cost_s")
+                    && (!r.lowestTrafficCost || *run->metric("cost_s") < *r.lowestTrafficCost->metric("cost_s")))
+                    r.lowestTrafficCost = run;
         out.push_back(std::move(r));
     }
     return out;
+}
+
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0.0)
+{
+    char text[96];
+    std::snprintf(text, sizeof text, pattern, a, b);
+    return text;
+}
+
+/// The largest latency (seconds) between two sites, or inside one, that holds a communicating pair of processes
+/// of `comm` placed by `siteOf`; `from` and `to` get the sites.
+double largestLatencyInUse(const model::CommMatrix& comm, const std::vector<int>& siteOf, const model::Network& network,
+                           int& from, int& to)
+{
+    double largest = -1.0;
+    const auto& v = comm.volume();
+    for (int i = 0; i < v.outerSize(); ++i)
+        for (model::CommMatrix::Sparse::InnerIterator it(v, i); it; ++it) {
+            const int a = siteOf[static_cast<std::size_t>(i)], b = siteOf[static_cast<std::size_t>(it.col())];
+            if (it.value() <= 0.0 || it.col() == i || a < 0 || b < 0)
+                continue;
+            const double latency = network.latencyMs()(a, b) / 1e3;
+            if (latency > largest) {
+                largest = latency;
+                from = a;
+                to = b;
+            }
+        }
+    return largest;
+}
+
+} // namespace
+
+std::string slowestStep(const Run& run, const Project& project, const model::Network& network)
+{
+    const int a = project.applicationIndex(run.application);
+    const auto& topology = project.topology;
+    const int sites = topology.siteCount();
+    if (run.kind != RunKind::Mapping || a < 0 || run.trafficBytes.rows() != sites || run.trafficBytes.cols() != sites
+        || static_cast<int>(run.placement.site.size()) != project.applications[a].comm.processCount())
+        return {};
+    const auto& comm = project.applications[a].comm;
+    const double steps = cost::bulkSynchronousSteps(comm);
+    const cost::Bottleneck busiest = cost::bottleneck(run.trafficBytes, topology, network);
+    int from = -1, to = -1;
+    const double latency = largestLatencyInUse(comm, run.placement.site, network, from, to);
+    const auto name = [&](int s) { return topology.site(s).name; };
+    if (latency >= busiest.seconds / steps && from >= 0)
+        return "its steps wait for the " + format("%.0f ms", latency * 1e3) + " of "
+            + (from == to ? "the inside of " + name(from) : name(from) + "-" + name(to));
+    switch (busiest.link) {
+    case cost::Bottleneck::Link::SitePair:
+        return "its slowest step crosses " + name(busiest.from) + "-" + name(busiest.to) + " ("
+            + format("%.3g MB a step at %.3g MB/s", run.trafficBytes(busiest.from, busiest.to) / steps / 1e6,
+                     network.bandwidthMBps()(busiest.from, busiest.to))
+            + ")";
+    case cost::Bottleneck::Link::Uplink:
+        return "its slowest step leaves " + name(busiest.from) + " through the site's uplink";
+    case cost::Bottleneck::Link::Downlink:
+        return "its slowest step enters " + name(busiest.to) + " through the site's downlink";
+    case cost::Bottleneck::Link::None:
+        break;
+    }
+    return {};
+}
+
+std::string trafficButSlower(const Run& cheaper, const Run& faster, const Project& project,
+                             const model::Network& network)
+{
+    const auto cost = [](const Run& r) { return r.metric("cost_s"); };
+    const auto time = [](const Run& r) { return r.metric("predicted_s"); };
+    if (!cost(cheaper) || !cost(faster) || !time(cheaper) || !time(faster) || *cost(cheaper) >= *cost(faster)
+        || level(*time(cheaper), *time(faster)))
+        return {};
+    std::string text = "#" + std::to_string(cheaper.id) + " " + cheaper.algorithm + " has the lower traffic cost ("
+        + format("%.4g s against %.4g s", *cost(cheaper), *cost(faster))
+        + "), but is slower: " + format("%.4g s against %.4g s predicted", *time(cheaper), *time(faster));
+    const std::string why = slowestStep(cheaper, project, network);
+    return why.empty() ? text : text + "; " + why;
 }
 
 } // namespace meridian::document

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/document/project.h"
 #include "app/document/run.h"
 #include "core/model/topology.h"
 
@@ -30,20 +31,46 @@ std::vector<SitePairCost> heaviestSitePairs(const Run& run, const model::Topolog
 /// measured against and the next best run.
 struct Recommendation {
     std::string application;
+    /// What "fastest" means: "predicted_s" (the predicted run time) when every current run of the application has
+    /// one, else "cost_s" (SC17 eq. 3, the traffic cost).
+    std::string metric;
     std::shared_ptr<const Run> best;
     std::shared_ptr<const Run> runnerUp; ///< the fastest run of another algorithm; null when there is none
+    /// With the predicted time: the run of lowest traffic cost (eq. 3) when it is not the best, so slower (the two
+    /// metrics disagree); else null.
+    std::shared_ptr<const Run> lowestTrafficCost;
     /// The baseline: the mean of the application's current random runs, else the mean of a monte-carlo run's
     /// sampled (random) placements; `baselineRuns` 0 when there is neither.
-    std::string baselineKind; ///< "random" or "monte-carlo"
-    int baselineRuns = 0;     ///< random runs averaged, or placements sampled
-    std::optional<double> baselineCost;
-    std::optional<double> baselineUsd; ///< random runs only
-    std::string usdMetric;             ///< "usd" (egress and instances) when every run has it, else "wan_usd"
+    std::string baselineKind;           ///< "random" or "monte-carlo"
+    int baselineRuns = 0;               ///< random runs averaged, or placements sampled
+    std::optional<double> baselineCost; ///< in `metric`
+    std::optional<double> baselineUsd;  ///< random runs only
+    std::string usdMetric;              ///< "usd" (egress and instances) when every run has it, else "wan_usd"
 };
 
+/// Predicted times that differ by less than this share are level: the prediction's own error is larger (1-2% against
+/// SMPI runs of the programs), so neither is called faster.
+inline constexpr double kLevelTime = 0.01;
+
 /// Returns one recommendation per application with a current mapping run, in the project's order of first
-/// appearance in `runs`. Random runs are the baseline, never recommended. Ties in cost go to the cheaper run.
+/// appearance in `runs`, by predicted time where every current run has one (else by traffic cost). Random runs
+/// are the baseline, never recommended. Runs level with the fastest (kLevelTime) go to the lower traffic cost;
+/// exact ties then to the cheaper run.
 std::vector<Recommendation> recommend(const std::vector<std::shared_ptr<const Run>>& runs,
                                       const std::function<bool(const Run&)>& isStale);
+
+/// Why a mapping run's steps take the time they take, in words, as the step-time model sees them (the run's
+/// application as bulk-synchronous steps: each step waits for its slowest message, which waits for its route's
+/// latency and for the busiest link it crosses): "its slowest step crosses Sydney-Sao Paulo (12.0 MB a step at
+/// 25.0 MB/s)", or "its steps wait for the 310 ms of Sydney-Sao Paulo". `network` must be complete. Empty when
+/// the run is not a mapping of one of the project's applications.
+std::string slowestStep(const Run& run, const Project& project, const model::Network& network);
+
+/// Where eq. 3 and the predicted time rank two runs of one application differently: "#3 refine has the lower
+/// traffic cost (1.20 s against 1.50 s), but is slower: 0.45 s against 0.38 s predicted; its slowest step crosses
+/// ..." for `cheaper` (lower cost_s) and `faster` (lower predicted_s, by more than kLevelTime). Empty when they
+/// agree, are level or a metric is missing.
+std::string trafficButSlower(const Run& cheaper, const Run& faster, const Project& project,
+                             const model::Network& network);
 
 } // namespace meridian::document

@@ -189,13 +189,19 @@ QString baselineText(const document::Recommendation& r)
     return QString("a random placement (the mean of %1 sampled by monte-carlo)").arg(r.baselineRuns);
 }
 
-QString recommendationSentence(const document::Recommendation& r)
+/// "predicted run time" or "communication cost": what a recommendation ranks by, in words.
+QString metricWords(const document::Recommendation& r)
+{
+    return r.metric == "predicted_s" ? QString("predicted run time") : QString("communication cost");
+}
+
+QString recommendationSentence(const ReportInput& input, const document::Recommendation& r)
 {
     const Run& best = *r.best;
-    const double cost = *best.metric("cost_s");
+    const double value = *best.metric(r.metric);
     QString s = QString("For <b>%1</b>, use <b>%2</b>. ").arg(esc(r.application), runName(best));
     if (r.baselineCost) {
-        s += QString("Its communication cost is %1 than %2").arg(against(cost, *r.baselineCost, "s"), baselineText(r));
+        s += QString("Its %1 is %2 than %3").arg(metricWords(r), against(value, *r.baselineCost, "s"), baselineText(r));
         const auto usd = best.metric(r.usdMetric);
         if (usd && r.baselineUsd) {
             const double change = *r.baselineUsd > 0 ? (*usd - *r.baselineUsd) / *r.baselineUsd : 0.0;
@@ -205,13 +211,22 @@ QString recommendationSentence(const document::Recommendation& r)
         }
         s += ".";
     } else {
-        s += QString("Its communication cost, %1, is the lowest of the runs compared.").arg(formatQuantity(cost, "s"));
+        s += QString("Its %1, %2, is the lowest of the runs compared.").arg(metricWords(r), formatQuantity(value, "s"));
     }
     if (r.runnerUp) {
-        const double next = *r.runnerUp->metric("cost_s");
-        s += QString(" The next best algorithm, %1, costs %2").arg(runName(*r.runnerUp), formatQuantity(next, "s"));
-        s += cost > 0 ? QString(", %1 as much.").arg(formatQuantity(next / cost, "x")) : QString(".");
+        const double next = *r.runnerUp->metric(r.metric);
+        s += QString(" The next best algorithm, %1, takes %2").arg(runName(*r.runnerUp), formatQuantity(next, "s"));
+        s += value > 0 ? QString(", %1 as long.").arg(formatQuantity(next / value, "x")) : QString(".");
     }
+    if (r.lowestTrafficCost) {
+        const auto& document = *input.document;
+        const std::string words = document::trafficButSlower(*r.lowestTrafficCost, best, *document.project(),
+                                                             document.completeNetwork());
+        if (!words.empty())
+            s += " Eq. 3 ranks them differently: " + esc(words) + ".";
+    }
+    if (r.metric != "predicted_s")
+        s += " (Ranked by SC17's eq. 3: not every run has a predicted run time; simulate them to rank by time.)";
     return s;
 }
 
@@ -224,7 +239,7 @@ QString summarySection(const ReportInput& input, const std::vector<document::Rec
              "Ticked Algorithms, or <code>meridian-cli report</code> on a project without runs) to get a "
              "recommendation.</p>";
     for (const auto& r : recommendations)
-        h += "<p class='recommendation'>" + recommendationSentence(r) + "</p>";
+        h += "<p class='recommendation'>" + recommendationSentence(input, r) + "</p>";
     if (!recommendations.empty()) {
         std::vector<std::pair<QString, QStringList>> rows;
         for (const auto& r : recommendations) {
@@ -232,19 +247,24 @@ QString summarySection(const ReportInput& input, const std::vector<document::Rec
             const auto usd = best.metric(r.usdMetric);
             rows.push_back(
                 {{},
-                 {esc(r.application), runName(best), formatQuantity(*best.metric("cost_s"), "s"),
-                  r.baselineCost ? formatQuantity(*r.baselineCost / *best.metric("cost_s"), "x") : "\u2014",
+                 {esc(r.application), runName(best), formatQuantity(best.metric("predicted_s").value_or(NAN), "s"),
+                  formatQuantity(*best.metric("cost_s"), "s"),
+                  r.baselineCost ? formatQuantity(*r.baselineCost / *best.metric(r.metric), "x") : "\u2014",
                   usd ? formatQuantity(*usd, "USD") : "\u2014", r.runnerUp ? runName(*r.runnerUp) : "\u2014"}});
         }
         h += tableHtml({{"Application"},
                         {"Recommended run"},
-                        {"Cost", true},
+                        {"Predicted time", true},
+                        {"Traffic cost", true},
                         {"Speed-up", true},
                         {"Dollars", true},
                         {"Next best"}},
                        rows);
-        h += "<p class='muted'>Cost: the mapping cost of one iteration of the application's communication (see "
-             "Method). Speed-up: the baseline's cost over the recommended run's. Dollars: per iteration.</p>";
+        h += "<p class='muted'>Predicted time: the run time of the application's communication, SimGrid's SMPI "
+             "replaying its trace or its matrices as bulk-synchronous steps on the project's platform (see "
+             "Method); runs are recommended by it. Traffic cost: SC17's eq. 3, every message's latency and transfer "
+             "time added as if one process sent them all, a measure of total traffic rather than a time. Speed-up: "
+             "the baseline's predicted time (or cost) over the recommended run's. Dollars: per iteration.</p>";
     }
     if (const auto stale = document.staleRuns(); !stale.empty())
         h += QString("<p>%1 run(s) are stale (computed on inputs that have changed since) and are not "
@@ -325,23 +345,31 @@ QString mappingRows(const ReportInput& input, const document::Recommendation* r,
     for (const auto& run : document.runs())
         if (run->kind == document::RunKind::Mapping && run->application == application)
             runs.push_back(run);
+    // Fastest first: by predicted time, runs without one after, by traffic cost.
     std::stable_sort(runs.begin(), runs.end(), [](const RunPtr& a, const RunPtr& b) {
+        const double ta = a->metric("predicted_s").value_or(INFINITY), tb = b->metric("predicted_s").value_or(INFINITY);
+        if (ta != tb)
+            return ta < tb;
         return a->metric("cost_s").value_or(INFINITY) < b->metric("cost_s").value_or(INFINITY);
     });
+    const std::string metric = r ? r->metric : std::string("cost_s");
     std::vector<std::pair<QString, QStringList>> rows;
     for (const auto& run : runs) {
         const double cost = run->metric("cost_s").value_or(NAN);
+        const double value = run->metric(metric).value_or(NAN);
         const bool stale = document.isStale(*run);
         const QString rowClass = stale ? "stale" : r && r->best == run ? "best" : "";
         const auto money = [&run](const char* id) { return formatQuantity(run->metric(id).value_or(NAN), "USD"); };
-        rows.push_back({rowClass,
-                        {runName(*run), formatQuantity(cost, "s"),
-                         r && r->baselineCost && cost > 0 ? formatQuantity(*r->baselineCost / cost, "x") : "\u2014",
-                         formatQuantity(run->metric("wan_bytes").value_or(NAN), "bytes"), money("wan_usd"),
-                         money("usd"), formatQuantity(run->runtimeSeconds, "s"), stale ? "stale" : "current"}});
+        rows.push_back(
+            {rowClass,
+             {runName(*run), formatQuantity(run->metric("predicted_s").value_or(NAN), "s"), formatQuantity(cost, "s"),
+              r && r->baselineCost && value > 0 ? formatQuantity(*r->baselineCost / value, "x") : "\u2014",
+              formatQuantity(run->metric("wan_bytes").value_or(NAN), "bytes"), money("wan_usd"), money("usd"),
+              formatQuantity(run->runtimeSeconds, "s"), stale ? "stale" : "current"}});
     }
     return tableHtml({{"Run"},
-                      {"Cost", true},
+                      {"Predicted time", true},
+                      {"Traffic cost", true},
                       {"Speed-up", true},
                       {"Between sites", true},
                       {"Egress", true},
@@ -406,8 +434,9 @@ QString resultsSection(const ReportInput& input, const std::vector<document::Rec
     QString h = "<section class='chapter'><h2>3 Results</h2>";
     if (document.runs().empty())
         return h + "<p>No runs yet.</p></section>";
-    h += "<p>Each application's runs, fastest first. Speed-up is the baseline's cost over the run's; the recommended "
-         "run is highlighted, stale runs are shaded.</p>";
+    h += "<p>Each application's runs, fastest first (by predicted time). Speed-up is the baseline's predicted time "
+         "over the run's (its traffic cost where runs have no predicted time); the recommended run is highlighted, "
+         "stale runs are shaded.</p>";
     std::vector<std::string> applications;
     for (const auto& run : document.runs())
         if (run->kind == document::RunKind::Mapping
@@ -501,10 +530,18 @@ QString runDetails(const ReportInput& input, const Run& run)
 QString methodSection()
 {
     return "<section class='chapter'><h2>6 Method</h2>"
-           "<p><b>Mapping cost.</b> A placement's cost is the geo-distributed process mapping cost: over every pair "
-           "of processes on different sites, the messages times the latency between their sites plus the bytes over "
-           "the bandwidth between them, summed (the alpha-beta model). It is the communication time of one "
-           "iteration if no two transfers overlapped, and it ranks placements as their measured time does.</p>"
+           "<p><b>Predicted run time.</b> Runs are recommended by their predicted run time: SimGrid's SMPI replays "
+           "the application on the project's platform (every site's links, shared by the flows that cross them, "
+           "and the MPI protocol: eager below 64 KiB, rendezvous above), each process on the host the placement "
+           "names. An application captured with its trace replays what each rank did, in order; one known by its "
+           "matrices replays them as bulk-synchronous steps (each pair's messages spread evenly over S steps, S the "
+           "median message count; every step each process posts its receives and sends, then waits for all of "
+           "them). Each run's notes say which model it used.</p>"
+           "<p><b>Traffic cost.</b> The geo-distributed process mapping cost (SC17's eq. 3): over every pair of "
+           "processes on different sites, the messages times the latency between their sites plus the bytes over "
+           "the bandwidth between them, summed (the alpha-beta model). It would be the communication time if no "
+           "two transfers overlapped; it measures total traffic, and where transfers do overlap it can rank "
+           "placements otherwise than their time does: the summary says so where it does.</p>"
            "<p><b>Dollars.</b> WAN egress is the bytes leaving each site times that site's price per GB; instances "
            "are the nodes a placement uses times their hourly price for the communication time. Both are per "
            "iteration.</p>"

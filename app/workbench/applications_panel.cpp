@@ -1,5 +1,6 @@
 #include "app/workbench/applications_panel.h"
 
+#include "app/actions/capture_actions.h"
 #include "app/actions/file_actions.h"
 #include "app/document/project_edits.h"
 #include "core/synth/constraint_generator.h"
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -59,6 +61,9 @@ private:
     document::ProjectDocument* m_document;
 };
 
+// The file dialog's filter for a time-independent trace.
+QString kTraceFilter() { return QObject::tr("Time-independent traces (*.ti);;All files (*)"); }
+
 // A file chooser row: a line edit and a Browse button.
 QLineEdit* fileRow(QFormLayout* form, QWidget* parent, const QString& label, const QString& filter)
 {
@@ -80,7 +85,7 @@ QLineEdit* fileRow(QFormLayout* form, QWidget* parent, const QString& label, con
 
 QString describeApplication(const document::Application& app)
 {
-    return QObject::tr("%1 processes, %2 in %3 nonzero pairs%4, %5 pinned")
+    return QObject::tr("%1 processes, %2 in %3 nonzero pairs%4, %5 pinned; %6")
         .arg(app.comm.processCount())
         .arg(widgets::formatValue(app.comm.totalBytes(), "bytes"))
         .arg(app.comm.nonZeros())
@@ -88,7 +93,18 @@ QString describeApplication(const document::Application& app)
             app.comm.hasMessages()
                 ? QObject::tr(", %1 messages").arg(QLocale().toString(qlonglong(std::llround(app.comm.totalMessages()))))
                 : QObject::tr(", no message counts"))
-        .arg(app.pins.size());
+        .arg(app.pins.size())
+        .arg(app.trace ? QObject::tr("traced (%1 actions): its runs' predicted time replays the trace")
+                             .arg(QLocale().toString(qlonglong(app.trace->lines)))
+                       : QObject::tr("no trace: its runs' predicted time replays its matrices as bulk-synchronous "
+                                     "steps"));
+}
+
+/// The trace column's text: the trace's action count, or a dash.
+QString traceCell(const document::Application& app)
+{
+    return app.trace ? QObject::tr("%1 actions").arg(QLocale().toString(qlonglong(app.trace->lines)))
+                     : QStringLiteral("\u2013");
 }
 
 } // namespace
@@ -125,12 +141,16 @@ ApplicationsPanel::ApplicationsPanel(document::ProjectDocument* document, QWidge
               [this] { report(tr("The application was not duplicated"), duplicateApplication(currentApplication())); });
     addButton(tr("Delete"), tr("Delete the selected application (Edit > Undo brings it back)"), true,
               [this] { report(tr("The application was not deleted"), deleteApplication(currentApplication())); });
+    addButton(tr("Trace\u2026"),
+              tr("Attach the selected application's time-independent trace (PREFIX.ti from a capture with its trace), "
+                 "which its runs' predicted time replays; or remove it"),
+              true, &ApplicationsPanel::traceWithDialog);
     buttons->addStretch(1);
     topLayout->addLayout(buttons);
-    m_applications = new QTableWidget(0, 5, top);
+    m_applications = new QTableWidget(0, 6, top);
     m_applications->setObjectName("applicationTable");
     m_applications->setHorizontalHeaderLabels(
-        {tr("Application"), tr("Processes"), tr("Volume"), tr("Messages"), tr("Pins")});
+        {tr("Application"), tr("Processes"), tr("Volume"), tr("Messages"), tr("Pins"), tr("Trace")});
     m_applications->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_applications->setSelectionMode(QAbstractItemView::SingleSelection);
     m_applications->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -232,12 +252,14 @@ void ApplicationsPanel::rebuild()
     m_applications->setRowCount(static_cast<int>(project->applications.size()));
     for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
         const auto& app = project->applications[a];
-        const QStringList cells{QString::fromStdString(app.name), QString::number(app.comm.processCount()),
+        const QStringList cells{QString::fromStdString(app.name),
+                                QString::number(app.comm.processCount()),
                                 widgets::formatValue(app.comm.totalBytes(), "bytes"),
                                 app.comm.hasMessages()
                                     ? QLocale().toString(qlonglong(std::llround(app.comm.totalMessages())))
                                     : tr("not given"),
-                                QString::number(app.pins.size())};
+                                QString::number(app.pins.size()),
+                                traceCell(app)};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == 0)
@@ -437,6 +459,7 @@ void ApplicationsPanel::importWithDialog()
     auto* volume = fileRow(form, &dialog, tr("Volume (bytes):"), matrices);
     auto* messages = fileRow(form, &dialog, tr("Message counts (optional):"), matrices);
     auto* pins = fileRow(form, &dialog, tr("Pins (optional):"), tr("Pins CSV (*.csv);;All files (*)"));
+    auto* trace = fileRow(form, &dialog, tr("Trace (optional):"), kTraceFilter());
     auto* preview = new QLabel(&dialog);
     preview->setWordWrap(true);
     form->addRow(preview);
@@ -446,7 +469,7 @@ void ApplicationsPanel::importWithDialog()
     connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto files = [&] {
         return document::ApplicationFiles{volume->text().toStdString(), messages->text().toStdString(),
-                                          pins->text().toStdString()};
+                                          pins->text().toStdString(), trace->text().toStdString()};
     };
     auto update = [&] {
         if (name->text().isEmpty() && !volume->text().isEmpty())
@@ -462,13 +485,49 @@ void ApplicationsPanel::importWithDialog()
                                    .arg(QString::fromStdString(app.error().toString()).toHtmlEscaped()));
         box->button(QDialogButtonBox::Ok)->setEnabled(bool(app));
     };
-    for (auto* edit : {volume, messages, pins})
+    for (auto* edit : {volume, messages, pins, trace})
         connect(edit, &QLineEdit::textChanged, &dialog, update);
     update();
     dialog.resize(620, dialog.sizeHint().height());
     if (dialog.exec() != QDialog::Accepted)
         return;
     report(tr("The application was not imported"), importApplication(name->text(), files()));
+}
+
+QString ApplicationsPanel::attachTrace(int index, const QString& path)
+{
+    if (index < 0)
+        return tr("select an application first");
+    const auto s = actions::attachTrace(*m_document, index, path);
+    return s ? QString() : QString::fromStdString(s.error().toString());
+}
+
+void ApplicationsPanel::traceWithDialog()
+{
+    const int a = currentApplication();
+    if (a < 0)
+        return;
+    const auto& app = m_document->project()->applications[a];
+    if (app.trace) {
+        QMessageBox ask(QMessageBox::Question, tr("Application Trace"),
+                        tr("%1 has a trace of %2 actions: its runs' predicted time replays it.")
+                            .arg(QString::fromStdString(app.name))
+                            .arg(QLocale().toString(qlonglong(app.trace->lines))),
+                        QMessageBox::Cancel, this);
+        auto* replace = ask.addButton(tr("Replace\u2026"), QMessageBox::AcceptRole);
+        auto* remove = ask.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+        ask.exec();
+        if (ask.clickedButton() == remove) {
+            report(tr("The trace was not removed"), attachTrace(a, QString()));
+            return;
+        }
+        if (ask.clickedButton() != replace)
+            return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Trace of %1").arg(QString::fromStdString(app.name)),
+                                                      QFileInfo(m_document->path()).absolutePath(), kTraceFilter());
+    if (!path.isEmpty())
+        report(tr("The trace was not attached"), attachTrace(a, path));
 }
 
 void ApplicationsPanel::generateWithDialog()

@@ -36,6 +36,9 @@ public:
     QString generateApplication(const QString& name, synth::Pattern pattern, const synth::PatternOptions& options);
     QString renameApplication(int index, const QString& name);
     QString duplicateApplication(int index);
+    /// Attaches the trace at `path` to application `index` (checked against its matrix), or removes its trace
+    /// when `path` is empty; one undoable edit. Returns the error, or an empty string.
+    QString attachTrace(int index, const QString& path);
     QString deleteApplication(int index);
     /// Pins a process of the current application to a site (by name), or unpins it with an empty name.
     QString setPin(int process, const QString& site);
@@ -56,6 +59,7 @@ private:
     void rebuildProcesses();
     void generateWithDialog();
     void renameWithDialog();
+    void traceWithDialog();
     void importPinsWithDialog();
     void report(const QString& title, const QString& error);
 

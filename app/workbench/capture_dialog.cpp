@@ -1,5 +1,6 @@
 #include "app/workbench/capture_dialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -19,6 +20,8 @@ CaptureDialog::CaptureDialog(const QString& folder, QWidget* parent)
     , m_command(new QLineEdit(this))
     , m_prefix(new QLineEdit(this))
     , m_name(new QLineEdit(this))
+    , m_trace(
+          new QCheckBox(tr("Also record the &trace: what each rank does, in order, for the predicted run time"), this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Capture Application"));
@@ -44,6 +47,11 @@ CaptureDialog::CaptureDialog(const QString& folder, QWidget* parent)
     prefixRow->addWidget(m_prefix, 1);
     prefixRow->addWidget(browse);
     m_name->setText(QFileInfo(m_prefix->text()).fileName());
+    m_trace->setChecked(true);
+    m_trace->setToolTip(tr("SimGrid's time-independent trace (PREFIX.ti): every rank's sends, receives, waits and "
+                           "collectives and the computing between them. The project keeps it with the application "
+                           "and replays it for each run's predicted time. A program that uses collectives on its "
+                           "own communicators cannot be traced: clear this to capture its matrices only."));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Command:"), m_command);
@@ -51,6 +59,7 @@ CaptureDialog::CaptureDialog(const QString& folder, QWidget* parent)
     prefixLabel->setBuddy(m_prefix); // a row holding a layout gets no buddy of its own
     form->addRow(prefixLabel, prefixRow);
     form->addRow(tr("Application &name:"), m_name);
+    form->addRow(QString(), m_trace);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
@@ -73,7 +82,7 @@ CaptureDialog::CaptureDialog(const QString& folder, QWidget* parent)
 actions::CaptureRequest CaptureDialog::request() const
 {
     return {QProcess::splitCommand(m_command->text()), m_prefix->text().trimmed(),
-            m_name->text().trimmed().toStdString()};
+            m_name->text().trimmed().toStdString(), m_trace->isChecked()};
 }
 
 void CaptureDialog::update()

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QDialogButtonBox;
 class QLineEdit;
 
@@ -20,6 +21,7 @@ public:
     QLineEdit* commandEdit() const { return m_command; }
     QLineEdit* prefixEdit() const { return m_prefix; }
     QLineEdit* nameEdit() const { return m_name; }
+    QCheckBox* traceBox() const { return m_trace; }
 
 private:
     void update();
@@ -27,6 +29,7 @@ private:
     QLineEdit* m_command;
     QLineEdit* m_prefix;
     QLineEdit* m_name;
+    QCheckBox* m_trace;
     QDialogButtonBox* m_buttons;
     bool m_nameEdited = false;
 };

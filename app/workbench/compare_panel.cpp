@@ -343,7 +343,8 @@ void ComparePanel::refresh()
             c->setCurrentIndex(std::max(0, i));
         };
         pick(m_xMetric, keepX, {"usd", "wan_usd", "wan_bytes"});
-        pick(m_yMetric, keepY, {"cost_s"});
+        // Time is the predicted run time where runs have one (what recommendations rank by), else eq. 3's cost.
+        pick(m_yMetric, keepY, {"predicted_s", "cost_s"});
         m_skyApplication->clear();
         for (const auto& a : m_document->project()->applications)
             m_skyApplication->addItem(QString::fromStdString(a.name));

@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace meridian::workbench {
 
 namespace {
@@ -47,6 +49,36 @@ QString pairsHtml(const document::Run& run, const model::Topology& topology)
     return h + "</table>";
 }
 
+/// The run against the application's other current runs: whether it is the recommended (fastest predicted) one,
+/// and in words where eq. 3 and the predicted time rank it and the recommended run differently.
+QString rankingHtml(const document::ProjectDocument& document, const document::Run& run)
+{
+    if (run.kind != document::RunKind::Mapping || document.isStale(run))
+        return {};
+    const auto recommendations = document::recommend(document.runs(),
+                                                     [&](const document::Run& r) { return document.isStale(r); });
+    const auto found = std::find_if(recommendations.begin(), recommendations.end(),
+                                    [&](const auto& r) { return r.application == run.application; });
+    QString h;
+    const auto& project = *document.project();
+    const auto& network = document.completeNetwork();
+    if (const std::string why = document::slowestStep(run, project, network); !why.empty())
+        h += "<p>" + tr("In the step-time model, %1.").arg(esc(why)) + "</p>";
+    if (found == recommendations.end() || found->metric != "predicted_s")
+        return h;
+    const auto& best = *found->best;
+    if (best.id == run.id) {
+        h += "<p><b>" + tr("Recommended") + ":</b> " + tr("the fastest predicted of the application's current runs.")
+            + "</p>";
+        if (found->lowestTrafficCost)
+            h += "<p>" + esc(document::trafficButSlower(*found->lowestTrafficCost, best, project, network)) + ".</p>";
+        return h;
+    }
+    if (const std::string words = document::trafficButSlower(run, best, project, network); !words.empty())
+        h += "<p>" + tr("Against the recommended run #%1: %2.").arg(best.id).arg(esc(words)) + "</p>";
+    return h;
+}
+
 } // namespace
 
 QString runExplanationHtml(const document::ProjectDocument& document, const document::Run& run)
@@ -67,6 +99,7 @@ QString runExplanationHtml(const document::ProjectDocument& document, const docu
         h += QString("<tr><td>%1</td><td align='right'>%2</td></tr>")
                  .arg(esc(m.label), report::formatQuantity(m.value, QString::fromStdString(m.unit)));
     h += "</table>";
+    h += rankingHtml(document, run);
     if (run.kind == document::RunKind::Mapping && run.placement.processCount() > 0) {
         h += sitesHtml(run, topology);
         h += pairsHtml(run, topology);

@@ -1,5 +1,7 @@
 #include "app/workbench/run_table_model.h"
 
+#include <limits>
+
 #include "app/report/report_numbers.h"
 
 #include "widgets/heatmap_data.h"
@@ -99,6 +101,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     const bool stale = m_stale[index.row()];
     if (role == RunIdRole)
         return run.id;
+    if (role == SortRole) {
+        const QVariant value = data(index, Qt::EditRole);
+        return value.isValid() ? value : QVariant(std::numeric_limits<double>::infinity());
+    }
     if (role == Qt::BackgroundRole)
         return stale ? QVariant(QBrush(kStaleTint)) : QVariant();
     if (role == Qt::ToolTipRole) {
@@ -138,6 +144,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(run.params.toString());
     case Seed:
         return QVariant::fromValue<qulonglong>(run.seed);
+    case Predicted:
+        return metricCell(run, "predicted_s", "s", role);
     case Cost:
         return metricCell(run, partition ? "transfer_time_s" : "cost_s", "s", role);
     case Simulated:
@@ -173,15 +181,35 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == PerSite)
         return tr("How many processes the run placed on each site, of its slots");
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == Predicted)
+        return tr("A mapping's predicted run time: SimGrid's SMPI replays the application's trace, or its matrices "
+                  "as bulk-synchronous steps, on the project's platform. Runs are recommended by it.");
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == Cost)
+        return tr("SC17's eq. 3 for a mapping (every message's latency and transfer time added, as if one process "
+                  "sent them all: a measure of total traffic, not a time); a partition's transfer time");
     if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == Simulated)
         return tr("A mapping's communication time simulated with SimGrid, its links shared by the flows that cross "
                   "them (a dash: not simulated yet; select the run and press Simulate)");
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
-    static const char* names[] = {
-        "Run",          "Algorithm",    "Input",          "Parameters",         "Seed",      "Cost",
-        "Simulated",    "Latency part", "Bandwidth part", "WAN egress",         "WAN bytes", "CommTime",
-        "Repl. factor", "Budget",       "Runtime",        "Processes per site", "Status"};
+    static const char* names[] = {"Run",
+                                  "Algorithm",
+                                  "Input",
+                                  "Parameters",
+                                  "Seed",
+                                  "Predicted",
+                                  "Cost",
+                                  "Simulated",
+                                  "Latency part",
+                                  "Bandwidth part",
+                                  "WAN egress",
+                                  "WAN bytes",
+                                  "CommTime",
+                                  "Repl. factor",
+                                  "Budget",
+                                  "Runtime",
+                                  "Processes per site",
+                                  "Status"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
 }
 

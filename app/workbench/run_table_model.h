@@ -25,6 +25,7 @@ public:
         Application,
         Parameters,
         Seed,
+        Predicted,
         Cost,
         Simulated,
         Latency,
@@ -40,6 +41,8 @@ public:
         ColumnCount
     };
     static constexpr int RunIdRole = Qt::UserRole + 1;
+    /// The sort key: Qt::EditRole's value, with a missing number last in ascending order (+infinity).
+    static constexpr int SortRole = Qt::UserRole + 2;
 
     explicit RunTableModel(document::ProjectDocument* document, QObject* parent = nullptr);
 
@@ -66,6 +69,8 @@ class CompareTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     static constexpr int RunIdRole = Qt::UserRole + 1;
+    /// The sort key: Qt::EditRole's value, with a missing number last in ascending order (+infinity).
+    static constexpr int SortRole = Qt::UserRole + 2;
 
     explicit CompareTableModel(document::ProjectDocument* document, QObject* parent = nullptr);
 

@@ -44,8 +44,9 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     rerunStale->setObjectName("rerunStale");
     auto* simulate = new QPushButton(tr("Simulate"), this);
     simulate->setObjectName("simulate");
-    simulate->setToolTip(tr("Predict the selected mapping runs' communication time with SimGrid, contention "
-                            "included (runs of up to %L1 messages are simulated as soon as they finish)")
+    simulate->setToolTip(tr("Simulate the selected mapping runs' communication with SimGrid, contention included, "
+                            "and predict their run time with SMPI (runs of up to %L1 messages are simulated and "
+                            "predicted as soon as they finish)")
                              .arg(jobs::kAutoSimulateMessages, 0, 'f', 0));
     auto* details = new QPushButton(tr("Where the time goes\u2026"), this);
     details->setObjectName("simulationDetails");
@@ -131,12 +132,13 @@ void RunsPanel::buildTable(QVBoxLayout* layout, QMenu* exportMenu)
     m_model = new RunTableModel(m_document, this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(Qt::EditRole);
+    m_proxy->setSortRole(RunTableModel::SortRole);
     m_table = new QTableView(this);
     m_table->setObjectName("runTable");
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RunTableModel::Id, Qt::AscendingOrder);
+    // Fastest first: the predicted run time is what recommendations rank by.
+    m_table->sortByColumn(RunTableModel::Predicted, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
