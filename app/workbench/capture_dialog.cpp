@@ -20,8 +20,7 @@ CaptureDialog::CaptureDialog(const QString& folder, QWidget* parent)
     , m_command(new QLineEdit(this))
     , m_prefix(new QLineEdit(this))
     , m_name(new QLineEdit(this))
-    , m_trace(
-          new QCheckBox(tr("Also record the &trace: what each rank does, in order, for the predicted run time"), this))
+    , m_trace(new QCheckBox(tr("Also record the &trace, replayed for the predicted run time"), this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Capture Application"));

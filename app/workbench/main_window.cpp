@@ -134,6 +134,10 @@ MainWindow::MainWindow(QWidget* parent)
             ? tr("%1 finished: transfer time %2, WAN cost %3")
                   .arg(label, widgets::formatValue(run->metric("transfer_time_s").value_or(0), "s"),
                        widgets::formatValue(run->metric("wan_usd").value_or(0), "USD"))
+            : run->metric("predicted_s")
+            ? tr("%1 finished: predicted time %2 (traffic cost %3)")
+                  .arg(label, widgets::formatValue(*run->metric("predicted_s"), "s"),
+                       widgets::formatValue(run->metric("cost_s").value_or(0), "s"))
             : tr("%1 finished: cost %2").arg(label, widgets::formatValue(run->metric("cost_s").value_or(0), "s"));
         statusBar()
             ->showMessage(stale ? tr("%1 finished, but the inputs changed while it ran: it is marked stale.").arg(label)

@@ -1,3 +1,4 @@
+#include "app/workbench/applications_panel.h"
 #include "app/workbench/capture_dialog.h"
 #include "app/workbench/main_window.h"
 #include "test_support.h"
@@ -12,6 +13,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -87,6 +89,7 @@ private Q_SLOTS:
         dialog->prefixEdit()->setText(QDir::temp().filePath("lu"));
         QCOMPARE(dialog->nameEdit()->text(), QString("lu"));
         QCOMPARE(dialog->request().command, (QStringList{"mpirun", "-np", "16", "./lu.B.16"}));
+        QVERIFY(dialog->request().trace); // the trace is recorded unless the user clears the box
         saveScreenshot(*dialog, "capture-dialog");
         dialog->nameEdit()->clear();
         QVERIFY(!run->isEnabled());
@@ -119,14 +122,34 @@ private Q_SLOTS:
         QCOMPARE(known->comm.processCount(), 4);
         QCOMPARE(known->comm.totalBytes(), kKnownBytes);
         QCOMPARE(window.centralTabs()->currentIndex(), int(workbench::MainWindow::ApplicationsTab));
+        QVERIFY(!known->trace);
+
+        // With the trace: the project keeps it with the application, the table says so, and the Applications
+        // panel removes it as one undoable edit.
+        window.startCapture({command + QStringList{"--without-subcommunicator-collectives"}, dir.filePath("traced"),
+                             "traced-run", true});
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 120000);
+        QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+        const auto* traced = findApplication(*window.document()->project(), "traced-run");
+        QVERIFY(traced && traced->trace);
+        QCOMPARE(traced->trace->ranks, 4);
+        auto* table = window.findChild<QTableWidget*>("applicationTable");
+        const int row = window.document()->project()->applicationIndex("traced-run");
+        QVERIFY(table && table->item(row, 5)->text().endsWith("actions"));
         saveScreenshot(window, "capture-landed");
+        QCOMPARE(window.applicationsPanel()->attachTrace(row, QString()), QString());
+        QVERIFY(!findApplication(*window.document()->project(), "traced-run")->trace);
+        window.document()->undoStack()->undo();
+        QVERIFY(findApplication(*window.document()->project(), "traced-run")->trace);
+        const QString refused = window.applicationsPanel()->attachTrace(0, dir.filePath("traced.ti"));
+        QVERIFY2(refused.contains("ranks"), qPrintable(refused)); // LU has 64 processes, the trace 4 ranks
 
         window.startCapture({command + QStringList{"--abort"}, dir.filePath("aborted"), "aborted"});
-        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 3, 120000);
         QVERIFY2(window.lastError().contains("exited with status") && window.lastError().contains("nothing was written"),
                  qPrintable(window.lastError()));
         QVERIFY(!findApplication(*window.document()->project(), "aborted"));
-        QCOMPARE(window.document()->project()->applications.size(), before + 1);
+        QCOMPARE(window.document()->project()->applications.size(), before + 2);
 
         // Cancel stops the command: the job ends canceled at once, nothing is added or written.
         QElapsedTimer clock;
@@ -134,7 +157,7 @@ private Q_SLOTS:
         const int id = window.startCapture({{"sleep", "60"}, dir.filePath("slept"), "slept"});
         QTest::qWait(300);
         window.jobRunner()->cancel(id);
-        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 3, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 4, 10000);
         QCOMPARE(ended.last().at(1).value<jobs::JobEnd>(), jobs::JobEnd::Canceled);
         QVERIFY(clock.elapsed() < 10000);
         QVERIFY(!findApplication(*window.document()->project(), "slept"));
