@@ -35,7 +35,7 @@
 // >= 0.9), and of the matrix model, refine's step-time estimate and alpha-beta with it; the median relative error
 // of the traced prediction (target <= 10%) and of the matrix model; refine's default placement's measured time
 // over the fastest measured (target <= 1.03), and the same for the placement the traced prediction ranks first.
-// A summary line counts the cases that meet each target and gives the wall time (about 20 minutes on 2 cores).
+// A summary line counts the cases that meet each target and gives the wall time (about 8 minutes on 2 cores).
 // Arguments: case names (platform/program, e.g. latency/halo2d) to run; default all. MERIDIAN_BENCH_KEEP=1 keeps
 // the files.
 #include <QCoreApplication>
