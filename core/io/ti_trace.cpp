@@ -38,6 +38,14 @@ const Grammar* grammarOf(std::string_view name)
     return nullptr;
 }
 
+bool isDataCollective(std::string_view name)
+{
+    for (const char* c : {"bcast", "reduce", "allreduce", "alltoall", "gather", "allgather", "scatter"})
+        if (name == c)
+            return true;
+    return false;
+}
+
 /// The white-space separated words of a line.
 std::vector<std::pair<std::string_view, int>> words(std::string_view line)
 {
@@ -157,6 +165,10 @@ private:
         const std::string_view name = w[1].first;
         if (name == "send" || name == "isend")
             trace_.sentBytes[{rank, static_cast<int>(values[0])}] += values[2];
+        if (isDataCollective(name)) {
+            ++trace_.dataCollectives;
+            trace_.collectiveBytesBound += values[0] * 8.0 * ranks_;
+        }
         finalized_[static_cast<std::size_t>(rank)] = name == "finalize" ? 1 : 0;
         ++trace_.lines;
         return {};
@@ -290,16 +302,34 @@ Status checkTraceMatchesMatrix(const TiTrace& trace, const model::CommMatrix& co
                              + " B: a trace of another program or run",
                          {trace.list});
     };
+    // With collectives, the matrix may hold their traffic too: the point-to-point bytes are at most its entries.
+    const bool collectives = trace.dataCollectives > 0;
     for (const auto& [pair, bytes] : trace.sentBytes) {
         if (pair.first == pair.second)
             continue;
         const auto it = matrix.find(pair);
-        if (differ(bytes, it == matrix.end() ? 0.0 : it->second))
-            return mismatch(pair, bytes, it == matrix.end() ? 0.0 : it->second);
+        const double expected = it == matrix.end() ? 0.0 : it->second;
+        if (collectives ? bytes > expected && differ(bytes, expected) : differ(bytes, expected))
+            return mismatch(pair, bytes, expected);
     }
-    for (const auto& [pair, bytes] : matrix)
-        if (!trace.sentBytes.contains(pair))
-            return mismatch(pair, 0.0, bytes);
+    if (!collectives) {
+        for (const auto& [pair, bytes] : matrix)
+            if (!trace.sentBytes.contains(pair))
+                return mismatch(pair, 0.0, bytes);
+        return {};
+    }
+    double excess = 0.0;
+    for (const auto& [pair, bytes] : matrix) {
+        const auto it = trace.sentBytes.find(pair);
+        excess += bytes - (it == trace.sentBytes.end() ? 0.0 : it->second);
+    }
+    if (excess > trace.collectiveBytesBound * (1.0 + 1e-9))
+        return makeError(ErrorCode::InvalidInput,
+                         "the application's volume matrix holds " + std::to_string(static_cast<long long>(excess))
+                             + " B more than the trace sends point to point, and its collectives carry at most "
+                             + std::to_string(static_cast<long long>(trace.collectiveBytesBound))
+                             + " B: a trace of another program or run",
+                         {trace.list});
     return {};
 }
 

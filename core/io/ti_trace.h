@@ -19,6 +19,10 @@ struct TiTrace {
     std::vector<std::string> files; ///< per rank, the path of its trace file (empty for a merged trace)
     int ranks = 0;                  ///< how many ranks it holds
     std::int64_t lines = 0;         ///< action lines over all ranks
+    /// Collectives that move data (bcast, reduce, allreduce, alltoall, gather, allgather, scatter), over all ranks.
+    std::int64_t dataCollectives = 0;
+    /// The most bytes those collectives can carry: each line's size, of at most 8-byte elements, to every rank.
+    double collectiveBytesBound = 0.0;
     /// Bytes each rank sends to each other rank (send and isend), by (sender, receiver).
     std::map<std::pair<int, int>, double> sentBytes;
 };
@@ -44,7 +48,10 @@ struct StoredTrace {
 Expected<TiTrace> readTiTrace(const std::string& listPath);
 
 /// Checks that a trace is the application's: as many ranks as processes, and each pair's bytes sent equal to the
-/// volume matrix's entry (within 1e-6). The error names the pair and both amounts.
+/// volume matrix's entry (within 1e-6). A trace with collectives that move data may send less point to point than
+/// the matrix holds (a matrix may count a collective's traffic between its pairs), never more, and the matrix's
+/// excess must fit in what the collectives can carry (collectiveBytesBound). The error names the pair and both
+/// amounts, or both totals.
 Status checkTraceMatchesMatrix(const TiTrace& trace, const model::CommMatrix& comm);
 
 /// The trace's text in the merged form: the per-rank files one after another, after a comment line naming the

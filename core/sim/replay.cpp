@@ -312,6 +312,10 @@ mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& proble
 {
     // The problem is shared state: copying it keeps the topology, network and matrix alive for the judge.
     return [problem, trace](const model::Placement& placement, const FeedbackRange& range) -> Expected<double> {
+        if (problem.processCount() > kMaxJudgedRanks)
+            return makeError(ErrorCode::InvalidInput,
+                             "SMPI would run " + std::to_string(problem.processCount())
+                                 + " ranks (a judge replays at most " + std::to_string(kMaxJudgedRanks) + ")");
         auto platform = buildPlatform(problem.topology(), problem.network());
         if (!platform)
             return platform.error();

@@ -70,10 +70,14 @@ Expected<Prediction> predictTrace(const SimPlatform& platform, const io::TiTrace
 Expected<Prediction> predictTrace(const SimPlatform& platform, const io::StoredTrace& trace,
                                   const model::Placement& placement, const FeedbackRange& range);
 
+/// The most ranks a judge replays: SMPI runs one actor per rank, and refine's judge must stay seconds long.
+constexpr int kMaxJudgedRanks = 4096;
+
 /// A judge for refine's last candidates (mapping::MappingProblem::withJudge): the predicted run time on the
 /// platform of the problem's topology and network (built at each call), replaying `trace` when given
 /// (predictTrace), else the problem's matrix as a bulk-synchronous program (predictBulkSynchronous). When the
-/// platform cannot be built (too many routes) the judge fails with that reason, which refine notes.
+/// platform cannot be built (too many routes), or the application has more than kMaxJudgedRanks processes, the judge
+/// fails with that reason, which refine notes.
 mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& problem,
                                            const std::shared_ptr<const io::StoredTrace>& trace = nullptr);
 

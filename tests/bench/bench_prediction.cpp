@@ -266,7 +266,7 @@ bool prepareCase(const Platform& pf, const QString& mode, const Programs& progra
 }
 
 /// The placements of a case: random seeds, the launchers' defaults and every mapper (refine twice).
-std::vector<Placement> placementsFor(const QString& mode, const QString& trace)
+std::vector<Placement> placementsFor(const QString& trace)
 {
     std::vector<Placement> placements = {
         {"random-1", {"--algorithm", "random", "--seed", "1"}}, {"random-2", {"--algorithm", "random", "--seed", "2"}},
@@ -276,10 +276,8 @@ std::vector<Placement> placementsFor(const QString& mode, const QString& trace)
     for (const char* mapper : {"greedy", "mpipp", "geo", "scotch-bw", "scotch-lat", "topology-aware", "monte-carlo"})
         placements.push_back({mapper, {"--algorithm", mapper}});
     // A user with a trace gives it to refine, which replays it to choose between its last candidates (the
-    // all-to-all's trace holds a collective the generated matrix has as point-to-point traffic: not given).
-    placements.push_back({"refine",
-                          mode == "alltoall" ? QStringList{"--algorithm", "refine"}
-                                             : QStringList{"--algorithm", "refine", "--trace", trace}});
+    // all-to-all's trace holds the collective the generated matrix has as point-to-point traffic; it is accepted).
+    placements.push_back({"refine", QStringList{"--algorithm", "refine", "--trace", trace}});
     placements.push_back({"refine-alpha-beta", {"--algorithm", "refine", "--param", "objective=alpha-beta"}});
     return placements;
 }
@@ -407,7 +405,7 @@ Outcome runCase(const Platform& pf, const QString& mode, const Programs& program
     timer.start();
     if (!prepareCase(pf, mode, programs, files))
         return {};
-    std::vector<Placement> placements = placementsFor(mode, files.trace);
+    std::vector<Placement> placements = placementsFor(files.trace);
     for (Placement& p : placements)
         if (!placeAndMeasure(p, pf, mode, programs, files))
             return {};

@@ -167,12 +167,23 @@ private Q_SLOTS:
         QVERIFY(trace);
         // Other sizes: the pair and both amounts are named.
         auto other = io::checkTraceMatchesMatrix(*trace,
-                                                 *model::CommMatrix::fromEntries(2, {{0, 1, 9000, 2}, {1, 0, 100, 1}}));
+                                                 *model::CommMatrix::fromEntries(2, {{0, 1, 1000, 2}, {1, 0, 100, 1}}));
         QVERIFY(!other);
         QVERIFY2(other.error().message.find("rank 0 sends 4500 B to rank 1 where the application's volume matrix has "
-                                            "9000 B")
+                                            "1000 B")
                      != std::string::npos,
                  other.error().message.c_str());
+        // The trace has an allreduce: a matrix may hold its traffic beside the point-to-point bytes, as much as the
+        // collectives can carry (2 lines of 64 elements of at most 8 B to 2 ranks: 2048 B), not more.
+        QVERIFY(
+            io::checkTraceMatchesMatrix(*trace, *model::CommMatrix::fromEntries(2, {{0, 1, 5500, 2}, {1, 0, 100, 1}})));
+        auto larger = io::checkTraceMatchesMatrix(*trace,
+                                                  *model::CommMatrix::fromEntries(2, {{0, 1, 9000, 2}, {1, 0, 100, 1}}));
+        QVERIFY(!larger);
+        QVERIFY2(larger.error().message.find("holds 4500 B more than the trace sends point to point, and its "
+                                             "collectives carry at most 2048 B")
+                     != std::string::npos,
+                 larger.error().message.c_str());
         // Other ranks.
         auto wider = io::checkTraceMatchesMatrix(*trace, *model::CommMatrix::fromEntries(3, {{0, 1, 4500, 2}}));
         QVERIFY(!wider);
