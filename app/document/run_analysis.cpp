@@ -216,11 +216,14 @@ std::string trafficButSlower(const Run& cheaper, const Run& faster, const Projec
     if (!cost(cheaper) || !cost(faster) || !time(cheaper) || !time(faster) || *cost(cheaper) >= *cost(faster)
         || level(*time(cheaper), *time(faster)))
         return {};
-    std::string text = "#" + std::to_string(cheaper.id) + " " + cheaper.algorithm + " has the lower traffic cost ("
-        + format("%.4g s against %.4g s", *cost(cheaper), *cost(faster))
-        + "), but is slower: " + format("%.4g s against %.4g s predicted", *time(cheaper), *time(faster));
-    const std::string why = slowestStep(cheaper, project, network);
-    return why.empty() ? text : text + "; " + why;
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a chain of string + string.
+    std::string text = "#";
+    text.append(std::to_string(cheaper.id)).append(" ").append(cheaper.algorithm);
+    text.append(" has the lower traffic cost (").append(format("%.4g s against %.4g s", *cost(cheaper), *cost(faster)));
+    text.append("), but is slower: ").append(format("%.4g s against %.4g s predicted", *time(cheaper), *time(faster)));
+    if (const std::string why = slowestStep(cheaper, project, network); !why.empty())
+        text.append("; ").append(why);
+    return text;
 }
 
 } // namespace meridian::document

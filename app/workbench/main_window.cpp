@@ -416,7 +416,7 @@ bool MainWindow::openOrImportUnguarded(const QString& path)
     case document::FileKind::Application: {
         const auto project = m_document->project();
         const std::string appName = document::unusedApplicationName(*project, QFileInfo(path).baseName().toStdString());
-        return imported(actions::importApplication(*m_document, appName, {path.toStdString(), {}, {}}),
+        return imported(actions::importApplication(*m_document, appName, {path.toStdString(), {}, {}, {}}),
                         tr("application %1").arg(QString::fromStdString(appName)));
     }
     case document::FileKind::ProcessSites: {

@@ -207,7 +207,7 @@ QWizardPage* NewProjectWizard::buildApplicationsPage()
         const QString name = QInputDialog::getText(this, tr("Application name"), tr("Name:"), QLineEdit::Normal,
                                                    QFileInfo(volume).baseName(), &ok);
         if (ok)
-            addApplication(name, {volume.toStdString(), messages.toStdString(), {}});
+            addApplication(name, {volume.toStdString(), messages.toStdString(), {}, {}});
     });
     connect(generateApp, &QPushButton::clicked, this, [this] {
         QStringList ids;

@@ -118,10 +118,10 @@ private Q_SLOTS:
                 project.network.set(model::NetworkQuantity::Latency, i, j, i == j ? 0.1 : 300.0);
                 project.network.set(model::NetworkQuantity::Bandwidth, i, j, i == j ? 1000.0 : 10.0);
             }
-        document::Application app;
-        app.name = "lu";
+        project.applications.emplace_back();
+        auto& app = project.applications.back();
+        app.name = std::string("lu");
         app.comm = *model::CommMatrix::fromEntries(4, {{0, 1, 1e6, 10}, {2, 3, 1e6, 10}, {1, 2, 1e3, 10}}, true);
-        project.applications.push_back(app);
         const auto placed = [&](int id, const char* algorithm, std::vector<int> sites, double cost, double predicted) {
             document::Run r = mappingRun(id, algorithm, cost, 1.0);
             r.metrics.push_back({"predicted_s", "Predicted time", "s", predicted});
@@ -228,7 +228,7 @@ private Q_SLOTS:
             QVERIFY2(!headers.contains(last), qPrintable(QString("page %1 ends with a header: %2").arg(page).arg(last)));
         }
         // Whole header words, never "Applica" / "tion"; the summary and the chart text (vector, so searchable).
-        for (const QString& word : {"Longitude", "Application", "Between sites", "Speed-up"})
+        for (const QString& word : QStringList{"Longitude", "Application", "Between sites", "Speed-up"})
             QVERIFY2(all.contains(word), qPrintable(word));
         QVERIFY(all.contains("Prepared with"));
         QVERIFY(all.contains("Where the time goes"));

@@ -607,7 +607,7 @@ private Q_SLOTS:
                     ->setData(window.mapPanel()->siteModel()->index(0, widgets::SiteTableModel::Nodes), "8192"));
         big = *window.document()->project();
         big.applications.push_back(
-            {"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}, {}, {}, {}});
+            {"lu8192", "", *synth::generatePattern(synth::Pattern::LU, {.processes = 8192}), {}, {}, {}, {}, nullptr, {}});
         window.document()->reset(big);
         window.runPanel()->setCheckedMappers({"greedy"});
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
