@@ -74,6 +74,14 @@ static int parseOptions(int argc, char** argv, Options* o)
         usage("--out PREFIX is required");
         return 0;
     }
+    /* One buffer of the large size carries both kinds of message: small messages larger than it would overrun it. */
+    if (o->smallBytes > o->largeBytes) {
+        char message[160];
+        snprintf(message, sizeof message, "--small-bytes (%ld) must not exceed --large-bytes (%ld)", o->smallBytes,
+                 o->largeBytes);
+        usage(message);
+        return 0;
+    }
     return 1;
 }
 

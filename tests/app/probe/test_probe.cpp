@@ -239,6 +239,13 @@ private Q_SLOTS:
         const Ran noOut = probe(2, {"--per-rank"});
         QCOMPARE(noOut.exitCode, 2);
         QVERIFY(noOut.err.contains("--out PREFIX is required"));
+        // Issue 33.5: small messages larger than the large ones overran the buffer (a segmentation fault).
+        const Ran swapped = probe(2,
+                                  {"--per-rank", "--small-bytes", "4194304", "--large-bytes", "1024", "--out",
+                                   dir.filePath("x")});
+        QCOMPARE(swapped.exitCode, 2);
+        QVERIFY2(swapped.err.contains("--small-bytes (4194304) must not exceed --large-bytes (1024)"),
+                 qPrintable(swapped.err));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
     }
 };
