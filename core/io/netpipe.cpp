@@ -38,8 +38,8 @@ Expected<NetpipeLink> readNetpipe(const std::string& path)
     if (!text)
         return text.error();
     NetpipeLink link;
-    link.smallestBytes = std::numeric_limits<std::int64_t>::max();
-    int latencyLine = 0, latencyColumn = 0; // where the smallest message's time, the latency, was read
+    link.latencyBytes = std::numeric_limits<std::int64_t>::max();
+    int latencyLine = 0, latencyColumn = 0; // where the latency's time was read
     LineReader lines(*text);
     while (lines.next()) {
         if (isBlankOrComment(lines.line()))
@@ -54,22 +54,26 @@ Expected<NetpipeLink> readNetpipe(const std::string& path)
         if (!bytes || *bytes < 1)
             return parseError(path, lines.number(), fields[0].second,
                               "expected a message size in bytes (a whole number >= 1), found " + shown(fields[0].first));
-        // Mbps are 10^6 bits/s: MB/s x 8, so the bandwidth range is 1e-06 to 1e+07 Mbps.
-        if (!mbps || !model::isValidNetworkValue(model::NetworkQuantity::Bandwidth, *mbps / 8))
+        if (!mbps || !model::isValidNetworkValue(model::NetworkQuantity::Bandwidth, *mbps * kNetpipeMbpsInMBps))
             return parseError(path, lines.number(), fields[1].second,
                               "expected a throughput in Mbps from 1e-06 (1 bit/s) to 1e+07 (10 Tbit/s), found "
                                   + shown(fields[1].first));
         if (!seconds || *seconds <= 0)
             return parseError(path, lines.number(), fields[2].second,
                               "expected a one-way time in seconds (> 0), found " + shown(fields[2].first));
-        if (*bytes < link.smallestBytes) {
-            link.smallestBytes = *bytes;
+        // The latency: the fastest of the small messages (the first, smallest one is often slowed by warm-up), or
+        // the smallest message's time when none is small.
+        const bool small = *bytes <= kNetpipeLatencyBytes;
+        const bool latencySmall = link.latencyBytes <= kNetpipeLatencyBytes;
+        if ((small && (!latencySmall || *seconds * 1e3 < link.latencyMs))
+            || (!small && !latencySmall && *bytes < link.latencyBytes)) {
+            link.latencyBytes = *bytes;
             link.latencyMs = *seconds * 1e3;
             latencyLine = lines.number();
             latencyColumn = fields[2].second;
         }
-        if (*mbps / 8 > link.bandwidthMBps) {
-            link.bandwidthMBps = *mbps / 8;
+        if (*mbps * kNetpipeMbpsInMBps > link.bandwidthMBps) {
+            link.bandwidthMBps = *mbps * kNetpipeMbpsInMBps;
             link.peakBytes = *bytes;
         }
         ++link.points;
@@ -78,7 +82,7 @@ Expected<NetpipeLink> readNetpipe(const std::string& path)
         return parseError(path, lines.number(), 1, "no measurement: expected NetPIPE's 'bytes Mbps seconds' lines");
     if (!model::isValidNetworkValue(model::NetworkQuantity::Latency, link.latencyMs))
         return parseError(path, latencyLine, latencyColumn,
-                          "the smallest message's one-way time is a latency of " + std::to_string(link.latencyMs)
+                          "the small messages' one-way time is a latency of " + std::to_string(link.latencyMs)
                               + " ms; expected " + model::networkValueRange(model::NetworkQuantity::Latency));
     struct stat info {};
     if (::stat(path.c_str(), &info) == 0)

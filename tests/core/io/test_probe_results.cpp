@@ -203,7 +203,24 @@ private Q_SLOTS:
         write(path, "1 80 0.00001\n1024 100 0.5\n");
         const auto ok = io::readNetpipe(path.toStdString());
         QVERIFY2(ok, ok ? "" : ok.error().toString().c_str());
-        QCOMPARE(ok->bandwidthMBps, 12.5);
+        QCOMPARE(ok->bandwidthMBps, 13.1072); // NetPIPE's Mbps are 2^20 bit/s
+    }
+
+    // Issue 33.4: the bandwidth in MB/s of NetPIPE 3.7's own line (196,611 B in 66.98 us, 22395.04 "Mbps"), and the
+    // latency from the fastest small message, not the 1-byte one that warm-up slows.
+    void netpipeUnitsAndLatencyAreNetpipes()
+    {
+        const QString path = m_dir.filePath("np37.out");
+        write(path,
+              "       1 1.077866   0.00000708\n       2 4.168331   0.00000366\n       4 16.673325   0.00000183\n"
+              "       8 32.591470   0.00000187\n     128 387.434548   0.00000315\n"
+              "  196611 22395.040000   0.00006698\n");
+        const auto np = io::readNetpipe(path.toStdString());
+        QVERIFY2(np, np ? "" : np.error().toString().c_str());
+        QVERIFY2(std::abs(np->bandwidthMBps - 196611 / 66.98e-6 / 1e6) < 0.01,
+                 qPrintable(QString::number(np->bandwidthMBps)));
+        QCOMPARE(np->latencyBytes, std::int64_t(4));
+        QCOMPARE(np->latencyMs, 0.00183);
     }
 
     void aMissingFileIsNamed()
