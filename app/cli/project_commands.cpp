@@ -380,6 +380,17 @@ int runImportGraph(const QStringList& arguments)
     return finish(*edited, projectPath);
 }
 
+/// The index of the application --application names in the project the command's first argument is.
+Expected<int> namedApplication(const Project& project, const QCommandLineParser& parser)
+{
+    const int a = project.applicationIndex(parser.value("application").toStdString());
+    if (a < 0)
+        return makeError(ErrorCode::InvalidInput,
+                         "the project has no application named '" + parser.value("application").toStdString() + "'",
+                         {parser.positionalArguments().front().toStdString()});
+    return a;
+}
+
 int runSetPins(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -394,17 +405,14 @@ int runSetPins(const QStringList& arguments)
         return report(project.error());
     if (!parser.isSet("application") || !parser.isSet("pins"))
         return usageError("--application and --pins are required");
-    const int a = project->applicationIndex(parser.value("application").toStdString());
-    if (a < 0)
-        return report(
-            makeError(ErrorCode::InvalidInput,
-                      "the project has no application named '" + parser.value("application").toStdString() + "'",
-                      {parser.positionalArguments().front().toStdString()}));
+    const auto a = namedApplication(*project, parser);
+    if (!a)
+        return report(a.error());
     auto pins = io::readPinsCsv(parser.value("pins").toStdString(), project->topology,
-                                project->applications[a].comm.processCount());
+                                project->applications[*a].comm.processCount());
     if (!pins)
         return report(pins.error());
-    auto edited = document::withPins(*project, a, std::move(*pins));
+    auto edited = document::withPins(*project, *a, std::move(*pins));
     if (!edited)
         return report(inFile(edited.error(), parser.value("pins").toStdString()));
     return finish(*edited, parser.positionalArguments().front());
@@ -428,20 +436,17 @@ int runSetTrace(const QStringList& arguments)
         return report(project.error());
     if (!parser.isSet("application") || parser.isSet("trace") == parser.isSet("remove"))
         return usageError("--application and one of --trace or --remove are required");
-    const int a = project->applicationIndex(parser.value("application").toStdString());
-    if (a < 0)
-        return report(
-            makeError(ErrorCode::InvalidInput,
-                      "the project has no application named '" + parser.value("application").toStdString() + "'",
-                      {parser.positionalArguments().front().toStdString()}));
+    const auto a = namedApplication(*project, parser);
+    if (!a)
+        return report(a.error());
     std::shared_ptr<const io::StoredTrace> trace;
     if (parser.isSet("trace")) {
-        auto read = document::readTraceFor(parser.value("trace").toStdString(), project->applications[a].comm);
+        auto read = document::readTraceFor(parser.value("trace").toStdString(), project->applications[*a].comm);
         if (!read)
             return report(read.error());
         trace = std::move(*read);
     }
-    auto edited = document::withTrace(*project, a, std::move(trace));
+    auto edited = document::withTrace(*project, *a, std::move(trace));
     if (!edited)
         return report(inFile(edited.error(), parser.value("trace").toStdString()));
     return finish(*edited, parser.positionalArguments().front());
