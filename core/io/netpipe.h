@@ -21,7 +21,7 @@ struct NetpipeLink {
     /// The highest throughput of any message size, in MB/s (10^6 bytes per second).
     double bandwidthMBps = 0;
     std::int64_t latencyBytes = 0; ///< the size of the message whose time is the latency
-    std::int64_t peakBytes = 0; ///< the size of the message of the highest throughput
+    std::int64_t peakBytes = 0;    ///< the size of the message of the highest throughput
     int points = 0;
     /// When the file was last written (seconds since 1970 UTC): NetPIPE writes no date, and it writes its
     /// output as it measures, so the file's modification time is when the measurement ended.

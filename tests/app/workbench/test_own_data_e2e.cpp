@@ -142,12 +142,10 @@ private Q_SLOTS:
         QTest::qWait(30);
         QVERIFY(wizard->grab().save(shot("3-wizard-network")));
         wizard->next();
-        QVERIFY(wizard
-                    ->addApplication("Solver",
-                                     {path("solver.volume.mtx").toStdString(),
-                                      path("solver.messages.mtx").toStdString(),
-                                      {}})
-                    .isEmpty());
+        document::ApplicationFiles solverFiles;
+        solverFiles.volume = path("solver.volume.mtx").toStdString();
+        solverFiles.messages = path("solver.messages.mtx").toStdString();
+        QVERIFY(wizard->addApplication("Solver", solverFiles).isEmpty());
         QVERIFY(wizard->grab().save(shot("4-wizard-applications")));
         wizard->next();
         write(path("pins-bad.csv"), "0,us-east-1\n40,eu-west-1\n");
