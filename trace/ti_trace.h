@@ -7,6 +7,9 @@
 #include <mpi.h>
 #include <stdint.h>
 
+/* Internal to the tracer: not exported, so a program's own symbols of these names cannot take their place. */
+#pragma GCC visibility push(hidden)
+
 /* Opens this rank's trace (PREFIX.ti.RANK, through a temporary) when MERIDIAN_TRACE_TI is set and the program
  * runs with one thread calling MPI; writes "R init". */
 void tiOpen(int worldRank, int worldSize, int threadMultiple);
@@ -31,5 +34,7 @@ void tiUnsupported(const char* what);
 /* Writes "R finalize" and renames the trace into place (meridian-cli capture writes the list of the ranks' files,
  * SimGrid's -replay argument). Returns 0 on failure. */
 int tiClose(void);
+
+#pragma GCC visibility pop
 
 #endif

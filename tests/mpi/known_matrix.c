@@ -13,11 +13,19 @@
  *   collectives: Reduce of 4 ints to the communicator's rank 1 (world rank 2 or 3) (left out with
  *               --without-subcommunicator-collectives: a time-independent trace cannot hold it)
  * --abort makes every rank call MPI_Abort(3) before sending anything.
+ * Built with -DMERIDIAN_MIXED and linked with known_matrix.F90 (also -DMERIDIAN_MIXED), it is a mixed C and Fortran
+ * program with the same matrix: C initialises and finalises MPI and sends the ring and opposite traffic, Fortran
+ * sends the rest (known_matrix_fortran_rest).
  * tests/app/capture checks what every capture path reports against these numbers. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef MERIDIAN_MIXED
+/* known_matrix.F90: phase 0's backwards traffic and world collectives, then phase 1. */
+void known_matrix_fortran_rest(int persistent, int subCollectives);
+#endif
 
 static char buffer[8192];
 static char inbox[8192];
@@ -69,6 +77,7 @@ static void opposite(int rank, int size)
         MPI_Sendrecv_replace(values, 10, MPI_INT, partner, 5, partner, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+#ifndef MERIDIAN_MIXED
 static void backwards(int rank, int size)
 {
     const int to = (rank + 3) % size, from = (rank + 1) % size;
@@ -120,6 +129,7 @@ static void subCommunicator(int rank)
         MPI_Reduce(values, sums, 4, MPI_INT, MPI_SUM, 1, pair);
     MPI_Comm_free(&pair);
 }
+#endif
 
 int main(int argc, char** argv)
 {
@@ -142,6 +152,9 @@ int main(int argc, char** argv)
     memset(buffer, 1, sizeof buffer);
     ring(rank, size);
     opposite(rank, size);
+#ifdef MERIDIAN_MIXED
+    known_matrix_fortran_rest(g_persistent, g_subCollectives);
+#else
     backwards(rank, size);
     MPI_Bcast(buffer, 1000, MPI_BYTE, 0, MPI_COMM_WORLD);
     double local[8] = {0}, global[8];
@@ -150,6 +163,7 @@ int main(int argc, char** argv)
 
     MPI_Pcontrol(1);
     subCommunicator(rank);
+#endif
     MPI_Finalize();
     if (rank == 0)
         printf("known_matrix: done\n");

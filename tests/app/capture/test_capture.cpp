@@ -99,6 +99,78 @@ Ran runCli(const QStringList& arguments, const QStringList& extraEnvironment = {
             QString::fromLocal8Bit(p.readAllStandardOutput()), QString::fromLocal8Bit(p.readAllStandardError())};
 }
 
+// The collective records of PREFIX.collectives.json, one line each, sorted.
+QStringList tracerCollectives(const QString& prefix)
+{
+    auto json = io::readTextFile((prefix + ".collectives.json").toStdString());
+    if (!json)
+        return {};
+    QStringList records;
+    for (const auto& value :
+         QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object().value("collectives").toArray()) {
+        const QJsonObject r = value.toObject();
+        records << QString("%1 %2 size %3 root %4 ranks %5 calls %6 bytes %7")
+                       .arg(r.value("phase").toInt())
+                       .arg(r.value("operation").toString())
+                       .arg(r.value("communicator_size").toInt())
+                       .arg(r.value("root").toInt())
+                       .arg(r.value("ranks").toInt())
+                       .arg(r.value("calls").toInt())
+                       .arg(r.value("bytes").toInt());
+    }
+    records.sort();
+    return records;
+}
+
+// A rank's time-independent trace without its compute lines (their durations differ from run to run).
+QStringList communicationOf(const QString& rankFile)
+{
+    auto text = io::readTextFile(rankFile.toStdString());
+    if (!text)
+        return {"cannot read " + rankFile};
+    QStringList lines = QString::fromStdString(*text).split('\n', Qt::SkipEmptyParts);
+    lines.removeIf([](const QString& line) { return line.contains(" compute "); });
+    return lines;
+}
+
+// Runs a compiler; empty when it succeeded, else what it printed.
+QString compile(const QString& compiler, const QStringList& arguments, const QString& workingDirectory)
+{
+    const QString program = QStandardPaths::findExecutable(compiler);
+    if (program.isEmpty())
+        return compiler + " not found: install libopenmpi-dev and gfortran (scripts/dev does)";
+    QProcess p;
+    p.setWorkingDirectory(workingDirectory);
+    p.start(program, arguments);
+    if (!p.waitForFinished(180000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return compiler + " " + arguments.join(' ') + ":\n" + QString::fromLocal8Bit(p.readAllStandardError());
+    return {};
+}
+
+// Builds tests/mpi/known_matrix.F90 in `binding` ("use mpi", "mpif.h", "use mpi_f08", or "mixed": with
+// known_matrix.c) into `dir`; returns the program's path, or an empty path and `error`.
+QString buildFortranKnownMatrix(const QString& binding, const QString& dir, QString& error)
+{
+    const QString fortran = QString(MERIDIAN_SOURCE_DIR) + "/tests/mpi/known_matrix.F90";
+    const QString c = QString(MERIDIAN_SOURCE_DIR) + "/tests/mpi/known_matrix.c";
+    const QString program = dir + "/known_matrix_fortran";
+    QStringList options;
+    if (binding == "mpif.h")
+        options = {"-DMERIDIAN_MPIF_H", "-fallow-argument-mismatch"};
+    else if (binding == "use mpi_f08")
+        options = {"-DMERIDIAN_F08"};
+    if (binding != "mixed")
+        error = compile("mpifort", options + QStringList{"-o", program, fortran}, dir);
+    else {
+        error = compile("mpicc", {"-DMERIDIAN_MIXED", "-c", "-o", "c.o", c}, dir);
+        if (error.isEmpty())
+            error = compile("mpifort", {"-DMERIDIAN_MIXED", "-c", "-o", "fortran.o", fortran}, dir);
+        if (error.isEmpty())
+            error = compile("mpifort", {"-o", program, "c.o", "fortran.o"}, dir);
+    }
+    return error.isEmpty() ? program : QString();
+}
+
 QStringList mpirunKnownMatrix(const QStringList& programArguments = {})
 {
     return QStringList{QStandardPaths::findExecutable("mpirun"),
@@ -141,30 +213,118 @@ private Q_SLOTS:
             QCOMPARE(describe(entriesOf(*comm)), describe(knownPhase(phase)));
         }
 
-        auto json = io::readTextFile((prefix + ".collectives.json").toStdString());
-        QVERIFY(json);
-        const QJsonObject summary = QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object();
-        QCOMPARE(summary.value("processes").toInt(), 4);
-        QStringList records;
-        for (const auto& value : summary.value("collectives").toArray()) {
-            const QJsonObject r = value.toObject();
-            records << QString("%1 %2 size %3 root %4 ranks %5 calls %6 bytes %7")
-                           .arg(r.value("phase").toInt())
-                           .arg(r.value("operation").toString())
-                           .arg(r.value("communicator_size").toInt())
-                           .arg(r.value("root").toInt())
-                           .arg(r.value("ranks").toInt())
-                           .arg(r.value("calls").toInt())
-                           .arg(r.value("bytes").toInt());
-        }
-        records.sort();
-        QCOMPARE(records,
+        QCOMPARE(tracerCollectives(prefix),
                  (QStringList{"0 allreduce size 4 root -1 ranks 4 calls 1 bytes 256",
                               "0 barrier size 4 root -1 ranks 4 calls 1 bytes 0",
                               "0 bcast size 4 root 0 ranks 4 calls 1 bytes 1000",
                               "1 reduce size 2 root 2 ranks 2 calls 1 bytes 32",
                               "1 reduce size 2 root 3 ranks 2 calls 1 bytes 32"}));
         QCOMPARE(QDir(dir.path()).entryList({".meridian-capture-*"}, QDir::Dirs | QDir::Hidden).size(), 0);
+    }
+
+    // Fortran programs: Open MPI's Fortran bindings call PMPI_* directly, past the C wrappers, so the tracer has
+    // Fortran entry points of its own. known_matrix.F90 sends what known_matrix.c sends; built with mpifort in each
+    // of Fortran's bindings, and as a mixed program (C sends some, Fortran the rest), under a real mpirun its
+    // matrices (in total and per phase) and collectives are the known ones exactly, and its trace is the C
+    // program's, rank by rank and line by line (compute times aside).
+    void aFortranProgramGivesTheKnownMatrixExactly_data()
+    {
+        QTest::addColumn<QString>("binding");
+        for (const char* binding : {"use mpi", "mpif.h", "use mpi_f08", "mixed"})
+            QTest::newRow(binding) << QString(binding);
+    }
+
+    void aFortranProgramGivesTheKnownMatrixExactly()
+    {
+        QFETCH(QString, binding);
+        QTemporaryDir dir;
+        QString error;
+        const QString program = buildFortranKnownMatrix(binding, dir.path(), error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
+        const QStringList run{QStandardPaths::findExecutable("mpirun"),
+                              "--allow-run-as-root",
+                              "--oversubscribe",
+                              "-np",
+                              "4",
+                              program};
+        const QString prefix = dir.filePath("fortran");
+        const Ran ran = runCli(QStringList{"capture", "--out", prefix, "--"} + run);
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err + ran.out));
+        auto total = io::readCommMatrix((prefix + ".volume.mtx").toStdString(),
+                                        (prefix + ".messages.mtx").toStdString());
+        QVERIFY2(total, total ? "" : total.error().toString().c_str());
+        QCOMPARE(describe(entriesOf(*total)), describe(knownTotal()));
+        for (int phase : {0, 1}) {
+            const QString p = prefix + QString(".phase%1").arg(phase);
+            auto comm = io::readCommMatrix((p + ".volume.mtx").toStdString(), (p + ".messages.mtx").toStdString());
+            QVERIFY2(comm, comm ? "" : comm.error().toString().c_str());
+            QCOMPARE(describe(entriesOf(*comm)), describe(knownPhase(phase)));
+        }
+        QCOMPARE(tracerCollectives(prefix),
+                 (QStringList{"0 allreduce size 4 root -1 ranks 4 calls 1 bytes 256",
+                              "0 barrier size 4 root -1 ranks 4 calls 1 bytes 0",
+                              "0 bcast size 4 root 0 ranks 4 calls 1 bytes 1000",
+                              "1 reduce size 2 root 2 ranks 2 calls 1 bytes 32",
+                              "1 reduce size 2 root 3 ranks 2 calls 1 bytes 32"}));
+
+        // The trace, against the C program's (both without the sub-communicator reduce a trace cannot hold).
+        const QString traced = dir.filePath("fortran-traced"), reference = dir.filePath("c-traced");
+        const Ran fortranRun = runCli(QStringList{"capture", "--out", traced, "--trace", "--"} + run
+                                      + QStringList{"--without-subcommunicator-collectives"});
+        QVERIFY2(fortranRun.exitCode == 0, qPrintable(fortranRun.err));
+        const Ran cRun = runCli(QStringList{"capture", "--out", reference, "--trace", "--"}
+                                + mpirunKnownMatrix({"--without-subcommunicator-collectives"}));
+        QVERIFY2(cRun.exitCode == 0, qPrintable(cRun.err));
+        for (int rank = 0; rank < 4; ++rank) {
+            const QStringList fortranLines = communicationOf(traced + QString(".ti.%1").arg(rank));
+            QVERIFY(fortranLines.size() > 20);
+            QCOMPARE(fortranLines, communicationOf(reference + QString(".ti.%1").arg(rank)));
+        }
+    }
+
+    // Fortran's MPI_IN_PLACE (a sentinel address of Open MPI's, not C's MPI_IN_PLACE) is recognised: an in-place
+    // allgather counts the receive count, in both module bindings.
+    void fortranInPlaceIsRecognised_data()
+    {
+        QTest::addColumn<QString>("module");
+        QTest::newRow("use mpi") << QString("mpi");
+        QTest::newRow("use mpi_f08") << QString("mpi_f08");
+    }
+
+    void fortranInPlaceIsRecognised()
+    {
+        QFETCH(QString, module);
+        QTemporaryDir dir;
+        QFile source(dir.filePath("in_place.f90"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write(
+            QString("program in_place\n"
+                    "    use %1\n"
+                    "    implicit none\n"
+                    "    integer :: ierror, rank, values(3, 4), sums(2)\n"
+                    "    call MPI_Init(ierror)\n"
+                    "    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierror)\n"
+                    "    values = rank\n"
+                    "    call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, 3, MPI_INTEGER, &\n"
+                    "                       MPI_COMM_WORLD, ierror)\n"
+                    "    sums = 1\n"
+                    "    call MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierror)\n"
+                    "    call MPI_Finalize(ierror)\n"
+                    "end program\n")
+                .arg(module)
+                .toUtf8());
+        source.close();
+        const QString error = compile("mpifort", {"-o", "in_place", source.fileName()}, dir.path());
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString prefix = dir.filePath("in_place");
+        const Ran ran = runCli({"capture", "--out", prefix, "--trace", "--", QStandardPaths::findExecutable("mpirun"),
+                                "--allow-run-as-root", "--oversubscribe", "-np", "4", dir.filePath("in_place")});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err + ran.out));
+        QCOMPARE(tracerCollectives(prefix),
+                 (QStringList{"0 allgather size 4 root -1 ranks 4 calls 1 bytes 48",
+                              "0 allreduce size 4 root -1 ranks 4 calls 1 bytes 32"}));
+        QCOMPARE(communicationOf(prefix + ".ti.1"),
+                 (QStringList{"1 init", "1 allgather 12 12", "1 allreduce 8 0", "1 finalize"}));
     }
 
     // Open MPI's own monitoring of the same program, imported: the same matrix, exactly (the run leaves out

@@ -1,19 +1,20 @@
 /* libmeridian-trace: records an MPI program's communication matrix through the MPI profiling interface.
  *
- * Preloaded into an MPI program (LD_PRELOAD; `meridian-cli capture` arranges it), it wraps the point-to-point
- * sends and counts, per sender -> receiver pair of world ranks, the bytes and the messages sent: Send, Ssend,
- * Bsend, Rsend, their non-blocking forms, persistent sends (counted at each Start), Sendrecv and
- * Sendrecv_replace. Ranks in other communicators are translated to world ranks through a table cached on the
- * communicator as an attribute. Collectives are counted apart, per operation, communicator size and root.
- * MPI_Pcontrol(n) starts phase n. At MPI_Finalize rank 0 gathers every rank's counts and writes, for the
- * prefix in MERIDIAN_TRACE_PREFIX:
+ * Preloaded into an MPI program (LD_PRELOAD; `meridian-cli capture` arranges it), its entry points (c_entry.c for
+ * C and C++, fortran_entry.c for Fortran) call the hooks here (tracer.h). They count, per sender -> receiver pair
+ * of world ranks, the bytes and the messages sent: Send, Ssend, Bsend, Rsend, their non-blocking forms,
+ * persistent sends (counted at each Start), Sendrecv and Sendrecv_replace. Ranks in other communicators are
+ * translated to world ranks through a table cached on the communicator as an attribute. Collectives are counted
+ * apart, per operation, communicator size and root. MPI_Pcontrol(n) starts phase n. At MPI_Finalize rank 0
+ * gathers every rank's counts and writes, for the prefix in MERIDIAN_TRACE_PREFIX:
  *   PREFIX.volume.mtx, PREFIX.messages.mtx  Matrix Market, 1-based (sender, receiver, bytes or messages)
  *   PREFIX.collectives.json                 one record per (phase, operation, communicator size, root)
  *   PREFIX.phaseN.{volume,messages}.mtx     per phase, when MPI_Pcontrol was called
  * Each file is written to a temporary name and renamed, so a reader never sees half a file.
  *
  * Counters are updated with atomic additions when the program runs with MPI_THREAD_MULTIPLE (several threads
- * may send at once) and with plain ones otherwise; the collective records and the phase table take a mutex. Nothing is printed unless something fails. */
+ * may send at once) and with plain ones otherwise; the collective records and the phase table take a mutex.
+ * Nothing is printed unless something fails. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "ti_trace.h"
+#include "tracer.h"
 
 enum { MAX_PHASES = 256, MAX_PERSISTENT = 4096 };
 
@@ -305,7 +307,7 @@ static void forgetPersistent(MPI_Request request)
 
 /* ---- set-up ----------------------------------------------------------------------------------------- */
 
-static void setUp(void)
+void traceInitialised(void)
 {
     PMPI_Comm_size(MPI_COMM_WORLD, &g_worldSize);
     PMPI_Comm_rank(MPI_COMM_WORLD, &g_worldRank);
@@ -323,23 +325,7 @@ static void setUp(void)
         tiOpen(g_worldRank, g_worldSize, g_threadMultiple);
 }
 
-int MPI_Init(int* argc, char*** argv)
-{
-    const int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        setUp();
-    return rc;
-}
-
-int MPI_Init_thread(int* argc, char*** argv, int required, int* provided)
-{
-    const int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
-        setUp();
-    return rc;
-}
-
-int MPI_Pcontrol(const int level, ...)
+void tracePcontrol(int level)
 {
     if (g_worldSize > 0) {
         pthread_mutex_lock(&g_mutex);
@@ -347,288 +333,72 @@ int MPI_Pcontrol(const int level, ...)
         g_phasesUsed = 1;
         pthread_mutex_unlock(&g_mutex);
     }
-    return MPI_SUCCESS;
 }
 
 /* ---- point-to-point --------------------------------------------------------------------------------- */
 
-/* A sendrecv in the trace: a send and a receive posted together, then both waited for (the receive's source and
- * tag as the status names them). */
-static void traceSendrecv(MPI_Comm comm, int dest, int sendtag, uint64_t sendBytes, int source, uint64_t recvBytes,
-                          const MPI_Status* status)
+void traceSend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 {
+    countSend(comm, dest, count, type);
+    if (dest != MPI_PROC_NULL)
+        tiLine("send %d %d %llu", worldRank(comm, dest), tag, (unsigned long long)sizeOf(count, type));
+}
+
+void traceIsend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type, MPI_Request request)
+{
+    countSend(comm, dest, count, type);
+    if (dest != MPI_PROC_NULL)
+        tiPosted(request, 0, worldRank(comm, dest), tag, sizeOf(count, type));
+}
+
+/* In the trace, a send and a receive posted together, then both waited for (the receive's source and tag as the
+ * status names them). */
+void traceSendrecv(MPI_Comm comm, int dest, int sendtag, int sendcount, MPI_Datatype sendtype, int source,
+                   int recvcount, MPI_Datatype recvtype, const MPI_Status* status)
+{
+    countSend(comm, dest, sendcount, sendtype);
     if (!tiActive())
         return;
     const int to = dest == MPI_PROC_NULL ? -1 : worldRank(comm, dest);
     const int from = source == MPI_PROC_NULL ? -1 : worldRank(comm, status->MPI_SOURCE);
     if (to >= 0)
-        tiLine("isend %d %d %llu", to, sendtag, (unsigned long long)sendBytes);
+        tiLine("isend %d %d %llu", to, sendtag, (unsigned long long)sizeOf(sendcount, sendtype));
     if (from >= 0)
-        tiLine("irecv %d %d %llu", from, status->MPI_TAG, (unsigned long long)recvBytes);
+        tiLine("irecv %d %d %llu", from, status->MPI_TAG, (unsigned long long)sizeOf(recvcount, recvtype));
     if (to >= 0)
         tiLine("wait %d %d %d", g_worldRank, to, sendtag);
     if (from >= 0)
         tiLine("wait %d %d %d", from, g_worldRank, status->MPI_TAG);
 }
 
-/* The blocking sends share MPI_Send's signature, the non-blocking ones MPI_Isend's. */
-#define BLOCKING_SEND(NAME) \
-    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) \
-    { \
-        tiEnter(); \
-        countSend(comm, dest, count, type); \
-        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm); \
-        if (dest != MPI_PROC_NULL) \
-            tiLine("send %d %d %llu", worldRank(comm, dest), tag, (unsigned long long)sizeOf(count, type)); \
-        tiLeave(); \
-        return rc; \
-    }
-BLOCKING_SEND(Send)
-BLOCKING_SEND(Ssend)
-BLOCKING_SEND(Bsend)
-BLOCKING_SEND(Rsend)
-
-#define NONBLOCKING_SEND(NAME) \
-    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) \
-    { \
-        tiEnter(); \
-        countSend(comm, dest, count, type); \
-        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req); \
-        if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) \
-            tiPosted(*req, 0, worldRank(comm, dest), tag, sizeOf(count, type)); \
-        tiLeave(); \
-        return rc; \
-    }
-NONBLOCKING_SEND(Isend)
-NONBLOCKING_SEND(Issend)
-NONBLOCKING_SEND(Ibsend)
-NONBLOCKING_SEND(Irsend)
-
-int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status)
+void tracePersistentSend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type, MPI_Request request)
 {
-    tiEnter();
-    countSend(comm, dest, sendcount, sendtype);
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                                 recvtag, comm, got);
-    traceSendrecv(comm, dest, sendtag, sizeOf(sendcount, sendtype), source, sizeOf(recvcount, recvtype), got);
-    tiLeave();
-    return rc;
+    rememberPersistent(request, comm, dest, tag, count, type);
 }
 
-int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status* status)
+void traceStart(MPI_Request request) { startPersistent(request); }
+
+void traceRequestFree(MPI_Request request) { forgetPersistent(request); }
+
+void traceRecv(MPI_Comm comm, int source, int count, MPI_Datatype type, const MPI_Status* status)
 {
-    tiEnter();
-    countSend(comm, dest, count, type);
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, got);
-    traceSendrecv(comm, dest, sendtag, sizeOf(count, type), source, sizeOf(count, type), got);
-    tiLeave();
-    return rc;
-}
-
-/* Persistent sends: remembered at Init, counted at every Start, forgotten at Request_free. */
-#define PERSISTENT_INIT(NAME) \
-    int MPI_##NAME(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) \
-    { \
-        const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req); \
-        if (rc == MPI_SUCCESS) \
-            rememberPersistent(*req, comm, dest, tag, count, type); \
-        return rc; \
-    }
-PERSISTENT_INIT(Send_init)
-PERSISTENT_INIT(Ssend_init)
-PERSISTENT_INIT(Bsend_init)
-PERSISTENT_INIT(Rsend_init)
-
-int MPI_Start(MPI_Request* req)
-{
-    tiEnter();
-    startPersistent(*req);
-    const int rc = PMPI_Start(req);
-    tiLeave();
-    return rc;
-}
-
-int MPI_Startall(int count, MPI_Request reqs[])
-{
-    tiEnter();
-    for (int i = 0; i < count; ++i)
-        startPersistent(reqs[i]);
-    const int rc = PMPI_Startall(count, reqs);
-    tiLeave();
-    return rc;
-}
-
-int MPI_Request_free(MPI_Request* req)
-{
-    forgetPersistent(*req);
-    return PMPI_Request_free(req);
-}
-
-/* ---- receives, waits and tests: recorded in the time-independent trace only --------------------------- */
-
-int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status)
-{
-    tiEnter();
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Recv(buf, count, type, source, tag, comm, got);
-    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-        tiLine("recv %d %d %llu", worldRank(comm, got->MPI_SOURCE), got->MPI_TAG,
+    if (source != MPI_PROC_NULL)
+        tiLine("recv %d %d %llu", worldRank(comm, status->MPI_SOURCE), status->MPI_TAG,
                (unsigned long long)sizeOf(count, type));
-    tiLeave();
-    return rc;
 }
 
-int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* req)
+void traceIrecv(MPI_Comm comm, int source, int tag, int count, MPI_Datatype type, MPI_Request request)
 {
-    tiEnter();
-    const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
-    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-        tiPosted(*req, 1, source == MPI_ANY_SOURCE ? -1 : worldRank(comm, source), tag == MPI_ANY_TAG ? -1 : tag,
+    if (source != MPI_PROC_NULL)
+        tiPosted(request, 1, source == MPI_ANY_SOURCE ? -1 : worldRank(comm, source), tag == MPI_ANY_TAG ? -1 : tag,
                  sizeOf(count, type));
-    tiLeave();
-    return rc;
 }
 
-int MPI_Wait(MPI_Request* req, MPI_Status* status)
-{
-    tiEnter();
-    const MPI_Request before = *req;
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Wait(req, got);
-    tiCompleted(before, got);
-    tiLeave();
-    return rc;
-}
+void traceCompleted(MPI_Request request, const MPI_Status* status) { tiCompleted(request, status); }
 
-int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status)
-{
-    tiEnter();
-    const MPI_Request before = *req;
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Test(req, flag, got);
-    if (*flag)
-        tiCompleted(before, got);
-    tiLeave();
-    return rc;
-}
+int traceWantsCompletions(void) { return tiActive(); }
 
-/* The requests of an array call, copied before it (completed ones become MPI_REQUEST_NULL); NULL when no trace
- * is recorded or memory is short (then nothing is recorded). */
-static MPI_Request* keepRequests(int count, const MPI_Request reqs[])
-{
-    if (!tiActive() || count <= 0)
-        return NULL;
-    MPI_Request* kept = malloc(sizeof(MPI_Request) * (size_t)count);
-    if (kept)
-        memcpy(kept, reqs, sizeof(MPI_Request) * (size_t)count);
-    return kept;
-}
-
-/* Where an array call puts its statuses: the caller's, or room of our own when it ignores them and the trace needs
- * them (`kept` set). Free with releaseStatuses. */
-static MPI_Status* statusesFor(int count, MPI_Status* given, const MPI_Request* kept)
-{
-    if (!kept || given != MPI_STATUSES_IGNORE)
-        return given;
-    MPI_Status* own = malloc(sizeof(MPI_Status) * (size_t)count);
-    return own ? own : given;
-}
-
-static void releaseStatuses(MPI_Status* statuses, MPI_Status* given)
-{
-    if (statuses != given)
-        free(statuses);
-}
-
-/* After an all-or-nothing array call: every kept request completed (when `completed`), then the copies go. */
-static void allCompleted(int count, MPI_Request* kept, MPI_Status* got, MPI_Status* given, int completed)
-{
-    if (kept && completed)
-        for (int i = 0; i < count; ++i)
-            tiCompleted(kept[i], got == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &got[i]);
-    free(kept);
-    releaseStatuses(got, given);
-}
-
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
-{
-    tiEnter();
-    MPI_Request* kept = keepRequests(count, reqs);
-    MPI_Status* got = statusesFor(count, statuses, kept);
-    const int rc = PMPI_Waitall(count, reqs, got);
-    allCompleted(count, kept, got, statuses, 1);
-    tiLeave();
-    return rc;
-}
-
-int MPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status statuses[])
-{
-    tiEnter();
-    MPI_Request* kept = keepRequests(count, reqs);
-    MPI_Status* got = statusesFor(count, statuses, kept);
-    const int rc = PMPI_Testall(count, reqs, flag, got);
-    allCompleted(count, kept, got, statuses, *flag);
-    tiLeave();
-    return rc;
-}
-
-int MPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Status* status)
-{
-    tiEnter();
-    MPI_Request* kept = keepRequests(count, reqs);
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Waitany(count, reqs, index, got);
-    if (kept && *index != MPI_UNDEFINED)
-        tiCompleted(kept[*index], got);
-    free(kept);
-    tiLeave();
-    return rc;
-}
-
-int MPI_Testany(int count, MPI_Request reqs[], int* index, int* flag, MPI_Status* status)
-{
-    tiEnter();
-    MPI_Request* kept = keepRequests(count, reqs);
-    MPI_Status own;
-    MPI_Status* got = status == MPI_STATUS_IGNORE ? &own : status;
-    const int rc = PMPI_Testany(count, reqs, index, flag, got);
-    if (kept && *flag && *index != MPI_UNDEFINED)
-        tiCompleted(kept[*index], got);
-    free(kept);
-    tiLeave();
-    return rc;
-}
-
-/* Waitsome and Testsome: the completed requests' indices and statuses come back in the first outcount places. */
-#define SOME(NAME) \
-    int MPI_##NAME(int incount, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) \
-    { \
-        tiEnter(); \
-        MPI_Request* kept = keepRequests(incount, reqs); \
-        MPI_Status* got = statusesFor(incount, statuses, kept); \
-        const int rc = PMPI_##NAME(incount, reqs, outcount, indices, got); \
-        if (kept && *outcount != MPI_UNDEFINED) \
-            for (int k = 0; k < *outcount; ++k) \
-                tiCompleted(kept[indices[k]], got == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &got[k]); \
-        free(kept); \
-        releaseStatuses(got, statuses); \
-        tiLeave(); \
-        return rc; \
-    }
-SOME(Waitsome)
-SOME(Testsome)
-
-/* ---- collectives: bytes are what this rank passes in its send buffer -------------------------------- */
+/* ---- collectives: the bytes of a record are what this rank passes in its send buffer ----------------- */
 
 /* Whether a collective on `comm` can be written in the trace (SMPI's replay runs collectives on MPI_COMM_WORLD);
  * otherwise the trace is marked incomplete. */
@@ -647,9 +417,8 @@ static int onWorld(MPI_Comm comm, const char* operation)
 }
 
 /* A collective the trace format cannot hold with its counts: the trace is marked incomplete. */
-static void unsupported(MPI_Comm comm, const char* operation)
+static void unsupported(const char* operation)
 {
-    (void)comm;
     if (!tiActive())
         return;
     char what[160];
@@ -665,205 +434,130 @@ static uint64_t sumOf(const int counts[], int n, MPI_Datatype type)
     return total;
 }
 
-int MPI_Barrier(MPI_Comm comm)
+void traceBarrier(MPI_Comm comm)
 {
-    tiEnter();
     countCollective(OP_BARRIER, comm, -1, 0);
-    const int rc = PMPI_Barrier(comm);
     if (onWorld(comm, "MPI_Barrier"))
         tiLine("barrier");
-    tiLeave();
-    return rc;
 }
 
-int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+void traceBcast(MPI_Comm comm, int root, int count, MPI_Datatype type)
 {
-    tiEnter();
     countCollective(OP_BCAST, comm, root, rankIn(comm) == root ? sizeOf(count, type) : 0);
-    const int rc = PMPI_Bcast(buf, count, type, root, comm);
     if (onWorld(comm, "MPI_Bcast"))
         tiLine("bcast %llu %d", (unsigned long long)sizeOf(count, type), root);
-    tiLeave();
-    return rc;
 }
 
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-               MPI_Datatype recvtype, int root, MPI_Comm comm)
+void traceGather(MPI_Comm comm, int root, int inPlace, int sendcount, MPI_Datatype sendtype, int recvcount,
+                 MPI_Datatype recvtype)
 {
-    tiEnter();
-    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
+    const uint64_t bytes = inPlace ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_GATHER, comm, root, bytes);
-    const int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (onWorld(comm, "MPI_Gather"))
         tiLine("gather %llu %llu %d", (unsigned long long)bytes, (unsigned long long)sizeOf(recvcount, recvtype), root);
-    tiLeave();
-    return rc;
 }
 
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+void traceGatherv(MPI_Comm comm, int root, int inPlace, int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                  MPI_Datatype recvtype)
 {
-    tiEnter();
-    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcounts[rankIn(comm)], recvtype)
-                                                   : sizeOf(sendcount, sendtype);
+    const uint64_t bytes = inPlace ? sizeOf(recvcounts[rankIn(comm)], recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_GATHERV, comm, root, bytes);
-    const int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    unsupported(comm, "MPI_Gatherv");
-    tiLeave();
-    return rc;
+    unsupported("MPI_Gatherv");
 }
 
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm)
+void traceScatter(MPI_Comm comm, int root, int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype)
 {
-    tiEnter();
     const uint64_t bytes = rankIn(comm) == root ? sizeOf(sendcount, sendtype) * (uint64_t)sizeOfComm(comm) : 0;
     countCollective(OP_SCATTER, comm, root, bytes);
-    const int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (onWorld(comm, "MPI_Scatter"))
         tiLine("scatter %llu %llu %d", (unsigned long long)sizeOf(sendcount, sendtype),
                (unsigned long long)sizeOf(recvcount, recvtype), root);
-    tiLeave();
-    return rc;
 }
 
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+void traceScatterv(MPI_Comm comm, int root, const int sendcounts[], MPI_Datatype sendtype)
 {
-    tiEnter();
     const uint64_t bytes = rankIn(comm) == root ? sumOf(sendcounts, sizeOfComm(comm), sendtype) : 0;
     countCollective(OP_SCATTERV, comm, root, bytes);
-    const int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    unsupported(comm, "MPI_Scatterv");
-    tiLeave();
-    return rc;
+    unsupported("MPI_Scatterv");
 }
 
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm)
+void traceAllgather(MPI_Comm comm, int inPlace, int sendcount, MPI_Datatype sendtype, int recvcount,
+                    MPI_Datatype recvtype)
 {
-    tiEnter();
-    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
+    const uint64_t bytes = inPlace ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_ALLGATHER, comm, -1, bytes);
-    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (onWorld(comm, "MPI_Allgather"))
         tiLine("allgather %llu %llu", (unsigned long long)bytes, (unsigned long long)sizeOf(recvcount, recvtype));
-    tiLeave();
-    return rc;
 }
 
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+void traceAllgatherv(MPI_Comm comm, int inPlace, int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                     MPI_Datatype recvtype)
 {
-    tiEnter();
-    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sizeOf(recvcounts[rankIn(comm)], recvtype)
-                                                   : sizeOf(sendcount, sendtype);
+    const uint64_t bytes = inPlace ? sizeOf(recvcounts[rankIn(comm)], recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_ALLGATHERV, comm, -1, bytes);
-    const int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-    unsupported(comm, "MPI_Allgatherv");
-    tiLeave();
-    return rc;
+    unsupported("MPI_Allgatherv");
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                 MPI_Datatype recvtype, MPI_Comm comm)
+void traceAlltoall(MPI_Comm comm, int inPlace, int sendcount, MPI_Datatype sendtype, int recvcount,
+                   MPI_Datatype recvtype)
 {
-    tiEnter();
-    const uint64_t each = sendbuf == MPI_IN_PLACE ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
+    const uint64_t each = inPlace ? sizeOf(recvcount, recvtype) : sizeOf(sendcount, sendtype);
     countCollective(OP_ALLTOALL, comm, -1, each * (uint64_t)sizeOfComm(comm));
-    const int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (onWorld(comm, "MPI_Alltoall"))
         tiLine("alltoall %llu %llu", (unsigned long long)each, (unsigned long long)sizeOf(recvcount, recvtype));
-    tiLeave();
-    return rc;
 }
 
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+void traceAlltoallv(MPI_Comm comm, int inPlace, const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
+                    MPI_Datatype recvtype)
 {
-    tiEnter();
-    const uint64_t bytes = sendbuf == MPI_IN_PLACE ? sumOf(recvcounts, sizeOfComm(comm), recvtype)
-                                                   : sumOf(sendcounts, sizeOfComm(comm), sendtype);
+    const uint64_t bytes = inPlace ? sumOf(recvcounts, sizeOfComm(comm), recvtype)
+                                   : sumOf(sendcounts, sizeOfComm(comm), sendtype);
     countCollective(OP_ALLTOALLV, comm, -1, bytes);
-    const int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-    unsupported(comm, "MPI_Alltoallv");
-    tiLeave();
-    return rc;
+    unsupported("MPI_Alltoallv");
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+void traceReduce(MPI_Comm comm, int root, int count, MPI_Datatype type)
 {
-    tiEnter();
     countCollective(OP_REDUCE, comm, root, sizeOf(count, type));
-    const int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
     if (onWorld(comm, "MPI_Reduce"))
         tiLine("reduce %llu 0 %d", (unsigned long long)sizeOf(count, type), root);
-    tiLeave();
-    return rc;
 }
 
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+void traceAllreduce(MPI_Comm comm, int count, MPI_Datatype type)
 {
-    tiEnter();
     countCollective(OP_ALLREDUCE, comm, -1, sizeOf(count, type));
-    const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
     if (onWorld(comm, "MPI_Allreduce"))
         tiLine("allreduce %llu 0", (unsigned long long)sizeOf(count, type));
-    tiLeave();
-    return rc;
 }
 
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                       MPI_Comm comm)
+void traceReduceScatter(MPI_Comm comm, const int recvcounts[], MPI_Datatype type)
 {
-    tiEnter();
     countCollective(OP_REDUCE_SCATTER, comm, -1, sumOf(recvcounts, sizeOfComm(comm), type));
-    const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
-    unsupported(comm, "MPI_Reduce_scatter");
-    tiLeave();
-    return rc;
+    unsupported("MPI_Reduce_scatter");
 }
 
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm)
+void traceReduceScatterBlock(MPI_Comm comm, int recvcount, MPI_Datatype type)
 {
-    tiEnter();
     countCollective(OP_REDUCE_SCATTER_BLOCK, comm, -1, sizeOf(recvcount, type) * (uint64_t)sizeOfComm(comm));
-    const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
-    unsupported(comm, "MPI_Reduce_scatter_block");
-    tiLeave();
-    return rc;
+    unsupported("MPI_Reduce_scatter_block");
 }
 
 /* SMPI's replay has no scan. A scan by recursive doubling (Open MPI's and MPICH's for commutative operations)
  * exchanges, in log2(p) rounds of `count` elements between the same partners, what an allreduce by recursive
  * doubling exchanges, so the trace holds it as an allreduce of the same size: its time, not its data flow. (LAMMPS
  * numbers its atoms with one MPI_Scan.) */
-static void prefixReduction(int count, MPI_Datatype type)
+static void prefixReduction(MPI_Comm comm, int operation, const char* name, int count, MPI_Datatype type)
 {
-    tiLine("allreduce %llu 0", (unsigned long long)sizeOf(count, type));
+    countCollective(operation, comm, -1, sizeOf(count, type));
+    if (onWorld(comm, name))
+        tiLine("allreduce %llu 0", (unsigned long long)sizeOf(count, type));
 }
 
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    tiEnter();
-    countCollective(OP_SCAN, comm, -1, sizeOf(count, type));
-    const int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-    if (onWorld(comm, "MPI_Scan"))
-        prefixReduction(count, type);
-    tiLeave();
-    return rc;
-}
+void traceScan(MPI_Comm comm, int count, MPI_Datatype type) { prefixReduction(comm, OP_SCAN, "MPI_Scan", count, type); }
 
-int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+void traceExscan(MPI_Comm comm, int count, MPI_Datatype type)
 {
-    tiEnter();
-    countCollective(OP_EXSCAN, comm, -1, sizeOf(count, type));
-    const int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-    if (onWorld(comm, "MPI_Exscan"))
-        prefixReduction(count, type);
-    tiLeave();
-    return rc;
+    prefixReduction(comm, OP_EXSCAN, "MPI_Exscan", count, type);
 }
 
 /* ---- writing at MPI_Finalize ------------------------------------------------------------------------ */
@@ -1089,9 +783,8 @@ static void writeCollectives(const char* prefix)
     finishWrite(file, temporary, path);
 }
 
-int MPI_Finalize(void)
+void traceFinalize(void)
 {
-    tiEnter();
     if (g_worldSize > 0) {
         int active = g_active;
         PMPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -1103,5 +796,4 @@ int MPI_Finalize(void)
         }
         g_active = 0;
     }
-    return PMPI_Finalize();
 }
