@@ -154,12 +154,14 @@ Status needsPlacement(const document::Run& run)
 
 } // namespace
 
-Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format,
-                      const QString& path)
+Expected<io::LaunchAdvice> exportLauncher(const document::Run& run, const document::Project& project,
+                                          io::LauncherFormat format, const QString& path)
 {
     if (auto s = needsPlacement(run); !s)
-        return s;
-    return io::writeLauncherFile(path.toStdString(), format, run.placement, project.topology);
+        return s.error();
+    if (auto s = io::writeLauncherFile(path.toStdString(), format, run.placement, project.topology); !s)
+        return s.error();
+    return io::launchAdvice(format, run.placement, project.topology, path.toStdString());
 }
 
 Status exportMappingCsv(const document::Run& run, const document::Project& project, const QString& path)

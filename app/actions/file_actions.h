@@ -39,9 +39,10 @@ Status importPins(document::ProjectDocument& document, const std::string& applic
 /// slots as the mappers complete theirs, so it can be exported to a launcher.
 Status importMapping(document::ProjectDocument& document, const std::string& application, const QString& path);
 
-/// Writes a run's placement as an Open MPI rankfile, an MPICH/Intel machinefile or a Slurm hostfile.
-Status exportLauncher(const document::Run& run, const document::Project& project, io::LauncherFormat format,
-                      const QString& path);
+/// Writes a run's placement as an Open MPI rankfile, an MPICH/Intel machinefile or a Slurm hostfile; returns how
+/// to launch it (the launch line, what its slots mean, the placeholder hosts it names).
+Expected<io::LaunchAdvice> exportLauncher(const document::Run& run, const document::Project& project,
+                                          io::LauncherFormat format, const QString& path);
 /// Writes a run's placement as a mapping CSV (process,site,host,slot).
 Status exportMappingCsv(const document::Run& run, const document::Project& project, const QString& path);
 

@@ -138,6 +138,36 @@ int runListAlgorithms(const QStringList& arguments)
 
 namespace {
 
+/// How to launch each launcher file written (by option), also printed on stderr with a warning when the file
+/// names placeholder hosts.
+QJsonObject launchAdvice(const QCommandLineParser& parser, const model::Placement& placement,
+                         const model::Topology& topology)
+{
+    const std::pair<const char*, io::LauncherFormat> launchers[] = {{"rankfile", io::LauncherFormat::OpenMpiRankfile},
+                                                                    {"hostfile", io::LauncherFormat::MpichMachinefile},
+                                                                    {"slurm-hostfile",
+                                                                     io::LauncherFormat::SlurmHostfile}};
+    QJsonObject launch;
+    for (const auto& [option, format] : launchers) {
+        if (!parser.isSet(option))
+            continue;
+        const auto advice = io::launchAdvice(format, placement, topology, parser.value(option).toStdString());
+        QJsonArray placeholders;
+        for (const auto& [site, host] : advice.placeholders)
+            placeholders.append(QString::fromStdString(site));
+        launch[option] = QJsonObject{{"command", QString::fromStdString(advice.command)},
+                                     {"slots", QString::fromStdString(advice.slots)},
+                                     {"placeholder_sites", placeholders}};
+        std::fprintf(stderr, "meridian-cli map: launch the %s with: %s\n  (%s)\n", option, advice.command.c_str(),
+                     advice.slots.c_str());
+        if (const std::string warning = advice.placeholderWarning(); !warning.empty())
+            std::fprintf(stderr, "meridian-cli map: warning: %s%s\n", warning.c_str(),
+                         parser.isSet("project") ? " (meridian-cli project set-hosts P --hosts FILE)"
+                                                 : " (in a project: meridian-cli project create P ... --hosts FILE)");
+    }
+    return launch;
+}
+
 /// Writes --out and the launcher files of a placement, all or none: every text is prepared first, and the
 /// files are written and synced together before any replaces an older one. Returns what was written, by option.
 Expected<QJsonObject> writeMapOutputs(const QCommandLineParser& parser, const model::Placement& placement,
@@ -290,6 +320,8 @@ int runMap(const QStringList& arguments)
     out["notes"] = stringsJson(run->result.notes);
     addSamples(out, run->result);
     out["written"] = *written;
+    if (const QJsonObject launch = launchAdvice(parser, placement, project.topology); !launch.isEmpty())
+        out["launch"] = launch;
     out["network"] = distanceModelJson(dm, project.network);
     printJson(out);
     return kExitOk;

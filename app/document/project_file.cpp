@@ -258,7 +258,14 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
                     return r.fail(where + QString(".hosts[%1]").arg(h),
                                   QString("expected {\"name\": string, \"slots\": a whole number from 1 to %1}")
                                       .arg(model::Topology::kMaxSlots));
-                s.hosts.push_back({ho.value("name").toString().toStdString(), static_cast<int>(*hostSlots)});
+                const std::string hostName = ho.value("name").toString().toStdString();
+                if (const std::string problem = model::Topology::hostNameProblem(hostName); !problem.empty())
+                    return r.fail(where + QString(".hosts[%1].name").arg(h),
+                                  QString::fromStdString("host name '" + hostName
+                                                         + "' cannot go into a rankfile or hostfile: " + problem
+                                                         + "; expected letters, digits, '-', '_' and '.', not "
+                                                           "starting with '-' or '.' (a host name as in RFC 1123)"));
+                s.hosts.push_back({hostName, static_cast<int>(*hostSlots)});
             }
         } else {
             if (!wholeNumber(nodes, maxHosts))

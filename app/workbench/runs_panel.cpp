@@ -8,16 +8,19 @@
 #include "app/workbench/run_table_model.h"
 #include "app/workbench/simulation_details_dialog.h"
 
+#include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -330,13 +333,40 @@ std::vector<int> RunsPanel::selectedRuns() const
 
 void RunsPanel::deleteSelected() { m_document->removeRuns(selectedRuns()); }
 
-QString RunsPanel::exportRun(int runId, io::LauncherFormat format, const QString& path)
+QString RunsPanel::exportRun(int runId, io::LauncherFormat format, const QString& path, io::LaunchAdvice* advice)
 {
     const auto run = m_document->run(runId);
     if (!run)
         return tr("no run %1").arg(runId);
-    const auto s = actions::exportLauncher(*run, *m_document->project(), format, path);
-    return s ? QString() : QString::fromStdString(s.error().toString());
+    auto exported = actions::exportLauncher(*run, *m_document->project(), format, path);
+    if (!exported)
+        return QString::fromStdString(exported.error().toString());
+    if (advice)
+        *advice = std::move(*exported);
+    return {};
+}
+
+QMessageBox* RunsPanel::showLaunchAdvice(const io::LaunchAdvice& advice, const QString& path)
+{
+    const QString command = QString::fromStdString(advice.command);
+    const QString warning = QString::fromStdString(advice.placeholderWarning());
+    auto* box = new QMessageBox(warning.isEmpty() ? QMessageBox::Information : QMessageBox::Warning,
+                                tr("Launch %1").arg(QFileInfo(path).fileName()), QString(), QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName("launchAdvice");
+    box->setTextFormat(Qt::RichText);
+    QString text = tr("<p>Launch it with:</p><p><code>%1</code></p><p>(<code>./app</code>: your program and its "
+                      "arguments)</p><p>%2.</p>")
+                       .arg(command.toHtmlEscaped(), QString::fromStdString(advice.slots).toHtmlEscaped());
+    if (!warning.isEmpty())
+        text += tr("<p><b>It cannot be launched yet:</b> %1 (File &gt; Import &gt; Hosts\u2026).</p>")
+                    .arg(warning.toHtmlEscaped());
+    box->setText(text);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPushButton* copy = box->addButton(tr("Copy Command"), QMessageBox::ActionRole);
+    connect(copy, &QPushButton::clicked, box, [command] { QGuiApplication::clipboard()->setText(command); });
+    box->open();
+    return box;
 }
 
 QString RunsPanel::exportRunCsv(int runId, const QString& path)
@@ -370,14 +400,17 @@ void RunsPanel::exportWithDialog(int kind)
                                                       tr(filters[kind]));
     if (path.isEmpty())
         return;
+    io::LaunchAdvice advice;
     const QString error = kind == 3 ? exportRunCsv(run->id, path)
                                     : exportRun(run->id,
                                                 kind == 0       ? io::LauncherFormat::OpenMpiRankfile
                                                     : kind == 1 ? io::LauncherFormat::MpichMachinefile
                                                                 : io::LauncherFormat::SlurmHostfile,
-                                                path);
+                                                path, &advice);
     if (!error.isEmpty())
         Q_EMIT errorOccurred(tr("The export failed"), error);
+    else if (kind != 3)
+        showLaunchAdvice(advice, path);
 }
 
 } // namespace meridian::workbench

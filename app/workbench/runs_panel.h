@@ -8,6 +8,7 @@
 
 class QLabel;
 class QMenu;
+class QMessageBox;
 class QModelIndex;
 class QTextBrowser;
 class QVBoxLayout;
@@ -35,8 +36,12 @@ public:
     RunTableModel* model() const { return m_model; }
     /// Returns the ids of the selected runs.
     std::vector<int> selectedRuns() const;
-    /// Exports a run's placement; returns an error message or an empty string.
-    QString exportRun(int runId, io::LauncherFormat format, const QString& path);
+    /// Exports a run's placement; returns an error message or an empty string, and how to launch the file in
+    /// `advice` when given.
+    QString exportRun(int runId, io::LauncherFormat format, const QString& path, io::LaunchAdvice* advice = nullptr);
+    /// Says how to launch an exported file (non-modal; it deletes itself when closed): the launch line, to copy,
+    /// what the file's slots mean, and a warning when it names placeholder hosts.
+    QMessageBox* showLaunchAdvice(const io::LaunchAdvice& advice, const QString& path);
     QString exportRunCsv(int runId, const QString& path);
     /// Deletes the selected runs (undoable).
     void deleteSelected();

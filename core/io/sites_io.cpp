@@ -394,6 +394,11 @@ Expected<std::vector<model::Site>> readHostsCsv(const std::string& path, const m
         for (std::size_t k : {0, 1})
             if (auto ok = checkUtf8Name(path, line, f[k].column, f[k].text, k == 0 ? "a host name" : "a site name"); !ok)
                 return ok.error();
+        if (const std::string problem = model::Topology::hostNameProblem(f[0].text); !problem.empty())
+            return parseError(path, line, f[0].column,
+                              "host name " + shown(f[0].text) + " cannot go into a rankfile or hostfile: " + problem
+                                  + "; expected letters, digits, '-', '_' and '.', not starting with '-' or '.' (a "
+                                    "host name as in RFC 1123)");
         const auto site = topology.siteIndex(f[1].text);
         if (!site)
             return parseError(path, line, f[1].column,

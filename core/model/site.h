@@ -32,8 +32,8 @@ struct Site {
     double egressUsdPerGB = kUnknown;
     /// What one node (instance) costs per hour, USD; unknown when not given.
     double instanceUsdPerHour = kUnknown;
-    /// The hosts of this site. When empty, Topology::create names `nodes` hosts "<site>-<k>"
-    /// with `slotsPerNode` slots each.
+    /// The hosts of this site. When empty, Topology::create makes `nodes` placeholder hosts named after the
+    /// site (Topology::defaultHostName) with `slotsPerNode` slots each.
     std::vector<Host> hosts;
 };
 

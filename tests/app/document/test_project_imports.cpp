@@ -101,15 +101,15 @@ private Q_SLOTS:
         const auto volume = write("v.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 100\n2 3 50\n");
         const auto messages = write("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 3 1\n");
         const auto pins = write("pins.csv", "0,alpha\n2,gamma\n");
-        auto app = document::readApplication("three", {volume, messages, pins}, m_topology);
+        auto app = document::readApplication("three", {volume, messages, pins, {}}, m_topology);
         QVERIFY2(app, app ? "" : app.error().toString().c_str());
         QCOMPARE(app->comm.processCount(), 3);
         QCOMPARE(app->pins.size(), 2);
         const auto tooFar = write("far.csv", "0,alpha\n3,gamma\n");
-        MERIDIAN_VERIFY_ERROR(document::readApplication("three", {volume, {}, tooFar}, m_topology), "far.csv", 2, 1,
+        MERIDIAN_VERIFY_ERROR(document::readApplication("three", {volume, {}, tooFar, {}}, m_topology), "far.csv", 2, 1,
                               "process 3 does not exist: the application has 3 processes");
         const auto wrongSize = write("m4.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 2 1\n");
-        auto mismatch = document::readApplication("three", {volume, wrongSize, {}}, m_topology);
+        auto mismatch = document::readApplication("three", {volume, wrongSize, {}, {}}, m_topology);
         QVERIFY(!mismatch);
         QVERIFY(mismatch.error().message.find("4 x 4 but the volume is 3 x 3") != std::string::npos);
         QVERIFY(!document::readApplication("none", {}, m_topology));

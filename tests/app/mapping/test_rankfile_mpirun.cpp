@@ -3,13 +3,18 @@
 #include "core/model/network_estimator.h"
 #include "test_support.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
+
+#include <unistd.h>
 
 using namespace meridian;
 
@@ -131,25 +136,98 @@ private Q_SLOTS:
         auto added = run(
             {"project", "add-application", project, "--name", "Halo", "--volume", dir.filePath("halo.mtx")});
         QVERIFY2(added.first == 0, added.second.constData());
-        const QString rankfile = dir.filePath("rankfile");
-        auto mapped = run(
-            {"map", "--project", project, "--application", "Halo", "--algorithm", "greedy", "--rankfile", rankfile});
-        QVERIFY2(mapped.first == 0, mapped.second.constData());
+        // The launcher files go to a folder whose name a shell must quote: the printed lines quote it.
+        QVERIFY(QDir(dir.path()).mkdir("launch files"));
+        const QString rankfile = dir.filePath("launch files/halo.rankfile");
+        const QString machinefile = dir.filePath("launch files/halo.machinefile");
+        QProcess map;
+        map.start(MERIDIAN_CLI,
+                  {"map", "--project", project, "--application", "Halo", "--algorithm", "greedy", "--rankfile",
+                   rankfile, "--hostfile", machinefile});
+        QVERIFY(map.waitForFinished(60000));
+        const QString mapErr = map.readAllStandardError();
+        QVERIFY2(map.exitCode() == 0, qPrintable(mapErr));
+        const QJsonObject launch = QJsonDocument::fromJson(map.readAllStandardOutput()).object()["launch"].toObject();
+        const QString command = launch["rankfile"].toObject()["command"].toString();
+        QCOMPARE(command, QString("mpirun -np %1 --rankfile '%2' ./app").arg(ranks).arg(rankfile));
+        QVERIFY2(mapErr.contains("launch the rankfile with: " + command), qPrintable(mapErr));
+        QVERIFY2(launch["rankfile"].toObject()["slots"].toString().contains("core S of its host"),
+                 qPrintable(launch["rankfile"].toObject()["slots"].toString()));
+        QVERIFY2(!mapErr.contains("placeholders"), qPrintable(mapErr)); // the hosts are real
         QFile rf(rankfile);
         QVERIFY(rf.open(QIODevice::ReadOnly));
-        QVERIFY(rf.readAll().contains("rank 0=localhost slot="));
+        const QByteArray rankfileText = rf.readAll();
+        QVERIFY(rankfileText.contains("rank 0=localhost slot="));
+        QVERIFY(rankfileText.contains("mpirun -np " + QByteArray::number(ranks) + " --rankfile"));
 
-        QProcess p;
-        QStringList env = QProcess::systemEnvironment();
-        env << "OMPI_MCA_plm_rsh_agent=false";
-        p.setEnvironment(env);
-        p.start(mpirun,
-                {"--allow-run-as-root", "--oversubscribe", "--rankfile", rankfile, "-np", QString::number(ranks),
-                 MERIDIAN_WHERE_AM_I});
-        QVERIFY(p.waitForFinished(120000));
-        const QString out = p.readAllStandardOutput();
-        QVERIFY2(p.exitCode() == 0, qPrintable("mpirun failed:\n" + p.readAllStandardError() + out));
+        // The printed line, as a user pastes it into a shell, with the program in place of ./app (as root, Open
+        // MPI wants its two variables; never ssh: every host here is this machine).
+        auto shell = [](const QString& line, const QStringList& extraEnvironment) {
+            QProcess p;
+            QStringList env = QProcess::systemEnvironment();
+            env << "OMPI_MCA_plm_rsh_agent=false" << extraEnvironment;
+            if (::geteuid() == 0)
+                env << "OMPI_ALLOW_RUN_AS_ROOT=1"
+                    << "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+            p.setEnvironment(env);
+            p.start("sh", {"-c", line});
+            p.waitForFinished(120000);
+            return std::make_tuple(p.exitCode(), QString(p.readAllStandardOutput()), QString(p.readAllStandardError()));
+        };
+        QVERIFY(command.endsWith(" ./app"));
+        auto [code, out, err] = shell(command.chopped(5) + MERIDIAN_WHERE_AM_I, {});
+        QVERIFY2(code == 0, qPrintable("mpirun failed:\n" + err + out + "\nrankfile:\n" + rankfileText));
         QCOMPARE(out.count(QRegularExpression("^rank \\d+ host ", QRegularExpression::MultilineOption)), ranks);
+
+        // The machinefile with its printed line, by MPICH's launcher (Hydra), which starts any program: a script
+        // that says which rank it is.
+        const QString hydraCommand = launch["hostfile"].toObject()["command"].toString();
+        QCOMPARE(hydraCommand, QString("mpiexec.hydra -n %1 -f '%2' ./app").arg(ranks).arg(machinefile));
+        QVERIFY2(!QStandardPaths::findExecutable("mpiexec.hydra").isEmpty(),
+                 "mpiexec.hydra not found: install mpich (scripts/dev does)");
+        QFile script(dir.filePath("which_rank.sh"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho \"rank $PMI_RANK of $PMI_SIZE\"\n");
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        auto [hydraCode, hydraOut, hydraErr] = shell(hydraCommand.chopped(5) + script.fileName(), {});
+        QVERIFY2(hydraCode == 0, qPrintable("mpiexec.hydra failed:\n" + hydraErr + hydraOut));
+        for (int r = 0; r < ranks; ++r)
+            QVERIFY2(hydraOut.contains(QString("rank %1 of %2").arg(r).arg(ranks)), qPrintable(hydraOut));
+    }
+
+    // A project whose hosts are placeholders (no hosts file): their names are valid host names made of the
+    // site's name, and an export says on stderr that they must be replaced before launching.
+    void placeholderHostsAreValidNamesAndAnExportSaysSo()
+    {
+        QTemporaryDir dir;
+        QFile sites(dir.filePath("sites.csv"));
+        QVERIFY(sites.open(QIODevice::WriteOnly));
+        sites.write("name,lat,lon,nodes,slots\nWashington DC,38.9,-77.0,2,2\nS\xc3\xa3o Paulo,-23.5,-46.6,1,2\n");
+        sites.close();
+        QFile volume(dir.filePath("v.mtx"));
+        QVERIFY(volume.open(QIODevice::WriteOnly));
+        volume.write("%%MatrixMarket matrix coordinate real general\n6 6 2\n1 2 10\n5 6 10\n");
+        volume.close();
+        const QString rankfile = dir.filePath("r.rankfile");
+        QProcess map;
+        map.start(MERIDIAN_CLI,
+                  {"map", "--sites", sites.fileName(), "--volume", volume.fileName(), "--algorithm", "greedy",
+                   "--rankfile", rankfile});
+        QVERIFY(map.waitForFinished(60000));
+        const QString err = map.readAllStandardError();
+        QVERIFY2(map.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains("warning: the hosts of sites Washington DC and S\u00e3o Paulo are placeholders named "
+                              "after their site (washington-dc-00 and sao-paulo-00)"),
+                 qPrintable(err));
+        QFile rf(rankfile);
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QString text = rf.readAll();
+        const QRegularExpression line("^rank \\d+=([^ ]+) slot=\\d+$", QRegularExpression::MultilineOption);
+        int lines = 0;
+        for (auto it = line.globalMatch(text); it.hasNext(); ++lines)
+            QVERIFY2(model::Topology::hostNameProblem(it.next().captured(1).toStdString()).empty(), qPrintable(text));
+        QCOMPARE(lines, 6);
     }
 };
 

@@ -17,6 +17,7 @@
 #include <QChartView>
 #include <QDir>
 #include <QFile>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -89,11 +90,23 @@ private Q_SLOTS:
         window.document()->setCurrentRun(geo);
         QTemporaryDir dir;
         const QString rankfile = dir.filePath(name + ".rankfile");
-        QCOMPARE(window.runsPanel()->exportRun(geo, io::LauncherFormat::OpenMpiRankfile, rankfile), QString());
+        io::LaunchAdvice advice;
+        QCOMPARE(window.runsPanel()->exportRun(geo, io::LauncherFormat::OpenMpiRankfile, rankfile, &advice), QString());
         QFile ranks(rankfile);
         QVERIFY(ranks.open(QIODevice::ReadOnly));
         const QByteArray text = ranks.readAll();
-        QCOMPARE(text.count("\nrank "), static_cast<qsizetype>(window.document()->run(geo)->placement.processCount()));
+        const int processes = window.document()->run(geo)->placement.processCount();
+        QCOMPARE(text.count("\nrank "), static_cast<qsizetype>(processes));
+        // The export says how to launch the file, and that the sample's hosts are placeholders until named.
+        QMessageBox* launch = window.runsPanel()->showLaunchAdvice(advice, rankfile);
+        QTest::qWait(50);
+        QVERIFY2(launch->text().contains(QString("mpirun -np %1 --rankfile").arg(processes)),
+                 qPrintable(launch->text()));
+        const bool placeholders = !advice.placeholders.empty();
+        QCOMPARE(launch->text().contains("It cannot be launched yet"), placeholders);
+        QCOMPARE(launch->icon(), placeholders ? QMessageBox::Warning : QMessageBox::Information);
+        QVERIFY(launch->grab().save(shotPath(name, "3-launch")));
+        launch->close();
 
         window.mapPanel()->setLinkMode(workbench::MapPanel::LinkMode::MappedTraffic);
         QTest::qWait(50);

@@ -158,6 +158,30 @@ private Q_SLOTS:
         QCOMPARE(again->site(2).egressUsdPerGB, 0.09);
     }
 
+    // Issue 33: a host name with a space, '=' or ',' went into rankfiles as it was ("rank 3=node02 slot=3 slot=0");
+    // it is refused where it is read, naming the line and what a host name may hold.
+    void refusesHostNamesALauncherCannotTake()
+    {
+        auto topo = io::loadTopology(data("sites.csv"));
+        QVERIFY(topo);
+        QTemporaryDir dir;
+        const auto write = [&](const char* name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(text);
+            return dir.filePath(name).toStdString();
+        };
+        MERIDIAN_VERIFY_ERROR(
+            io::readHostsCsv(write("space.csv", "host,site\nnode01,alpha\nnode 02,alpha\n"), *topo), "space.csv", 3, 1,
+            "host name 'node 02' cannot go into a rankfile or hostfile: it contains a space; expected "
+            "letters, digits, '-', '_' and '.'");
+        MERIDIAN_VERIFY_ERROR(io::readHostsCsv(write("equals.csv", "node02=3,alpha\n"), *topo), "equals.csv", 1, 1,
+                              "it contains '='");
+        MERIDIAN_VERIFY_ERROR(io::readHostsCsv(write("comma.csv", "\"a,b\",alpha,2\n"), *topo), "comma.csv", 1, 1,
+                              "it contains ','");
+        QVERIFY(io::readHostsCsv(write("good.csv", "gpu_01.cluster.example.org,alpha,4\n10.0.0.7,alpha\n"), *topo));
+    }
+
     // Issue 31: a site name that is not UTF-8 was read as bytes and saved with U+FFFD, so it no longer matched the
     // user's other files. It is refused where it is read, pointing at the first bad byte.
     void refusesNamesThatAreNotUtf8()

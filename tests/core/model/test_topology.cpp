@@ -44,6 +44,76 @@ private Q_SLOTS:
         QCOMPARE(Topology::defaultHostName("s", 7, 12), std::string("s-07"));
     }
 
+    // Default hosts are valid host names made of the site's name (an RFC 1123 label), whatever the site is called.
+    void defaultHostNamesAreValidHostNames()
+    {
+        QCOMPARE(Topology::defaultHostName("Washington DC", 0, 4), std::string("washington-dc-00"));
+        QCOMPARE(Topology::defaultHostName("S\xc3\xa3o Paulo", 1, 4), std::string("sao-paulo-01"));
+        QCOMPARE(Topology::defaultHostName("Z\xc3\xbcrich (eu-central-2)", 0, 1), std::string("zurich-eu-central-2-00"));
+        QCOMPARE(Topology::defaultHostName("  beta, east  ", 3, 4), std::string("beta-east-03"));
+        // No letter or digit to keep: a hash of the name, so two such sites still differ.
+        const std::string tokyo = Topology::defaultHostName("\xe6\x9d\xb1\xe4\xba\xac", 0, 2);
+        const std::string osaka = Topology::defaultHostName("\xe5\xa4\xa7\xe9\x98\xaa", 0, 2);
+        QVERIFY(tokyo.rfind("site-", 0) == 0 && tokyo.size() == std::string("site-12345678-00").size());
+        QVERIFY(tokyo != osaka);
+        const std::string longName = Topology::defaultHostName(std::string(80, 'x') + " y", 5, 200);
+        QCOMPARE(longName.size(), std::size_t(63));
+        QVERIFY(longName.ends_with("-005"));
+        for (const std::string& name : {tokyo, osaka, longName, Topology::defaultHostName("-a-", 0, 1)})
+            QVERIFY2(Topology::hostNameProblem(name).empty(), name.c_str());
+    }
+
+    // What a rankfile (`rank N=host slot=S`) or a machinefile (`host:1`) cannot carry is refused, saying why.
+    void hostNamesALauncherCannotTakeAreRefused()
+    {
+        for (const char* good : {"node02", "n-1.cluster.example.org", "gpu_03", "127.0.0.1", "a"})
+            QVERIFY2(Topology::hostNameProblem(good).empty(), good);
+        const std::pair<std::string, std::string> bad[] = {{"node 02", "it contains a space"},
+                                                           {"a=b", "it contains '='"},
+                                                           {"x,y", "it contains ','"},
+                                                           {"h:4", "it contains ':'"},
+                                                           {"-n", "it starts with '-'"},
+                                                           {".n", "it starts with '.'"},
+                                                           {"a..b", "it has an empty part between dots"},
+                                                           {"n\xc3\xb6"
+                                                            "de",
+                                                            "it contains a character outside ASCII"},
+                                                           {std::string(64, 'a'),
+                                                            "a part between dots has 64 characters; at most 63"},
+                                                           {"", "it is empty"}};
+        for (const auto& [name, problem] : bad)
+            QCOMPARE(Topology::hostNameProblem(name), problem);
+        auto site = meridian::test::site("a", 0, 0, 1, 1, {Host{"node 02", 1}});
+        auto refused = Topology::create({site});
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().message,
+                 std::string(
+                     "site 'a': host name 'node 02' cannot go into a rankfile or hostfile: it contains a space; "
+                     "expected letters, digits, '-', '_' and '.', not starting with '-' or '.' (a host name as "
+                     "in RFC 1123)"));
+    }
+
+    // Placeholder hosts are told apart from named machines, and still answer to the names earlier versions gave
+    // them; two sites whose names give the same hosts are refused with what to do.
+    void placeholderHostsAreKnownAndAnswerToTheirOldNames()
+    {
+        auto t = Topology::create({meridian::test::site("Washington DC", 0, 0, 2, 1),
+                                   meridian::test::site("lab", 0, 1, 1, 1, {Host{"node7", 2}})});
+        QVERIFY(t);
+        QVERIFY(t->isPlaceholderHost(0) && t->isPlaceholderHost(1) && !t->isPlaceholderHost(2));
+        QCOMPARE(t->hostIndex("washington-dc-01"), std::optional<int>(1));
+        QCOMPARE(t->hostIndex("Washington DC-01"), std::optional<int>(1));
+        QCOMPARE(t->hostIndex("node7"), std::optional<int>(2));
+        QCOMPARE(t->hostIndex("lab-00"), std::nullopt);
+        auto twins = Topology::create(
+            {meridian::test::site("Tokyo", 0, 0, 1, 1), meridian::test::site("tokyo", 1, 1, 1, 1)});
+        QVERIFY(!twins);
+        QVERIFY2(twins.error().message.find("host name 'tokyo-00' is used twice (its hosts are named after the site, "
+                                            "as another site's are")
+                     != std::string::npos,
+                 twins.error().message.c_str());
+    }
+
     void rejectsInvalidSites()
     {
         QVERIFY(!Topology::create({meridian::test::site("", 0, 0, 1, 1)}));
