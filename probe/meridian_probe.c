@@ -10,7 +10,7 @@
  * 10th and 90th percentiles. Rank 0 writes PREFIX.latency.csv (ms) and PREFIX.bandwidth.csv (MB/s = 10^6 B/s),
  * host (or, with --sites host,site CSV, site) names as header row and first column, and PREFIX.probe.json
  * (date, hosts, repetitions, percentiles per pair). With --sites a site pair gets the median of its host
- * pairs (with --per-rank a line may name one rank as host/rank); an entry nobody measured stays empty. Files are written under a temporary name and renamed. */
+ * pairs (the usual median, as import-probe takes it: the mean of the two middle values of an even count) (with --per-rank a line may name one rank as host/rank); an entry nobody measured stays empty. Files are written under a temporary name and renamed. */
 #define _GNU_SOURCE
 #include "tournament.h"
 
@@ -91,13 +91,24 @@ static int compareDoubles(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* The q-quantile of n sorted samples, interpolated between the two nearest (numpy's default, R's type 7): for
+ * q = 0.5 the usual median, the mean of the two middle samples when n is even, as `import-probe` takes it. */
+static double quantile(const double* sorted, long n, double q)
+{
+    const double h = (double)(n - 1) * q;
+    const long below = (long)h;
+    if (below + 1 >= n)
+        return sorted[n - 1];
+    return sorted[below] + (h - (double)below) * (sorted[below + 1] - sorted[below]);
+}
+
 /* The 10th, 50th and 90th percentiles of n samples (sorted in place). */
 static void percentiles(double* samples, long n, double out[3])
 {
     qsort(samples, (size_t)n, sizeof(double), compareDoubles);
-    out[0] = samples[(n - 1) / 10];
-    out[1] = samples[(n - 1) / 2];
-    out[2] = samples[(n - 1) * 9 / 10];
+    out[0] = quantile(samples, n, 0.1);
+    out[1] = quantile(samples, n, 0.5);
+    out[2] = quantile(samples, n, 0.9);
 }
 
 /* Half round trips of `reps` ping-pongs of `bytes` with `peer`; the initiator records them in `samples`. */

@@ -222,9 +222,10 @@ private Q_SLOTS:
         QVERIFY(std::abs(o["latency_s"].toDouble() + o["bandwidth_s"].toDouble() - o["cost_s"].toDouble())
                 < 1e-9 * o["cost_s"].toDouble());
         const auto lines = readAll(rf).split('\n');
-        QCOMPARE(lines.size(), 66); // comment, 64 ranks, final newline
-        QVERIFY(lines[1].startsWith("rank 0="));
-        QVERIFY(lines[64].startsWith("rank 63="));
+        QCOMPARE(lines.size(), 67); // two comment lines, 64 ranks, final newline
+        QVERIFY(lines[0].contains("mpirun -np 64 --rankfile"));
+        QVERIFY(lines[2].startsWith("rank 0="));
+        QVERIFY(lines[65].startsWith("rank 63="));
         QCOMPARE(readAll(hf).count('\n'), 64);
         QCOMPARE(readAll(sf).count('\n'), 64);
         // The written mapping evaluates to the same cost and is valid.
