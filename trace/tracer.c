@@ -703,6 +703,13 @@ static void writePointToPoint(const char* prefix)
 
 enum { FIELDS = 6 };
 
+/* What a record's bytes are: io::kCollectiveBytesDefinition, word for word (test_capture compares them). */
+static const char* const kCollectiveBytes
+    = "the bytes the ranks' send buffers held for the operation's calls, summed over the ranks: the root's alone for "
+      "a bcast, a scatter (its block times the communicator size) and a scatterv; each rank's block times the "
+      "communicator size for an alltoall; each rank's contribution for the others (a reduction's count, a gather's "
+      "or allgather's send count, the block a rank gives in place for MPI_IN_PLACE)";
+
 /* Gathers every rank's collective records at rank 0 (FIELDS numbers each); returns how many (0 elsewhere). */
 static int gatherCollectives(uint64_t** records)
 {
@@ -752,7 +759,10 @@ static void writeCollectives(const char* prefix)
         free(records);
         return;
     }
-    fprintf(file, "{\n  \"format\": \"meridian-collectives\",\n  \"version\": 1,\n  \"processes\": %d,\n", g_worldSize);
+    fprintf(file,
+            "{\n  \"format\": \"meridian-collectives\",\n  \"version\": 2,\n  \"source\": \"meridian-trace\",\n"
+            "  \"processes\": %d,\n  \"bytes\": \"%s\",\n",
+            g_worldSize, kCollectiveBytes);
     fprintf(file, "  \"collectives\": [");
     int* merged = calloc((size_t)count + 1, sizeof(int));
     int written = 0;

@@ -455,9 +455,10 @@ std::string monitoringCollectivesJson(const MonitoringCapture& capture)
 {
     nlohmann::ordered_json json;
     json["format"] = "meridian-collectives";
-    json["version"] = 1;
+    json["version"] = 2;
     json["source"] = "openmpi-monitoring";
     json["processes"] = capture.pointToPoint.processCount();
+    json["traffic"] = kMonitoredTrafficDefinition;
     auto& communicators = json["communicators"] = nlohmann::ordered_json::array();
     for (const auto& c : capture.communicators)
         communicators.push_back({{"name", c.name},

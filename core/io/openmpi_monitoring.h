@@ -50,8 +50,17 @@ struct MonitoringCapture {
 /// Open MPI 4.1 does not count persistent sends (MPI_Send_init + MPI_Start) in its monitoring.
 Expected<MonitoringCapture> readOpenMpiMonitoring(const std::string& folder, const std::string& name = {});
 
-/// The collectives summary of a monitoring capture as JSON text (`meridian-collectives`, source
-/// `openmpi-monitoring`): the communicators with their totals and the per-pair collective traffic.
+/// What a monitoring capture's collective numbers are, written into its summary (`"traffic"`). Monitoring does not
+/// see operations or send buffers, so its summary has no `collectives` records (kCollectiveBytesDefinition).
+inline constexpr const char* kMonitoredTrafficDefinition
+    = "not the send buffers of the operations (Open MPI's monitoring does not record operations): per communicator, "
+      "the bytes and messages its collectives addressed from one rank to the others (one_to_all: bcast, scatter), "
+      "from the others to one (all_to_one: gather, reduce) and between all (all_to_all), each block counted once per "
+      "peer, summed over the calls; per rank pair, what the collective algorithms sent (collective_traffic)";
+
+/// The collectives summary of a monitoring capture as JSON text (`meridian-collectives`, version 2, source
+/// `openmpi-monitoring`): the communicators with their totals and the per-pair collective traffic, and what they
+/// count (kMonitoredTrafficDefinition).
 std::string monitoringCollectivesJson(const MonitoringCapture& capture);
 
 } // namespace meridian::io

@@ -143,6 +143,17 @@ OTF2_CallbackCode onCollectiveEnd(OTF2_LocationRef location, OTF2_TimeStamp, voi
     const int size = members == c.definitions.groups.end() ? 0 : static_cast<int>(members->second.size());
     const int rootWorld = root == OTF2_UNDEFINED_UINT32 ? -1 : worldRank(c.definitions, comm, root);
     auto& [calls, bytes] = c.collectives[{static_cast<int>(op), size, rootWorld}][from->second];
+    // EZTrace's sent sizes to the send buffers' bytes (kCollectiveBytesDefinition).
+    const bool fromRootOnly = op == OTF2_COLLECTIVE_OP_BCAST || op == OTF2_COLLECTIVE_OP_SCATTER
+        || op == OTF2_COLLECTIVE_OP_SCATTERV;
+    if (fromRootOnly && from->second != rootWorld)
+        sent = 0;
+    if (op == OTF2_COLLECTIVE_OP_SCATTER || op == OTF2_COLLECTIVE_OP_ALLTOALL) {
+        if (size > 0 && sent > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(size))
+            sent = std::numeric_limits<std::uint64_t>::max(); // refused just below
+        else
+            sent *= static_cast<std::uint64_t>(size);
+    }
     if (sent > std::numeric_limits<std::uint64_t>::max() - bytes) {
         c.refusal = "location " + std::to_string(location) + " (rank " + std::to_string(from->second)
             + "): the bytes its " + operationName(op) + " calls sent add up past 2^64 - 1";
@@ -306,9 +317,10 @@ std::string collectivesJson(int processes, const std::vector<CollectiveRecord>& 
 {
     nlohmann::ordered_json json;
     json["format"] = "meridian-collectives";
-    json["version"] = 1;
+    json["version"] = 2;
     json["source"] = source;
     json["processes"] = processes;
+    json["bytes"] = kCollectiveBytesDefinition;
     auto& list = json["collectives"] = nlohmann::ordered_json::array();
     for (const auto& r : records)
         list.push_back({{"phase", r.phase},

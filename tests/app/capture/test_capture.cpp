@@ -1,5 +1,7 @@
 #include "app/capture/capture.h"
 #include "core/io/comm_io.h"
+#include "core/io/openmpi_monitoring.h"
+#include "core/io/otf2_trace.h"
 #include "core/io/text_file.h"
 #include "core/io/ti_trace.h"
 
@@ -403,18 +405,22 @@ private Q_SLOTS:
         for (const auto& value :
              QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object().value("collectives").toArray()) {
             const QJsonObject r = value.toObject();
-            records << QString("%1 size %2 root %3 ranks %4 calls %5")
+            records << QString("%1 size %2 root %3 ranks %4 calls %5 bytes %6")
                            .arg(r.value("operation").toString())
                            .arg(r.value("communicator_size").toInt())
                            .arg(r.value("root").toInt())
                            .arg(r.value("ranks").toInt())
-                           .arg(r.value("calls").toInt());
+                           .arg(r.value("calls").toInt())
+                           .arg(r.value("bytes").toInt());
         }
         records.sort();
+        // The bytes are the tracer's (theTracerGivesTheKnownMatrixExactly).
         QCOMPARE(records,
-                 (QStringList{"allreduce size 4 root -1 ranks 4 calls 1", "barrier size 4 root -1 ranks 4 calls 1",
-                              "bcast size 4 root 0 ranks 4 calls 1", "reduce size 2 root 2 ranks 2 calls 1",
-                              "reduce size 2 root 3 ranks 2 calls 1"}));
+                 (QStringList{"allreduce size 4 root -1 ranks 4 calls 1 bytes 256",
+                              "barrier size 4 root -1 ranks 4 calls 1 bytes 0",
+                              "bcast size 4 root 0 ranks 4 calls 1 bytes 1000",
+                              "reduce size 2 root 2 ranks 2 calls 1 bytes 32",
+                              "reduce size 2 root 3 ranks 2 calls 1 bytes 32"}));
 
         // Bad input: a folder, and a file that is not an archive.
         const Ran folder = runCli({"import-comm", "--otf2", dir.path(), "--out", dir.filePath("x")});
@@ -428,6 +434,80 @@ private Q_SLOTS:
         QCOMPARE(fake.exitCode, 2);
         QVERIFY2(fake.err.contains("is not a readable OTF2 archive"), qPrintable(fake.err));
         QVERIFY(!QFile::exists(dir.filePath("x.volume.mtx")));
+    }
+
+    // One definition of a collective's bytes, written in every summary ("bytes"): what the ranks' send buffers held.
+    // A program calling every collective once, with counts that tell the operations apart, gives the same bytes by
+    // the tracer and by EZTrace's OTF2 trace, which records other sizes (a bcast's buffer at every rank, one block of
+    // a scatter or an alltoall); Open MPI's monitoring, which counts other traffic, says what it counts instead.
+    void everyToolCountsCollectiveBytesByOneDefinition()
+    {
+        const QString eztrace = QStandardPaths::findExecutable("eztrace");
+        QVERIFY2(!eztrace.isEmpty(), "eztrace not found: install eztrace (scripts/dev does)");
+        QTemporaryDir dir;
+        const QString mpirun = QStandardPaths::findExecutable("mpirun");
+        const QStringList run{mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "4"};
+        const Ran traced = runCli(QStringList{"capture", "--out", dir.filePath("traced"), "--"} + run
+                                  + QStringList{MERIDIAN_EVERY_COLLECTIVE});
+        QVERIFY2(traced.exitCode == 0, qPrintable(traced.err));
+        QProcess ez;
+        QStringList environment = QProcess::systemEnvironment();
+        environment << "OMPI_MCA_plm_rsh_agent=false";
+        ez.setEnvironment(environment);
+        ez.setWorkingDirectory(dir.path());
+        ez.start(mpirun, run.mid(1) + QStringList{eztrace, "-t", "openmpi", MERIDIAN_EVERY_COLLECTIVE});
+        QVERIFY(ez.waitForFinished(180000));
+        QVERIFY2(ez.exitCode() == 0, ez.readAllStandardError().constData());
+        const Ran imported = runCli({"import-comm", "--otf2", dir.filePath("every_collective_trace/eztrace_log.otf2"),
+                                     "--out", dir.filePath("otf2")});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+
+        const auto bytesOf = [](const QString& prefix) {
+            auto json = io::readTextFile((prefix + ".collectives.json").toStdString());
+            const QJsonObject summary = json ? QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object()
+                                             : QJsonObject();
+            QStringList records;
+            for (const auto& value : summary.value("collectives").toArray()) {
+                const QJsonObject r = value.toObject();
+                records << QString("%1 root %2 bytes %3")
+                               .arg(r.value("operation").toString())
+                               .arg(r.value("root").toInt())
+                               .arg(r.value("bytes").toInteger());
+            }
+            records.sort();
+            return std::make_pair(summary, records);
+        };
+        const QStringList expected{"allgather root -1 bytes 20", "allreduce root -1 bytes 36",
+                                   "alltoall root -1 bytes 112", "alltoallv root -1 bytes 40",
+                                   "barrier root -1 bytes 0",    "bcast root 0 bytes 1000",
+                                   "gather root 2 bytes 96",     "gatherv root 3 bytes 10",
+                                   "reduce root 0 bytes 24",     "scatter root 1 bytes 160",
+                                   "scatterv root 3 bytes 10"};
+        for (const QString& prefix : {dir.filePath("traced"), dir.filePath("otf2")}) {
+            const auto [summary, records] = bytesOf(prefix);
+            QCOMPARE(summary.value("version").toInt(), 2);
+            QCOMPARE(summary.value("bytes").toString(), QString(io::kCollectiveBytesDefinition));
+            QCOMPARE(records, expected);
+        }
+
+        // Monitoring: no records of operations, and what its numbers are.
+        QDir().mkpath(dir.filePath("prof"));
+        QProcess monitored;
+        monitored.setEnvironment(environment);
+        monitored.start(mpirun,
+                        run.mid(1)
+                            + QStringList{"--mca", "pml_monitoring_enable", "2", "--mca",
+                                          "pml_monitoring_enable_output", "3", "--mca", "pml_monitoring_filename",
+                                          dir.filePath("prof/every"), MERIDIAN_EVERY_COLLECTIVE});
+        QVERIFY(monitored.waitForFinished(180000));
+        QVERIFY2(monitored.exitCode() == 0, monitored.readAllStandardError().constData());
+        const Ran fromMonitoring = runCli(
+            {"import-comm", "--openmpi-monitoring", dir.filePath("prof"), "--out", dir.filePath("monitored")});
+        QVERIFY2(fromMonitoring.exitCode == 0, qPrintable(fromMonitoring.err));
+        const auto [summary, records] = bytesOf(dir.filePath("monitored"));
+        QCOMPARE(summary.value("version").toInt(), 2);
+        QVERIFY(!summary.contains("collectives") && !summary.contains("bytes"));
+        QCOMPARE(summary.value("traffic").toString(), QString(io::kMonitoredTrafficDefinition));
     }
 
     // A run that aborts: the launcher's status is passed on and the files already at the prefix stay.
