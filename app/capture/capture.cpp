@@ -285,10 +285,16 @@ Status runToEnd(QProcess& process, const PreparedCommand& prepared,
     process.setArguments(prepared.arguments);
     process.setProcessEnvironment(prepared.environment);
     process.setProcessChannelMode(output ? QProcess::MergedChannels : QProcess::ForwardedChannels);
+    // Standard input: this process's own when the output goes to its own too (meridian-cli capture -- mpirun ...
+    // < input: Open MPI passes it to rank 0); otherwise at its end, so a program that reads it does not wait.
+    if (!output)
+        process.setInputChannelMode(QProcess::ForwardedInputChannel);
     process.start();
     if (!process.waitForStarted(30000))
         return makeError(ErrorCode::Io,
                          "cannot start '" + local(prepared.program) + "': " + local(process.errorString()));
+    if (output)
+        process.closeWriteChannel();
     while (!process.waitForFinished(50)) {
         if (process.state() == QProcess::NotRunning)
             break;

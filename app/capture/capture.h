@@ -43,7 +43,8 @@ PreparedCommand prepareCommand(const QStringList& command, Launcher launcher, co
                                const QString& tracePrefix, QProcessEnvironment environment, bool trace = false);
 
 /// Starts `process` with `prepared` and waits for it. Its merged output goes to `output` as it comes (to this
-/// process's own standard output and error when `output` is empty); a canceled `feedback` stops it
+/// process's own standard output and error when `output` is empty, and then it reads this process's standard
+/// input; otherwise its input is empty); a canceled `feedback` stops it
 /// (terminate, then kill) and returns a Canceled error. An exit status, even a failing one, is not an error:
 /// read it from `process`.
 Status runToEnd(QProcess& process, const PreparedCommand& prepared,

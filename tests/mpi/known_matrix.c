@@ -12,7 +12,8 @@
  *   to its partner (r+2)%4: 5 x Send of 77 bytes, 1 x Isend of 13 doubles
  *   collectives: Reduce of 4 ints to the communicator's rank 1 (world rank 2 or 3) (left out with
  *               --without-subcommunicator-collectives: a time-independent trace cannot hold it)
- * --abort makes every rank call MPI_Abort(3) before sending anything.
+ * --abort makes every rank call MPI_Abort(3) before sending anything. --expect-input WORD makes rank 0 read a line
+ * from its standard input first and abort (4) unless it is WORD.
  * Built with -DMERIDIAN_MIXED and linked with known_matrix.F90 (also -DMERIDIAN_MIXED), it is a mixed C and Fortran
  * program with the same matrix: C initialises and finalises MPI and sends the ring and opposite traffic, Fortran
  * sends the rest (known_matrix_fortran_rest).
@@ -144,6 +145,13 @@ int main(int argc, char** argv)
     }
     if (argc > 1 && strcmp(argv[1], "--abort") == 0)
         MPI_Abort(MPI_COMM_WORLD, 3);
+    if (argc > 2 && strcmp(argv[1], "--expect-input") == 0 && rank == 0) {
+        char line[256] = "";
+        if (!fgets(line, sizeof line, stdin) || strncmp(line, argv[2], strlen(argv[2])) != 0) {
+            fprintf(stderr, "known_matrix: expected '%s' on standard input, read '%s'\n", argv[2], line);
+            MPI_Abort(MPI_COMM_WORLD, 4);
+        }
+    }
     for (int a = 1; a < argc; ++a) {
         g_persistent = g_persistent && strcmp(argv[a], "--without-persistent") != 0;
         g_sendrecv = g_sendrecv && strcmp(argv[a], "--without-sendrecv") != 0;

@@ -510,6 +510,28 @@ private Q_SLOTS:
         QCOMPARE(summary.value("traffic").toString(), QString(io::kMonitoredTrafficDefinition));
     }
 
+    // A program that reads its standard input (a solver given its matrix with `< input`) gets capture's own: Open
+    // MPI's mpirun passes it to rank 0. (It waited forever on an empty pipe.)
+    void theProgramReadsCapturesStandardInput()
+    {
+        QTemporaryDir dir;
+        QFile input(dir.filePath("input.txt"));
+        QVERIFY(input.open(QIODevice::WriteOnly));
+        input.write("forty-two\n");
+        input.close();
+        QProcess p;
+        QStringList environment = QProcess::systemEnvironment();
+        environment << "OMPI_MCA_plm_rsh_agent=false";
+        p.setEnvironment(environment);
+        p.setStandardInputFile(input.fileName());
+        p.start(MERIDIAN_CLI,
+                QStringList{"capture", "--out", dir.filePath("k"), "--"}
+                    + mpirunKnownMatrix({"--expect-input", "forty-two"}));
+        QVERIFY(p.waitForFinished(180000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY(QFile::exists(dir.filePath("k.volume.mtx")));
+    }
+
     // A run that aborts: the launcher's status is passed on and the files already at the prefix stay.
     void aFailedRunWritesNothing()
     {
