@@ -127,6 +127,17 @@ void tiCompleted(MPI_Request request, const MPI_Status* status)
             continue;
         int peer = p->peer;
         int tag = p->tag;
+        int cancelled = 0;
+        if (status != MPI_STATUS_IGNORE)
+            PMPI_Test_cancelled(status, &cancelled);
+        if (cancelled) {
+            /* MPI_Cancel took it back (HPCC's RandomAccess cancels its last receives from any source): nothing
+             * happened. A receive from any source was not written yet; anything else was, and cannot be undone. */
+            if (!(p->isRecv && (peer < 0 || tag < 0)))
+                tiUnsupported("a send or a receive from a given rank cancelled (MPI_Cancel) after it was posted");
+            g_pending[i] = g_pending[--g_pendingCount];
+            return;
+        }
         if (p->isRecv && (peer < 0 || tag < 0)) {
             /* Posted from any source (or with any tag): written now, with what the status names. */
             if (status == MPI_STATUS_IGNORE) {

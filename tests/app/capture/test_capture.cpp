@@ -804,6 +804,40 @@ private Q_SLOTS:
                  qPrintable(lines.join(" | ")));
     }
 
+    // A receive from any source that the program cancels (HPCC's RandomAccess does at its end) never happened: the
+    // trace leaves it out, where it wrote "irecv -1 -1" and a wait on rank -1 that the replay refused.
+    void aCancelledReceiveIsLeftOutOfTheTrace()
+    {
+        QTemporaryDir dir;
+        QFile source(dir.filePath("cancel.c"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write(
+            "#include <mpi.h>\n"
+            "int main(int argc, char** argv) {\n"
+            "    MPI_Init(&argc, &argv);\n"
+            "    int rank, value = 7, got = 0;\n"
+            "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+            "    MPI_Request request;\n"
+            "    MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &request);\n"
+            "    MPI_Cancel(&request);\n"
+            "    MPI_Wait(&request, MPI_STATUS_IGNORE);\n"
+            "    MPI_Sendrecv(&value, 1, MPI_INT, 1 - rank, 3, &got, 1, MPI_INT, 1 - rank, 3, MPI_COMM_WORLD,\n"
+            "                 MPI_STATUS_IGNORE);\n"
+            "    MPI_Finalize();\n"
+            "    return 0;\n"
+            "}\n");
+        source.close();
+        const QString error = compile("mpicc", {"-o", "cancel", source.fileName()}, dir.path());
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString prefix = dir.filePath("cancel");
+        const Ran ran = runCli({"capture", "--out", prefix, "--trace", "--", QStandardPaths::findExecutable("mpirun"),
+                                "--allow-run-as-root", "--oversubscribe", "-np", "2", dir.filePath("cancel")});
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err + ran.out));
+        QCOMPARE(communicationOf(prefix + ".ti.0"),
+                 (QStringList{"0 init", "0 isend 1 3 4", "0 irecv 1 3 4", "0 wait 0 1 3", "0 wait 1 0 3",
+                              "0 finalize"}));
+    }
+
     // A collective on a sub-communicator cannot be replayed: --trace refuses the capture, says what and how to get
     // the matrices, and writes nothing.
     void aTraceThatCannotBeReplayedIsRefused()
