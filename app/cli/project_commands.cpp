@@ -42,8 +42,9 @@ constexpr const char* kProjectUsage
       "and bandwidth (MB/s) are CSV matrices with site names, or Matrix Market in site order; missing entries\n"
       "are estimated from distance. Volumes and message counts are Matrix Market or CSV; pins are\n"
       "process,site lines. Hosts are host,site[,slots] lines: the real host names a rankfile must carry\n"
-      "(without them a site's hosts are named <site>-00, <site>-01, ...). A trace is SimGrid's time-independent\n"
-      "trace of the application (capture --trace writes PREFIX.ti): kept with it, replayed for predicted time.\n"
+      "(without them a site's hosts are placeholders named after it: washington-dc-00, ...). A trace is SimGrid's\n"
+      "time-independent trace of the application (capture --trace writes PREFIX.ti): kept with it, replayed for\n"
+      "predicted time.\n"
       "Run 'meridian-cli project SUBCOMMAND --help' for the options of one.\n";
 
 using document::Project;

@@ -49,7 +49,9 @@ private Q_SLOTS:
         const auto o = r.json();
         QCOMPARE(o["sites"].toArray().size(), 4);
         QCOMPARE(o["total_slots"].toInt(), 64);
-        QCOMPARE(o["applications"].toArray().size(), 5);
+        QCOMPARE(o["applications"].toArray().size(), 6);
+        QCOMPARE(o["applications"].toArray()[0].toObject()["name"].toString(), QString("LAMMPS melt 32"));
+        QVERIFY(o["applications"].toArray()[0].toObject()["trace_lines"].toDouble() > 0);
         QCOMPARE(o["network"].toObject()["bandwidth_entries"].toObject()["measured"].toInt(), 8);
         QVERIFY(o["network"].toObject()["description"].toString().contains("least squares"));
         QCOMPARE(o["latency_ms"].toArray().size(), 4);

@@ -32,16 +32,20 @@ void writeFile(const QString& path, const QByteArray& text)
 class TestProjectFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Every sample loads; the real applications captured with Meridian's tracer come first (the workbench opens on
+    // the first), then the papers' patterns.
     void loadsEverySampleProject_data()
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("sites");
         QTest::addColumn<int>("applications");
-        QTest::addColumn<int>("processes");
-        QTest::newRow("ec2") << "ec2-4-regions" << 4 << 5 << 64;
-        QTest::newRow("azure") << "azure-3-regions" << 3 << 4 << 48;
-        QTest::newRow("cloudmap") << "cloudmap-a7" << 1 << 6 << 64;
-        QTest::newRow("geo-cut") << "geo-cut-ec2-8-regions" << 8 << 0 << 0;
+        QTest::addColumn<int>("processes");        // of the papers' patterns
+        QTest::addColumn<QStringList>("captured"); // "name, processes, trace or not", in order
+        QTest::newRow("ec2") << "ec2-4-regions" << 4 << 6 << 64 << QStringList{"LAMMPS melt 32, 32, trace"};
+        QTest::newRow("azure") << "azure-3-regions" << 3 << 6 << 48
+                               << QStringList{"MUMPS Laplace 16, 16, trace", "HPCC 16, 16, no trace"};
+        QTest::newRow("cloudmap") << "cloudmap-a7" << 1 << 7 << 64 << QStringList{"HPCC 16, 16, no trace"};
+        QTest::newRow("geo-cut") << "geo-cut-ec2-8-regions" << 8 << 0 << 0 << QStringList{};
     }
     void loadsEverySampleProject()
     {
@@ -49,15 +53,25 @@ private Q_SLOTS:
         QFETCH(int, sites);
         QFETCH(int, applications);
         QFETCH(int, processes);
+        QFETCH(QStringList, captured);
         auto p = document::ProjectFile::load(sampleProject(name));
         QVERIFY2(p, p ? "" : p.error().toString().c_str());
         QCOMPARE(p->topology.siteCount(), sites);
         QCOMPARE(static_cast<int>(p->applications.size()), applications);
-        for (const auto& app : p->applications) {
-            QCOMPARE(app.comm.processCount(), processes);
+        for (std::size_t a = 0; a < p->applications.size(); ++a) {
+            const auto& app = p->applications[a];
+            const int n = app.comm.processCount();
+            if (a < static_cast<std::size_t>(captured.size()))
+                QCOMPARE(QString("%1, %2, %3")
+                             .arg(QString::fromStdString(app.name))
+                             .arg(n)
+                             .arg(app.trace ? "trace" : "no trace"),
+                         captured[static_cast<qsizetype>(a)]);
+            else
+                QCOMPARE(n, processes);
             QVERIFY(app.comm.hasMessages());
-            QVERIFY(processes <= p->topology.totalCapacity());
-            QVERIFY(app.pins.validate(processes, p->topology));
+            QVERIFY(n <= p->topology.totalCapacity());
+            QVERIFY(app.pins.validate(n, p->topology));
         }
         QVERIFY(!p->sources.empty());
         QVERIFY(p->completeNetwork().isComplete());
@@ -81,8 +95,8 @@ private Q_SLOTS:
         QVERIFY(full.bandwidthMBps(west, sin) < full.bandwidthMBps(east, irl));
         for (int s = 0; s < 4; ++s)
             QCOMPARE(p.topology.capacity(s), 16);
-        for (const auto& app : p.applications)
-            QCOMPARE(app.pins.size(), 13); // round(0.2 x 64)
+        for (const auto& app : p.applications) // the SC17 applications' pins; the captured LAMMPS has none
+            QCOMPARE(app.pins.size(), app.trace ? 0 : 13); // round(0.2 x 64)
     }
 
     void sampleSitesFilesAgreeWithTheirProjects()

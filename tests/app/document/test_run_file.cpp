@@ -22,14 +22,22 @@ class TestRunFile : public QObject {
     QTemporaryDir m_dir;
 
     const document::Project& project() const { return *m_project; }
-    std::string application() const { return project().applications[0].name; }
+    /// The sample's LU: a run of one process per host.
+    const document::Application& lu() const
+    {
+        for (const auto& app : project().applications)
+            if (app.name == "LU")
+                return app;
+        return project().applications.front();
+    }
+    std::string application() const { return lu().name; }
 
     /// A run of the first application that fits the project: process i on host i, slot 0.
     QJsonObject validRun() const
     {
         const auto& topology = project().topology;
         QJsonArray site, host, slot;
-        for (int i = 0; i < project().applications[0].comm.processCount(); ++i) {
+        for (int i = 0; i < lu().comm.processCount(); ++i) {
             site.append(topology.siteOfHost(i));
             host.append(i);
             slot.append(0);
@@ -97,7 +105,8 @@ private Q_SLOTS:
         auto loaded = document::ProjectFile::load(sampleProject("ec2-4-regions"));
         QVERIFY2(loaded, loaded ? "" : loaded.error().toString().c_str());
         m_project = std::move(*loaded);
-        QCOMPARE(project().applications[0].comm.processCount(), project().topology.hostCount());
+        QCOMPARE(lu().name, std::string("LU"));
+        QCOMPARE(lu().comm.processCount(), project().topology.hostCount());
     }
 
     void readsAValidRun()

@@ -21,13 +21,14 @@ class TestMappingJob : public QObject {
     Q_OBJECT
     Registry<mapping::Mapper> m_mappers;
 
+    /// A request to map `application`, by default the one the sample opens on (its first).
     jobs::MappingRequest request(const document::ProjectDocument& doc, const std::string& algorithm,
-                                 std::uint64_t seed = 1)
+                                 std::uint64_t seed = 1, const std::string& application = {})
     {
         jobs::MappingRequest r;
         r.project = doc.project();
         r.completeNetwork = doc.completeNetwork();
-        r.application = doc.project()->applications[0].name;
+        r.application = application.empty() ? doc.project()->applications[0].name : application;
         r.algorithm = algorithm;
         r.params = ParamValues::defaults(m_mappers.find(algorithm)->parameters());
         r.seed = seed;
@@ -69,9 +70,12 @@ private Q_SLOTS:
         document::Run none;
         none.application = "no such application";
         QCOMPARE(jobs::simulatedMessages(none, *doc.project()), 0.0);
+        // The sample opens on LAMMPS melt 32 (a captured trace): LU is chosen by name.
+        QVERIFY(doc.project()->applicationIndex("LU") >= 0);
         Feedback feedback;
-        auto run = jobs::runMapping(request(doc, "geo"), m_mappers, feedback);
+        auto run = jobs::runMapping(request(doc, "geo", 1, "LU"), m_mappers, feedback);
         QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        QCOMPARE(run->application, std::string("LU"));
         QCOMPARE(jobs::simulatedMessages(*run, *doc.project()), 112000.0);
         const auto simulated = run->metric("simulated_s");
         QVERIFY(simulated && *simulated > 0.0);
@@ -265,7 +269,8 @@ private Q_SLOTS:
         jobs::SweepRequest s;
         s.project = doc.project();
         s.completeNetwork = doc.completeNetwork();
-        s.application = doc.project()->applications[0].name;
+        s.application = "LU"; // by name: the sample opens on LAMMPS melt 32
+        QVERIFY(doc.project()->applicationIndex(s.application) >= 0);
         s.points = {0.0, 0.4};
         s.mappers = {{"greedy", {}}, {"geo", ParamValues::defaults(m_mappers.find("geo")->parameters())}};
         s.seeds = 2;
@@ -354,7 +359,8 @@ private Q_SLOTS:
             QVERIFY(same.load(path));
             QCOMPARE(same.runs().size(), std::size_t(2));
             QVERIFY(same.staleRuns().empty());
-            const int pinned = doc.project()->applications[0].pins.siteVector(64)[1];
+            const auto& app = doc.project()->applications[0];
+            const int pinned = app.pins.siteVector(app.comm.processCount())[1];
             QVERIFY(doc.edit("Pin", [&](const document::Project& p) {
                 return document::withPin(p, 0, 1, pinned == 0 ? 1 : 0);
             }));

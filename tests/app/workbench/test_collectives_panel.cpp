@@ -20,10 +20,14 @@ using namespace meridian;
 
 namespace {
 
-/// A run of the project's LU that puts process p on site p % sites.
+/// A run of the project's LU (chosen by name: the sample opens on a captured application) that puts process p on
+/// site p % sites; -1 when the project has no LU.
 int addRoundRobinRun(document::ProjectDocument& doc)
 {
-    const auto& app = doc.project()->applications.front();
+    const int lu = doc.project()->applicationIndex("LU");
+    if (lu < 0)
+        return -1;
+    const auto& app = doc.project()->applications[static_cast<std::size_t>(lu)];
     const int n = app.comm.processCount();
     const int sites = doc.project()->topology.siteCount();
     std::vector<int> site(static_cast<std::size_t>(n));
@@ -61,7 +65,10 @@ private Q_SLOTS:
         QVERIFY(panel.summary()->text().contains("Select a mapping run"));
         QVERIFY(!panel.plan());
 
-        doc.setCurrentRun(addRoundRobinRun(doc));
+        const int run = addRoundRobinRun(doc);
+        QVERIFY(run >= 0 && doc.run(run));
+        QCOMPARE(doc.run(run)->application, std::string("LU"));
+        doc.setCurrentRun(run);
         QVERIFY(waitForPlan(panel, runner));
         const auto* plan = panel.plan();
         QCOMPARE(plan->layout.processes(), 48);

@@ -1,4 +1,5 @@
 #include "app/document/project_file.h"
+#include "app/workbench/applications_panel.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
@@ -86,7 +87,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath("p.meridian");
         QVERIFY(QFile::copy(sampleProject("azure-3-regions"), path));
-        for (const QString& name : QFileInfo(sampleProject("azure-3-regions")).dir().entryList({"*.mtx", "*.csv"}))
+        for (const QString& name :
+             QFileInfo(sampleProject("azure-3-regions")).dir().entryList({"*.mtx", "*.csv", "*.ti"}))
             QFile::copy(QFileInfo(sampleProject("azure-3-regions")).dir().filePath(name), dir.filePath(name));
         workbench::MainWindow window;
         window.setInteractive(false);
@@ -478,13 +480,19 @@ private Q_SLOTS:
         project["sites"] = sites;
         QTemporaryDir dir;
         const QDir sampleDir = QFileInfo(sample.fileName()).dir();
-        for (const QString& name : sampleDir.entryList({"*.mtx", "*.csv"}, QDir::Files))
+        for (const QString& name : sampleDir.entryList({"*.mtx", "*.csv", "*.ti"}, QDir::Files))
             QVERIFY(QFile::copy(sampleDir.filePath(name), dir.filePath(name)));
         QFile spare(dir.filePath("ec2-spare.meridian"));
         QVERIFY(spare.open(QIODevice::WriteOnly));
         spare.write(QJsonDocument(project).toJson());
         spare.close();
         QVERIFY(window.loadProject(spare.fileName()));
+        // The sample opens on LAMMPS melt 32 (no pins): the 64 processes are LU's, chosen by name.
+        const int lu = window.document()->project()->applicationIndex("LU");
+        QVERIFY(lu >= 0);
+        window.applicationsPanel()->setCurrentApplication(lu);
+        QCOMPARE(window.runPanel()->applicationChooser()->currentText(), QString("LU"));
+        QCOMPARE(window.document()->project()->applications[static_cast<std::size_t>(lu)].comm.processCount(), 64);
         window.runPanel()->setCheckedMappers({"random", "greedy", "geo", "scotch-bw"});
         QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
         window.runPanel()->runChecked();
@@ -492,6 +500,17 @@ private Q_SLOTS:
         window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
         auto* compare = window.comparePanel();
         compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
+        // The skyline's input (the combo box beside its axes that lists the applications) stays on the application
+        // the project opened on until another is chosen: LU is chosen there too, and the sweep runs on it.
+        auto* xAxis = compare->findChild<QComboBox*>("skylineX");
+        QVERIFY(xAxis && xAxis->parentWidget());
+        QComboBox* skylineInput = nullptr;
+        for (auto* c : xAxis->parentWidget()->findChildren<QComboBox*>(Qt::FindDirectChildrenOnly))
+            if (c->objectName().isEmpty() && c->findText("LU") >= 0)
+                skylineInput = c;
+        QVERIFY(skylineInput);
+        skylineInput->setCurrentText("LU");
+        QCOMPARE(skylineInput->currentText(), QString("LU"));
         compare->findChild<QSpinBox*>("paretoPoints")->setValue(6);
         auto* sweep = compare->findChild<QPushButton*>("paretoSweep");
         QVERIFY(sweep && sweep->isEnabled());
@@ -503,6 +522,8 @@ private Q_SLOTS:
             if (r->algorithm == "refine")
                 swept.push_back(r);
         QCOMPARE(swept.size(), std::size_t(6));
+        for (const auto& r : window.document()->runs())
+            QCOMPARE(r->application, std::string("LU"));
         QCOMPARE(swept.front()->params.real("weight"), 0.0);
         QCOMPARE(swept.back()->params.real("weight"), 1.0);
         QVERIFY(*swept.back()->metric("usd") < *swept.front()->metric("usd"));

@@ -54,9 +54,12 @@ private Q_SLOTS:
     {
         document::ProjectDocument doc;
         QVERIFY(doc.load(test::sampleProject("ec2-4-regions")));
-        const auto& app = doc.project()->applications.front();
+        // The sample opens on LAMMPS melt 32, which has no pins: LU, which has, is chosen by name.
+        const int lu = doc.project()->applicationIndex("LU");
+        QVERIFY(lu >= 0);
+        const auto& app = doc.project()->applications[static_cast<std::size_t>(lu)];
         QVERIFY(!app.pins.empty());
-        const auto data = workbench::matrixHeatmapData(doc, MatrixSource::Volume, 0, MatrixArrangement::AsIs);
+        const auto data = workbench::matrixHeatmapData(doc, MatrixSource::Volume, lu, MatrixArrangement::AsIs);
         QVERIFY(data.isSparse);
         QCOMPARE(data.sparse.nonZeros(), app.comm.volume().nonZeros());
         QCOMPARE(data.markedRows.size(), app.pins.pins().size());
