@@ -95,7 +95,7 @@ private Q_SLOTS:
         QVERIFY(full.bandwidthMBps(west, sin) < full.bandwidthMBps(east, irl));
         for (int s = 0; s < 4; ++s)
             QCOMPARE(p.topology.capacity(s), 16);
-        for (const auto& app : p.applications) // the SC17 applications' pins; the captured LAMMPS has none
+        for (const auto& app : p.applications)             // the SC17 applications' pins; the captured LAMMPS has none
             QCOMPARE(app.pins.size(), app.trace ? 0 : 13); // round(0.2 x 64)
     }
 
