@@ -44,6 +44,9 @@ double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b)
 
 double markerRadius(const MapSite& site) { return site.processes >= 0 ? 11.0 : kMarkerRadius; }
 
+/// The radius a marker covers with its ring (a run's markers) or its white edge.
+double outerRadius(const MapSite& site) { return markerRadius(site) + (site.processes >= 0 ? 5.5 : 1.5); }
+
 } // namespace
 
 WorldMapView::WorldMapView(QWidget* parent)
@@ -191,8 +194,9 @@ int WorldMapView::siteAt(const QPointF& pos) const
     double bestDistance = kMarkerRadius + 3.0;
     if (std::any_of(m_sites.begin(), m_sites.end(), [](const MapSite& s) { return s.processes >= 0; }))
         bestDistance = 14.0;
+    const QVector<QPointF> markers = markerPlaces(currentView());
     for (int i = 0; i < m_sites.size(); ++i) {
-        const QPointF p = toWidget(m_sites[i].latitude, m_sites[i].longitude);
+        const QPointF p = markers[i];
         const double d = std::hypot(p.x() - pos.x(), p.y() - pos.y());
         if (d <= bestDistance) {
             best = i;
@@ -205,12 +209,13 @@ int WorldMapView::siteAt(const QPointF& pos) const
 int WorldMapView::linkAt(const QPointF& pos) const
 {
     const View v = currentView();
+    const QVector<QPointF> markers = markerPlaces(v);
     for (int k = 0; k < m_links.size(); ++k) {
         const auto& l = m_links[k];
-        if (l.from >= m_sites.size() || l.to >= m_sites.size())
+        if (l.from < 0 || l.to < 0 || l.from >= m_sites.size() || l.to >= m_sites.size())
             continue;
-        const QPointF a = project(v, m_sites[l.from].latitude, m_sites[l.from].longitude);
-        QPointF b = project(v, m_sites[l.to].latitude, m_sites[l.to].longitude);
+        const QPointF a = markers[l.from];
+        QPointF b = markers[l.to];
         if (std::abs(b.x() - a.x()) > 180.0 * v.zoom)
             b.rx() += b.x() > a.x() ? -360.0 * v.zoom : 360.0 * v.zoom;
         if (distanceToSegment(pos, a, b) < 4.0)
@@ -230,7 +235,82 @@ double WorldMapView::normalised(double value) const
     return m_max > m_min ? (value - m_min) / (m_max - m_min) : 1.0;
 }
 
-QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QFontMetricsF& fm) const
+QVector<QPointF> WorldMapView::markerPlaces(const View& v) const
+{
+    const int n = static_cast<int>(m_sites.size());
+    QVector<QPointF> places(n);
+    for (int i = 0; i < n; ++i)
+        places[i] = project(v, m_sites[i].latitude, m_sites[i].longitude);
+    // Markers that would overlap are pushed apart, half each, until none does (a few rounds for a cluster).
+    // Coincident sites part along a direction set by their index, so the layout does not depend on the paint.
+    constexpr double kGap = 3.0;
+    const int rounds = n <= 1 ? 0 : std::clamp(static_cast<int>(2e7 / (static_cast<double>(n) * n)), 1, 200);
+    for (int round = 0; round < rounds; ++round) {
+        bool moved = false;
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) {
+                const double need = outerRadius(m_sites[i]) + outerRadius(m_sites[j]) + kGap;
+                const QPointF d = places[j] - places[i];
+                const double distance = std::hypot(d.x(), d.y());
+                if (distance >= need - 1e-6)
+                    continue;
+                const double angle = 2.399963 * (j + 1); // the golden angle
+                const QPointF unit = distance < 1e-6 ? QPointF(std::cos(angle), std::sin(angle)) : d / distance;
+                const double push = (need - distance) / 2;
+                places[i] -= unit * push;
+                places[j] += unit * push;
+                moved = true;
+            }
+        if (!moved)
+            break;
+    }
+    return places;
+}
+
+QRectF WorldMapView::legendPlace(const View& v, const QVector<QPointF>& markers, const QFontMetrics& fm) const
+{
+    if (m_links.isEmpty() || m_max <= 0)
+        return {};
+    const QString title = m_quantity + (m_logScale ? tr(" (log)") : QString());
+    const QSizeF size(std::max(250, fm.horizontalAdvance(title) + 24), 52);
+    // The bottom-left corner, or the first other corner where it covers no marker.
+    const QRectF corners[] = {QRectF(QPointF(10, v.size.height() - 62), size),
+                              QRectF(QPointF(v.size.width() - size.width() - 10, v.size.height() - 62), size),
+                              QRectF(QPointF(10, 10), size),
+                              QRectF(QPointF(v.size.width() - size.width() - 10, 10), size)};
+    for (const QRectF& corner : corners) {
+        const bool clear = std::none_of(markers.begin(), markers.end(), [&](const QPointF& p) {
+            return corner.adjusted(-kMarkerRadius - 6, -kMarkerRadius - 6, kMarkerRadius + 6, kMarkerRadius + 6)
+                .contains(p);
+        });
+        if (clear)
+            return corner;
+    }
+    return corners[0];
+}
+
+QVector<QRectF> WorldMapView::markerRects() const
+{
+    const QVector<QPointF> places = markerPlaces(currentView());
+    QVector<QRectF> rects;
+    for (int i = 0; i < places.size(); ++i) {
+        const double r = outerRadius(m_sites[i]);
+        rects.push_back(QRectF(places[i].x() - r, places[i].y() - r, 2 * r, 2 * r));
+    }
+    return rects;
+}
+
+QVector<QRectF> WorldMapView::labelRects() const
+{
+    QFont labelFont = font();
+    labelFont.setBold(true);
+    const View v = currentView();
+    const QVector<QPointF> markers = markerPlaces(v);
+    return labelPlaces(v, markers, QFontMetricsF(labelFont), legendPlace(v, markers, QFontMetrics(font())));
+}
+
+QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QVector<QPointF>& markers, const QFontMetricsF& fm,
+                                          const QRectF& legend) const
 {
     QVector<QRectF> places(m_sites.size());
     std::vector<int> order(m_sites.size());
@@ -241,28 +321,38 @@ QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QFontMetricsF& fm
         return m_sites[a].processes > m_sites[b].processes;
     });
     std::vector<QRectF> taken;
+    if (!legend.isEmpty())
+        taken.push_back(legend);
     for (int i = 0; i < m_sites.size(); ++i) {
-        const QPointF p = project(v, m_sites[i].latitude, m_sites[i].longitude);
-        const double r = markerRadius(m_sites[i]) + 2;
-        taken.emplace_back(p.x() - r, p.y() - r, 2 * r, 2 * r);
+        const double r = outerRadius(m_sites[i]);
+        taken.emplace_back(markers[i].x() - r, markers[i].y() - r, 2 * r, 2 * r);
     }
+    const QRectF area(QPointF(0, 0), v.size);
     for (int i : order) {
-        const QPointF p = project(v, m_sites[i].latitude, m_sites[i].longitude);
-        const double r = markerRadius(m_sites[i]) + 4;
-        const QSizeF size(fm.horizontalAdvance(m_sites[i].name) + 4,
+        const QPointF p = markers[i];
+        const QSizeF size(std::max(fm.horizontalAdvance(m_sites[i].name),
+                                   m_sites[i].badge.isEmpty() ? 0.0 : fm.horizontalAdvance(m_sites[i].badge) + 10)
+                              + 4,
                           fm.height() + (m_sites[i].badge.isEmpty() ? 0 : fm.height() + 3));
-        const QRectF candidates[] = {
-            QRectF(QPointF(p.x() + r, p.y() - fm.height() / 2 - 1), size),
-            QRectF(QPointF(p.x() - r - size.width(), p.y() - fm.height() / 2 - 1), size),
-            QRectF(QPointF(p.x() - size.width() / 2, p.y() - r - size.height()), size),
-            QRectF(QPointF(p.x() - size.width() / 2, p.y() + r), size),
-        };
-        const QRectF area(QPointF(0, 0), v.size);
+        // Right, left, above, below, then the four corners, close to the marker and then a step further out.
+        std::vector<QRectF> candidates;
+        for (double extra :
+             {0.0, 0.6 * fm.height(), 1.6 * fm.height(), 3.0 * fm.height(), 5.0 * fm.height(), 7.5 * fm.height()}) {
+            const double r = outerRadius(m_sites[i]) + 2 + extra;
+            candidates.insert(candidates.end(),
+                              {QRectF(QPointF(p.x() + r, p.y() - fm.height() / 2 - 1), size),
+                               QRectF(QPointF(p.x() - r - size.width(), p.y() - fm.height() / 2 - 1), size),
+                               QRectF(QPointF(p.x() - size.width() / 2, p.y() - r - size.height()), size),
+                               QRectF(QPointF(p.x() - size.width() / 2, p.y() + r), size),
+                               QRectF(QPointF(p.x() + r * 0.7, p.y() - r * 0.7 - size.height()), size),
+                               QRectF(QPointF(p.x() - r * 0.7 - size.width(), p.y() - r * 0.7 - size.height()), size),
+                               QRectF(QPointF(p.x() + r * 0.7, p.y() + r * 0.7), size),
+                               QRectF(QPointF(p.x() - r * 0.7 - size.width(), p.y() + r * 0.7), size)});
+        }
         for (const QRectF& c : candidates) {
-            // Inside the view, and over no other name or marker (its own marker is where it starts).
-            const bool clear = area.contains(c) && std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) {
-                                   return t.intersects(c) && !(t.contains(p) && t.width() < 2 * r + 1);
-                               });
+            // Inside the view, and over no other name or marker (its own marker is beside it).
+            const bool clear = area.contains(c)
+                && std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(c); });
             if (clear) {
                 places[i] = c;
                 taken.push_back(c);
@@ -273,16 +363,40 @@ QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QFontMetricsF& fm
     return places;
 }
 
-void WorldMapView::paintSites(QPainter& painter, const View& v) const
+void WorldMapView::paintSites(QPainter& painter, const View& v, const QRectF& legend) const
 {
     QFont labelFont = painter.font();
     labelFont.setBold(true);
     painter.setFont(labelFont);
     const QFontMetricsF fm(labelFont);
-    const QVector<QRectF> places = labelPlaces(v, fm);
+    const QVector<QPointF> markers = markerPlaces(v);
+    const QVector<QRectF> places = labelPlaces(v, markers, fm, legend);
+    // A marker moved off its site (another was there) is joined to the site's position by a leader line.
+    for (int i = 0; i < m_sites.size(); ++i) {
+        const QPointF site = project(v, m_sites[i].latitude, m_sites[i].longitude);
+        if (std::hypot((markers[i] - site).x(), (markers[i] - site).y()) < 1.0)
+            continue;
+        painter.setPen(QPen(QColor(60, 60, 60), 1.2));
+        painter.drawLine(site, markers[i]);
+        painter.setPen(QPen(Qt::white, 1));
+        painter.setBrush(QColor(60, 60, 60));
+        painter.drawEllipse(site, 2.5, 2.5);
+    }
+    // A name placed away from its marker (nearer places were taken) is joined to it by a thin line.
+    for (int i = 0; i < m_sites.size(); ++i) {
+        if (places[i].isEmpty())
+            continue;
+        const QPointF p = markers[i];
+        const QPointF nearest(std::clamp(p.x(), places[i].left(), places[i].right()),
+                              std::clamp(p.y(), places[i].top(), places[i].bottom()));
+        if (std::hypot((nearest - p).x(), (nearest - p).y()) > outerRadius(m_sites[i]) + 1.2 * fm.height()) {
+            painter.setPen(QPen(QColor(90, 90, 90), 1.0));
+            painter.drawLine(p, nearest);
+        }
+    }
     for (int i = 0; i < m_sites.size(); ++i) {
         const MapSite& site = m_sites[i];
-        const QPointF p = project(v, site.latitude, site.longitude);
+        const QPointF p = markers[i];
         const bool selected = i == m_selected;
         const double radius = markerRadius(site) + (selected ? 2 : 0);
         painter.setPen(QPen(Qt::white, 2));
@@ -366,7 +480,8 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
         painter.restore();
     }
 
-    // Links: the shorter way round, drawn on both sides when they cross the view's edge.
+    // Links: the shorter way round, drawn on both sides when they cross the view's edge, between the markers.
+    const QVector<QPointF> markers = markerPlaces(v);
     for (const auto& l : m_links) {
         if (l.from < 0 || l.to < 0 || l.from >= m_sites.size() || l.to >= m_sites.size() || l.from == l.to)
             continue;
@@ -374,8 +489,8 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
         QColor c = HeatmapView::paletteColor(t);
         c.setAlpha(220);
         painter.setPen(QPen(c, 1.5 + 4.5 * t, Qt::SolidLine, Qt::RoundCap));
-        const QPointF a = project(v, m_sites[l.from].latitude, m_sites[l.from].longitude);
-        QPointF b = project(v, m_sites[l.to].latitude, m_sites[l.to].longitude);
+        const QPointF a = markers[l.from];
+        QPointF b = markers[l.to];
         if (std::abs(b.x() - a.x()) > 180.0 * v.zoom) {
             const double shift = 360.0 * v.zoom;
             const double s = b.x() > a.x() ? -shift : shift;
@@ -386,13 +501,13 @@ void WorldMapView::paint(QPainter& painter, const View& v) const
         }
     }
 
-    paintSites(painter, v);
+    const QRectF legend = legendPlace(v, markers, painter.fontMetrics());
+    paintSites(painter, v, legend);
 
     // Legend.
-    if (!m_links.isEmpty() && m_max > 0) {
+    if (!legend.isEmpty()) {
         const QString title = m_quantity + (m_logScale ? tr(" (log)") : QString());
-        const QRectF box(10, v.size.height() - 62, std::max(250, painter.fontMetrics().horizontalAdvance(title) + 24),
-                         52);
+        const QRectF box = legend;
         painter.setPen(QColor(160, 160, 160));
         painter.setBrush(QColor(255, 255, 255, 225));
         painter.drawRoundedRect(box, 4, 4);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFontMetrics>
 #include <QFontMetricsF>
 #include <QPainterPath>
 #include <QPointF>
@@ -69,6 +70,12 @@ public:
     QPointF toGeo(const QPointF& pos) const;
     /// Returns the index of the site whose marker is under `pos`, or -1.
     int siteAt(const QPointF& pos) const;
+    /// Where each site's marker is drawn in the current view (its ring or edge included). Markers that would
+    /// overlap are pushed apart, and a leader line joins a moved marker to its site's position.
+    QVector<QRectF> markerRects() const;
+    /// Where each site's name (and the badge under it) is drawn in the current view; an empty rectangle when it
+    /// fits nowhere inside the view (the tooltip still names the site).
+    QVector<QRectF> labelRects() const;
 
     /// Draws the map into an image of the given size (for reports and PNG export).
     QImage renderImage(const QSize& size) const;
@@ -107,11 +114,17 @@ private:
     /// The view of `size` that frames every site with a margin (the shorter way round the antimeridian).
     View fittedView(const QSizeF& size) const;
     void paint(QPainter& painter, const View& view) const;
-    void paintSites(QPainter& painter, const View& view) const;
-    /// Where each site's name goes: beside its marker where it overlaps no other name or marker (right, left,
-    /// above, below), the selected site and the busiest first; an empty rectangle when it fits nowhere (the
-    /// tooltip still names the site).
-    QVector<QRectF> labelPlaces(const View& view, const QFontMetricsF& metrics) const;
+    void paintSites(QPainter& painter, const View& view, const QRectF& legend) const;
+    /// Where the links' legend goes: the bottom-left corner, or the first other corner that covers no marker;
+    /// empty when no legend is shown.
+    QRectF legendPlace(const View& view, const QVector<QPointF>& markers, const QFontMetrics& metrics) const;
+    /// Where each site's marker goes: its position, pushed apart from the markers it would overlap.
+    QVector<QPointF> markerPlaces(const View& view) const;
+    /// Where each site's name and badge go: beside its marker where they overlap no other name or marker (right,
+    /// left, above, below, the corners, then a step further out), the selected site and the busiest first; an
+    /// empty rectangle when they fit nowhere (the tooltip still names the site).
+    QVector<QRectF> labelPlaces(const View& view, const QVector<QPointF>& markers, const QFontMetricsF& metrics,
+                                const QRectF& legend) const;
     double minimumZoom() const;
     void clampView();
     int linkAt(const QPointF& pos) const;

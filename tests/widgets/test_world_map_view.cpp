@@ -1,6 +1,9 @@
+#include "widgets/map_checks.h"
 #include "widgets/world_map_view.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -30,6 +33,25 @@ int landPixels(const QImage& image, int y0, int y1, int x0, int x1)
         for (int x = x0; x < x1; ++x)
             n += image.pixelColor(x, y) == QColor(243, 240, 230);
     return n;
+}
+
+// The ten IBM Cloud regions a user planned with (issue 34): Tokyo/Osaka, London/Frankfurt and Toronto/Washington DC
+// are a few hundred km apart, a few pixels at the whole world's zoom.
+QVector<MapSite> ibmRegions(bool withRun)
+{
+    QVector<MapSite> sites{{"Dallas", 32.8, -96.8, "", ""},  {"Washington DC", 38.9, -77.0, "", ""},
+                           {"Toronto", 43.7, -79.4, "", ""}, {"Sao Paulo", -23.5, -46.6, "", ""},
+                           {"London", 51.5, -0.13, "", ""},  {"Frankfurt", 50.1, 8.7, "", ""},
+                           {"Madrid", 40.4, -3.7, "", ""},   {"Tokyo", 35.7, 139.7, "", ""},
+                           {"Osaka", 34.7, 135.5, "", ""},   {"Sydney", -33.9, 151.2, "", ""}};
+    if (withRun)
+        for (int i = 0; i < sites.size(); ++i) {
+            sites[i].processes = 4 + i;
+            sites[i].slots = 8;
+            sites[i].pinned = i % 3 == 0 ? 1 : 0;
+            sites[i].badge = QString("up %1 MB, down %2 MB").arg(10 * i + 3).arg(7 * i + 1);
+        }
+    return sites;
 }
 
 } // namespace
@@ -127,6 +149,68 @@ private Q_SLOTS:
         const QPointF after = view.toGeo(cursor);
         QVERIFY(std::abs(after.x() - before.x()) < 0.01);
         QVERIFY(std::abs(after.y() - before.y()) < 0.01);
+    }
+
+    // Issue 34: nearby sites hid each other's markers, process counts and badges. Markers that would overlap are
+    // pushed apart (a leader line joins each to its site) and every name and badge finds a place, at the whole
+    // world's zoom and framed on the sites, in the window's sizes and the report's, with and without a run; and
+    // for sites 300 km apart, and several at one place.
+    void nearbySitesHideNothing_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("withRun");
+        QTest::addColumn<bool>("framed");
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080), QSize(720, 400)})
+            for (bool withRun : {false, true})
+                for (bool framed : {false, true})
+                    QTest::addRow("%dx%d%s%s", size.width(), size.height(), withRun ? ", a run" : "",
+                                  framed ? ", framed" : ", whole world")
+                        << size << withRun << framed;
+    }
+
+    void nearbySitesHideNothing()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, withRun);
+        QFETCH(bool, framed);
+        WorldMapView view;
+        view.resize(size);
+        for (const QVector<MapSite>& sites : {ibmRegions(withRun),
+                                              // Three sites 300 km apart in a row, and two at one place.
+                                              QVector<MapSite>{{"a", 48.0, 2.0, "", ""},
+                                                               {"b", 48.0, 6.0, "", ""},
+                                                               {"c", 48.0, 10.0, "", ""},
+                                                               {"d", 40.0, -74.0, "", ""},
+                                                               {"e", 40.0, -74.0, "", ""}}}) {
+            QVector<MapSite> shown = sites;
+            if (withRun)
+                for (auto& s : shown)
+                    if (s.processes < 0) {
+                        s.processes = 12;
+                        s.slots = 16;
+                        s.badge = "up 1 GB";
+                    }
+            view.setSites(shown);
+            if (framed)
+                view.fitToSites();
+            else
+                view.resetView();
+            const QString found = overlaps(view);
+            QVERIFY2(found.isEmpty(), qPrintable(found));
+            if (shown.size() == 10) { // to look at: build/screenshots/map-nearby-*.png
+                QDir().mkpath(QString(MERIDIAN_BINARY_DIR) + "/screenshots");
+                QVERIFY(view.renderImage(view.size())
+                            .save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/map-nearby-"
+                                  + QString(QTest::currentDataTag()).replace(QRegularExpression("[^a-z0-9]+"), "-")
+                                  + ".png"));
+            }
+            // A moved marker stays near its site: within a few markers' width.
+            const QVector<QRectF> markers = view.markerRects();
+            for (int i = 0; i < shown.size(); ++i) {
+                const QPointF site = view.toWidget(shown[i].latitude, shown[i].longitude);
+                QVERIFY(std::hypot((markers[i].center() - site).x(), (markers[i].center() - site).y()) < 80);
+            }
+        }
     }
 
     void colorsLinksByValueWithALegend()

@@ -15,6 +15,7 @@
 #include "app/workbench/run_table_model.h"
 #include "app/workbench/runs_panel.h"
 #include "test_support.h"
+#include "widgets/map_checks.h"
 #include "widgets/world_map_view.h"
 
 #include <QAbstractButton>
@@ -191,6 +192,47 @@ private Q_SLOTS:
             pinnedSites += map->sites()[s].pinned > 0;
         }
         QVERIFY(pinnedSites > 0); // lu pins processes on the ec2 sample
+    }
+
+    // Issue 34: no site's marker, process count, name or badge hides another's on any sample, in the window at both
+    // sizes, with the project as it opens and with a run of every site's processes shown.
+    void noSiteHidesAnotherOnAnySample_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QSize>("size");
+        for (const char* sample : {"ec2-4-regions", "azure-3-regions", "cloudmap-a7", "geo-cut-ec2-8-regions"})
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
+                QTest::addRow("%s %dx%d", sample, size.width(), size.height()) << QString(sample) << size;
+    }
+
+    void noSiteHidesAnotherOnAnySample()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QSize, size);
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.loadProject(sampleProject(sample)));
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::MapTab);
+        QTest::qWait(100);
+        auto* map = window.findChild<workbench::MapPanel*>()->map();
+        QString found = widgets::overlaps(*map);
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        // With a run: every site's processes, pins and badge drawn (the longest badge the workbench writes).
+        QVector<widgets::MapSite> sites = map->sites();
+        for (auto& site : sites) {
+            site.processes = 16;
+            site.slots = 16;
+            site.pinned = 1;
+            site.badge = "up 1.25 GB, down 980 MB";
+        }
+        map->setSites(sites);
+        found = widgets::overlaps(*map);
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        QVERIFY(window.grab().save(shots()
+                                   + QString("/map-%1-%2x%3.png").arg(sample).arg(size.width()).arg(size.height())));
     }
 
     void runsHaveAContextMenuAndDetails()
