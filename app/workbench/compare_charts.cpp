@@ -99,6 +99,43 @@ QString metricTitle(const document::RunMetric& m)
     return QString("%1 (%2)").arg(QString::fromStdString(m.label), QString::fromStdString(m.unit));
 }
 
+AxisUnit axisUnit(const document::RunMetric& m, double largest)
+{
+    if (m.unit != "bytes")
+        return {1.0, metricTitle(m)};
+    static const std::pair<double, const char*> units[] = {{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "KB"}};
+    for (const auto& [divisor, name] : units)
+        if (largest >= divisor)
+            return {divisor, QString("%1 (%2)").arg(QString::fromStdString(m.label), name)};
+    return {1.0, QString("%1 (B)").arg(QString::fromStdString(m.label))};
+}
+
+QString missingPrices(const model::Topology& topology, bool egressOnly)
+{
+    QStringList noInstance, noEgress;
+    for (const auto& site : topology.sites()) {
+        if (!egressOnly && std::isnan(site.instanceUsdPerHour))
+            noInstance << QString::fromStdString(site.name);
+        if (std::isnan(site.egressUsdPerGB))
+            noEgress << QString::fromStdString(site.name);
+    }
+    const auto listed = [](const QStringList& names) {
+        if (names.size() <= 1)
+            return names.join(QString());
+        const QStringList shown = names.mid(0, 6);
+        QString text = QStringList(shown.mid(0, shown.size() - 1)).join(", ");
+        text += names.size() > 6 ? QString(", %1 and %2 more").arg(shown.back()).arg(names.size() - 6)
+                                 : QString(" and %1").arg(shown.back());
+        return text;
+    };
+    QStringList parts;
+    if (!noInstance.isEmpty())
+        parts << QObject::tr("%1 %2 no instance price").arg(listed(noInstance), noInstance.size() == 1 ? "has" : "have");
+    if (!noEgress.isEmpty())
+        parts << QObject::tr("%1 %2 no egress price").arg(listed(noEgress), noEgress.size() == 1 ? "has" : "have");
+    return parts.join("; ");
+}
+
 void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
                           const std::map<std::string, double>& others)
 {

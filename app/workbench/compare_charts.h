@@ -2,6 +2,7 @@
 
 #include "app/document/run.h"
 #include "app/jobs/sweep_job.h"
+#include "core/model/topology.h"
 
 #include <QByteArray>
 #include <QColor>
@@ -47,6 +48,18 @@ QByteArray svgDrawing(const QSize& size, const QString& title, const std::functi
 QByteArray chartSvg(QChartView* view, const QSize& size);
 /// Returns "Label (unit)" for an axis title.
 QString metricTitle(const document::RunMetric& metric);
+
+/// How a metric's values are shown on an axis: divided by `divisor`, with `title` naming the unit shown (bytes in
+/// KB, MB, GB or TB by the largest value, so ticks read "250", not "250000000"; other units as they are).
+struct AxisUnit {
+    double divisor = 1.0;
+    QString title;
+};
+AxisUnit axisUnit(const document::RunMetric& metric, double largest);
+
+/// The sites that lack a price dollars need, in words ("us-east and tokyo have no instance price; osaka has no
+/// egress price"); only egress prices when `egressOnly` (a graph's WAN dollars). Empty when none lacks one.
+QString missingPrices(const model::Topology& topology, bool egressOnly);
 
 /// Fills SC17's Fig. 9 and 10 for a Monte Carlo run: the CDF of the sampled costs and the best-of-K
 /// curve, with `others` (mapper id -> its best cost on the same application) as markers. A null run or

@@ -91,7 +91,16 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
             m_sweepApplication->addItem(QString::fromStdString(a.name));
         m_sweepApplication->setCurrentText(keep);
     });
-    connect(m_document, &document::ProjectDocument::currentRunChanged, this, &ComparePanel::refreshSkyline);
+    // The skyline follows the selected run's application (or graph): a run of another input shows its own.
+    connect(m_document, &document::ProjectDocument::currentRunChanged, this, [this] {
+        if (auto run = m_document->run(m_document->currentRun()); run
+            && m_skyApplication->findText(QString::fromStdString(run->application)) >= 0
+            && m_skyApplication->currentText() != QString::fromStdString(run->application)) {
+            m_skyApplication->setCurrentText(QString::fromStdString(run->application)); // refreshes the skyline
+            return;
+        }
+        refreshSkyline();
+    });
     Q_EMIT m_document->projectChanged();
     refresh();
     refreshSweepChart();
@@ -136,6 +145,8 @@ QWidget* ComparePanel::buildSkylineTab()
     auto* skyLayout = new QHBoxLayout(skyControls);
     skyLayout->setContentsMargins(0, 0, 0, 0);
     m_skyApplication = new QComboBox(skyControls);
+    m_skyApplication->setObjectName("skylineInput");
+    connect(m_skyApplication, &QComboBox::activated, this, [this] { m_inputChosen = true; });
     m_xMetric = new QComboBox(skyControls);
     m_yMetric = new QComboBox(skyControls);
     m_xMetric->setObjectName("skylineX");
@@ -158,12 +169,25 @@ QWidget* ComparePanel::buildSkylineTab()
     skyLayout->addWidget(m_paretoPoints);
     skyLayout->addWidget(m_paretoSweep);
     connect(m_paretoSweep, &QPushButton::clicked, this, &ComparePanel::startParetoSweep);
+    // A choice the user makes stays; until then the axes follow the defaults as runs report them.
+    connect(m_xMetric, &QComboBox::activated, this, [this] { m_xChosen = m_xMetric->currentData().toString(); });
+    connect(m_yMetric, &QComboBox::activated, this, [this] { m_yChosen = m_yMetric->currentData().toString(); });
+    auto* controls = new QWidget(this);
+    auto* controlsLayout = new QVBoxLayout(controls);
+    controlsLayout->setContentsMargins(0, 0, 0, 0);
+    controlsLayout->addWidget(skyControls);
+    m_skyNote = new QLabel(controls);
+    m_skyNote->setObjectName("skylineNote");
+    m_skyNote->setWordWrap(true);
+    m_skyNote->setStyleSheet("QLabel { background: #fff4e5; border: 1px solid #e0b070; padding: 4px; }");
+    m_skyNote->hide();
+    controlsLayout->addWidget(m_skyNote);
     m_skyline = makeChartView(this, tr("Cost/time skyline"));
     // A sweep's runs often sit close together next to far worse baselines: drag a rectangle to zoom in on them,
     // right-click to zoom out.
     m_skyline->setRubberBand(QChartView::RectangleRubberBand);
     m_skyline->setToolTip(tr("Drag a rectangle to zoom in, right-click to zoom out; click a run to select it"));
-    return chartTab(m_skyline, skyControls);
+    return chartTab(m_skyline, controls);
 }
 
 /// SC17's Fig. 9 and 10 for a Monte Carlo run.
@@ -321,7 +345,7 @@ void ComparePanel::refresh()
 {
     refreshBaselines();
     // Metrics offered on the skyline: the union over runs, in first-seen order.
-    const QString keepX = m_xMetric->currentData().toString(), keepY = m_yMetric->currentData().toString();
+    const QString keepX = m_xChosen, keepY = m_yChosen;
     const QString keepApp = m_skyApplication->currentText();
     {
         QSignalBlocker bx(m_xMetric), by(m_yMetric), ba(m_skyApplication), bm(m_mcRun);
@@ -350,13 +374,16 @@ void ComparePanel::refresh()
             m_skyApplication->addItem(QString::fromStdString(a.name));
         for (const auto& g : m_document->project()->graphs)
             m_skyApplication->addItem(QString::fromStdString(g.name));
+        // The user's choice of input stays; until then the input is the selected run's, or the latest run's.
         const int appIndex = m_skyApplication->findText(keepApp);
-        if (appIndex >= 0)
+        if (m_inputChosen && appIndex >= 0)
             m_skyApplication->setCurrentIndex(appIndex);
         else if (auto run = m_document->run(m_document->currentRun()))
             m_skyApplication->setCurrentText(QString::fromStdString(run->application));
         else if (!m_document->runs().empty())
             m_skyApplication->setCurrentText(QString::fromStdString(m_document->runs().back()->application));
+        else if (appIndex >= 0)
+            m_skyApplication->setCurrentIndex(appIndex);
         fitAxesToInput();
 
         const int keepMc = m_mcRun->currentData().toInt();
@@ -483,6 +510,30 @@ void ComparePanel::refreshBars()
                                   : tr("Mean mapping cost per application, normalised"));
 }
 
+void ComparePanel::updateSkylineNote(const std::string& input, const std::string& xId)
+{
+    // An application's dollars need every used site's instance price and every egress price; a graph's, the egress.
+    const bool graph = m_document->project()->graphIndex(input) >= 0;
+    const std::string dollars = graph ? "wan_usd" : "usd";
+    bool runs = false, reported = false;
+    for (const auto& r : m_document->runs())
+        if (r->application == input) {
+            runs = true;
+            reported = reported || r->metric(dollars).has_value();
+        }
+    const QString missing = missingPrices(m_document->project()->topology, graph);
+    if (!runs || reported || xId == dollars || missing.isEmpty()) {
+        m_skyNote->hide();
+        return;
+    }
+    m_skyNote->setText(tr("The x axis shows %1, not the dollars a run costs (%2): %3. Add the prices in the Sites "
+                          "table (or a sites file's instance_usd_per_hour and egress_usd_per_GB columns) and run "
+                          "again; the skyline then shows dollars against time.")
+                           .arg(m_xMetric->currentText().section(" (", 0, 0).toLower(),
+                                graph ? tr("WAN egress") : tr("egress and instances"), missing));
+    m_skyNote->show();
+}
+
 bool ComparePanel::setSkylineAxes(const QString& xMetric, const QString& yMetric)
 {
     const int x = m_xMetric->findData(xMetric), y = m_yMetric->findData(yMetric);
@@ -490,8 +541,18 @@ bool ComparePanel::setSkylineAxes(const QString& xMetric, const QString& yMetric
         return false;
     m_xMetric->setCurrentIndex(x);
     m_yMetric->setCurrentIndex(y);
+    m_xChosen = xMetric;
+    m_yChosen = yMetric;
     refreshSkyline();
     return true;
+}
+
+std::optional<QPointF> ComparePanel::skylinePoint(int runId) const
+{
+    for (const auto& [id, p] : m_skyPoints)
+        if (id == runId)
+            return p;
+    return std::nullopt;
 }
 
 int ComparePanel::skylineRunAt(const QPointF& value) const
@@ -521,6 +582,7 @@ void ComparePanel::refreshSkyline()
     const std::string xId = m_xMetric->currentData().toString().toStdString();
     const std::string yId = m_yMetric->currentData().toString().toStdString();
     const std::string app = m_skyApplication->currentText().toStdString();
+    updateSkylineNote(app, xId);
     if (xId.empty() || yId.empty()) {
         chart->setTitle(tr("Cost/time skyline (no runs yet)"));
         return;
@@ -536,12 +598,30 @@ void ComparePanel::refreshSkyline()
     QPointF selected;
     bool hasSelected = false;
     double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = -minX;
+    // Bytes are shown in KB, MB, GB or TB by the largest value, so the ticks read as numbers a person says.
+    document::RunMetric xMetric, yMetric;
+    double largestX = 0.0, largestY = 0.0;
+    for (const auto& r : m_document->runs())
+        if (r->application == app && r->metric(xId) && r->metric(yId))
+            for (const auto& m : r->metrics) {
+                if (m.id == xId) {
+                    xMetric = m;
+                    largestX = std::max(largestX, std::abs(m.value));
+                }
+                if (m.id == yId) {
+                    yMetric = m;
+                    largestY = std::max(largestY, std::abs(m.value));
+                }
+            }
+    const AxisUnit xUnit = axisUnit(xMetric, largestX), yUnit = axisUnit(yMetric, largestY);
     for (const auto& r : m_document->runs()) {
         if (r->application != app)
             continue;
-        const auto x = r->metric(xId), y = r->metric(yId);
+        auto x = r->metric(xId), y = r->metric(yId);
         if (!x || !y)
             continue;
+        *x /= xUnit.divisor;
+        *y /= yUnit.divisor;
         const QPointF p(*x, *y);
         minX = std::min(minX, *x);
         maxX = std::max(maxX, *x);
@@ -592,8 +672,7 @@ void ComparePanel::refreshSkyline()
         chart->setTitle(tr("Cost/time skyline (no runs of %1 report both metrics)").arg(QString::fromStdString(app)));
         return;
     }
-    const auto [xAxis, yAxis] = paddedAxes(QRectF(QPointF(minX, minY), QPointF(maxX, maxY)), m_xMetric->currentText(),
-                                           m_yMetric->currentText());
+    const auto [xAxis, yAxis] = paddedAxes(QRectF(QPointF(minX, minY), QPointF(maxX, maxY)), xUnit.title, yUnit.title);
     chart->addAxis(xAxis, Qt::AlignBottom);
     chart->addAxis(yAxis, Qt::AlignLeft);
     for (auto* s : all) {

@@ -13,6 +13,7 @@
 
 class QChartView;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 class QDoubleSpinBox;
@@ -48,6 +49,8 @@ public:
     bool setSkylineAxes(const QString& xMetric, const QString& yMetric);
     /// Returns the run ids on the skyline's Pareto front, by increasing x.
     std::vector<int> skylineFront() const { return m_front; }
+    /// Where a run is drawn on the skyline, in its axes' units (bytes scaled to KB ... TB); nullopt when not drawn.
+    std::optional<QPointF> skylinePoint(int runId) const;
     /// Returns the run id of the skyline point nearest to a value-space position, or -1.
     int skylineRunAt(const QPointF& value) const;
     /// Adds the panel's charts to a report as vector drawings at `size`: the skyline of each input with runs
@@ -82,6 +85,8 @@ private:
     void refreshPartitions();
     QWidget* buildPartitionTab();
     QWidget* chartTab(QChartView* view, QWidget* controls);
+    /// Shows, above the skyline, why it has no dollars for `input` (which sites lack which price), or hides it.
+    void updateSkylineNote(const std::string& input, const std::string& xId);
     QWidget* buildTableTab();
     QWidget* buildSkylineTab();
     QWidget* buildMonteCarloTab();
@@ -99,6 +104,12 @@ private:
     QComboBox* m_skyApplication = nullptr;
     QComboBox* m_xMetric = nullptr;
     QComboBox* m_yMetric = nullptr;
+    /// The x and y metrics the user chose (empty: the defaults, dollars against time, as soon as runs report them).
+    QString m_xChosen, m_yChosen;
+    /// Whether the user chose the skyline's input; until then it follows the selected (or latest) run's.
+    bool m_inputChosen = false;
+    /// Why the skyline does not show dollars (which sites lack which price), or empty.
+    QLabel* m_skyNote = nullptr;
     QSpinBox* m_paretoPoints = nullptr;
     QPushButton* m_paretoSweep = nullptr;
     std::vector<std::pair<int, QPointF>> m_skyPoints;

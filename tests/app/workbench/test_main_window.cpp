@@ -38,6 +38,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QScrollArea>
 #include <QSettings>
@@ -129,13 +130,17 @@ private Q_SLOTS:
         QTest::qWait(30);
         const auto greedy = *std::find_if(window.document()->runs().begin(), window.document()->runs().end(),
                                           [](const auto& r) { return r->algorithm == "greedy"; });
-        const QPointF point(*greedy->metric("wan_bytes"), *greedy->metric("cost_s"));
+        // Drawn in the axes' units: bytes in KB ... TB, the axis says which.
+        const auto point = compare->skylinePoint(greedy->id);
+        QVERIFY(point);
+        QVERIFY(point->x() < *greedy->metric("wan_bytes"));
+        QCOMPARE(point->y(), *greedy->metric("cost_s"));
         QScatterSeries* series = nullptr;
         for (auto* s : compare->chart(workbench::ComparePanel::SkylineTab)->chart()->series())
             if (s->name() == "greedy")
                 series = qobject_cast<QScatterSeries*>(s);
         QVERIFY(series);
-        Q_EMIT series->clicked(point); // what Qt Charts emits when the user clicks the point
+        Q_EMIT series->clicked(*point); // what Qt Charts emits when the user clicks the point
         QCOMPARE(window.document()->currentRun(), greedy->id);
         const auto selected = window.runsPanel()->selectedRuns();
         QCOMPARE(selected, std::vector<int>{greedy->id});
@@ -459,6 +464,70 @@ private Q_SLOTS:
         QVERIFY(window.runPanel()->grab().save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/refine-parameters.png"));
     }
 
+    // Issue 34.2: with a site lacking its instance price the skyline fell back to raw bytes in silence and stayed
+    // there. It says which site lacks which price, shows bytes in MB or GB, and comes back to dollars against time
+    // once the price is there.
+    void theSkylineSaysWhyItHasNoDollars()
+    {
+        QFile sample(sampleProject("ec2-4-regions"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        QJsonObject project = QJsonDocument::fromJson(sample.readAll()).object();
+        QJsonArray sites = project["sites"].toArray();
+        for (auto&& value : sites) {
+            QJsonObject site = value.toObject();
+            if (site["name"].toString() == "singapore")
+                site.remove("instance_usd_per_hour");
+            value = site;
+        }
+        project["sites"] = sites;
+        QTemporaryDir dir;
+        const QDir sampleDir = QFileInfo(sample.fileName()).dir();
+        for (const QString& name : sampleDir.entryList({"*.mtx", "*.csv", "*.ti"}, QDir::Files))
+            QVERIFY(QFile::copy(sampleDir.filePath(name), dir.filePath(name)));
+        QFile unpriced(dir.filePath("unpriced.meridian"));
+        QVERIFY(unpriced.open(QIODevice::WriteOnly));
+        unpriced.write(QJsonDocument(project).toJson());
+        unpriced.close();
+
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.loadProject(unpriced.fileName()));
+        window.applicationsPanel()->setCurrentApplication(window.document()->project()->applicationIndex("LU"));
+        window.runPanel()->setCheckedMappers({"greedy", "geo"});
+        QSignalSpy landed(window.runController(), &actions::RunController::runLanded);
+        window.runPanel()->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 2, kRunLandsWithinMs);
+        window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
+        auto* compare = window.comparePanel();
+        compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
+        auto* note = compare->findChild<QLabel*>("skylineNote");
+        auto* xAxis = compare->findChild<QComboBox*>("skylineX");
+        QVERIFY(note && xAxis);
+        QTRY_VERIFY(!note->isHidden());
+        QVERIFY2(note->text().contains("singapore has no instance price"), qPrintable(note->text()));
+        QVERIFY(xAxis->currentData().toString() != "usd");
+        QVERIFY(window.grab().save(QString(MERIDIAN_BINARY_DIR) + "/screenshots/skyline-no-dollars.png"));
+
+        // The price, typed into the Sites table as a user would; the runs again: dollars against time, no note.
+        auto* siteModel = window.mapPanel()->siteModel();
+        const int singapore = window.document()->project()->topology.siteIndex("singapore").value_or(-1);
+        QVERIFY(siteModel->setData(siteModel->index(singapore, widgets::SiteTableModel::InstancePrice), 2.117));
+        window.runPanel()->runChecked();
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 4, kRunLandsWithinMs);
+        QTRY_VERIFY(note->isHidden());
+        QCOMPARE(xAxis->currentData().toString(), QString("usd"));
+
+        // Bytes on an axis read in MB or GB, never as a raw count.
+        QVERIFY(compare->setSkylineAxes("wan_bytes", "cost_s"));
+        const auto axes = compare->chart(workbench::ComparePanel::SkylineTab)->chart()->axes(Qt::Horizontal);
+        QVERIFY(!axes.isEmpty());
+        QVERIFY2(axes.front()->titleText().contains(QRegularExpression("\\((KB|MB|GB|TB)\\)$")),
+                 qPrintable(axes.front()->titleText()));
+    }
+
     void paretoSweepPutsTimeAgainstDollarsOnTheSkyline()
     {
         workbench::MainWindow window;
@@ -500,16 +569,9 @@ private Q_SLOTS:
         window.centralTabs()->setCurrentIndex(workbench::MainWindow::CompareTab);
         auto* compare = window.comparePanel();
         compare->tabs()->setCurrentIndex(workbench::ComparePanel::SkylineTab);
-        // The skyline's input (the combo box beside its axes that lists the applications) stays on the application
-        // the project opened on until another is chosen: LU is chosen there too, and the sweep runs on it.
-        auto* xAxis = compare->findChild<QComboBox*>("skylineX");
-        QVERIFY(xAxis && xAxis->parentWidget());
-        QComboBox* skylineInput = nullptr;
-        for (auto* c : xAxis->parentWidget()->findChildren<QComboBox*>(Qt::FindDirectChildrenOnly))
-            if (c->objectName().isEmpty() && c->findText("LU") >= 0)
-                skylineInput = c;
+        // The skyline's input follows the selected run: LU's runs landed, so it shows LU, and the sweep runs on it.
+        auto* skylineInput = compare->findChild<QComboBox*>("skylineInput");
         QVERIFY(skylineInput);
-        skylineInput->setCurrentText("LU");
         QCOMPARE(skylineInput->currentText(), QString("LU"));
         compare->findChild<QSpinBox*>("paretoPoints")->setValue(6);
         auto* sweep = compare->findChild<QPushButton*>("paretoSweep");
