@@ -1,5 +1,7 @@
 #include "app/workbench/run_panel.h"
 
+#include "core/cost/gas_cost.h"
+
 #include "app/document/project_edits.h"
 #include "core/partition/cost_bound.h"
 #include "core/synth/constraint_generator.h"
@@ -66,6 +68,13 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
     seeds->addRow(tr("Seeds:"), m_seeds);
     layout->addLayout(seeds);
     layout->addWidget(buildPartitionSettings());
+    // What the ticked algorithms need and the project lacks, said once, before anything runs.
+    m_requirements = new QLabel(this);
+    m_requirements->setObjectName("runRequirements");
+    m_requirements->setWordWrap(true);
+    m_requirements->setStyleSheet("QLabel { background: #fff4e5; border: 1px solid #e0b070; padding: 4px; }");
+    m_requirements->hide();
+    layout->addWidget(m_requirements);
     auto* run = new QPushButton(this);
     m_runButton = run;
     run->setObjectName("runButton");
@@ -111,6 +120,7 @@ RunPanel::RunPanel(document::ProjectDocument* document, actions::RunController* 
             Q_EMIT errorOccurred(tr("The pins were not changed"), e);
     });
     connect(m_document, &document::ProjectDocument::projectChanged, this, &RunPanel::rebuildApplications);
+    connect(m_document, &document::ProjectDocument::projectChanged, this, &RunPanel::updateRequirements);
     connect(controller, &actions::RunController::graphHCostReady, this, [this](const QString& graph, double usd) {
         if (graph != m_application->currentText())
             return;
@@ -377,6 +387,22 @@ void RunPanel::showAlgorithmsForInput()
     m_pinsBox->setVisible(!graph);
     m_budgetNote->clear();
     updateCostBound();
+    updateRequirements();
+}
+
+void RunPanel::updateRequirements()
+{
+    const std::string missing = isGraphInput() ? cost::GasNetwork::missingInputs(m_document->project()->topology)
+                                               : std::string();
+    m_requirements->setVisible(!missing.empty());
+    m_runButton->setEnabled(missing.empty());
+    if (missing.empty())
+        return;
+    m_requirements->setText(
+        tr("The partitioners cannot run: %1. They weigh every site's uplink and downlink and "
+           "price its uploads: fill those in the Sites table (Uplink, Downlink, Egress) or import a "
+           "sites file with up_MBps, down_MBps and egress_usd_per_GB.")
+            .arg(QString::fromStdString(missing)));
 }
 
 void RunPanel::setCheckedMappers(const QStringList& ids)
@@ -416,7 +442,12 @@ std::vector<actions::RunRequest> RunPanel::requests() const
     return out;
 }
 
-std::vector<int> RunPanel::runChecked() { return m_controller->submit(requests()); }
+std::vector<int> RunPanel::runChecked()
+{
+    if (isGraphInput() && !cost::GasNetwork::missingInputs(m_document->project()->topology).empty())
+        return {}; // the note above the button says why; nothing is started to fail one dialog per partitioner
+    return m_controller->submit(requests());
+}
 
 void RunPanel::loadRun(const document::Run& run)
 {

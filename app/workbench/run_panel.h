@@ -68,6 +68,8 @@ private:
     static constexpr int kPartitionerRole = Qt::UserRole + 2;
     void rebuildApplications();
     void showAlgorithmsForInput();
+    /// Says above the Run button what the input's algorithms need and the project lacks, and disables it then.
+    void updateRequirements();
     void addAlgorithm(const QString& id, const QString& description, const std::vector<ParamSpec>& specs,
                       bool partitioner);
     QWidget* buildPartitionSettings();
@@ -89,6 +91,7 @@ private:
     QMap<QString, widgets::ParamForm*> m_partitionFormById;
     QLabel* m_algorithmsLabel = nullptr;
     QPushButton* m_runButton = nullptr;
+    QLabel* m_requirements = nullptr;
     QGroupBox* m_pinsBox = nullptr;
     QGroupBox* m_partitionBox = nullptr;
     QComboBox* m_profile = nullptr;

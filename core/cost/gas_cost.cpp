@@ -81,6 +81,41 @@ Expected<GasNetwork> GasNetwork::fromTopology(const model::Topology& topology)
     return n;
 }
 
+std::string GasNetwork::missingInputs(const model::Topology& topology)
+{
+    if (topology.siteCount() > 64)
+        return "the project has " + std::to_string(topology.siteCount()) + " sites; graph partitioning supports 64";
+    const struct {
+        const char* what;
+        bool (*has)(const model::Site&);
+    } inputs[] = {
+        {"uplink bandwidth (up_MBps)",
+         [](const model::Site& s) { return s.uplinkMBps > 0.0 && std::isfinite(s.uplinkMBps); }},
+        {"downlink bandwidth (down_MBps)",
+         [](const model::Site& s) { return s.downlinkMBps > 0.0 && std::isfinite(s.downlinkMBps); }},
+        {"upload price (egress_usd_per_GB)",
+         [](const model::Site& s) { return s.egressUsdPerGB >= 0.0 && std::isfinite(s.egressUsdPerGB); }},
+    };
+    std::string sentence;
+    for (const auto& input : inputs) {
+        std::vector<std::string> lacking;
+        for (const auto& s : topology.sites())
+            if (!input.has(s))
+                lacking.push_back(s.name);
+        if (lacking.empty())
+            continue;
+        std::string names;
+        const std::size_t shown = std::min<std::size_t>(lacking.size(), 6);
+        for (std::size_t k = 0; k < shown; ++k)
+            names += (k == 0 ? "" : k + 1 == shown && lacking.size() == shown ? " and " : ", ") + lacking[k];
+        if (lacking.size() > shown)
+            names += " and " + std::to_string(lacking.size() - shown) + " more";
+        sentence += (sentence.empty() ? "" : "; ") + names + (lacking.size() == 1 ? " has no " : " have no ")
+            + input.what;
+    }
+    return sentence;
+}
+
 std::string GasMetrics::linkName(const model::Topology& topology, int site, bool uplink)
 {
     if (site < 0)

@@ -50,6 +50,9 @@ struct GasNetwork {
 
     /// Reads them from the sites; a site without uplink, downlink or price is an error naming it.
     static Expected<GasNetwork> fromTopology(const model::Topology& topology);
+    /// What the sites lack for the GAS cost model, all of it in one sentence ("tokyo and osaka have no uplink
+    /// bandwidth (up_MBps); ..."), or empty when fromTopology can build the network.
+    static std::string missingInputs(const model::Topology& topology);
     int siteCount() const { return static_cast<int>(usdPerByte.size()); }
 };
 

@@ -7,10 +7,12 @@
 #include "app/workbench/compare_panel.h"
 #include "app/workbench/graphs_panel.h"
 #include "app/workbench/main_window.h"
+#include "app/workbench/map_panel.h"
 #include "app/workbench/run_panel.h"
 #include "app/workbench/run_table_model.h"
 #include "app/workbench/runs_panel.h"
 #include "test_support.h"
+#include "widgets/site_table_model.h"
 
 #include <QChartView>
 #include <QCheckBox>
@@ -18,6 +20,9 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -386,6 +391,61 @@ private Q_SLOTS:
         QVERIFY(window.grab().save(shotPath("budget-sweep-skyline")));
         runPanel->findChild<QCheckBox*>("budgetOn")->setChecked(false);
         QVERIFY(!runPanel->runBudgetSweep().isEmpty());
+    }
+
+    // Issue 34.3: with sites lacking their uplink the partitioners started and failed, one modal dialog each. The Run
+    // panel says what is missing once, before anything runs, and how to fix it; the button waits until it is there.
+    void saysWhatPartitionersNeedBeforeTheyRun()
+    {
+        QTemporaryDir dir;
+        const QString path = copySample(dir);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QJsonObject project = QJsonDocument::fromJson(f.readAll()).object();
+            f.close();
+            QJsonArray sites = project["sites"].toArray();
+            for (auto&& value : sites) {
+                QJsonObject site = value.toObject();
+                if (site["name"].toString() == "TKY" || site["name"].toString() == "SYD")
+                    site.remove("up_MBps");
+                value = site;
+            }
+            project["sites"] = sites;
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QJsonDocument(project).toJson());
+        }
+        workbench::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto loaded = window.loadProject(path);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().toString().c_str());
+        auto* runPanel = window.runPanel();
+        auto* note = runPanel->findChild<QLabel*>("runRequirements");
+        auto* run = runPanel->findChild<QPushButton*>("runButton");
+        QVERIFY(note && run);
+        QVERIFY(!note->isHidden());
+        QVERIFY2(note->text().contains("TKY and SYD have no uplink bandwidth (up_MBps)"), qPrintable(note->text()));
+        QVERIFY(!run->isEnabled());
+        QVERIFY(window.grab().save(shotPath("partitioners-need-uplinks")));
+        runPanel->setCheckedMappers({"hdrf", "g-cut", "geo-cut"});
+        QSignalSpy failed(window.runController(), &actions::RunController::runFailed);
+        QVERIFY(runPanel->runChecked().empty());
+        QTest::qWait(200);
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(window.document()->runs().empty());
+
+        // The uplinks, typed into the Sites table: the note goes and the partitioners run.
+        auto* sites = window.mapPanel()->siteModel();
+        for (const char* name : {"TKY", "SYD"}) {
+            const int s = window.document()->project()->topology.siteIndex(name).value_or(-1);
+            QVERIFY(sites->setData(sites->index(s, widgets::SiteTableModel::Uplink), 500.0));
+        }
+        QTRY_VERIFY(note->isHidden());
+        QVERIFY(run->isEnabled());
+        QCOMPARE(runPanel->runChecked().size(), std::size_t(3));
     }
 
     void refusesHomesOfAnotherGraph()
