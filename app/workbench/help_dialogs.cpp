@@ -2,6 +2,7 @@
 
 #include "app/version.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
@@ -91,6 +93,12 @@ UserGuideDialog::UserGuideDialog(QWidget* parent)
     split->setSizes({220, 680});
     layout->addWidget(split, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    // Enter belongs to the search (next match), never to Close: no button is the dialog's default.
+    for (auto* button : buttons->buttons())
+        if (auto* push = qobject_cast<QPushButton*>(button)) {
+            push->setAutoDefault(false);
+            push->setDefault(false);
+        }
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) { search(text); });

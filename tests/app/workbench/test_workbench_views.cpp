@@ -294,6 +294,17 @@ private Q_SLOTS:
         QCOMPARE(guide->search("no such words anywhere"), 0);
         guide->searchField()->setText("Pareto");
         QTest::qWait(50);
+        // Issue 34.4: Enter goes to the next match, as the field says, and keeps the guide open (it closed it).
+        QVERIFY(QTest::qWaitForWindowExposed(guide));
+        guide->activateWindow();
+        guide->searchField()->setFocus();
+        const int before = guide->browser()->textCursor().position();
+        QTest::keyClick(guide->searchField(), Qt::Key_Return);
+        QTest::qWait(50);
+        QVERIFY(guide->isVisible());
+        QVERIFY(guide->browser()->textCursor().position() != before);
+        QTest::keyClick(guide->searchField(), Qt::Key_Enter);
+        QVERIFY(guide->isVisible());
         QVERIFY(guide->grab().save(shots() + "/help-user-guide.png"));
         guide->close();
         auto* keys = m_window->showShortcuts();
