@@ -188,6 +188,9 @@ QStringList mpirunKnownMatrix(const QStringList& programArguments = {})
 
 class TestCapture : public QObject {
     Q_OBJECT
+    /// Captures shared by several cases (the C program's trace the Fortran ones are compared with).
+    QTemporaryDir m_scratch;
+
 private Q_SLOTS:
     void initTestCase() { QVERIFY2(!QStandardPaths::findExecutable("mpirun").isEmpty(), "install openmpi-bin"); }
 
@@ -269,14 +272,17 @@ private Q_SLOTS:
                               "1 reduce size 2 root 2 ranks 2 calls 1 bytes 32",
                               "1 reduce size 2 root 3 ranks 2 calls 1 bytes 32"}));
 
-        // The trace, against the C program's (both without the sub-communicator reduce a trace cannot hold).
-        const QString traced = dir.filePath("fortran-traced"), reference = dir.filePath("c-traced");
+        // The trace, against the C program's (both without the sub-communicator reduce a trace cannot hold; the C
+        // program's is captured once for every binding).
+        const QString traced = dir.filePath("fortran-traced"), reference = m_scratch.filePath("c-traced");
         const Ran fortranRun = runCli(QStringList{"capture", "--out", traced, "--trace", "--"} + run
                                       + QStringList{"--without-subcommunicator-collectives"});
         QVERIFY2(fortranRun.exitCode == 0, qPrintable(fortranRun.err));
-        const Ran cRun = runCli(QStringList{"capture", "--out", reference, "--trace", "--"}
-                                + mpirunKnownMatrix({"--without-subcommunicator-collectives"}));
-        QVERIFY2(cRun.exitCode == 0, qPrintable(cRun.err));
+        if (!QFile::exists(reference + ".ti.3")) {
+            const Ran cRun = runCli(QStringList{"capture", "--out", reference, "--trace", "--"}
+                                    + mpirunKnownMatrix({"--without-subcommunicator-collectives"}));
+            QVERIFY2(cRun.exitCode == 0, qPrintable(cRun.err));
+        }
         for (int rank = 0; rank < 4; ++rank) {
             const QStringList fortranLines = communicationOf(traced + QString(".ti.%1").arg(rank));
             QVERIFY(fortranLines.size() > 20);
