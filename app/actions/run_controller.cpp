@@ -100,11 +100,18 @@ void RunController::land(std::vector<document::Run> runs, const QString& title, 
     QString text = tr("Run %1").arg(title);
     m_document->undoStack()->beginMacro(text);
     const auto ids = m_document->addRuns(std::move(runs), text);
-    if (replaces >= 0 && m_document->run(replaces))
+    const bool replaced = replaces >= 0 && m_document->run(replaces) && !ids.empty();
+    const bool wasCurrent = replaced && m_document->currentRun() == replaces;
+    if (replaced)
         m_document->removeRuns({replaces});
     m_document->undoStack()->endMacro();
+    // The replacement keeps the selection the replaced run had (the details, the map and the Collectives tab).
+    if (wasCurrent)
+        m_document->setCurrentRun(ids.front());
     for (int id : ids)
         Q_EMIT runLanded(id, stale);
+    if (replaced)
+        Q_EMIT runReplaced(replaces, ids.front());
 }
 
 int RunController::removeSites(int runId, const std::vector<int>& sites)
@@ -238,6 +245,10 @@ std::vector<int> RunController::simulate(const std::vector<int>& runIds)
                                        .arg(QString::fromStdString(run->label()))
                                  : tr("The inputs of %1 changed since it ran: re-run it, then simulate the new run.")
                                        .arg(QString::fromStdString(run->label())));
+            continue;
+        }
+        if (run->metric("simulated_s") && run->metric("predicted_s")) {
+            Q_EMIT alreadySimulated(id); // simulating again would give the same numbers under a new run number
             continue;
         }
         const QString title = tr("Simulate %1").arg(QString::fromStdString(run->label()));

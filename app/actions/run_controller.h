@@ -84,6 +84,10 @@ public:
 Q_SIGNALS:
     /// A run landed in the document (id in the run list); `stale` when its inputs changed meanwhile.
     void runLanded(int runId, bool stale);
+    /// A run replaced another (a simulation of it, a re-run in place): `newId` holds what `oldId` held and more.
+    void runReplaced(int oldId, int newId);
+    /// simulate() left a run as it is: it is simulated and predicted already (nothing was queued).
+    void alreadySimulated(int runId);
     void runFailed(const QString& title, const QString& message);
     void sweepFinished(const meridian::jobs::SweepResult& result);
     void graphHCostReady(const QString& graph, double usd);

@@ -144,6 +144,29 @@ MainWindow::MainWindow(QWidget* parent)
                                 : result,
                           8000);
     });
+    // A simulation replaces its run under a new number: the status says what it added, not that the mapper ran.
+    connect(m_controller, &actions::RunController::runReplaced, this, [this](int oldId, int newId) {
+        const auto run = m_document->run(newId);
+        if (!run || !run->metric("simulated_s"))
+            return;
+        statusBar()->showMessage(tr("Simulated run %1 (now run %2): simulated %3, predicted time %4")
+                                     .arg(oldId)
+                                     .arg(newId)
+                                     .arg(widgets::formatValue(*run->metric("simulated_s"), "s"),
+                                          widgets::formatValue(run->metric("predicted_s").value_or(0), "s")),
+                                 8000);
+    });
+    connect(m_controller, &actions::RunController::alreadySimulated, this, [this](int id) {
+        const auto run = m_document->run(id);
+        if (!run)
+            return;
+        statusBar()->showMessage(tr("%1 is simulated already: simulated %2, predicted time %3 (Where the time "
+                                    "goes\u2026 shows the details)")
+                                     .arg(QString::fromStdString(run->label()),
+                                          widgets::formatValue(*run->metric("simulated_s"), "s"),
+                                          widgets::formatValue(*run->metric("predicted_s"), "s")),
+                                 8000);
+    });
     connect(m_runsPanel, &RunsPanel::duplicateRequested, this, [this](int id) {
         if (auto run = m_document->run(id))
             m_runPanel->loadRun(*run);

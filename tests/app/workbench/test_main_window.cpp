@@ -44,6 +44,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -312,14 +313,30 @@ private Q_SLOTS:
         QSignalSpy failed(window.runController(), &actions::RunController::runFailed);
         window.runPanel()->runChecked();
         QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 1, kRunLandsWithinMs);
-        const auto first = window.document()->runs().front();
-        const double simulated = *first->metric("simulated_s");
-        // Simulate again from the Runs panel: the copy replaces the run, with the same simulated time (SimGrid is
-        // deterministic) and one undo step.
+        const auto landedRun = window.document()->runs().front();
+        const double simulated = *landedRun->metric("simulated_s");
+        auto* table = window.runsPanel()->table();
+        // Issue 34.5: Simulate on a run simulated already (as it landed) queues nothing, keeps the run and its
+        // selection, and the status says it is simulated, with its times.
+        window.document()->setCurrentRun(landedRun->id);
+        QSignalSpy kept(window.runController(), &actions::RunController::alreadySimulated);
+        window.runsPanel()->findChild<QPushButton*>("simulate")->click();
+        QCOMPARE(kept.count(), 1);
+        QCOMPARE(window.jobsPanel()->rowCount(), 0);
+        QCOMPARE(window.document()->currentRun(), landedRun->id);
+        QVERIFY2(window.statusBar()->currentMessage().contains("is simulated already"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // A run without a simulation (its copy without the simulated and predicted times): Simulate replaces it, with
+        // the same simulated time (SimGrid is deterministic), one undo step, and the selection on the new run.
+        document::Run bare = *landedRun;
+        std::erase_if(bare.metrics,
+                      [](const document::RunMetric& m) { return m.id == "simulated_s" || m.id == "predicted_s"; });
+        window.document()->removeRuns({landedRun->id});
+        const int firstId = window.document()->addRuns({bare}, "a run without its simulation").front();
+        const auto first = window.document()->run(firstId);
         window.document()->setCurrentRun(first->id);
         // Through the selection model: QTableView::selectRow follows the keyboard modifiers, and after the earlier
         // tests in this binary it left the row unselected.
-        auto* table = window.runsPanel()->table();
         table->selectionModel()->select(table->model()->index(0, 0),
                                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         window.runsPanel()->findChild<QPushButton*>("simulate")->click();
@@ -331,6 +348,9 @@ private Q_SLOTS:
         QVERIFY(second->id != first->id);
         QCOMPARE(*second->metric("simulated_s"), simulated);
         QCOMPARE(second->placement.site, first->placement.site);
+        QCOMPARE(window.document()->currentRun(), second->id);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(QString("Simulated run %1").arg(first->id)),
+                 qPrintable(window.statusBar()->currentMessage()));
         auto* runs = window.runsPanel()->table()->model();
         QCOMPARE(runs->data(runs->index(0, workbench::RunTableModel::Simulated), Qt::EditRole).toDouble(), simulated);
         // Where the time goes: one row per link of the comparison, the most utilised first.
