@@ -125,6 +125,48 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_collectivesPanel, &CollectivesPanel::errorOccurred, this, errors);
     connect(m_runsPanel, &RunsPanel::errorOccurred, this, errors);
     connect(m_controller, &actions::RunController::runFailed, this, errors);
+    connectRunStatus();
+    connect(m_runsPanel, &RunsPanel::duplicateRequested, this, [this](int id) {
+        if (auto run = m_document->run(id))
+            m_runPanel->loadRun(*run);
+    });
+    connect(m_runsPanel, &RunsPanel::exportPartitionRequested, this, &MainWindow::exportPartitionWithDialog);
+    connect(m_runsPanel, &RunsPanel::diffRequested, this, [this](int a, int b) {
+        m_diffPanel->showDiff(a, b);
+        m_tabs->setCurrentWidget(m_diffPanel);
+    });
+    connect(m_matrixPanel, &MatrixPanel::exportRequested, this, &MainWindow::exportHeatmapWithDialog);
+    connect(m_document, &document::ProjectDocument::titleChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &document::ProjectDocument::projectChanged, this, &MainWindow::updateTitle);
+
+    // While another program holds the project's lock, the status bar says so for as long as it is open.
+    m_readOnlyLabel = new QLabel(this);
+    m_readOnlyLabel->setObjectName("readOnlyNotice");
+    m_readOnlyLabel->setStyleSheet("QLabel { background: #f5a623; color: black; padding: 1px 6px; }");
+    m_readOnlyLabel->hide();
+    statusBar()->addPermanentWidget(m_readOnlyLabel);
+
+    buildMenus();
+    setAcceptDrops(true);
+    resize(1400, 900);
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    updateTitle();
+    statusBar()->showMessage(tr("Open a project (File > Open), or double-click the map to add sites."));
+}
+
+MainWindow::~MainWindow()
+{
+    m_runner->cancelAll();
+    m_runner->waitForAll();
+}
+
+/// The Run dock on the left, Runs and Jobs side by side at the bottom.
+
+/// The status line says what each run that lands, is replaced by its simulation or is simulated already brought.
+void MainWindow::connectRunStatus()
+{
     connect(m_controller, &actions::RunController::runLanded, this, [this](int id, bool stale) {
         const auto run = m_document->run(id);
         if (!run)
@@ -167,43 +209,8 @@ MainWindow::MainWindow(QWidget* parent)
                                           widgets::formatValue(*run->metric("predicted_s"), "s")),
                                  8000);
     });
-    connect(m_runsPanel, &RunsPanel::duplicateRequested, this, [this](int id) {
-        if (auto run = m_document->run(id))
-            m_runPanel->loadRun(*run);
-    });
-    connect(m_runsPanel, &RunsPanel::exportPartitionRequested, this, &MainWindow::exportPartitionWithDialog);
-    connect(m_runsPanel, &RunsPanel::diffRequested, this, [this](int a, int b) {
-        m_diffPanel->showDiff(a, b);
-        m_tabs->setCurrentWidget(m_diffPanel);
-    });
-    connect(m_matrixPanel, &MatrixPanel::exportRequested, this, &MainWindow::exportHeatmapWithDialog);
-    connect(m_document, &document::ProjectDocument::titleChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &document::ProjectDocument::projectChanged, this, &MainWindow::updateTitle);
-
-    // While another program holds the project's lock, the status bar says so for as long as it is open.
-    m_readOnlyLabel = new QLabel(this);
-    m_readOnlyLabel->setObjectName("readOnlyNotice");
-    m_readOnlyLabel->setStyleSheet("QLabel { background: #f5a623; color: black; padding: 1px 6px; }");
-    m_readOnlyLabel->hide();
-    statusBar()->addPermanentWidget(m_readOnlyLabel);
-
-    buildMenus();
-    setAcceptDrops(true);
-    resize(1400, 900);
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
-    updateTitle();
-    statusBar()->showMessage(tr("Open a project (File > Open), or double-click the map to add sites."));
 }
 
-MainWindow::~MainWindow()
-{
-    m_runner->cancelAll();
-    m_runner->waitForAll();
-}
-
-/// The Run dock on the left, Runs and Jobs side by side at the bottom.
 void MainWindow::buildDocks()
 {
     auto* runDock = new QDockWidget(tr("Run"), this);

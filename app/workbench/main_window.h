@@ -156,6 +156,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void connectRunStatus();
     void buildDocks();
     void buildMenus();
     void explainPanels();
