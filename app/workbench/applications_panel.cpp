@@ -1,4 +1,5 @@
 #include "app/workbench/applications_panel.h"
+#include "app/workbench/file_dialogs.h"
 
 #include "app/actions/capture_actions.h"
 #include "app/actions/file_actions.h"
@@ -524,8 +525,7 @@ void ApplicationsPanel::traceWithDialog()
         if (ask.clickedButton() != replace)
             return;
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Trace of %1").arg(QString::fromStdString(app.name)),
-                                                      QFileInfo(m_document->path()).absolutePath(), kTraceFilter());
+    const QString path = openFileName(this, tr("Trace of %1").arg(QString::fromStdString(app.name)), kTraceFilter());
     if (!path.isEmpty())
         report(tr("The trace was not attached"), attachTrace(a, path));
 }
@@ -614,8 +614,7 @@ void ApplicationsPanel::renameWithDialog()
 
 void ApplicationsPanel::importPinsWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Pins"), QString(),
-                                                      tr("Pins CSV (*.csv);;All files (*)"));
+    const QString path = openFileName(this, tr("Import Pins"), tr("Pins CSV (*.csv);;All files (*)"));
     if (!path.isEmpty())
         report(tr("The pins were not imported"), importPins(path));
 }

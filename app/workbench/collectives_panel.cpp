@@ -1,4 +1,5 @@
 #include "app/workbench/collectives_panel.h"
+#include "app/workbench/file_dialogs.h"
 
 #include "app/document/collective_input.h"
 #include "app/jobs/job_runner.h"
@@ -261,14 +262,14 @@ CollectivesPanel::CollectivesPanel(document::ProjectDocument* document, jobs::Jo
     connect(m_document, &document::ProjectDocument::currentRunChanged, this, &CollectivesPanel::replan);
     connect(m_document, &document::ProjectDocument::projectChanged, this, &CollectivesPanel::replan);
     connect(m_exportRules, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Open MPI rules"), "coll_tuned.rules");
+        const QString path = saveFileName(this, tr("Export Open MPI rules"), "coll_tuned.rules");
         if (path.isEmpty())
             return;
         if (const QString error = exportRules(path); !error.isEmpty())
             Q_EMIT errorOccurred(tr("Export Open MPI rules"), error);
     });
     connect(m_exportChart, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "collectives.png", "PNG (*.png)");
+        const QString path = saveFileName(this, tr("Export chart"), "collectives.png", "PNG (*.png)");
         if (path.isEmpty())
             return;
         if (const QString error = exportChart(path); !error.isEmpty())

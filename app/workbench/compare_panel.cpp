@@ -1,4 +1,5 @@
 #include "app/workbench/compare_panel.h"
+#include "app/workbench/file_dialogs.h"
 
 #include "app/workbench/partition_charts.h"
 
@@ -270,8 +271,8 @@ QWidget* ComparePanel::chartTab(QChartView* view, QWidget* controls)
     layout->addLayout(bar);
     layout->addWidget(view, 1);
     connect(exportButton, &QPushButton::clicked, this, [this, view] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), view->chart()->title() + ".png",
-                                                          tr("PNG image (*.png);;SVG drawing (*.svg)"));
+        const QString path = saveFileName(this, tr("Export chart"), view->chart()->title() + ".png",
+                                          tr("PNG image (*.png);;SVG drawing (*.svg)"));
         if (path.isEmpty())
             return;
         const auto s = actions::saveDrawing(path, view->size(), view->chart()->title(),

@@ -1,4 +1,5 @@
 #include "app/workbench/main_window.h"
+#include "app/workbench/file_dialogs.h"
 
 #include "app/actions/file_actions.h"
 #include "app/document/project_edits.h"
@@ -39,6 +40,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -566,19 +568,20 @@ void MainWindow::openWithDialog()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"),
-                                                      QFileInfo(m_document->path()).absolutePath(),
-                                                      tr("Meridian projects (*.meridian *.json);;All files (*)"));
+    const QString path = openFileName(this, tr("Open Project"),
+                                      tr("Meridian projects (*.meridian *.json);;All files (*)"));
     if (!path.isEmpty())
         openProject(path);
 }
 
 bool MainWindow::saveWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Project"),
-                                                      m_document->path().isEmpty() ? tr("untitled.meridian")
-                                                                                   : m_document->path(),
-                                                      tr("Meridian projects (*.meridian)"));
+    // A new project is suggested under its own name (New Project's, or the sites file's), not "untitled".
+    QString name = QString::fromStdString(m_document->project()->name).trimmed();
+    name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
+    const QString suggested = !m_document->path().isEmpty() ? m_document->path()
+                                                            : (name.isEmpty() ? tr("project") : name) + ".meridian";
+    const QString path = saveFileName(this, tr("Save Project"), suggested, tr("Meridian projects (*.meridian)"));
     if (path.isEmpty())
         return false;
     return bool(saveProject(path));
@@ -656,8 +659,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::importSitesWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Sites"), QString(),
-                                                      tr("Sites (*.csv *.geojson *.json);;All files (*)"));
+    const QString path = openFileName(this, tr("Import Sites"), tr("Sites (*.csv *.geojson *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importSites(*m_document, path); !s)
@@ -666,8 +668,7 @@ void MainWindow::importSitesWithDialog()
 
 void MainWindow::importHostsWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Hosts"), QString(),
-                                                      tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
+    const QString path = openFileName(this, tr("Import Hosts"), tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importHosts(*m_document, path); !s)
@@ -695,11 +696,10 @@ void MainWindow::importNetworkWithDialog(model::NetworkQuantity quantity)
                   tr("Import or add sites first: a network matrix is read against the project's sites."));
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(this,
-                                                      quantity == model::NetworkQuantity::Latency
-                                                          ? tr("Import Latency (ms)")
-                                                          : tr("Import Bandwidth (MB/s)"),
-                                                      QString(), tr("Matrices (*.csv *.mtx);;All files (*)"));
+    const QString path = openFileName(this,
+                                      quantity == model::NetworkQuantity::Latency ? tr("Import Latency (ms)")
+                                                                                  : tr("Import Bandwidth (MB/s)"),
+                                      tr("Matrices (*.csv *.mtx);;All files (*)"));
     if (!path.isEmpty())
         importNetwork(quantity, path);
 }
@@ -726,9 +726,8 @@ void MainWindow::importPinsWithDialog()
         return;
     }
     const std::string application = targetApplication();
-    const QString path = QFileDialog::getOpenFileName(this,
-                                                      tr("Import pins of %1").arg(QString::fromStdString(application)),
-                                                      QString(), tr("Pins CSV (*.csv);;All files (*)"));
+    const QString path = openFileName(this, tr("Import pins of %1").arg(QString::fromStdString(application)),
+                                      tr("Pins CSV (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importPins(*m_document, application, path); !s)
@@ -757,8 +756,8 @@ void MainWindow::importMappingWithDialog()
         showError(tr("No application"), tr("The project has no application to map."));
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import a mapping"), QString(), tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
+    const QString path = openFileName(this, tr("Import a mapping"),
+                                      tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
     if (!path.isEmpty())
         importMapping(path);
 }
@@ -768,8 +767,8 @@ QAction* MainWindow::menuAction(const QString& objectName) const { return findCh
 void MainWindow::exportHeatmapWithDialog()
 {
     const auto& data = m_matrixPanel->heatmap()->data();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Heatmap"), data.title + ".png",
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;CSV matrix (*.csv)"));
+    const QString path = saveFileName(this, tr("Export Heatmap"), data.title + ".png",
+                                      tr("PNG image (*.png);;SVG drawing (*.svg);;CSV matrix (*.csv)"));
     if (path.isEmpty())
         return;
     auto* heatmap = m_matrixPanel->heatmap();
@@ -783,8 +782,8 @@ void MainWindow::exportHeatmapWithDialog()
 
 void MainWindow::exportMapWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Site Map"), "site-map.png",
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    const QString path = saveFileName(this, tr("Export Site Map"), "site-map.png",
+                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
     if (path.isEmpty())
         return;
     auto* map = m_mapPanel->map();
@@ -812,8 +811,7 @@ Status MainWindow::writeReport(const QString& path)
 
 void MainWindow::reportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Write Report"), "meridian-report.pdf",
-                                                      tr("PDF (*.pdf);;HTML (*.html)"));
+    const QString path = saveFileName(this, tr("Write Report"), "meridian-report.pdf", tr("PDF (*.pdf);;HTML (*.html)"));
     if (path.isEmpty())
         return;
     if (auto s = writeReport(path); !s)

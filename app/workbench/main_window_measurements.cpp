@@ -1,4 +1,5 @@
 // MainWindow's measurement entries: applications from captures (File > Import > Application from a Capture,
+#include "app/workbench/file_dialogs.h"
 // Run > Capture Application) and the network from meridian-probe and NetPIPE (File > Import > Network
 // Measurement, Link from NetPIPE; Run > Measure Network). The rest of MainWindow is in main_window.cpp.
 
@@ -41,8 +42,8 @@ bool MainWindow::importCapture(const QString& path, const std::string& name)
 
 void MainWindow::importCaptureWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import an application from a capture"), QFileInfo(m_document->path()).absolutePath(),
+    const QString path = openFileName(
+        this, tr("Import an application from a capture"),
         tr("Captures (*.volume.mtx *.prof *.otf2);;meridian-cli capture (*.volume.mtx);;"
            "Open MPI monitoring, any rank's file (*.prof);;OTF2 trace (*.otf2);;All files (*)"));
     if (path.isEmpty())
@@ -103,8 +104,8 @@ void MainWindow::importProbeWithDialog()
                      "and hosts."));
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import a network measurement"), QFileInfo(m_document->path()).absolutePath(),
+    const QString path = openFileName(
+        this, tr("Import a network measurement"),
         tr("meridian-probe results (*.probe.json *.latency.csv *.bandwidth.csv);;All files (*)"));
     if (!path.isEmpty())
         importProbe(path);

@@ -1,4 +1,5 @@
 #include "app/workbench/new_project_wizard.h"
+#include "app/workbench/file_dialogs.h"
 
 #include "app/document/project_edits.h"
 #include "core/io/placement_io.h"
@@ -45,7 +46,7 @@ QPushButton* addButton(QWidget* parent, QLayout* layout, const QString& text)
 
 QString askFile(QWidget* parent, const QString& title, const QString& filter)
 {
-    return QFileDialog::getOpenFileName(parent, title, QString(), filter);
+    return openFileName(parent, title, filter);
 }
 
 } // namespace

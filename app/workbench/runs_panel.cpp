@@ -1,4 +1,5 @@
 #include "app/workbench/runs_panel.h"
+#include "app/workbench/file_dialogs.h"
 
 #include "app/workbench/run_explanation.h"
 
@@ -396,8 +397,7 @@ void RunsPanel::exportWithDialog(int kind)
     static const char* suffixes[] = {".rankfile", ".machinefile", ".hostfile", ".csv"};
     const QString suggested = QString("%1-%2%3").arg(QString::fromStdString(run->application),
                                                      QString::fromStdString(run->algorithm), suffixes[kind]);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export run %1").arg(run->id), suggested,
-                                                      tr(filters[kind]));
+    const QString path = saveFileName(this, tr("Export run %1").arg(run->id), suggested, tr(filters[kind]));
     if (path.isEmpty())
         return;
     io::LaunchAdvice advice;

@@ -1,5 +1,6 @@
 #include "app/document/project_file.h"
 #include "app/workbench/applications_panel.h"
+#include "app/workbench/file_dialogs.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/map_panel.h"
 #include "app/workbench/matrix_panel.h"
@@ -301,6 +302,19 @@ private Q_SLOTS:
         QCOMPARE(window.document()->runs().size(), std::size_t(1));
         QVERIFY(window.document()->runs().front()->id != first);
         QVERIFY(window.document()->staleRuns().empty());
+    }
+
+    // Issue 34.7: file dialogs opened in the working directory every time; they open where the user last chose a
+    // file (remembered across sessions), or home when that folder is gone.
+    void fileDialogsOpenInTheLastFolderUsed()
+    {
+        QTemporaryDir dir;
+        workbench::rememberFolder(dir.filePath("sites.csv"));
+        QCOMPARE(workbench::lastFolder(), dir.path());
+        workbench::rememberFolder(dir.filePath("gone/pins.csv"));
+        QCOMPARE(workbench::lastFolder(), QDir::homePath());
+        workbench::rememberFolder(dir.path());
+        QCOMPARE(workbench::lastFolder(), dir.path());
     }
 
     void simulatesARunOnDemandAndRefusesAStaleOne()
