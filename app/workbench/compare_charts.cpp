@@ -96,6 +96,9 @@ void clearChart(QChart* chart)
 
 QString metricTitle(const document::RunMetric& m)
 {
+    // A ratio (a replication factor) has no unit: no empty "()".
+    if (m.unit.empty())
+        return QString::fromStdString(m.label);
     return QString("%1 (%2)").arg(QString::fromStdString(m.label), QString::fromStdString(m.unit));
 }
 

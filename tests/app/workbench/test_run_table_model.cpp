@@ -1,5 +1,6 @@
 #include "app/document/project_document.h"
 #include "app/document/project_edits.h"
+#include "app/workbench/compare_charts.h"
 #include "app/workbench/compare_panel.h"
 #include "app/workbench/run_table_model.h"
 #include "test_support.h"
@@ -29,6 +30,26 @@ document::Run run(const document::ProjectDocument& doc, const std::string& algor
 class TestRunTableModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 34: a ratio without a unit read "Replication factor ()"; bytes on a chart read "250000000"; a skyline
+    // without dollars names the sites that lack a price.
+    void metricTitlesUnitsAndMissingPricesReadAsWords()
+    {
+        QCOMPARE(workbench::metricTitle({"replication_factor", "Replication factor", "", 1.5}),
+                 QString("Replication factor"));
+        QCOMPARE(workbench::metricTitle({"cost_s", "Mapping cost", "s", 1.0}), QString("Mapping cost (s)"));
+        const auto mb = workbench::axisUnit({"wan_bytes", "Bytes between sites", "bytes", 0.0}, 2.5e8);
+        QCOMPARE(mb.divisor, 1e6);
+        QCOMPARE(mb.title, QString("Bytes between sites (MB)"));
+        QCOMPARE(workbench::axisUnit({"wan_bytes", "Bytes between sites", "bytes", 0.0}, 512).title,
+                 QString("Bytes between sites (B)"));
+        auto a = test::site("a", 0, 0, 1, 1), b = test::site("b", 1, 1, 1, 1), c = test::site("c", 2, 2, 1, 1);
+        a.instanceUsdPerHour = 1.0;
+        a.egressUsdPerGB = b.egressUsdPerGB = c.egressUsdPerGB = 0.02;
+        const auto topology = *model::Topology::create({a, b, c});
+        QCOMPARE(workbench::missingPrices(topology, false), QString("b and c have no instance price"));
+        QCOMPARE(workbench::missingPrices(topology, true), QString());
+    }
+
     void listsRunsAndMarksStaleOnes()
     {
         document::ProjectDocument doc;
