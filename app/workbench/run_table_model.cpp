@@ -290,11 +290,12 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
             baseValue = *b;
             comparable = true;
         }
-    if (role == Qt::ToolTipRole && v)
+    if (role == Qt::ToolTipRole && v) {
+        const QString unit = QString::fromStdString(m_units[index.column() - 1]);
         return tr("%1: %2 (baseline %3)")
-            .arg(QString::fromStdString(m_labels[index.column() - 1]))
-            .arg(*v, 0, 'g', 6)
-            .arg(comparable ? QString::number(baseValue, 'g', 6) : tr("not comparable: another application"));
+            .arg(QString::fromStdString(m_labels[index.column() - 1]), report::formatQuantity(*v, unit),
+                 comparable ? report::formatQuantity(baseValue, unit) : tr("not comparable: another application"));
+    }
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole)

@@ -97,6 +97,15 @@ RunsPanel::RunsPanel(document::ProjectDocument* document, actions::RunController
     connect(remove, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
     connect(rerunStale, &QPushButton::clicked, this, [this] { m_controller->rerunStale(); });
     connect(simulate, &QPushButton::clicked, this, [this] { m_controller->simulate(selectedRuns()); });
+    // A run that lands is scrolled into view, wherever the table's sort puts it.
+    connect(m_controller, &actions::RunController::runLanded, this, [this](int id) {
+        auto* model = m_table->model();
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->index(row, 0).data(RunTableModel::RunIdRole).toInt() == id) {
+                m_table->scrollTo(model->index(row, 0));
+                return;
+            }
+    });
     connect(details, &QPushButton::clicked, this, [this] { showSimulationDetails(); });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.column() == RunTableModel::Simulated)

@@ -27,6 +27,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -233,6 +234,39 @@ private Q_SLOTS:
         QVERIFY2(found.isEmpty(), qPrintable(found));
         QVERIFY(window.grab().save(shots()
                                    + QString("/map-%1-%2x%3.png").arg(sample).arg(size.width()).arg(size.height())));
+    }
+
+    // Issue 34.7: the runs table did not scroll to new runs; the newest is in view however many there are.
+    void aRunThatLandsIsScrolledIntoView()
+    {
+        auto* runPanel = m_window->runPanel();
+        runPanel->applicationChooser()->setCurrentText("LU");
+        runPanel->setCheckedMappers({"random"});
+        QSignalSpy landed(m_window->runController(), &actions::RunController::runLanded);
+        QSpinBox* seeds = nullptr;
+        for (auto* spin : runPanel->findChildren<QSpinBox*>())
+            if (spin->toolTip().startsWith("Runs every ticked mapper"))
+                seeds = spin;
+        QVERIFY(seeds);
+        seeds->setValue(12);
+        runPanel->runChecked();
+        seeds->setValue(1);
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count(), 12, 120000);
+        QTest::qWait(100);
+        auto* table = m_window->runsPanel()->table();
+        const int newest = landed.back().at(0).toInt();
+        QModelIndex index;
+        for (int row = 0; row < table->model()->rowCount(); ++row)
+            if (table->model()->index(row, 0).data(workbench::RunTableModel::RunIdRole).toInt() == newest)
+                index = table->model()->index(row, 0);
+        QVERIFY(index.isValid());
+        QVERIFY(table->model()->rowCount() * table->rowHeight(0) > table->viewport()->height()); // it does scroll
+        QVERIFY(table->viewport()->rect().intersects(table->visualRect(index)));
+        // Back to the five runs the other cases expect.
+        std::vector<int> extra;
+        for (const auto& args : landed)
+            extra.push_back(args.at(0).toInt());
+        m_window->document()->removeRuns(extra);
     }
 
     void runsHaveAContextMenuAndDetails()
