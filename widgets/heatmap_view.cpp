@@ -8,6 +8,7 @@
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -123,12 +124,37 @@ int HeatmapView::marginLeft() const
     return std::clamp(widest + 12, kMarginLeft, std::max(kMarginLeft, width() / 4));
 }
 
+bool HeatmapView::columnNamesCollide(int plotWidth) const
+{
+    const int cols = m_view.width();
+    if (cols <= 0 || cols > 16 || m_data.columnLabels.isEmpty())
+        return false;
+    const QFontMetrics fm(font());
+    const int room = plotWidth / cols;
+    for (int c = m_view.left(); c <= m_view.right() && c < m_data.columnLabels.size(); ++c)
+        if (fm.horizontalAdvance(m_data.columnLabels[c]) + 4 > room)
+            return true;
+    return false;
+}
+
 HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
+{
+    Layout l = layoutFor(size, 0);
+    // Column names wider than their columns (site names over a narrow printed heatmap) go on two staggered lines,
+    // each with two columns' room: one line more above the plot.
+    if (!l.plot.isEmpty() && columnNamesCollide(l.plot.width())) {
+        l = layoutFor(size, QFontMetrics(font()).height());
+        l.staggered = true;
+    }
+    return l;
+}
+
+HeatmapView::Layout HeatmapView::layoutFor(const QSize& size, int extraTop) const
 {
     Layout l;
     const int left = marginLeft();
-    const QRect area(left, kMarginTop, size.width() - left - kSumStrip - kGap - kLegendWidth,
-                     size.height() - kMarginTop - kMarginBottom - kSumStrip - kGap);
+    const QRect area(left, kMarginTop + extraTop, size.width() - left - kSumStrip - kGap - kLegendWidth,
+                     size.height() - kMarginTop - extraTop - kMarginBottom - kSumStrip - kGap);
     if (m_view.isEmpty() || area.width() < 10 || area.height() < 10)
         return l;
     // Square cells where the visible block is square; otherwise fill the area.
@@ -263,6 +289,7 @@ void HeatmapView::paintEvent(QPaintEvent*)
 void HeatmapView::renderTo(QPainter& painter, const QRect& target) const
 {
     painter.save();
+    painter.setFont(font());
     painter.translate(target.topLeft());
     paint(painter, target.size(), bin(layoutFor(target.size()).plot.size()));
     painter.restore();
@@ -285,7 +312,12 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("Nothing to show"));
         return;
     }
-    p.drawImage(l.plot, binned.image);
+    // A drawing its reader scales (an SVG in a browser or a PDF) would smooth a few large cells into a blur: it
+    // gets the cells at twice their drawn size, each a block of one colour.
+    if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG && binned.image.size() != l.plot.size())
+        p.drawImage(l.plot, binned.image.scaled(l.plot.size() * 2, Qt::IgnoreAspectRatio, Qt::FastTransformation));
+    else
+        p.drawImage(l.plot, binned.image);
     paintOverlays(p, l);
     paintTicks(p, l);
     paintSums(p, l);
@@ -378,12 +410,15 @@ void HeatmapView::paintTicks(QPainter& p, const Layout& l) const
     for (int c : columnTicks) {
         const int x = l.plot.left() + static_cast<int>((c - m_view.left() + 0.5) * l.plot.width() / cols);
         const QString t = cols <= 16 && c < m_data.columnLabels.size() ? m_data.columnLabels[c] : QString::number(c);
-        // Each label gets the room between two ticks, so four-digit indices are not cut to "1...".
-        const int w = std::max(24, l.plot.width() / std::max(1, static_cast<int>(columnTicks.size())));
+        // Each label gets the room between two ticks, so four-digit indices are not cut to "1..."; staggered
+        // names (every other one a line higher) get twice that.
+        const int w = std::max(24, l.plot.width() / std::max(1, static_cast<int>(columnTicks.size())))
+            * (l.staggered ? 2 : 1);
         // A label is centred on its column, but never reaches past the plot into the row-sum strip's title.
         const QString shown = fm.elidedText(t, Qt::ElideRight, w);
         const int textWidth = fm.horizontalAdvance(shown) + 4;
-        QRect box(x - textWidth / 2, l.plot.top() - fm.height() - 2, textWidth, fm.height());
+        const int line = l.staggered && (c - m_view.left()) % 2 == 0 ? 2 : 1;
+        QRect box(x - textWidth / 2, l.plot.top() - line * fm.height() - 2, textWidth, fm.height());
         if (box.right() > l.plot.right())
             box.moveRight(l.plot.right());
         p.drawText(box, Qt::AlignCenter, shown);

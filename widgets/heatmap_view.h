@@ -86,7 +86,8 @@ private:
         QRect rowSums;
         QRect columnSums;
         QRect legend;
-        int width = 0; ///< of the whole drawing
+        int width = 0;          ///< of the whole drawing
+        bool staggered = false; ///< column names on two alternating lines
     };
     struct Binned {
         QImage image;
@@ -94,6 +95,9 @@ private:
         double max = 0.0;
     };
     Layout layoutFor(const QSize& size) const;
+    Layout layoutFor(const QSize& size, int extraTop) const;
+    /// Whether some visible column's name is wider than its column when the plot is `plotWidth` wide.
+    bool columnNamesCollide(int plotWidth) const;
     Binned bin(const QSize& pixels) const;
     void paint(QPainter& painter, const QSize& size, const Binned& binned) const;
     void paintTitle(QPainter& painter, const QSize& size) const;

@@ -365,7 +365,8 @@ QVector<QRectF> WorldMapView::labelPlaces(const View& v, const QVector<QPointF>&
 
 void WorldMapView::paintSites(QPainter& painter, const View& v, const QRectF& legend) const
 {
-    QFont labelFont = painter.font();
+    const QFont entryFont = painter.font();
+    QFont labelFont = entryFont;
     labelFont.setBold(true);
     painter.setFont(labelFont);
     const QFontMetricsF fm(labelFont);
@@ -412,12 +413,17 @@ void WorldMapView::paintSites(QPainter& painter, const View& v, const QRectF& le
             painter.setPen(
                 QPen(full > 1.0 ? QColor(200, 30, 30) : QColor(0, 158, 115), 3.5, Qt::SolidLine, Qt::FlatCap));
             painter.drawArc(ring, 90 * 16, -static_cast<int>(std::min(1.0, full) * 360 * 16));
+            // A fifth smaller than the labels, never below the smallest readable size (a printed map sets one);
+            // thousands as "1.2k", so that four digits fit the marker too.
             QFont small = labelFont;
-            small.setPointSizeF(labelFont.pointSizeF() * (site.processes >= 1000 ? 0.62 : 0.8));
+            small.setPointSizeF(std::max(labelFont.pointSizeF() * 0.8, m_minimumTextPoints));
             painter.setFont(small);
             painter.setPen(Qt::white);
-            painter.drawText(QRectF(p.x() - radius, p.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter,
-                             QString::number(site.processes));
+            const QString count = site.processes < 1000 ? QString::number(site.processes)
+                : site.processes < 10000 ? QString::number(site.processes / 1000.0, 'f', 1) + 'k'
+                                         : QString::number(std::lround(site.processes / 1000.0)) + 'k';
+            painter.drawText(QRectF(p.x() - radius - 4, p.y() - radius, 2 * radius + 8, 2 * radius), Qt::AlignCenter,
+                             count);
             painter.setFont(labelFont);
         }
         if (site.pinned > 0) {
@@ -445,7 +451,7 @@ void WorldMapView::paintSites(QPainter& painter, const View& v, const QRectF& le
             painter.drawText(tag, Qt::AlignCenter, site.badge);
         }
     }
-    painter.setFont(QFont());
+    painter.setFont(entryFont); // the legend's text after the sites is in the map's own font
 }
 
 void WorldMapView::paint(QPainter& painter, const View& v) const
@@ -567,6 +573,7 @@ void WorldMapView::renderTo(QPainter& painter, const QRect& target) const
         v.zoom = std::max({v.zoom, 0.5, std::min(target.width() / 360.0, target.height() / 180.0)});
     }
     painter.save();
+    painter.setFont(font());
     painter.translate(target.topLeft());
     painter.setClipRect(QRect(QPoint(0, 0), target.size()));
     paint(painter, v);

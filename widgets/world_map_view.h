@@ -81,6 +81,9 @@ public:
     QImage renderImage(const QSize& size) const;
     /// Draws the map with a painter (for SVG export).
     void renderTo(QPainter& painter, const QRect& target) const;
+    /// The smallest text the map draws, in points (0: a fifth under the widget's font, as on screen). A printed
+    /// map sets the smallest size readable on paper.
+    void setMinimumTextPoints(double points) { m_minimumTextPoints = points; }
 
     QSize sizeHint() const override { return {720, 420}; }
 
@@ -138,6 +141,7 @@ private:
     double m_min = 0.0;
     double m_max = 0.0;
     int m_selected = -1;
+    double m_minimumTextPoints = 0.0;
     QPointF m_center{10.0, 20.0};
     double m_zoom = 2.0;
     bool m_viewSet = false;

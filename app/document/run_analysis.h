@@ -27,6 +27,10 @@ struct SitePairCost {
 /// `limit` of them. Empty for a partition run or a run without site matrices.
 std::vector<SitePairCost> heaviestSitePairs(const Run& run, const model::Topology& topology, int limit);
 
+/// Whether a Monte Carlo run's samples differ in cost (at least one part in a billion): when every sampled placement
+/// costs the same (one site, or processes that never talk), its CDF and best-of-K curve are a single point.
+bool samplesDiffer(const Run& run);
+
 /// What a placement study recommends for one application: the fastest current mapping run, the baseline it is
 /// measured against and the next best run.
 struct Recommendation {

@@ -80,11 +80,23 @@ QString formatQuantity(double value, const QString& unit)
         return dollars(value, {});
     if (unit == "USD/h")
         return dollars(value, QStringLiteral("/h"));
+    if (unit == "USD/GB")
+        return dollars(value, QStringLiteral("/GB"));
     if (unit == "x")
         return significant(value) + QStringLiteral("\u00d7");
     if (unit == "%")
         return significant(100.0 * value) + QStringLiteral("%");
     return unit.isEmpty() ? significant(value) : significant(value) + ' ' + unit;
+}
+
+QString formatCoordinate(double degrees)
+{
+    // Two decimals of a degree are about a kilometre: as precise as a site's position is known, and the same for
+    // every site, so a column of them lines up.
+    if (!std::isfinite(degrees))
+        return QStringLiteral("\u2014");
+    const QString text = QString::number(degrees, 'f', 2);
+    return (text.startsWith('-') ? QStringLiteral("\u2212") + text.mid(1) : text) + QStringLiteral("\u00b0");
 }
 
 } // namespace meridian::report

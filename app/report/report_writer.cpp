@@ -8,6 +8,7 @@
 #include <QBuffer>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QLocale>
 #include <QSaveFile>
 #include <QTemporaryDir>
 
@@ -36,9 +37,10 @@ Error ioError(const QString& path, const QString& what)
 constexpr const char* kStyle = R"css(
 body { font-family: "DejaVu Sans", "Liberation Sans", sans-serif; font-size: 10pt; color: #1d2430; line-height: 1.45;
        margin: 0 auto; max-width: 60em; }
-h1, h2, h3 { font-weight: 600; color: #10233f; break-after: avoid; page-break-after: avoid; }
+h1, h2, h3, h4 { font-weight: 600; color: #10233f; break-after: avoid; page-break-after: avoid; }
 h2 { font-size: 15pt; border-bottom: 1.5px solid #10233f; padding-bottom: 2pt; margin: 20pt 0 8pt; }
 h3 { font-size: 11.5pt; margin: 14pt 0 5pt; }
+h4 { font-size: 10pt; margin: 10pt 0 3pt; }
 section.chapter { break-before: page; page-break-before: always; }
 .title-page { height: 245mm; display: flex; flex-direction: column; justify-content: center;
               break-after: page; page-break-after: always; }
@@ -65,6 +67,7 @@ figure svg * { font-family: "DejaVu Sans", "Liberation Sans", sans-serif; }
 figure.half { display: inline-block; width: 49%; margin: 6pt 0; vertical-align: top; }
 figcaption { font-size: 8.8pt; color: #44516a; margin-top: 3pt; }
 .muted { color: #6b7687; }
+.nowrap { white-space: nowrap; }
 ul.notes { font-size: 9pt; }
 )css";
 
@@ -90,7 +93,7 @@ QString tableHtml(const std::vector<Column>& columns, const std::vector<std::pai
     return h + "</tbody></table>";
 }
 
-/// Writes figures in order, numbered; raster figures as PNG data URIs, vector ones inline.
+/// Writes figures in order, numbered, inline.
 class FigureWriter {
 public:
     explicit FigureWriter(const Figures& figures)
@@ -113,13 +116,6 @@ public:
             body.replace("id=\"", "id=\"" + prefix)
                 .replace("url(#", "url(#" + prefix)
                 .replace("href=\"#", "href=\"#" + prefix);
-        } else if (!f.image.isNull()) {
-            QByteArray png;
-            QBuffer buffer(&png);
-            buffer.open(QIODevice::WriteOnly);
-            f.image.save(&buffer, "PNG");
-            body = QString("<img alt='%1' src='data:image/png;base64,%2'>")
-                       .arg(esc(f.caption), QString::fromLatin1(png.toBase64()));
         } else {
             return {};
         }
@@ -138,7 +134,11 @@ private:
 /// Keeps a heading with what follows it on one page (Chromium does not honour break-after: avoid on headings).
 QString keep(const QString& html) { return "<div class='keep'>" + html + "</div>"; }
 
-QString runName(const Run& run) { return QString("%1 (#%2)").arg(esc(run.algorithm)).arg(run.id); }
+/// "monte-carlo (#6)", kept on one line: a table cell never breaks it at its hyphen.
+QString runName(const Run& run)
+{
+    return QString("<span class=nowrap>%1 (#%2)</span>").arg(esc(run.algorithm)).arg(run.id);
+}
 
 QString titlePage(const ReportInput& input)
 {
@@ -175,6 +175,9 @@ QString against(double value, double baseline, const QString& unit)
 {
     if (!(baseline > 0) || !(value > 0))
         return QString("%1 against %2").arg(formatQuantity(value, unit), formatQuantity(baseline, unit));
+    // Within half a percent the two are level: "1.00× lower (3,673 s against 3,673 s)" would say nothing.
+    if (std::abs(value - baseline) <= 0.005 * baseline)
+        return QString("the same as (%1 against %2)").arg(formatQuantity(value, unit), formatQuantity(baseline, unit));
     const bool lower = value <= baseline;
     return QString("%1 %2 (%3 against %4)")
         .arg(formatQuantity(lower ? baseline / value : value / baseline, "x"), lower ? "lower" : "higher",
@@ -205,9 +208,11 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
         const auto usd = best.metric(r.usdMetric);
         if (usd && r.baselineUsd) {
             const double change = *r.baselineUsd > 0 ? (*usd - *r.baselineUsd) / *r.baselineUsd : 0.0;
-            s += QString(", and it costs %1 per iteration in %2, %3 %4")
-                     .arg(formatQuantity(*usd, "USD"), r.usdMetric == "usd" ? "egress and instances" : "WAN egress",
-                          formatQuantity(std::abs(change), "%"), change <= 0 ? "less" : "more");
+            s += QString(", and it costs %1 per iteration in %2, ")
+                     .arg(formatQuantity(*usd, "USD"), r.usdMetric == "usd" ? "egress and instances" : "WAN egress");
+            s += std::abs(change) < 0.0005 ? QString("the same as the baseline")
+                                           : QString("%1 %2").arg(formatQuantity(std::abs(change), "%"),
+                                                                  change <= 0 ? "less" : "more");
         }
         s += ".";
     } else {
@@ -280,10 +285,10 @@ QString sitesTable(const model::Topology& topology)
         const auto& site = topology.site(s);
         rows.push_back(
             {{},
-             {esc(site.name), formatQuantity(site.latitude, "\u00b0"), formatQuantity(site.longitude, "\u00b0"),
+             {esc(site.name), formatCoordinate(site.latitude), formatCoordinate(site.longitude),
               QString::number(topology.hostCountOf(s)), QString::number(topology.capacity(s)),
               formatQuantity(site.uplinkMBps, "MB/s"), formatQuantity(site.downlinkMBps, "MB/s"),
-              formatQuantity(site.egressUsdPerGB, "USD") + "/GB", formatQuantity(site.instanceUsdPerHour, "USD/h")}});
+              formatQuantity(site.egressUsdPerGB, "USD/GB"), formatQuantity(site.instanceUsdPerHour, "USD/h")}});
     }
     return tableHtml({{"Site"},
                       {"Latitude", true},
@@ -303,11 +308,14 @@ QString inputsSection(const ReportInput& input, FigureWriter& figure)
     const auto project = document.project();
     const auto& topology = project->topology;
     QString h = "<section class='chapter'><h2>2 Inputs</h2>";
+    QString network = document.networkModelText();
+    if (network.endsWith('.'))
+        network.chop(1);
     h += QString("<p>%1 sites with %2 hosts and %3 slots. Network: %4.</p>")
              .arg(topology.siteCount())
              .arg(topology.hostCount())
              .arg(topology.siteCount() ? topology.totalCapacity() : 0)
-             .arg(esc(document.networkModelText()));
+             .arg(esc(network));
     h += keep("<h3>Sites</h3>" + sitesTable(topology));
     h += figure("map");
     if (figure.has("latency") || figure.has("bandwidth")) {
@@ -450,6 +458,13 @@ QString resultsSection(const ReportInput& input, const std::vector<document::Rec
         h += figure("skyline:" + QString::fromStdString(application));
         for (const auto& run : document.runs())
             if (run->application == application && !run->costSamples.empty()) {
+                if (!document::samplesDiffer(*run)) {
+                    h += QString("<p>All %1 placements that %2 sampled have the same traffic cost, %3: where "
+                                 "the processes go does not change it (no curve to draw).</p>")
+                             .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(run->costSamples.size())),
+                                  runName(*run), formatQuantity(run->costSamples.front(), "s"));
+                    continue;
+                }
                 h += figure(QString("cdf:%1").arg(run->id));
                 h += figure(QString("best-of-k:%1").arg(run->id));
             }
@@ -471,11 +486,12 @@ QString whereTimeGoesSection(const ReportInput& input, const std::vector<documen
     QString h = "<section class='chapter'><h2>4 Where the time goes</h2><p>The costliest pairs of sites in each "
                 "recommended run: what one site sends the other per iteration, the share of the run's cost that "
                 "traffic accounts for, and its egress charge.</p>";
+    QStringList oneSite;
     for (const auto& r : recommendations) {
         const auto pairs = document::heaviestSitePairs(*r.best, topology, 8);
         const QString heading = "<h3>" + runName(*r.best) + " on " + esc(r.application) + "</h3>";
         if (pairs.empty()) {
-            h += keep(heading + "<p>All of its processes share one site: no traffic leaves a site.</p>");
+            oneSite << runName(*r.best) + " on " + esc(r.application);
             continue;
         }
         double share = 0.0;
@@ -495,29 +511,54 @@ QString whereTimeGoesSection(const ReportInput& input, const std::vector<documen
             + tableHtml({{"From"}, {"To"}, {"Bytes", true}, {"Time", true}, {"Share", true}, {"Egress", true}}, rows));
         h += figure(QString("traffic:%1").arg(r.best->id));
     }
+    // Said once for all of them, not once per run.
+    if (!oneSite.isEmpty())
+        h += QString("<p>%1 %2 every process on one site: no traffic leaves a site.</p>")
+                 .arg(oneSite.size() == 1 ? oneSite.front()
+                                          : QStringList(oneSite.mid(0, oneSite.size() - 1)).join(", ") + " and "
+                                                + oneSite.back(),
+                      oneSite.size() == 1 ? "keeps" : "keep");
     return h + "</section>";
+}
+
+/// The processes each run of one application puts on each site, one column per run (at most eight per table), with
+/// the sites' slots: one table instead of a table per run, so that runs that differ stand out.
+QString processesPerSite(const ReportInput& input, const std::vector<RunPtr>& runs)
+{
+    const auto& topology = input.document->project()->topology;
+    QString h;
+    constexpr std::size_t kColumns = 8;
+    for (std::size_t first = 0; first < runs.size(); first += kColumns) {
+        const std::size_t last = std::min(runs.size(), first + kColumns);
+        std::vector<Column> columns{{"Site"}, {"Slots", true}};
+        std::vector<std::vector<int>> loads;
+        for (std::size_t r = first; r < last; ++r) {
+            columns.push_back({QString("#%1 %2").arg(runs[r]->id).arg(QString::fromStdString(runs[r]->algorithm)), true});
+            loads.push_back(runs[r]->placement.siteLoad(topology.siteCount()));
+        }
+        std::vector<std::pair<QString, QStringList>> rows;
+        for (int s = 0; s < topology.siteCount(); ++s) {
+            QStringList cells{esc(topology.site(s).name), QString::number(topology.capacity(s))};
+            bool used = false;
+            for (const auto& load : loads) {
+                const int n = s < static_cast<int>(load.size()) ? load[s] : 0;
+                used = used || n > 0;
+                cells << (n > 0 ? QString::number(n) : QString("\u00b7"));
+            }
+            if (used)
+                rows.push_back({{}, cells});
+        }
+        h += tableHtml(columns, rows);
+    }
+    return h;
 }
 
 QString runDetails(const ReportInput& input, const Run& run)
 {
-    const auto& topology = input.document->project()->topology;
-    QString h = "<div class='keep'><h3>" + esc(run.label())
-        + (input.document->isStale(run) ? QString(" (stale)") : QString()) + "</h3>";
+    QString h = "<div class='keep'><h4>" + esc(run.label())
+        + (input.document->isStale(run) ? QString(" (stale)") : QString()) + "</h4>";
     h += "<p>Parameters: " + (run.params.values().empty() ? QString("defaults") : esc(run.params.toString()))
         + QString(". Seed %1; the mapper ran for %2.</p>").arg(run.seed).arg(formatQuantity(run.runtimeSeconds, "s"));
-    if (run.kind == document::RunKind::Mapping && run.placement.processCount() > 0) {
-        const auto load = run.placement.siteLoad(topology.siteCount());
-        std::vector<std::pair<QString, QStringList>> rows;
-        for (int s = 0; s < topology.siteCount() && s < static_cast<int>(load.size()); ++s) {
-            if (load[s] == 0)
-                continue;
-            const int slots = topology.capacity(s);
-            rows.push_back({{},
-                            {esc(topology.site(s).name), QString::number(load[s]), QString::number(slots),
-                             slots > 0 ? formatQuantity(double(load[s]) / slots, "%") : "\u2014"}});
-        }
-        h += tableHtml({{"Site"}, {"Processes", true}, {"Slots", true}, {"Full", true}}, rows);
-    }
     if (!run.notes.empty()) {
         h += "<ul class='notes'>";
         for (const auto& n : run.notes)
@@ -525,6 +566,34 @@ QString runDetails(const ReportInput& input, const Run& run)
         h += "</ul>";
     }
     return h + "</div>";
+}
+
+/// Every run, by application: the processes per site of its mapping runs in one table, then each run's parameters
+/// and notes.
+QString runsInDetailSection(const ReportInput& input)
+{
+    const auto& document = *input.document;
+    QString h = "<section class='chapter'><h2>5 Runs in detail</h2>";
+    std::vector<std::string> subjects;
+    for (const auto& run : document.runs())
+        if (std::find(subjects.begin(), subjects.end(), run->application) == subjects.end())
+            subjects.push_back(run->application);
+    for (const auto& subject : subjects) {
+        std::vector<RunPtr> runs, mapped;
+        for (const auto& run : document.runs())
+            if (run->application == subject) {
+                runs.push_back(run);
+                if (run->kind == document::RunKind::Mapping && run->placement.processCount() > 0)
+                    mapped.push_back(run);
+            }
+        QString head = "<h3>" + esc(subject) + "</h3>";
+        if (!mapped.empty())
+            head += "<p>Processes per site (\u00b7: none).</p>" + processesPerSite(input, mapped);
+        h += keep(head);
+        for (const auto& run : runs)
+            h += runDetails(input, *run);
+    }
+    return h + "</section>";
 }
 
 QString methodSection()
@@ -547,8 +616,8 @@ QString methodSection()
            "iteration.</p>"
            "<p><b>Baseline.</b> Random placements of the same processes on the same slots: the mean of the random "
            "runs when there are any, otherwise the mean of the placements a monte-carlo run sampled.</p>"
-           "<p><b>Figures.</b> Charts and the map are vector drawings from the workbench's views; heatmaps are "
-           "images, coloured on a log scale where the caption says so.</p></section>";
+           "<p><b>Figures.</b> Charts, the map and the heatmaps are drawn by the workbench's own views at the size "
+           "they are printed; a heatmap's colours are on a log scale where its caption says so.</p></section>";
 }
 
 } // namespace
@@ -568,12 +637,8 @@ QString reportHtml(const ReportInput& input)
     h += inputsSection(input, figure);
     h += resultsSection(input, recommendations, figure);
     h += whereTimeGoesSection(input, recommendations, figure);
-    if (!document.runs().empty()) {
-        h += "<section class='chapter'><h2>5 Runs in detail</h2>";
-        for (const auto& run : document.runs())
-            h += runDetails(input, *run);
-        h += "</section>";
-    }
+    if (!document.runs().empty())
+        h += runsInDetailSection(input);
     return h + methodSection() + "</body></html>";
 }
 

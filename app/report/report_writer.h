@@ -4,19 +4,27 @@
 #include "core/common/expected.h"
 
 #include <QByteArray>
-#include <QImage>
 #include <QString>
 
 #include <map>
 
 namespace meridian::report {
 
-/// One picture of a report: a vector drawing (SVG markup, for charts and the map) or a raster image (heatmaps),
-/// with its caption.
+/// The printed figures' geometry, in CSS pixels (96 per inch): an A4 page's width less the printer's margins
+/// (16 mm each side), the width of a full-width figure and of a half-width one (two heatmaps side by side, 49% each).
+/// Figures are laid out at the width they print at, so their text prints at the size it is drawn.
+constexpr double kPrintWidthPx = (210.0 - 2 * 16.0) / 25.4 * 96.0;
+constexpr double kHalfPrintWidthPx = 0.49 * kPrintWidthPx;
+/// The smallest text a printed figure may have, in points (readable at 100%), and the same in a figure's own units
+/// (CSS pixels, 0.75 pt each) when it is laid out at its print width.
+constexpr double kMinimumFigureTextPt = 7.0;
+constexpr double kMinimumFigureTextPx = kMinimumFigureTextPt / 0.75;
+
+/// One picture of a report: a vector drawing (SVG markup: charts, the map and heatmaps, whose cells are an image
+/// inside it), with its caption. Text in it stays text, searchable in the PDF.
 struct Figure {
     QString caption;
-    QByteArray svg; ///< SVG document; used when not empty
-    QImage image;   ///< otherwise this image
+    QByteArray svg;
 };
 
 /// The pictures a report shows, rendered by the workbench's own views beforehand (the writer draws nothing), by

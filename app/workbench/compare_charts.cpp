@@ -3,12 +3,14 @@
 #include "widgets/heatmap_data.h"
 #include "widgets/nice_scale.h"
 
+#include <QBarCategoryAxis>
 #include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QLocale>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -37,11 +39,77 @@ QByteArray svgDrawing(const QSize& size, const QString& title, const std::functi
     return svg;
 }
 
-QByteArray chartSvg(QChartView* view, const QSize& size)
+namespace {
+
+/// A font of at least `points`, in the printed figures' family (the one the report's style sheet names).
+QFont printFont(QFont font, double points)
+{
+    font.setFamily(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(std::max(font.pointSizeF(), points));
+    return font;
+}
+
+/// Sets every text of a chart (title, legend, axis labels and titles) to at least `points` for as long as it lives,
+/// then gives the chart its screen fonts back.
+class PrintFonts {
+public:
+    PrintFonts(QChart* chart, double points, double width)
+        : m_chart(chart)
+    {
+        m_title = chart->titleFont();
+        m_legend = chart->legend()->font();
+        // The title's second line is <small>, a fifth smaller: the title is set so that it too reaches `points`.
+        chart->setTitleFont(printFont(m_title, points * 1.25));
+        chart->legend()->setFont(printFont(m_legend, points));
+        for (auto* axis : chart->axes()) {
+            m_axes.push_back({axis, axis->labelsFont(), axis->titleFont(), axis->labelsAngle()});
+            axis->setLabelsFont(printFont(axis->labelsFont(), points));
+            axis->setTitleFont(printFont(axis->titleFont(), points));
+            // Qt Charts gives a category label the plot's width over (categories + 1) and cuts a longer one to
+            // "monte-c...": slanted, a name needs less width.
+            if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
+                const QFontMetricsF fm(categories->labelsFont());
+                // The plot is about three quarters of the chart's width (the value axis and margins take the rest).
+                const double room = 0.75 * width / (categories->count() + 1) - 10;
+                const QStringList names = categories->categories();
+                if (std::any_of(names.begin(), names.end(),
+                                [&](const QString& n) { return fm.horizontalAdvance(n) + 8 > room; }))
+                    categories->setLabelsAngle(-45);
+            }
+        }
+    }
+    ~PrintFonts()
+    {
+        m_chart->setTitleFont(m_title);
+        m_chart->legend()->setFont(m_legend);
+        for (const auto& a : m_axes) {
+            a.axis->setLabelsFont(a.labels);
+            a.axis->setTitleFont(a.title);
+            a.axis->setLabelsAngle(a.angle);
+        }
+    }
+    PrintFonts(const PrintFonts&) = delete;
+    PrintFonts& operator=(const PrintFonts&) = delete;
+
+private:
+    struct AxisFonts {
+        QAbstractAxis* axis;
+        QFont labels, title;
+        int angle;
+    };
+    QChart* m_chart;
+    QFont m_title, m_legend;
+    std::vector<AxisFonts> m_axes;
+};
+
+} // namespace
+
+QByteArray chartSvg(QChartView* view, const QSize& size, double minimumPoints)
 {
     QChart* chart = view->chart();
     const QSizeF onScreen = chart->size();
     const QPointF position = chart->pos();
+    const PrintFonts fonts(chart, minimumPoints, size.width());
     chart->setPos(0, 0);
     chart->resize(size);
     // Lay the chart out now and let go of the drawings of the axes it removed: a chart refilled without an event loop
@@ -185,10 +253,8 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
         bestMarkers.push_back(h);
         ++color;
     }
-    auto* x = new QValueAxis;
-    x->setRange(lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo));
-    x->setTitleText(tr("mapping cost (s)"));
-    x->setLabelFormat("%.4g");
+    // Round ticks (20, 40, 60), not the range's own ends split in four (13.72, 28.58, 43.45).
+    auto* x = niceAxis(lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo), tr("traffic cost (s)"));
     auto* y = new QValueAxis;
     y->setRange(0, 1);
     y->setTitleText(tr("share of placements"));
@@ -204,9 +270,9 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
         m->attachAxis(y);
     }
     cdf->setTitle(
-        tr("Cost CDF of %1 random placements, %2 (SC17 Fig. 9)<br><small>each mapper's line: the share of samples "
+        tr("Cost CDF of %1 random placements (SC17 Fig. 9)<br><small>%2; each mapper's line: the share of samples "
            "cheaper than it</small>")
-            .arg(n)
+            .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(n)))
             .arg(QString::fromStdString(run->label())));
 
     auto* curveK = new QLineSeries;
@@ -225,14 +291,12 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
     auto* kAxis = new QLogValueAxis;
     kAxis->setBase(10);
     kAxis->setTitleText(tr("K (random placements drawn)"));
-    kAxis->setLabelFormat("%.0e");
+    kAxis->setLabelFormat("%.0f"); // 1, 10, 100, not 1e+00
     const double kMax = run->bestCurve.empty() ? 10.0 : std::max(10.0, double(run->bestCurve.back().first));
     kAxis->setRange(1, kMax);
-    auto* cAxis = new QValueAxis;
-    cAxis->setTitleText(tr("best cost (s)"));
-    cAxis->setLabelFormat("%.4g");
-    if (std::isfinite(bLo))
-        cAxis->setRange(bLo - 0.05 * (bHi - bLo + 1e-12), bHi + 0.05 * (bHi - bLo + 1e-12));
+    const double pad = 0.05 * (bHi - bLo + 1e-12);
+    auto* cAxis = std::isfinite(bLo) ? niceAxis(bLo - pad, bHi + pad, tr("best traffic cost (s)")) : new QValueAxis;
+    cAxis->setTitleText(tr("best traffic cost (s)"));
     best->addAxis(kAxis, Qt::AlignBottom);
     best->addAxis(cAxis, Qt::AlignLeft);
     best->addSeries(curveK);

@@ -44,8 +44,9 @@ std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QStri
 /// Returns an SVG document of `size` (its view box in the same units) drawn by `draw`.
 QByteArray svgDrawing(const QSize& size, const QString& title, const std::function<void(QPainter&)>& draw);
 /// Draws a chart as an SVG document laid out at `size` whatever size its view has on screen (rendering the view
-/// itself would scale its on-screen layout and shrink or blow up the text); the chart gets its size back at once.
-QByteArray chartSvg(QChartView* view, const QSize& size);
+/// itself would scale its on-screen layout and shrink or blow up the text), every text at least `minimumPoints`
+/// (the SVG's units); the chart gets its size and fonts back at once.
+QByteArray chartSvg(QChartView* view, const QSize& size, double minimumPoints);
 /// Returns "Label (unit)" for an axis title.
 QString metricTitle(const document::RunMetric& metric);
 

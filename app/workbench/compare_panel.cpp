@@ -1,4 +1,5 @@
 #include "app/workbench/compare_panel.h"
+#include "app/document/run_analysis.h"
 #include "app/workbench/file_dialogs.h"
 
 #include "app/workbench/partition_charts.h"
@@ -693,7 +694,7 @@ void ComparePanel::refreshSkyline()
                         .arg(m_front.size()));
 }
 
-void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size)
+void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size, double minimumTextPoints)
 {
     const QString keepInput = m_skyApplication->currentText();
     const int keepMc = m_mcRun->currentIndex(), keepGraph = m_partitionGraph->currentIndex();
@@ -707,28 +708,26 @@ void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size)
         figures["skyline:" + m_skyApplication->itemText(i)] = {
             tr("%1: %2 against %3 for each run, with the Pareto front (dashed).")
                 .arg(m_skyApplication->itemText(i), m_yMetric->currentText(), m_xMetric->currentText()),
-            chartSvg(m_skyline, size),
-            {}};
+            chartSvg(m_skyline, size, minimumTextPoints)};
     }
     for (int i = 0; i < m_mcRun->count(); ++i) {
+        const int id = m_mcRun->itemData(i).toInt();
+        if (const auto run = m_document->run(id); !run || !document::samplesDiffer(*run))
+            continue; // a single point: the report says so in words
         m_mcRun->setCurrentIndex(i);
         refreshMonteCarlo();
-        const int id = m_mcRun->itemData(i).toInt();
         figures[QString("cdf:%1").arg(id)] = {
             tr("Monte Carlo: the share of %1's sampled placements at or below each cost; dashed lines mark the "
                "other mappers' best runs.")
                 .arg(m_mcRun->itemText(i)),
-            chartSvg(m_cdf, size),
-            {}};
+            chartSvg(m_cdf, size, minimumTextPoints)};
         figures[QString("best-of-k:%1").arg(id)] = {
             tr("Monte Carlo: the best cost among K sampled placements of %1, against K.").arg(m_mcRun->itemText(i)),
-            chartSvg(m_bestOfK, size),
-            {}};
+            chartSvg(m_bestOfK, size, minimumTextPoints)};
     }
     if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r->kind == document::RunKind::Mapping; }))
         figures["bars"] = {tr("Mean mapping cost of each algorithm's current runs, per application."),
-                           chartSvg(m_bars, size),
-                           {}};
+                           chartSvg(m_bars, size, minimumTextPoints)};
     for (int i = 0; i < m_partitionGraph->count(); ++i) {
         const std::string graph = m_partitionGraph->itemText(i).toStdString();
         if (std::none_of(runs.begin(), runs.end(), [&](const auto& r) {
@@ -739,8 +738,7 @@ void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size)
         refreshPartitions();
         figures["partitions:" + m_partitionGraph->itemText(i)] = {
             tr("%1: each partitioner's transfer time and WAN cost.").arg(m_partitionGraph->itemText(i)),
-            chartSvg(m_partitionBars, size),
-            {}};
+            chartSvg(m_partitionBars, size, minimumTextPoints)};
     }
     m_skyApplication->setCurrentText(keepInput);
     refreshSkyline();

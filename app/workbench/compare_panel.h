@@ -57,7 +57,7 @@ public:
     /// ("skyline:<input>"), each monte-carlo run's CDF and best-of-K ("cdf:<id>", "best-of-k:<id>"), the mean cost
     /// per application ("bars") and each graph's partitioners ("partitions:<graph>"). The choices on screen are
     /// put back afterwards.
-    void addReportFigures(report::Figures& figures, const QSize& size);
+    void addReportFigures(report::Figures& figures, const QSize& size, double minimumTextPoints);
     /// Saves a chart as PNG or SVG (by suffix); returns an error message or an empty string.
     QString exportChart(Tab tab, const QString& path) const;
     /// Starts a sweep with the panel's settings; returns the job id or -1 (the error is emitted).

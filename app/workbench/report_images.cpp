@@ -14,29 +14,45 @@ namespace meridian::workbench {
 
 namespace {
 
-// Figures are laid out at these sizes (CSS pixels) and printed full width (half width for heatmaps): the text
-// in them prints at about the size of the report's captions.
-const QSize kMapSize(900, 480);
-const QSize kHeatmapSize(520, 420);
-const QSize kChartSize(680, 400);
+// Figures are laid out at the width they print at (report::kPrintWidthPx, half of it for heatmaps) and drawn in
+// fonts of at least report::kMinimumFigureTextPx: their text prints at 7 pt or more.
+const QSize kMapSize(static_cast<int>(report::kPrintWidthPx), 370);
+const QSize kHeatmapSize(static_cast<int>(report::kHalfPrintWidthPx), 250);
+const QSize kChartSize(static_cast<int>(report::kPrintWidthPx), 400);
 
 QString tr(const char* text) { return QCoreApplication::translate("Report", text); }
 
-QImage heatmapImage(widgets::HeatmapData data, bool logScale)
+/// The font printed figures are drawn in: the report's family, a little over the smallest readable size.
+QFont figureFont()
+{
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(report::kMinimumFigureTextPx + 0.2);
+    return font;
+}
+
+QByteArray heatmapSvg(widgets::HeatmapData data, bool logScale)
 {
     widgets::HeatmapView renderer;
+    renderer.setFont(figureFont());
     renderer.resize(kHeatmapSize);
     renderer.setLogScale(logScale);
     renderer.setData(std::move(data));
-    // Twice the layout size: sharp when printed at 300 dpi on half an A4 page.
-    QImage image = renderer.renderImage(kHeatmapSize * 2);
-    return image;
+    const QString title = renderer.data().title;
+    return svgDrawing(kHeatmapSize, title,
+                      [&renderer](QPainter& painter) { renderer.renderTo(painter, QRect(QPoint(0, 0), kHeatmapSize)); });
 }
 
-QByteArray mapSvg(const widgets::WorldMapView& map)
+QByteArray mapSvg(widgets::WorldMapView& map)
 {
-    return svgDrawing(kMapSize, tr("Site map"),
-                      [&map](QPainter& painter) { map.renderTo(painter, QRect(QPoint(0, 0), kMapSize)); });
+    const QFont screenFont = map.font();
+    map.setFont(figureFont());
+    map.setMinimumTextPoints(report::kMinimumFigureTextPx);
+    const QByteArray svg = svgDrawing(kMapSize, tr("Site map"), [&map](QPainter& painter) {
+        map.renderTo(painter, QRect(QPoint(0, 0), kMapSize));
+    });
+    map.setFont(screenFont);
+    map.setMinimumTextPoints(0.0);
+    return svg;
 }
 
 } // namespace
@@ -47,22 +63,20 @@ report::Figures renderReportFigures(document::ProjectDocument& document, const R
     const auto project = document.project();
     if (project->topology.siteCount() > 0) {
         if (views.map)
-            figures["map"] = {tr("The sites, with the links coloured as on the Site map tab."), mapSvg(*views.map), {}};
+            figures["map"] = {tr("The sites and the links between them, coloured as the legend says."), mapSvg(*views.map)};
         const std::pair<MatrixSource, const char*> network[] = {{MatrixSource::Latency, "latency"},
                                                                 {MatrixSource::Bandwidth, "bandwidth"}};
         for (const auto& [source, key] : network) {
             auto data = matrixHeatmapData(document, source, -1, MatrixArrangement::AsIs);
             const QString title = data.title;
-            figures[key] = {title, {}, heatmapImage(std::move(data), false)};
+            figures[key] = {title, heatmapSvg(std::move(data), false)};
         }
     }
     for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
         auto data = matrixHeatmapData(document, MatrixSource::Volume, a, MatrixArrangement::AsIs);
         const QString title = data.title + tr(" (log scale)");
         figures["volume:" + QString::fromStdString(project->applications[a].name)] = {title,
-                                                                                      {},
-                                                                                      heatmapImage(std::move(data),
-                                                                                                   true)};
+                                                                                      heatmapSvg(std::move(data), true)};
     }
     const int keepCurrent = document.currentRun();
     const auto recommendations = document::recommend(document.runs(),
@@ -73,11 +87,11 @@ report::Figures renderReportFigures(document::ProjectDocument& document, const R
         if (data.rows() == 0)
             continue;
         const QString title = data.title + tr(" (log scale)");
-        figures[QString("traffic:%1").arg(r.best->id)] = {title, {}, heatmapImage(std::move(data), true)};
+        figures[QString("traffic:%1").arg(r.best->id)] = {title, heatmapSvg(std::move(data), true)};
     }
     document.setCurrentRun(keepCurrent);
     if (views.compare && !document.runs().empty())
-        views.compare->addReportFigures(figures, kChartSize);
+        views.compare->addReportFigures(figures, kChartSize, report::kMinimumFigureTextPx);
     return figures;
 }
 

@@ -1,6 +1,7 @@
 #include "core/model/network_estimator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -62,7 +63,7 @@ const char* fitName(DistanceModel::Fit fit)
 {
     switch (fit) {
     case DistanceModel::Fit::Prior:
-        return "prior (no measured inter-site entry)";
+        return "a prior: no pair of sites measured";
     case DistanceModel::Fit::InterceptOnly:
         return "prior slope, intercept fitted";
     case DistanceModel::Fit::LeastSquares:
@@ -86,19 +87,39 @@ double DistanceModel::bandwidthMBps(double km) const
                     std::min(kMaxEstimatedBandwidthMBps, 1.0 / std::max(inverse, 1.0 / kMaxEstimatedBandwidthMBps)));
 }
 
+namespace {
+
+/// Four significant digits without an exponent ("0.00001682" rather than "1.682e-05"): a sentence a person reads.
+std::string plain(double value)
+{
+    if (value == 0.0 || !std::isfinite(value))
+        return value == 0.0 ? "0" : std::to_string(value);
+    const int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(std::abs(value)))), 0, 12);
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+/// "least squares on 6 pairs"; a prior, fitted on none, says so on its own.
+std::string fitted(DistanceModel::Fit fit, int n)
+{
+    return fit == DistanceModel::Fit::Prior ? std::string(fitName(fit))
+                                            : std::string(fitName(fit)) + " on " + std::to_string(n)
+            + (n == 1 ? " pair" : " pairs");
+}
+
+} // namespace
+
 std::string DistanceModel::describe() const
 {
-    char buffer[1024];
-    std::snprintf(buffer, sizeof buffer,
-                  "Missing entries are estimated from great-circle distance d (km). "
-                  "Latency = %.4g ms + %.4g ms/km x d (%s on %d pair(s)). "
-                  "1/bandwidth = %.4g s/MB + %.4g s/MB/km x d (%s on %d pair(s)). "
-                  "Missing intra-site entries: latency %.4g ms (%s), bandwidth %.4g MB/s (%s).",
-                  latencyInterceptMs, latencySlopeMsPerKm, fitName(latencyFit), latencySamples,
-                  inverseBandwidthIntercept, inverseBandwidthSlopePerKm, fitName(bandwidthFit), bandwidthSamples,
-                  latencyDiagonalMs, diagonalSource(latencyDiagonalSamples).c_str(), bandwidthDiagonalMBps,
-                  diagonalSource(bandwidthDiagonalSamples).c_str());
-    return buffer;
+    // Slopes per 1000 km: readable numbers for the distances between sites.
+    return "Missing entries are estimated from great-circle distance d (in 1000 km). Latency = "
+        + plain(latencyInterceptMs) + " ms + " + plain(latencySlopeMsPerKm * 1000.0) + " ms \u00d7 d ("
+        + fitted(latencyFit, latencySamples) + "). 1/bandwidth = " + plain(inverseBandwidthIntercept)
+        + " s/MB + " + plain(inverseBandwidthSlopePerKm * 1000.0) + " s/MB \u00d7 d ("
+        + fitted(bandwidthFit, bandwidthSamples) + "). Missing intra-site entries: latency " + plain(latencyDiagonalMs) + " ms ("
+        + diagonalSource(latencyDiagonalSamples) + "), bandwidth " + plain(bandwidthDiagonalMBps) + " MB/s ("
+        + diagonalSource(bandwidthDiagonalSamples) + ").";
 }
 
 DistanceModel NetworkEstimator::fit(const Network& network, const Topology& topology)

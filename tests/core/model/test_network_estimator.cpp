@@ -49,7 +49,7 @@ private Q_SLOTS:
         // Diagonal: bandwidth from the one known diagonal entry, latency from the model at d = 0.
         QCOMPARE(full.bandwidthMBps(2, 2), 500.0);
         QVERIFY(std::abs(full.latencyMs(1, 1) - 2.0) < 1e-9);
-        QVERIFY(m.describe().find("least squares on 3 pair(s)") != std::string::npos);
+        QVERIFY(m.describe().find("least squares on 3 pairs") != std::string::npos);
     }
 
     void usesThePriorWithoutMeasurements()
