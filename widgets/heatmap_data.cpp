@@ -1,5 +1,6 @@
 #include "widgets/heatmap_data.h"
 
+#include <QLocale>
 #include <QTextStream>
 
 #include <algorithm>
@@ -59,6 +60,32 @@ void writeHeatmapCsv(const HeatmapData& data, QTextStream& out)
     }
 }
 
+namespace {
+
+/// Four significant digits without an exponent: "14,930" rather than "1.493e+04", "0.00001096" rather than
+/// "1.096e-05"; trailing zeros dropped as 'g' does.
+QString plainNumber(double value)
+{
+    const double magnitude = std::abs(value);
+    if (value == 0.0 || !std::isfinite(value))
+        return QString::number(value);
+    if (magnitude >= 1e4) {
+        QLocale english(QLocale::English);
+        return english.toString(std::round(value), 'f', 0);
+    }
+    const int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(magnitude))), 0, 15);
+    QString text = QString::number(value, 'f', decimals);
+    if (text.contains('.')) {
+        while (text.endsWith('0'))
+            text.chop(1);
+        if (text.endsWith('.'))
+            text.chop(1);
+    }
+    return text;
+}
+
+} // namespace
+
 QString formatValue(double value, const QString& unit)
 {
     if (std::isnan(value))
@@ -71,15 +98,15 @@ QString formatValue(double value, const QString& unit)
             v /= 1000.0;
             ++p;
         }
-        return QString::number(v, 'g', 4) + ' ' + prefixes[p];
+        return plainNumber(v) + ' ' + prefixes[p];
     }
     // Short durations read in ms and \u00b5s rather than in powers of ten.
     if (unit == "s" && value != 0.0 && std::abs(value) < 1.0) {
         const bool micro = std::abs(value) < 1e-3;
-        return QString::number(value * (micro ? 1e6 : 1e3), 'g', 4)
+        return plainNumber(value * (micro ? 1e6 : 1e3))
             + (micro ? QStringLiteral(" \u00b5s") : QStringLiteral(" ms"));
     }
-    return QString::number(value, 'g', 4) + (unit.isEmpty() ? QString() : ' ' + unit);
+    return plainNumber(value) + (unit.isEmpty() ? QString() : ' ' + unit);
 }
 
 } // namespace meridian::widgets

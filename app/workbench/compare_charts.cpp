@@ -147,8 +147,8 @@ QChartView* makeChartView(QWidget* parent, const QString& title)
     chart->setAnimationOptions(QChart::NoAnimation);
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    // Small enough that two charts stacked, and the docks, fit a 1280 x 800 screen.
-    view->setMinimumSize(360, 200);
+    // Small enough that two charts stacked, and the docks with eight runs, fit a 1280 x 800 screen.
+    view->setMinimumSize(360, 150);
     return view;
 }
 
@@ -270,8 +270,8 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
         m->attachAxis(y);
     }
     cdf->setTitle(
-        tr("Cost CDF of %1 random placements (SC17 Fig. 9)<br><small>%2; each mapper's line: the share of samples "
-           "cheaper than it</small>")
+        tr("Cost CDF of %1 random placements (SC17 Fig. 9)<br><small>%2; a mapper's %: samples cheaper than its run"
+           "</small>")
             .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(n)))
             .arg(QString::fromStdString(run->label())));
 

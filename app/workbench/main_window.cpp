@@ -50,6 +50,8 @@
 #include <QUndoStack>
 #include <QWhatsThis>
 
+#include <utility>
+
 namespace meridian::workbench {
 
 namespace {
@@ -153,7 +155,8 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1400, 900);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    // A layout saved by an older version (runs dock of four rows) is not restored: the defaults replace it once.
+    m_defaultDockSizes = !restoreState(settings.value("window/state").toByteArray(), kDockLayoutVersion);
     updateTitle();
     statusBar()->showMessage(tr("Open a project (File > Open), or double-click the map to add sites."));
 }
@@ -239,8 +242,25 @@ void MainWindow::buildDocks()
     jobsDock->setWidget(m_jobsPanel);
     addDockWidget(Qt::BottomDockWidgetArea, jobsDock);
     splitDockWidget(runsDock, jobsDock, Qt::Horizontal);
-    resizeDocks({runsDock, jobsDock}, {900, 380}, Qt::Horizontal);
-    resizeDocks({runsDock}, {230}, Qt::Vertical);
+    sizeDocks();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // Dock sizes given before the window is laid out are lost: the defaults are given once it is on screen.
+    if (std::exchange(m_defaultDockSizes, false))
+        QTimer::singleShot(0, this, &MainWindow::sizeDocks);
+}
+
+void MainWindow::sizeDocks()
+{
+    // The runs get most of the bottom's width and about eight rows; the jobs list only needs its progress bars.
+    auto* runsDock = findChild<QDockWidget*>("runsDock");
+    auto* jobsDock = findChild<QDockWidget*>("jobsDock");
+    auto* runDock = findChild<QDockWidget*>("runDock");
+    resizeDocks({runsDock, jobsDock}, {1000, 280}, Qt::Horizontal);
+    resizeDocks({runsDock}, {std::max(300, height() * 3 / 8)}, Qt::Vertical);
     resizeDocks({runDock}, {300}, Qt::Horizontal);
 }
 
@@ -609,7 +629,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    settings.setValue("window/state", saveState(kDockLayoutVersion));
     m_runner->cancelAll();
     m_autosave->discard(); // saved, or the user chose to discard: nothing to recover
     event->accept();

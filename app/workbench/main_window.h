@@ -152,12 +152,18 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
     void connectRunStatus();
     void buildDocks();
+    /// The docks' default sizes (a window without a saved layout).
+    void sizeDocks();
+    /// The version of the dock layout saved in the settings; a layout of another version is not restored.
+    static constexpr int kDockLayoutVersion = 2;
+    bool m_defaultDockSizes = false; ///< no saved layout: the docks get their default sizes when first shown
     void buildMenus();
     void explainPanels();
     bool openOrImportUnguarded(const QString& path);

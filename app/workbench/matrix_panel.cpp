@@ -65,6 +65,7 @@ MatrixPanel::MatrixPanel(document::ProjectDocument* document, QWidget* parent)
     layout->addWidget(m_note);
 
     connect(m_source, &QComboBox::currentIndexChanged, this, &MatrixPanel::showSelected);
+    connect(m_source, &QComboBox::activated, this, [this] { m_sourceChosen = true; });
     connect(m_arrangement, &QComboBox::currentIndexChanged, this, &MatrixPanel::showSelected);
     connect(m_log, &QCheckBox::toggled, m_heatmap, &widgets::HeatmapView::setLogScale);
     connect(m_binning, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -80,7 +81,10 @@ MatrixPanel::MatrixPanel(document::ProjectDocument* document, QWidget* parent)
 void MatrixPanel::rebuildChooser()
 {
     const auto project = m_document->project();
-    const QVariant keep = m_source->currentData();
+    // The matrix the user chose stays shown across edits; until she chooses one, the first of the project's own
+    // (an application's volume, else the network) rather than "Selected run", empty until a run is selected: the
+    // chooser was first filled for the empty project the workbench starts with.
+    const QVariant keep = m_sourceChosen ? m_source->currentData() : QVariant();
     QSignalBlocker blocker(m_source);
     m_source->clear();
     for (int a = 0; a < static_cast<int>(project->applications.size()); ++a) {
@@ -107,6 +111,7 @@ bool MatrixPanel::showSource(Source source, int application)
     const int index = m_source->findData(QVariantList{int(source), application});
     if (index < 0)
         return false;
+    m_sourceChosen = true;
     // A new index shows the source through currentIndexChanged; the same one is shown again here (once).
     if (index == m_source->currentIndex())
         showSelected();

@@ -47,6 +47,7 @@ private:
 
     document::ProjectDocument* m_document;
     QComboBox* m_source = nullptr;
+    bool m_sourceChosen = false; ///< the user picked a matrix (or showSource did): keep it when the project changes
     QComboBox* m_arrangement = nullptr;
     QComboBox* m_binning = nullptr;
     QCheckBox* m_log = nullptr;

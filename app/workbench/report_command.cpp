@@ -4,6 +4,7 @@
 
 #include "app/cli/cli_support.h"
 #include "app/report/pdf_printer.h"
+#include "app/report/report_numbers.h"
 #include "app/workbench/main_window.h"
 
 #include <QApplication>
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
 #include <cstdio>
 
 namespace meridian::workbench {
@@ -45,8 +47,8 @@ QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint
     };
     QObject::connect(controller, &actions::RunController::runLanded, &loop, [&](int id, bool) {
         if (auto run = window.document()->run(id))
-            std::fprintf(stderr, "meridian-cli: %s done (cost %.4g s)\n", run->label().c_str(),
-                         run->metric("cost_s").value_or(0.0));
+            std::fprintf(stderr, "meridian-cli: %s done (traffic cost %s)\n", run->label().c_str(),
+                         qPrintable(report::formatQuantity(run->metric("cost_s").value_or(NAN), "s")));
         done();
     });
     QObject::connect(controller, &actions::RunController::runFailed, &loop,

@@ -155,14 +155,20 @@ void RunsPanel::buildTable(QVBoxLayout* layout, QMenu* exportMenu)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
+    // Rows as tall as their text and a little air, so that a short dock still shows several runs.
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setWordWrap(false);
     // Room for the header and four runs, whatever the window's size: a dock squeezed to one row hides the run
     // it selects.
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()
                               + 4 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() + 2);
     m_table->setTextElideMode(Qt::ElideRight);
+    // Every column as wide as its values and header ("Simulated" and its times are never cut), but the parameters,
+    // which can be long: those the user sizes, and they elide; the table scrolls sideways.
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(RunTableModel::Parameters, QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(RunTableModel::Parameters, 160);
     m_details = new QTextBrowser(this);
     m_details->setObjectName("runDetails");
     m_details->setPlaceholderText(tr("Select a run to see its parameters, processes per site, notes and where its "
@@ -170,8 +176,8 @@ void RunsPanel::buildTable(QVBoxLayout* layout, QMenu* exportMenu)
     auto* split = new QSplitter(this);
     split->addWidget(m_table);
     split->addWidget(m_details);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {

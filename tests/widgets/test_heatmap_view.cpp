@@ -109,6 +109,10 @@ private Q_SLOTS:
         QCOMPARE(formatValue(4.47e-5, "s"), QString("44.7 \u00b5s"));
         QCOMPARE(formatValue(2.5, "s"), QString("2.5 s"));
         QCOMPARE(formatValue(std::nan(""), "ms"), QString("no value"));
+        // Never in powers of ten: a large time with grouped thousands, a small price with its leading zeros.
+        QCOMPARE(formatValue(14930.4, "s"), QString("14,930 s"));
+        QCOMPARE(formatValue(1.096e-5, "USD"), QString("0.00001096 USD"));
+        QCOMPARE(formatValue(4.975e8, "bytes"), QString("497.5 MB"));
     }
 
     void zoomsToARectangleAndBackAndKeepsCellsConsistent()

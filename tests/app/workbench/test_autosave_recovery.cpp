@@ -4,8 +4,10 @@
 #include "app/document/project_edits.h"
 #include "app/document/project_file.h"
 #include "app/workbench/main_window.h"
+#include "app/workbench/run_panel.h"
 #include "test_support.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -60,6 +62,13 @@ private Q_SLOTS:
         QCOMPARE(window.document()->path(), path);
         QVERIFY(window.document()->isModified());
         QVERIFY(document::Autosave::orphans().empty());
+        // The Run panel offers the recovered project's applications, on the first one.
+        QCOMPARE(window.runPanel()->applicationChooser()->currentText(),
+                 QString::fromStdString(window.document()->project()->applications.front().name));
+        workbench::MainWindow opened;
+        opened.setInteractive(false);
+        QVERIFY(opened.loadProject(path));
+        QCOMPARE(window.runPanel()->requests().size(), opened.runPanel()->requests().size());
         // Saving puts the work where it belongs and leaves nothing to recover.
         QVERIFY(window.saveProject(path));
         auto saved = document::ProjectFile::load(path);

@@ -190,6 +190,11 @@ private Q_SLOTS:
         // Every input matrix of the chooser (all but the two run matrices) shows as a heatmap of the right size.
         auto* chooser = window.matrixPanel()->sourceChooser();
         QCOMPARE(chooser->count(), 4 + 3 * static_cast<int>(project->applications.size()));
+        // The tab opens on the project's first matrix, not on "Selected run" (empty: no run is selected), which the
+        // chooser showed for the empty project the window started with.
+        QCOMPARE(chooser->currentIndex(), 0);
+        QVERIFY(!chooser->currentText().startsWith("Selected run"));
+        QVERIFY(window.matrixPanel()->heatmap()->data().rows() > 0);
         for (int i = 0; i < chooser->count() - 2; ++i) {
             chooser->setCurrentIndex(i);
             const auto& data = window.matrixPanel()->heatmap()->data();

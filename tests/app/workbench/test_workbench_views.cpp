@@ -22,6 +22,7 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDir>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -136,6 +137,19 @@ private Q_SLOTS:
         QTest::qWait(100);
         // The window fits the screen: no minimum size larger than the size asked for.
         QCOMPARE(m_window->size(), size);
+        // The runs table shows at least seven rows, and its short columns (the simulated time) are never cut.
+        auto* runs = m_window->runsPanel()->table();
+        QVERIFY2(runs->viewport()->height() >= 7 * runs->verticalHeader()->defaultSectionSize(),
+                 qPrintable(QString("%1 px for the rows").arg(runs->viewport()->height())));
+        for (int c : {workbench::RunTableModel::Predicted, workbench::RunTableModel::Simulated,
+                      workbench::RunTableModel::Cost}) {
+            QVERIFY(runs->columnWidth(c) >= runs->horizontalHeader()->sectionSizeHint(c));
+            for (int r = 0; r < runs->model()->rowCount(); ++r) {
+                const QString text = runs->model()->index(r, c).data().toString();
+                QVERIFY2(runs->fontMetrics().horizontalAdvance(text) + 6 <= runs->columnWidth(c),
+                         qPrintable(QString("'%1' in a column of %2 px").arg(text).arg(runs->columnWidth(c))));
+            }
+        }
         QStringList problems;
         auto* tabs = m_window->centralTabs();
         for (int t = 0; t < tabs->count(); ++t) {
