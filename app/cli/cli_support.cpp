@@ -125,6 +125,9 @@ QJsonObject dollarsJson(const cost::Dollars& d)
     return QJsonObject{{"egress_usd", value(d.egressUsd)},
                        {"instance_usd_per_hour", value(d.instanceUsdPerHour)},
                        {"instance_usd", value(d.instanceUsd)},
+                       // What the instances are paid for: this command does not predict the run time (predict
+                       // does, and the workbench charges a predicted run for it), so the traffic cost stands in.
+                       {"instance_time", QStringLiteral("cost_s")},
                        {"total_usd", value(d.totalUsd)}};
 }
 

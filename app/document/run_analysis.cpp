@@ -13,7 +13,7 @@ bool samplesDiffer(const Run& run)
     if (run.costSamples.empty())
         return false;
     const auto [lo, hi] = std::minmax_element(run.costSamples.begin(), run.costSamples.end());
-    return *hi - *lo > 1e-9 * std::max(1.0, std::abs(*hi));
+    return *hi - *lo > 1e-6 * std::max(std::abs(*lo), std::abs(*hi));
 }
 
 std::vector<SitePairCost> heaviestSitePairs(const Run& run, const model::Topology& topology, int limit)

@@ -27,7 +27,7 @@ struct SitePairCost {
 /// `limit` of them. Empty for a partition run or a run without site matrices.
 std::vector<SitePairCost> heaviestSitePairs(const Run& run, const model::Topology& topology, int limit);
 
-/// Whether a Monte Carlo run's samples differ in cost (at least one part in a billion): when every sampled placement
+/// Whether a Monte Carlo run's samples differ in cost (by more than a millionth): when every sampled placement
 /// costs the same (one site, or processes that never talk), its CDF and best-of-K curve are a single point.
 bool samplesDiffer(const Run& run);
 

@@ -50,7 +50,8 @@ Status measurePlacement(document::Run& run, const document::Project& project, co
     if (dollars.egressUsd)
         add("wan_usd", "WAN egress", "USD", *dollars.egressUsd);
     if (dollars.instanceUsdPerHour) {
-        // The instances are paid while the application communicates: nodes used x price x predicted time.
+        // The instances are paid while the application runs: nodes used x price x the traffic cost here, the
+        // predicted time once the run is predicted (predictRun).
         add("instance_usd_per_hour", "Instances used", "USD/h", *dollars.instanceUsdPerHour);
         add("instance_usd", "Instance cost", "USD", *dollars.instanceUsd);
     }

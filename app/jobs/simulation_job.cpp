@@ -46,6 +46,26 @@ Expected<PlacedRun> placedRun(const document::Run& run, const document::Project&
 
 } // namespace
 
+namespace {
+
+/// The instances are paid for the time the application runs: once a run has a predicted time, its instance cost (and
+/// its dollars) are the nodes' hourly price over that time, not over the traffic cost that stood in for it.
+void chargeInstancesFor(document::Run& run, double seconds)
+{
+    const auto perHour = run.metric("instance_usd_per_hour");
+    if (!perHour)
+        return;
+    const double instance = *perHour * seconds / 3600.0;
+    for (auto& m : run.metrics) {
+        if (m.id == "instance_usd")
+            m.value = instance;
+        else if (m.id == "usd")
+            m.value = instance + run.metric("wan_usd").value_or(0.0);
+    }
+}
+
+} // namespace
+
 Status predictRun(document::Run& run, const document::Project& project, const model::Network& network,
                   const Feedback& feedback)
 {
@@ -60,11 +80,16 @@ Status predictRun(document::Run& run, const document::Project& project, const mo
         return predicted.error();
     std::erase_if(run.metrics, [](const document::RunMetric& m) { return m.id == "predicted_s"; });
     run.metrics.insert(run.metrics.begin(), {"predicted_s", "Predicted time", "s", predicted->seconds});
+    chargeInstancesFor(run, predicted->seconds);
     std::erase_if(run.notes, [](const std::string& note) { return note.starts_with("predicted time: "); });
+    const auto steps = static_cast<long long>(predicted->steps);
     run.notes.push_back(trace ? "predicted time: SMPI replay of the application's captured trace ("
                                 + std::to_string(predicted->traceLines) + " actions)"
-                              : "predicted time: SMPI replay of " + std::to_string(predicted->replayedSteps) + " of "
-                                + std::to_string(static_cast<long long>(predicted->steps))
+                            : predicted->replayedSteps >= steps
+                            ? "predicted time: SMPI replay of all " + std::to_string(steps)
+                                + " bulk-synchronous steps (the median message count)"
+                            : "predicted time: SMPI replay of " + std::to_string(predicted->replayedSteps) + " of "
+                                + std::to_string(steps)
                                 + " bulk-synchronous steps (the median message count), scaled to all of them");
     return {};
 }

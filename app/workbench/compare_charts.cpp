@@ -444,8 +444,14 @@ std::pair<QValueAxis*, QValueAxis*> paddedAxes(const QRectF& bounds, const QStri
 {
     // A little room around the points, then round ticks (never below zero for a quantity that cannot be).
     const double minX = bounds.left(), maxX = bounds.right(), minY = bounds.top(), maxY = bounds.bottom();
-    const double padX = maxX > minX ? 0.05 * (maxX - minX) : 0.0;
-    const double padY = maxY > minY ? 0.05 * (maxY - minY) : 0.0;
+    // Points that share a value (identical runs, or values equal but for rounding, a millionth apart) still get an
+    // axis around it, 5% of the value either side: a range of 1e-13 dollars draws no axis and no point.
+    const auto pad = [](double lo, double hi) {
+        return hi - lo > 1e-6 * std::max(std::abs(lo), std::abs(hi)) ? 0.05 * (hi - lo)
+                                                                     : std::max(0.05 * std::abs(hi), 1e-9);
+    };
+    const double padX = pad(minX, maxX);
+    const double padY = pad(minY, maxY);
     const auto lowest = [](double value, double pad) { return value >= 0.0 ? std::max(0.0, value - pad) : value - pad; };
     return {niceAxis(lowest(minX, padX), maxX + padX, xTitle), niceAxis(lowest(minY, padY), maxY + padY, yTitle)};
 }

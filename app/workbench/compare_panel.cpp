@@ -581,6 +581,7 @@ void ComparePanel::refreshSkyline()
     clearChart(chart);
     m_skyPoints.clear();
     m_front.clear();
+    m_skyFrontPoints = 0;
     const std::string xId = m_xMetric->currentData().toString().toStdString();
     const std::string yId = m_yMetric->currentData().toString().toStdString();
     const std::string app = m_skyApplication->currentText().toStdString();
@@ -688,10 +689,29 @@ void ComparePanel::refreshSkyline()
                     m_document->setCurrentRun(id);
             });
     }
-    chart->setTitle(tr("Skyline of %1: %2 runs, %3 on the Pareto front (lower left is better)")
+    // Runs with equal values are drawn on top of one another: the title says how many points there are.
+    const auto distinct = [&points](const std::vector<std::size_t>& which) {
+        std::vector<std::pair<double, double>> seen;
+        for (std::size_t k : which) {
+            const auto& p = points[k];
+            const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)); };
+            if (std::none_of(seen.begin(), seen.end(),
+                             [&](const auto& q) { return near(p.first, q.first) && near(p.second, q.second); }))
+                seen.push_back(p);
+        }
+        return seen.size();
+    };
+    std::vector<std::size_t> every(points.size());
+    std::iota(every.begin(), every.end(), std::size_t(0));
+    const std::size_t shown = distinct(every);
+    m_skyFrontPoints = distinct(front);
+    QString title = tr("Skyline of %1: %2 runs, %3 on the Pareto front (lower left is better)")
                         .arg(QString::fromStdString(app))
                         .arg(m_skyPoints.size())
-                        .arg(m_front.size()));
+                        .arg(m_front.size());
+    if (shown < points.size())
+        title += tr("<br><small>%n point(s): runs with equal values hide each other</small>", "", static_cast<int>(shown));
+    chart->setTitle(title);
 }
 
 void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size, double minimumTextPoints)
@@ -706,7 +726,8 @@ void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size,
         m_skyApplication->setCurrentIndex(i);
         refreshSkyline();
         figures["skyline:" + m_skyApplication->itemText(i)] = {
-            tr("%1: %2 against %3 for each run, with the Pareto front (dashed).")
+            (m_skyFrontPoints > 1 ? tr("%1: %2 against %3 for each run, with the Pareto front (dashed).")
+                                  : tr("%1: %2 against %3 for each run; one point is best on both."))
                 .arg(m_skyApplication->itemText(i), m_yMetric->currentText(), m_xMetric->currentText()),
             chartSvg(m_skyline, size, minimumTextPoints)};
     }

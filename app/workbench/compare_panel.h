@@ -114,6 +114,7 @@ private:
     QPushButton* m_paretoSweep = nullptr;
     std::vector<std::pair<int, QPointF>> m_skyPoints;
     std::vector<int> m_front;
+    std::size_t m_skyFrontPoints = 0; ///< distinct points on the front (equal runs are one point)
     QChartView* m_cdf = nullptr;
     QChartView* m_bestOfK = nullptr;
     QComboBox* m_mcRun = nullptr;

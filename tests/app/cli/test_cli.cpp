@@ -125,6 +125,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(d["egress_usd"].toDouble() - 1.25e-4) < 1e-15);
         QCOMPARE(d["instance_usd_per_hour"].toDouble(), 3.0);
         QVERIFY(std::abs(d["instance_usd"].toDouble() - 3.0 * 0.342 / 3600.0) < 1e-15);
+        QCOMPARE(d["instance_time"].toString(), QString("cost_s")); // says what time the instances are paid for
         QVERIFY(std::abs(d["total_usd"].toDouble() - (1.25e-4 + 3.0 * 0.342 / 3600.0)) < 1e-15);
 
         // Without prices every part is null, never zero.
