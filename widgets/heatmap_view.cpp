@@ -137,15 +137,35 @@ bool HeatmapView::columnNamesCollide(int plotWidth) const
     return false;
 }
 
+QString HeatmapView::titleText() const
+{
+    QString title = m_data.title.isEmpty() ? tr("No matrix") : m_data.title;
+    if (!m_data.markedRows.empty() && !m_data.markLegend.isEmpty())
+        title += tr("  (orange ticks: %1)").arg(m_data.markLegend);
+    if (m_view != QRect(0, 0, m_data.columns(), m_data.rows()))
+        title += tr("  (rows %1\u2013%2, columns %3\u2013%4)")
+                     .arg(m_view.top())
+                     .arg(m_view.bottom())
+                     .arg(m_view.left())
+                     .arg(m_view.right());
+    return title;
+}
+
 HeatmapView::Layout HeatmapView::layoutFor(const QSize& size) const
 {
-    Layout l = layoutFor(size, 0);
+    const int line = QFontMetrics(font()).height();
+    // A title wider than the drawing (a narrow printed heatmap) wraps onto a second line: one line more above.
+    QFont bold = font();
+    bold.setBold(true);
+    const bool longTitle = QFontMetrics(bold).horizontalAdvance(titleText()) > size.width() - marginLeft() - 8;
+    Layout l = layoutFor(size, longTitle ? line : 0);
     // Column names wider than their columns (site names over a narrow printed heatmap) go on two staggered lines,
     // each with two columns' room: one line more above the plot.
     if (!l.plot.isEmpty() && columnNamesCollide(l.plot.width())) {
-        l = layoutFor(size, QFontMetrics(font()).height());
+        l = layoutFor(size, (longTitle ? line : 0) + line);
         l.staggered = true;
     }
+    l.titleLines = longTitle ? 2 : 1;
     return l;
 }
 
@@ -306,8 +326,8 @@ QImage HeatmapView::renderImage(const QSize& size) const
 
 void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) const
 {
-    paintTitle(p, size);
     const Layout l = layoutFor(size);
+    paintTitle(p, size, l);
     if (l.plot.isEmpty() || binned.image.isNull()) {
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("Nothing to show"));
         return;
@@ -325,24 +345,16 @@ void HeatmapView::paint(QPainter& p, const QSize& size, const Binned& binned) co
 }
 
 /// The title line (with the marks' meaning and the zoomed range); leaves the plain font set.
-void HeatmapView::paintTitle(QPainter& p, const QSize& size) const
+void HeatmapView::paintTitle(QPainter& p, const QSize& size, const Layout& l) const
 {
     p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
     p.setPen(kText);
     QFont titleFont = p.font();
     titleFont.setBold(true);
     p.setFont(titleFont);
-    QString title = m_data.title.isEmpty() ? QStringLiteral("No matrix") : m_data.title;
-    if (!m_data.markedRows.empty() && !m_data.markLegend.isEmpty())
-        title += tr("  (orange ticks: %1)").arg(m_data.markLegend);
-    if (m_view != QRect(0, 0, m_data.columns(), m_data.rows()))
-        title += tr("  (rows %1\u2013%2, columns %3\u2013%4)")
-                     .arg(m_view.top())
-                     .arg(m_view.bottom())
-                     .arg(m_view.left())
-                     .arg(m_view.right());
-    p.drawText(QRect(marginLeft(), 4, size.width() - marginLeft() - 8, kMarginTop - 18),
-               Qt::AlignLeft | Qt::AlignVCenter, title);
+    const int line = QFontMetrics(titleFont).height();
+    p.drawText(QRect(marginLeft(), 4, size.width() - marginLeft() - 8, std::max(kMarginTop - 18, l.titleLines * line)),
+               Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, titleText());
     QFont plain = titleFont;
     plain.setBold(false);
     p.setFont(plain);
@@ -392,21 +404,28 @@ void HeatmapView::paintTicks(QPainter& p, const Layout& l) const
 {
     const QFontMetrics fm(p.font());
     p.setPen(kText);
-    auto ticks = [](int first, int n) {
+    // At least `minimum` cells apart: labels never overlap, however small the cells (a printed 16 x 16 heatmap).
+    auto ticks = [](int first, int n, int minimum) {
         std::vector<int> t;
-        const int step = n <= 16 ? 1 : std::max(1, n / 8);
+        const int step = std::max(minimum, n <= 16 ? 1 : std::max(1, n / 8));
         for (int i = 0; i < n; i += step)
             t.push_back(first + i);
         return t;
     };
     const int rows = m_view.height(), cols = m_view.width();
-    for (int r : ticks(m_view.top(), rows)) {
+    const auto apart = [](double need, double cell) { return std::max(1, static_cast<int>(std::ceil(need / cell))); };
+    const int rowStep = apart(fm.height(), static_cast<double>(l.plot.height()) / rows);
+    const bool columnNames = cols <= 16 && !m_data.columnLabels.isEmpty();
+    const int columnStep = columnNames
+        ? 1
+        : apart(fm.horizontalAdvance(QString::number(m_view.right())) + 6, static_cast<double>(l.plot.width()) / cols);
+    for (int r : ticks(m_view.top(), rows, rowStep)) {
         const int y = l.plot.top() + static_cast<int>((r - m_view.top() + 0.5) * l.plot.height() / rows);
         const QString t = rows <= 16 && r < m_data.rowLabels.size() ? m_data.rowLabels[r] : QString::number(r);
         p.drawText(QRect(2, y - fm.height() / 2, marginLeft() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
                    fm.elidedText(t, Qt::ElideRight, marginLeft() - 8));
     }
-    const std::vector<int> columnTicks = ticks(m_view.left(), cols);
+    const std::vector<int> columnTicks = ticks(m_view.left(), cols, columnStep);
     for (int c : columnTicks) {
         const int x = l.plot.left() + static_cast<int>((c - m_view.left() + 0.5) * l.plot.width() / cols);
         const QString t = cols <= 16 && c < m_data.columnLabels.size() ? m_data.columnLabels[c] : QString::number(c);

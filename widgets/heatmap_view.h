@@ -88,6 +88,7 @@ private:
         QRect legend;
         int width = 0;          ///< of the whole drawing
         bool staggered = false; ///< column names on two alternating lines
+        int titleLines = 1;     ///< a title too wide for the drawing wraps onto two
     };
     struct Binned {
         QImage image;
@@ -100,7 +101,9 @@ private:
     bool columnNamesCollide(int plotWidth) const;
     Binned bin(const QSize& pixels) const;
     void paint(QPainter& painter, const QSize& size, const Binned& binned) const;
-    void paintTitle(QPainter& painter, const QSize& size) const;
+    void paintTitle(QPainter& painter, const QSize& size, const Layout& layout) const;
+    /// The title line: the matrix's title, the marks' meaning and the zoomed range.
+    QString titleText() const;
     /// The left margin: the row names' width when they are shown, at least the default.
     int marginLeft() const;
     void paintOverlays(QPainter& painter, const Layout& l) const;

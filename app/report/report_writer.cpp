@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTemporaryDir>
 
@@ -68,6 +69,7 @@ figure.half { display: inline-block; width: 49%; margin: 6pt 0; vertical-align: 
 figcaption { font-size: 8.8pt; color: #44516a; margin-top: 3pt; }
 .muted { color: #6b7687; }
 .nowrap { white-space: nowrap; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: 0.9em; }
 ul.notes { font-size: 9pt; }
 )css";
 
@@ -134,6 +136,13 @@ private:
 /// Keeps a heading with what follows it on one page (Chromium does not honour break-after: avoid on headings).
 QString keep(const QString& html) { return "<div class='keep'>" + html + "</div>"; }
 
+/// A project's notes mark commands as `code`, as Markdown does: set in a monospaced font, without the backticks.
+QString codeSpans(const QString& html)
+{
+    static const QRegularExpression code("`([^`]+)`");
+    return QString(html).replace(code, "<code>\\1</code>");
+}
+
 /// "monte-carlo (#6)", kept on one line: a table cell never breaks it at its hyphen.
 QString runName(const Run& run)
 {
@@ -175,9 +184,6 @@ QString against(double value, double baseline, const QString& unit)
 {
     if (!(baseline > 0) || !(value > 0))
         return QString("%1 against %2").arg(formatQuantity(value, unit), formatQuantity(baseline, unit));
-    // Within half a percent the two are level: "1.00× lower (3,673 s against 3,673 s)" would say nothing.
-    if (std::abs(value - baseline) <= 0.005 * baseline)
-        return QString("the same as (%1 against %2)").arg(formatQuantity(value, unit), formatQuantity(baseline, unit));
     const bool lower = value <= baseline;
     return QString("%1 %2 (%3 against %4)")
         .arg(formatQuantity(lower ? baseline / value : value / baseline, "x"), lower ? "lower" : "higher",
@@ -202,8 +208,18 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
 {
     const Run& best = *r.best;
     const double value = *best.metric(r.metric);
+    // Within half a percent two times are level: "1.00× lower (3,673 s against 3,673 s)" would say nothing.
+    const auto level = [](double a, double b) { return std::abs(a - b) <= 0.005 * std::max(std::abs(a), std::abs(b)); };
+    const bool allLevel = r.baselineCost && level(value, *r.baselineCost)
+        && (!r.runnerUp || level(value, *r.runnerUp->metric(r.metric)));
+    if (allLevel)
+        return QString("For <b>%1</b>, every run compared has the same %2 as a random placement, %3: where the "
+                       "processes go makes no difference, and <b>%4</b> is as good as any.")
+            .arg(esc(r.application), metricWords(r), formatQuantity(value, "s"), runName(best));
     QString s = QString("For <b>%1</b>, use <b>%2</b>. ").arg(esc(r.application), runName(best));
-    if (r.baselineCost) {
+    if (r.baselineCost && level(value, *r.baselineCost)) {
+        s += QString("Its %1, %2, is that of %3.").arg(metricWords(r), formatQuantity(value, "s"), baselineText(r));
+    } else if (r.baselineCost) {
         s += QString("Its %1 is %2 than %3").arg(metricWords(r), against(value, *r.baselineCost, "s"), baselineText(r));
         const auto usd = best.metric(r.usdMetric);
         if (usd && r.baselineUsd) {
@@ -221,7 +237,9 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
     if (r.runnerUp) {
         const double next = *r.runnerUp->metric(r.metric);
         s += QString(" The next best algorithm, %1, takes %2").arg(runName(*r.runnerUp), formatQuantity(next, "s"));
-        s += value > 0 ? QString(", %1 as long.").arg(formatQuantity(next / value, "x")) : QString(".");
+        s += level(value, next) ? QString(", level with it.")
+            : value > 0         ? QString(", %1 as long.").arg(formatQuantity(next / value, "x"))
+                                : QString(".");
     }
     if (r.lowestTrafficCost) {
         const auto& document = *input.document;
@@ -340,7 +358,7 @@ QString inputsSection(const ReportInput& input, FigureWriter& figure)
     if (!project->sources.empty()) {
         QString sources = "<h3>Sources</h3><ul class='notes'>";
         for (const auto& s : project->sources)
-            sources += "<li>" + esc(s) + "</li>";
+            sources += "<li>" + codeSpans(esc(s)) + "</li>";
         h += keep(sources + "</ul>");
     }
     return h + "</section>";

@@ -710,7 +710,8 @@ void ComparePanel::refreshSkyline()
                         .arg(m_skyPoints.size())
                         .arg(m_front.size());
     if (shown < points.size())
-        title += tr("<br><small>%n point(s): runs with equal values hide each other</small>", "", static_cast<int>(shown));
+        title += (shown == 1 ? tr("<br><small>one point: the runs' values are equal</small>")
+                             : tr("<br><small>%1 points: runs with equal values hide each other</small>").arg(shown));
     chart->setTitle(title);
 }
 

@@ -253,8 +253,12 @@ Expected<MappingResult> GeoMapper::mapImpl(const MappingProblem& problem, const 
     const int n = problem.processCount();
     const double fillWork = static_cast<double>(n) + static_cast<double>(problem.traffic().ptr[n]);
     int kappa = static_cast<int>(values.integer("kappa"));
+    const bool automatic = kappa == 0;
     std::string kappaNote;
     Group root = siteTree(topo, kappa, seed, fillWork, kappaNote);
+    // The parameter's 0 means "chosen here": the note says what it became (a note of its own explains a cut).
+    if (automatic && kappaNote.empty())
+        kappaNote = " (kappa=0: as many groups as sites, at most 5)";
 
     const std::vector<int> byWeight = SiteFiller::byWeight(problem.trafficVolume());
     std::vector<int> best;

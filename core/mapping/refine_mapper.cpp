@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -13,6 +14,14 @@
 namespace meridian::mapping {
 
 namespace {
+
+/// Six significant digits for a note a person reads ("59.5159", not std::to_string's "59.515854").
+std::string readable(double value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
 
 const std::vector<std::string> kBestOf = {"geo", "greedy", "mpipp", "scotch-bw", "scotch-lat", "topology-aware"};
 constexpr int kMpippLimitForBest = 1024;
@@ -378,7 +387,7 @@ Status chooseByJudge(const MappingProblem& problem, const std::vector<int>& alte
     }
     const bool replaced = *otherTime < *foundTime;
     result.notes.push_back("replayed the last two candidates: the predicted time's searches' "
-                           + std::to_string(*foundTime) + " s, the alpha-beta searches' " + std::to_string(*otherTime)
+                           + readable(*foundTime) + " s, the alpha-beta searches' " + readable(*otherTime)
                            + " s; kept the " + (replaced ? "alpha-beta" : "predicted time") + " searches' placement");
     if (replaced)
         result.placement = std::move(*completed);
@@ -395,13 +404,13 @@ std::string searchNote(const std::string& objectiveId, const SearchCost& objecti
         return busiestLink ? objective.evaluate(assignment).bottleneck : value;
     };
     const std::string what = objectiveId == "alpha-beta" ? "cost "
-        : objectiveId == "time"                          ? "predicted time "
+        : objectiveId == "time"                          ? "estimated time (the objective's surrogate) "
         : objectiveId == "dollars"                       ? "dollars "
         : busiestLink                                    ? "busiest link "
                                                          : "objective ";
     const std::string unit = objectiveId == "dollars" ? " USD" : objectiveId == "alpha-beta" || busiestLink ? " s" : "";
-    return what + std::to_string(shown(start, objective.evaluate(start).value)) + unit + " -> "
-        + std::to_string(shown(found.assignment, found.cost)) + unit
+    return what + readable(shown(start, objective.evaluate(start).value)) + unit + " \u2192 "
+        + readable(shown(found.assignment, found.cost)) + unit
         + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : "");
 }
 
