@@ -136,6 +136,12 @@ private:
 /// Keeps a heading with what follows it on one page (Chromium does not honour break-after: avoid on headings).
 QString keep(const QString& html) { return "<div class='keep'>" + html + "</div>"; }
 
+/// "1 site", "4 sites".
+QString counted(long long n, const char* noun)
+{
+    return QString("%1 %2%3").arg(n).arg(QString::fromLatin1(noun), n == 1 ? "" : "s");
+}
+
 /// A project's notes mark commands as `code`, as Markdown does: set in a monospaced font, without the backticks.
 QString codeSpans(const QString& html)
 {
@@ -170,11 +176,9 @@ QString titlePage(const ReportInput& input)
         row("Project file", esc(QFileInfo(document.path()).fileName()));
     row("Written", QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm"));
     row("Prepared with", QString("Meridian %1").arg(MERIDIAN_VERSION));
-    row("Sites",
-        QString("%1 sites, %2 hosts, %3 slots")
-            .arg(project->topology.siteCount())
-            .arg(project->topology.hostCount())
-            .arg(project->topology.siteCount() ? project->topology.totalCapacity() : 0));
+    row("Sites", QString("%1, %2, %3")
+                     .arg(counted(project->topology.siteCount(), "site"), counted(project->topology.hostCount(), "host"),
+                          counted(project->topology.siteCount() ? project->topology.totalCapacity() : 0, "slot")));
     row("Runs compared", QString::number(document.runs().size()));
     return h + "</dl></section>";
 }
@@ -253,16 +257,69 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
     return s;
 }
 
+/// One paragraph per graph with current partition runs: the one of shortest transfer time, against the mean of the
+/// hash runs (Geo-Cut's baseline) in time and WAN dollars, and the next best partitioner.
+QString partitionSummaries(const document::ProjectDocument& document)
+{
+    QString h;
+    for (const auto& graph : document.project()->graphs) {
+        std::vector<RunPtr> runs;
+        double hashTime = 0.0, hashUsd = 0.0;
+        int hashRuns = 0;
+        for (const auto& r : document.runs())
+            if (r->kind == document::RunKind::Partition && r->application == graph.name && !document.isStale(*r)
+                && r->metric("transfer_time_s")) {
+                runs.push_back(r);
+                if (r->algorithm == "hash") {
+                    hashTime += *r->metric("transfer_time_s");
+                    hashUsd += r->metric("wan_usd").value_or(NAN);
+                    ++hashRuns;
+                }
+            }
+        if (runs.empty())
+            continue;
+        std::stable_sort(runs.begin(), runs.end(), [](const RunPtr& a, const RunPtr& b) {
+            return *a->metric("transfer_time_s") < *b->metric("transfer_time_s");
+        });
+        const Run& best = *runs.front();
+        const double time = *best.metric("transfer_time_s");
+        QString p = QString("For the graph <b>%1</b>, partition with <b>%2</b>. ").arg(esc(graph.name), runName(best));
+        if (hashRuns > 0 && best.algorithm != "hash") {
+            p += QString("Its transfer time per iteration is %1 than hash's").arg(against(time, hashTime / hashRuns, "s"));
+            const auto usd = best.metric("wan_usd");
+            if (usd && std::isfinite(hashUsd) && hashUsd > 0) {
+                const double change = (*usd - hashUsd / hashRuns) / (hashUsd / hashRuns);
+                p += QString(", and its WAN egress costs %1 per iteration, %2 %3")
+                         .arg(formatQuantity(*usd, "USD"), formatQuantity(std::abs(change), "%"),
+                              change <= 0 ? "less" : "more");
+            }
+            p += ".";
+        } else {
+            p += QString("Its transfer time per iteration, %1, is the shortest of the runs compared.")
+                     .arg(formatQuantity(time, "s"));
+        }
+        const auto next = std::find_if(runs.begin() + 1, runs.end(),
+                                       [&](const RunPtr& r) { return r->algorithm != best.algorithm; });
+        if (next != runs.end())
+            p += QString(" The next best, %1, takes %2.")
+                     .arg(runName(**next), formatQuantity(*(*next)->metric("transfer_time_s"), "s"));
+        h += "<p class='recommendation'>" + p + "</p>";
+    }
+    return h;
+}
+
 QString summarySection(const ReportInput& input, const std::vector<document::Recommendation>& recommendations)
 {
     const auto& document = *input.document;
     QString h = "<h2>1 Summary</h2>";
-    if (recommendations.empty())
-        h += "<p>No current mapping runs: the sections below describe the inputs only. Run mappers (Run &gt; Run "
-             "Ticked Algorithms, or <code>meridian-cli report</code> on a project without runs) to get a "
+    const QString partitions = partitionSummaries(document);
+    if (recommendations.empty() && partitions.isEmpty())
+        h += "<p>No current runs: the sections below describe the inputs only. Run mappers or partitioners (Run "
+             "&gt; Run Ticked Algorithms, or <code>meridian-cli report</code> on a project without runs) to get a "
              "recommendation.</p>";
     for (const auto& r : recommendations)
         h += "<p class='recommendation'>" + recommendationSentence(input, r) + "</p>";
+    h += partitions;
     if (!recommendations.empty()) {
         std::vector<std::pair<QString, QStringList>> rows;
         for (const auto& r : recommendations) {
@@ -326,16 +383,23 @@ QString inputsSection(const ReportInput& input, FigureWriter& figure)
     const auto project = document.project();
     const auto& topology = project->topology;
     QString h = "<section class='chapter'><h2>2 Inputs</h2>";
-    QString network = document.networkModelText();
+    // One site has no link between sites to estimate: the distance model would describe nothing.
+    QString network = topology.siteCount() > 1 ? document.networkModelText() : QString();
     if (network.endsWith('.'))
         network.chop(1);
-    h += QString("<p>%1 sites with %2 hosts and %3 slots. Network: %4.</p>")
-             .arg(topology.siteCount())
-             .arg(topology.hostCount())
-             .arg(topology.siteCount() ? topology.totalCapacity() : 0)
-             .arg(esc(network));
+    h += QString("<p>%1 with %2 and %3.%4</p>")
+             .arg(counted(topology.siteCount(), "site"), counted(topology.hostCount(), "host"),
+                  counted(topology.siteCount() ? topology.totalCapacity() : 0, "slot"),
+                  network.isEmpty() ? QString() : " Network: " + esc(network) + ".");
     h += keep("<h3>Sites</h3>" + sitesTable(topology));
     h += figure("map");
+    if (topology.siteCount() == 1) {
+        const auto& network = document.completeNetwork();
+        h += QString("<p>Within the one site: latency %1, bandwidth %2 between any two of its hosts (unless the "
+                     "project gives host-level links).</p>")
+                 .arg(formatQuantity(network.latencyMs(0, 0) / 1000.0, "s"),
+                      formatQuantity(network.bandwidthMBps(0, 0), "MB/s"));
+    }
     if (figure.has("latency") || figure.has("bandwidth")) {
         QString network = "<h3>Network</h3>" + figure("latency", "half");
         network += figure("bandwidth", "half");
@@ -400,7 +464,7 @@ QString mappingRows(const ReportInput& input, const document::Recommendation* r,
                       {"Between sites", true},
                       {"Egress", true},
                       {"Dollars", true},
-                      {"Runtime", true},
+                      {"Mapper ran", true},
                       {"Status"}},
                      rows);
 }
@@ -432,7 +496,8 @@ QString partitionTable(const document::ProjectDocument& document)
         const QString budget = !over ? QString("\u2014") : *over > 0 ? "+" + formatQuantity(*over, "USD") : "met";
         rows.push_back(
             {document.isStale(*r) ? "stale" : "",
-             {esc(r->label()), formatQuantity(time, "s"), ratio(time, base[0], base[2]), formatQuantity(usd, "USD"),
+             {"<span class=nowrap>" + esc(r->label()) + "</span>", formatQuantity(time, "s"),
+              ratio(time, base[0], base[2]), formatQuantity(usd, "USD"),
               ratio(usd, base[1], base[2]), formatQuantity(r->metric("replication_factor").value_or(NAN), ""), budget,
               document.isStale(*r) ? "stale" : "current"}});
     }
@@ -460,14 +525,15 @@ QString resultsSection(const ReportInput& input, const std::vector<document::Rec
     QString h = "<section class='chapter'><h2>3 Results</h2>";
     if (document.runs().empty())
         return h + "<p>No runs yet.</p></section>";
-    h += "<p>Each application's runs, fastest first (by predicted time). Speed-up is the baseline's predicted time "
-         "over the run's (its traffic cost where runs have no predicted time); the recommended run is highlighted, "
-         "stale runs are shaded.</p>";
     std::vector<std::string> applications;
     for (const auto& run : document.runs())
         if (run->kind == document::RunKind::Mapping
             && std::find(applications.begin(), applications.end(), run->application) == applications.end())
             applications.push_back(run->application);
+    if (!applications.empty())
+        h += "<p>Each application's runs, fastest first (by predicted time). Speed-up is the baseline's predicted "
+             "time over the run's (its traffic cost where runs have no predicted time); the recommended run is "
+             "highlighted, stale runs are shaded.</p>";
     for (const auto& application : applications) {
         const auto found = std::find_if(recommendations.begin(), recommendations.end(),
                                         [&](const auto& r) { return r.application == application; });
@@ -501,9 +567,14 @@ QString whereTimeGoesSection(const ReportInput& input, const std::vector<documen
     if (recommendations.empty())
         return {};
     const auto& topology = input.document->project()->topology;
-    QString h = "<section class='chapter'><h2>4 Where the time goes</h2><p>The costliest pairs of sites in each "
-                "recommended run: what one site sends the other per iteration, the share of the run's cost that "
-                "traffic accounts for, and its egress charge.</p>";
+    // A chapter starts a page; one that only says that no traffic leaves a site (a single-site study) does not.
+    const bool anyPairs = std::any_of(recommendations.begin(), recommendations.end(), [&](const auto& r) {
+        return !document::heaviestSitePairs(*r.best, topology, 1).empty();
+    });
+    QString h = QString("<section%1><h2>4 Where the time goes</h2>").arg(anyPairs ? " class='chapter'" : "");
+    if (anyPairs)
+        h += "<p>The costliest pairs of sites in each recommended run: what one site sends the other per iteration, "
+             "that traffic's time and share of the run's traffic cost (SC17 eq. 3), and its egress charge.</p>";
     QStringList oneSite;
     for (const auto& r : recommendations) {
         const auto pairs = document::heaviestSitePairs(*r.best, topology, 8);
@@ -576,7 +647,10 @@ QString runDetails(const ReportInput& input, const Run& run)
     QString h = "<div class='keep'><h4>" + esc(run.label())
         + (input.document->isStale(run) ? QString(" (stale)") : QString()) + "</h4>";
     h += "<p>Parameters: " + (run.params.values().empty() ? QString("defaults") : esc(run.params.toString()))
-        + QString(". Seed %1; the mapper ran for %2.</p>").arg(run.seed).arg(formatQuantity(run.runtimeSeconds, "s"));
+        + QString(". Seed %1; the %2 ran for %3.</p>")
+              .arg(run.seed)
+              .arg(run.kind == document::RunKind::Partition ? "partitioner" : "mapper")
+              .arg(formatQuantity(run.runtimeSeconds, "s"));
     if (!run.notes.empty()) {
         h += "<ul class='notes'>";
         for (const auto& n : run.notes)

@@ -57,7 +57,7 @@ ComparePanel::ComparePanel(document::ProjectDocument* document, actions::RunCont
 
     m_tabs->addTab(buildTableTab(), tr("Table"));
     // Bars.
-    m_bars = makeChartView(this, tr("Mean mapping cost per application, normalised to random"));
+    m_bars = makeChartView(this, tr("Mean traffic cost per application, normalised to random"));
     m_tabs->addTab(chartTab(m_bars, nullptr), tr("Bars"));
     m_tabs->addTab(buildSkylineTab(), tr("Skyline"));
     m_tabs->addTab(buildMonteCarloTab(), tr("Monte Carlo"));
@@ -469,7 +469,7 @@ void ComparePanel::refreshBars()
             algorithms.push_back(r->algorithm);
     }
     if (sums.empty()) {
-        chart->setTitle(tr("Mean mapping cost per application (no current runs yet)"));
+        chart->setTitle(tr("Mean traffic cost per application (no current runs yet)"));
         return;
     }
     auto* series = new QBarSeries;
@@ -508,8 +508,8 @@ void ComparePanel::refreshBars()
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    chart->setTitle(allNormalised ? tr("Mean mapping cost per application, normalised to random")
-                                  : tr("Mean mapping cost per application, normalised"));
+    chart->setTitle(allNormalised ? tr("Mean traffic cost per application, normalised to random")
+                                  : tr("Mean traffic cost per application, normalised"));
 }
 
 void ComparePanel::updateSkylineNote(const std::string& input, const std::string& xId)
@@ -748,7 +748,7 @@ void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size,
             chartSvg(m_bestOfK, size, minimumTextPoints)};
     }
     if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r->kind == document::RunKind::Mapping; }))
-        figures["bars"] = {tr("Mean mapping cost of each algorithm's current runs, per application."),
+        figures["bars"] = {tr("Mean traffic cost (SC17 eq. 3) of each algorithm's current runs, per application, over random's."),
                            chartSvg(m_bars, size, minimumTextPoints)};
     for (int i = 0; i < m_partitionGraph->count(); ++i) {
         const std::string graph = m_partitionGraph->itemText(i).toStdString();

@@ -22,19 +22,31 @@ namespace meridian::workbench {
 namespace {
 
 /// What a report runs when the project has no saved runs: the baseline, the paper's mappers and refine, and
-/// monte-carlo for the cost distribution.
+/// monte-carlo for the cost distribution; on a graph, the baseline (hash), HDRF, G-Cut and Geo-Cut.
 const char* const kDefaultMappers[] = {"random", "geo", "greedy", "scotch-bw", "refine", "monte-carlo"};
+const char* const kDefaultPartitioners[] = {"hash", "hdrf", "g-cut", "geo-cut"};
 
-/// Runs the default mappers on every application in the window's controller; returns an error message or "".
+/// Runs the default mappers on every application, and the default partitioners on every graph, in the window's
+/// controller; returns an error message or "".
 QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint64_t seed)
 {
     std::vector<actions::RunRequest> requests;
-    for (const auto& app : window.document()->project()->applications)
+    const auto project = window.document()->project();
+    const auto wanted = [&only](const std::string& name) {
+        return only.isEmpty() || only.contains(QString::fromStdString(name));
+    };
+    for (const auto& app : project->applications)
         for (const char* mapper : kDefaultMappers)
-            if (only.isEmpty() || only.contains(QString::fromStdString(app.name)))
+            if (wanted(app.name))
                 requests.push_back({app.name, mapper,
                                     ParamValues::defaults(window.runController()->mappers().find(mapper)->parameters()),
                                     seed, std::nullopt, std::nullopt});
+    for (const auto& graph : project->graphs)
+        for (const char* partitioner : kDefaultPartitioners)
+            if (wanted(graph.name))
+                if (const auto* p = window.runController()->partitioners().find(partitioner))
+                    requests.push_back({graph.name, partitioner, ParamValues::defaults(p->parameters()), seed,
+                                        std::nullopt, actions::PartitionSettings{}});
     if (requests.empty())
         return {};
     auto* controller = window.runController();
@@ -47,8 +59,10 @@ QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint
     };
     QObject::connect(controller, &actions::RunController::runLanded, &loop, [&](int id, bool) {
         if (auto run = window.document()->run(id))
-            std::fprintf(stderr, "meridian-cli: %s done (traffic cost %s)\n", run->label().c_str(),
-                         qPrintable(report::formatQuantity(run->metric("cost_s").value_or(NAN), "s")));
+            std::fprintf(stderr, "meridian-cli: %s done (%s %s)\n", run->label().c_str(),
+                         run->metric("cost_s") ? "traffic cost" : "transfer time",
+                         qPrintable(report::formatQuantity(
+                             run->metric("cost_s").value_or(run->metric("transfer_time_s").value_or(NAN)), "s")));
         done();
     });
     QObject::connect(controller, &actions::RunController::runFailed, &loop,
@@ -56,7 +70,7 @@ QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint
                          failure = title + ": " + message;
                          done();
                      });
-    std::fprintf(stderr, "meridian-cli: the project has no saved runs; running %zu mappings first\n", requests.size());
+    std::fprintf(stderr, "meridian-cli: the project has no saved runs; running %zu mappings and partitionings first\n", requests.size());
     controller->submit(requests);
     loop.exec();
     return failure;

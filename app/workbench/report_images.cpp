@@ -66,7 +66,10 @@ report::Figures renderReportFigures(document::ProjectDocument& document, const R
             figures["map"] = {tr("The sites and the links between them, coloured as the legend says."), mapSvg(*views.map)};
         const std::pair<MatrixSource, const char*> network[] = {{MatrixSource::Latency, "latency"},
                                                                 {MatrixSource::Bandwidth, "bandwidth"}};
+        // One site: a 1 x 1 heatmap would show one colour; the report gives its two values in words.
         for (const auto& [source, key] : network) {
+            if (project->topology.siteCount() < 2)
+                break;
             auto data = matrixHeatmapData(document, source, -1, MatrixArrangement::AsIs);
             const QString title = data.title;
             figures[key] = {title, heatmapSvg(std::move(data), false)};

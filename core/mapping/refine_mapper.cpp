@@ -1,12 +1,12 @@
 #include "core/mapping/refine_mapper.h"
 
+#include "core/common/readable.h"
 #include "core/mapping/host_assignment.h"
 #include "core/mapping/local_search.h"
 #include "core/mapping/search_portfolio.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -14,14 +14,6 @@
 namespace meridian::mapping {
 
 namespace {
-
-/// Six significant digits for a note a person reads ("59.5159", not std::to_string's "59.515854").
-std::string readable(double value)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
-    return buffer;
-}
 
 const std::vector<std::string> kBestOf = {"geo", "greedy", "mpipp", "scotch-bw", "scotch-lat", "topology-aware"};
 constexpr int kMpippLimitForBest = 1024;
@@ -387,8 +379,8 @@ Status chooseByJudge(const MappingProblem& problem, const std::vector<int>& alte
     }
     const bool replaced = *otherTime < *foundTime;
     result.notes.push_back("replayed the last two candidates: the predicted time's searches' "
-                           + readable(*foundTime) + " s, the alpha-beta searches' " + readable(*otherTime)
-                           + " s; kept the " + (replaced ? "alpha-beta" : "predicted time") + " searches' placement");
+                           + readableSeconds(*foundTime) + ", the alpha-beta searches' " + readableSeconds(*otherTime)
+                           + "; kept the " + (replaced ? "alpha-beta" : "predicted time") + " searches' placement");
     if (replaced)
         result.placement = std::move(*completed);
     return {};
@@ -408,9 +400,14 @@ std::string searchNote(const std::string& objectiveId, const SearchCost& objecti
         : objectiveId == "dollars"                       ? "dollars "
         : busiestLink                                    ? "busiest link "
                                                          : "objective ";
-    const std::string unit = objectiveId == "dollars" ? " USD" : objectiveId == "alpha-beta" || busiestLink ? " s" : "";
-    return what + readable(shown(start, objective.evaluate(start).value)) + unit + " \u2192 "
-        + readable(shown(found.assignment, found.cost)) + unit
+    // Seconds and dollars with their units; a weighted objective has none.
+    const auto value = [&](double v) {
+        return objectiveId == "dollars"                           ? readableUsd(v)
+            : objectiveId == "alpha-beta" || busiestLink          ? readableSeconds(v)
+                                                                  : readableNumber(v);
+    };
+    return what + value(shown(start, objective.evaluate(start).value)) + " \u2192 "
+        + value(shown(found.assignment, found.cost))
         + (found.winner >= 0 ? " (search " + std::to_string(found.winner + 1) + ")" : "");
 }
 

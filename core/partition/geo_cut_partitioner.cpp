@@ -3,6 +3,7 @@
 #include "core/partition/streaming_partitioners.h"
 
 #include "core/common/random.h"
+#include "core/common/readable.h"
 #include "core/partition/refinement/edge_migration.h"
 #include "core/partition/refinement/partition_mapping.h"
 #include "core/partition/refinement/replica_refinement.h"
@@ -77,15 +78,10 @@ struct GasView {
 /// What stage 1 cost, and whether it is over the budget.
 std::string stageOneNote(const char* startName, double usd, double budgetUsd)
 {
-    char text[240];
+    std::string text = std::string("stage 1 (") + startName + ") costs " + readableUsd(usd);
     if (std::isfinite(budgetUsd) && !withinBudget(usd, budgetUsd))
-        std::snprintf(
-            text, sizeof text,
-            "stage 1 (%s) costs %.6g USD, over the budget of %.6g USD by %.6g USD: refinement lowers the cost "
-            "first",
-            startName, usd, budgetUsd, usd - budgetUsd);
-    else
-        std::snprintf(text, sizeof text, "stage 1 (%s) costs %.6g USD", startName, usd);
+        text += ", over the budget of " + readableUsd(budgetUsd) + " by " + readableUsd(usd - budgetUsd)
+            + ": refinement lowers the cost first";
     return text;
 }
 
@@ -222,18 +218,16 @@ bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Gra
                                     &state, incidence ? &*incidence : nullptr))
         return false;
     if (search.maxPasses > 0) {
-        char text[400];
-        std::snprintf(
-            text, sizeof text,
-            "replica refinement: %zu of %zu mirror(s) tried removed, %zu mirror(s) added, in %d pass(es)%s%s, "
-            "transfer time %.6g s -> %.6g s, cost %.6g USD -> %.6g USD; stages 2b and 3 took %.3g search steps",
-            report.mirrorsRemoved, report.mirrorsTried, report.mirrorsAdded, report.passes,
-            report.outOfBudget ? " (search budget spent)" : "",
-            report.capped ? " (the cost stopped falling above the budget; then the time was shortened at that "
-                            "cost)"
-                          : "",
-            report.before.transferSeconds(), report.after.transferSeconds(), report.before.usd, report.after.usd,
-            static_cast<double>(budget.spent()));
+        std::string text = "replica refinement: " + std::to_string(report.mirrorsRemoved) + " of "
+            + std::to_string(report.mirrorsTried) + " mirror(s) tried removed, " + std::to_string(report.mirrorsAdded)
+            + " mirror(s) added, in " + std::to_string(report.passes) + " pass(es)"
+            + (report.outOfBudget ? " (search budget spent)" : "")
+            + (report.capped ? " (the cost stopped falling above the budget; then the time was shortened at that cost)"
+                             : "")
+            + ", transfer time " + readableSeconds(report.before.transferSeconds()) + " \u2192 "
+            + readableSeconds(report.after.transferSeconds()) + ", cost " + readableUsd(report.before.usd) + " \u2192 "
+            + readableUsd(report.after.usd) + "; stages 2b and 3 took "
+            + readableCount(static_cast<double>(budget.spent())) + " search steps";
         notes.emplace_back(text);
     }
     if (mapping)

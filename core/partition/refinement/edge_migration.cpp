@@ -1,5 +1,6 @@
 #include "core/partition/refinement/edge_migration.h"
 
+#include "core/common/readable.h"
 #include "core/cost/gas_cost.h"
 #include "core/partition/refinement/edge_groups.h"
 #include "core/partition/refinement/replica_refinement.h"
@@ -250,10 +251,9 @@ bool migrateEdges(const PartitionProblem& problem, const model::Graph& graph, mo
             break;
         }
     }
-    char text[200];
-    std::snprintf(text, sizeof text, "edge migration: %d edge(s) moved in %d round(s), transfer time %.6g s -> %.6g s",
-                  migration.movedEdges(), rounds, startSeconds, migration.state().transferSeconds());
-    notes.emplace_back(text);
+    notes.push_back("edge migration: " + std::to_string(migration.movedEdges()) + " edge(s) moved in "
+                    + std::to_string(rounds) + " round(s), transfer time " + readableSeconds(startSeconds) + " \u2192 "
+                    + readableSeconds(migration.state().transferSeconds()));
     return true;
 }
 

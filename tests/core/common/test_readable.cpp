@@ -1,0 +1,39 @@
+// Numbers in run notes: three significant digits with a unit prefix, never in powers of ten.
+
+#include "core/common/readable.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace meridian;
+
+class TestReadable : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void secondsTakeAPrefixNotAnExponent()
+    {
+        QCOMPARE(readableSeconds(2.61351e-05), std::string("26.1 \u00b5s"));
+        QCOMPARE(readableSeconds(0.845), std::string("845 ms"));
+        QCOMPARE(readableSeconds(1.27016), std::string("1.27 s"));
+        QCOMPARE(readableSeconds(3672.452219), std::string("3,672 s"));
+        QCOMPARE(readableSeconds(0.0), std::string("0 s"));
+    }
+    void dollarsKeepTheirLeadingZeros()
+    {
+        QCOMPARE(readableUsd(7.38312e-06), std::string("$0.00000738"));
+        QCOMPARE(readableUsd(0.012345), std::string("$0.0123"));
+        QCOMPARE(readableUsd(1.2), std::string("$1.20"));
+        QCOMPARE(readableUsd(1234.4), std::string("$1,234"));
+    }
+    void countsAreGrouped()
+    {
+        QCOMPARE(readableCount(4.75e6), std::string("4,750,000"));
+        QCOMPARE(readableCount(999), std::string("999"));
+        QCOMPARE(readableCount(-1234), std::string("-1,234"));
+        QCOMPARE(readableNumber(0.85), std::string("0.850"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReadable)
+#include "test_readable.moc"
