@@ -501,15 +501,15 @@ void ComparePanel::refreshBars()
     for (const auto& a : algorithms)
         x->append(QString::fromStdString(a));
     // Round ticks (0, 0.2, 0.4, ...) rather than five even splits of the range (0.26, 0.53, ...).
-    auto* y = niceAxis(0, std::max(1.05, top * 1.05),
-                       allNormalised ? tr("cost / random")
-                                     : tr("cost / worst mapper (no random run for some applications)"));
+    // The axis title is short (it runs along the axis); the title says why it is not random's.
+    auto* y = niceAxis(0, std::max(1.05, top * 1.05), allNormalised ? tr("cost / random") : tr("cost / worst"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
     chart->setTitle(allNormalised ? tr("Mean traffic cost per application, normalised to random")
-                                  : tr("Mean traffic cost per application, normalised"));
+                                  : tr("Mean traffic cost per application, normalised to the worst mapper's<br>"
+                                       "<small>some applications have no random run</small>"));
 }
 
 void ComparePanel::updateSkylineNote(const std::string& input, const std::string& xId)
@@ -705,13 +705,15 @@ void ComparePanel::refreshSkyline()
     std::iota(every.begin(), every.end(), std::size_t(0));
     const std::size_t shown = distinct(every);
     m_skyFrontPoints = distinct(front);
-    QString title = tr("Skyline of %1: %2 runs, %3 on the Pareto front (lower left is better)")
+    // The second, smaller line keeps the first short enough for a long application name.
+    QString title = tr("Skyline of %1: %2 runs, %3 on the Pareto front")
                         .arg(QString::fromStdString(app))
                         .arg(m_skyPoints.size())
                         .arg(m_front.size());
-    if (shown < points.size())
-        title += (shown == 1 ? tr("<br><small>one point: the runs' values are equal</small>")
-                             : tr("<br><small>%1 points: runs with equal values hide each other</small>").arg(shown));
+    title += shown == points.size() ? tr("<br><small>lower left is better</small>")
+        : shown == 1                ? tr("<br><small>lower left is better; one point: the runs' values are equal</small>")
+                     : tr("<br><small>lower left is better; %1 points: runs with equal values hide each other</small>")
+                           .arg(shown);
     chart->setTitle(title);
 }
 

@@ -8,6 +8,7 @@
 #include "app/report/report_numbers.h"
 #include "app/report/report_writer.h"
 #include "cli_run.h"
+#include "report_figure_checks.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -49,49 +50,6 @@ QStringList headerTexts(const QString& html)
         }
     }
     out.removeDuplicates();
-    return out;
-}
-
-/// Every text of every figure of a report's HTML, with the size it prints at (points) when the figure is laid out to
-/// its print width (report::kPrintWidthPx, or half of it for a figure of class 'half'). QSvgGenerator writes each
-/// text's font size in the drawing's units, inside groups that may scale it (transform="matrix(a,b,c,d,e,f)").
-struct PrintedText {
-    QString text;
-    double points = 0.0;
-    int figure = 0;
-};
-
-std::vector<PrintedText> figureTexts(const QString& html)
-{
-    std::vector<PrintedText> out;
-    static const QRegularExpression figure("<figure( class='half')?>(.*?)</figure>",
-                                           QRegularExpression::DotMatchesEverythingOption);
-    static const QRegularExpression viewBox("viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\"");
-    static const QRegularExpression item(
-        R"re(<g [^>]*?transform="matrix\(([^)]*)\)"|<text [^>]*?font-size="([0-9.]+)"[^>]*>([^<]*)</text>)re");
-    int number = 0;
-    for (auto f = figure.globalMatch(html); f.hasNext();) {
-        const auto m = f.next();
-        ++number;
-        const double printWidth = m.captured(1).isEmpty() ? report::kPrintWidthPx : report::kHalfPrintWidthPx;
-        const double width = viewBox.match(m.captured(2)).captured(1).toDouble();
-        if (!(width > 0))
-            continue;
-        double scale = 1.0;
-        for (auto t = item.globalMatch(m.captured(2)); t.hasNext();) {
-            const auto i = t.next();
-            if (!i.captured(1).isEmpty()) {
-                const QStringList a = i.captured(1).split(',');
-                scale = a.size() >= 4 ? std::sqrt(std::abs(a[0].toDouble() * a[3].toDouble()
-                                                           - a[1].toDouble() * a[2].toDouble()))
-                                      : 1.0;
-                continue;
-            }
-            const QString text = QTextDocumentFragment::fromHtml(i.captured(3)).toPlainText().trimmed();
-            if (!text.isEmpty())
-                out.push_back({text, i.captured(2).toDouble() * scale * printWidth / width * 0.75, number});
-        }
-    }
     return out;
 }
 
@@ -251,17 +209,13 @@ private Q_SLOTS:
 
         // Every text drawn in a figure (the map, the heatmaps, the charts) prints at 7 pt or more, and none is
         // elided ("monte-c...").
-        const auto texts = figureTexts(source);
+        const auto texts = test::figureTexts(source);
         QVERIFY(texts.size() > 100);
-        for (const auto& t : texts) {
-            QVERIFY2(t.points >= report::kMinimumFigureTextPt - 0.01,
-                     qPrintable(QString("figure %1: '%2' prints at %3 pt").arg(t.figure).arg(t.text).arg(t.points)));
-            QVERIFY2(!t.text.contains(QChar(0x2026)) && !t.text.endsWith("..."),
-                     qPrintable(QString("figure %1: '%2' is elided").arg(t.figure).arg(t.text)));
-        }
+        const QStringList problems = test::figureTextProblems(texts);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
         // Site names on the map, run names in the charts and the heatmaps' site labels are all there in full.
         const auto hasText = [&texts](const QString& wanted) {
-            return std::any_of(texts.begin(), texts.end(), [&](const PrintedText& t) { return t.text == wanted; });
+            return std::any_of(texts.begin(), texts.end(), [&](const test::PrintedText& t) { return t.text == wanted; });
         };
         for (const QString& wanted : QStringList{"us-east", "singapore", "monte-carlo", "scotch-bw"})
             QVERIFY2(hasText(wanted), qPrintable(wanted));

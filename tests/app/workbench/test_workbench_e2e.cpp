@@ -10,6 +10,7 @@
 #include "app/workbench/matrix_panel.h"
 #include "app/workbench/run_panel.h"
 #include "app/workbench/runs_panel.h"
+#include "report_figure_checks.h"
 #include "test_support.h"
 #include "widgets/heatmap_view.h"
 #include "widgets/param_form.h"
@@ -186,6 +187,15 @@ private Q_SLOTS:
         QCOMPARE(report.read(5), QByteArray("%PDF-"));
         QVERIFY(report.size() > 20000); // text plus the map, heatmaps and charts
         QVERIFY(window.lastError().isEmpty());
+        // Its figures, as printed: every text 7 pt or more, none elided, on every sample.
+        const QString html = dir.filePath(name + ".html");
+        QVERIFY(window.writeReport(html));
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const auto texts = test::figureTexts(QString::fromUtf8(page.readAll()));
+        QVERIFY(!texts.empty());
+        const QStringList problems = test::figureTextProblems(texts);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
         // Kept beside the screenshots, to be looked at page by page (pdftoppm -png).
         const QString kept = shotPath(name, "5-report").replace(".png", ".pdf");
         QFile::remove(kept);
