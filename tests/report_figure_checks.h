@@ -43,9 +43,9 @@ inline std::vector<PrintedText> figureTexts(const QString& html)
             const auto i = t.next();
             if (!i.captured(1).isEmpty()) {
                 const QStringList a = i.captured(1).split(',');
-                scale = a.size() >= 4 ? std::sqrt(std::abs(a[0].toDouble() * a[3].toDouble()
-                                                           - a[1].toDouble() * a[2].toDouble()))
-                                      : 1.0;
+                scale = a.size() >= 4
+                    ? std::sqrt(std::abs(a[0].toDouble() * a[3].toDouble() - a[1].toDouble() * a[2].toDouble()))
+                    : 1.0;
                 continue;
             }
             const QString text = QTextDocumentFragment::fromHtml(i.captured(3)).toPlainText().trimmed();

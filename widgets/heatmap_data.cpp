@@ -103,8 +103,7 @@ QString formatValue(double value, const QString& unit)
     // Short durations read in ms and \u00b5s rather than in powers of ten.
     if (unit == "s" && value != 0.0 && std::abs(value) < 1.0) {
         const bool micro = std::abs(value) < 1e-3;
-        return plainNumber(value * (micro ? 1e6 : 1e3))
-            + (micro ? QStringLiteral(" \u00b5s") : QStringLiteral(" ms"));
+        return plainNumber(value * (micro ? 1e6 : 1e3)) + (micro ? QStringLiteral(" \u00b5s") : QStringLiteral(" ms"));
     }
     return plainNumber(value) + (unit.isEmpty() ? QString() : ' ' + unit);
 }

@@ -420,8 +420,8 @@ void WorldMapView::paintSites(QPainter& painter, const View& v, const QRectF& le
             painter.setFont(small);
             painter.setPen(Qt::white);
             const QString count = site.processes < 1000 ? QString::number(site.processes)
-                : site.processes < 10000 ? QString::number(site.processes / 1000.0, 'f', 1) + 'k'
-                                         : QString::number(std::lround(site.processes / 1000.0)) + 'k';
+                : site.processes < 10000                ? QString::number(site.processes / 1000.0, 'f', 1) + 'k'
+                                                        : QString::number(std::lround(site.processes / 1000.0)) + 'k';
             painter.drawText(QRectF(p.x() - radius - 4, p.y() - radius, 2 * radius + 8, 2 * radius), Qt::AlignCenter,
                              count);
             painter.setFont(labelFont);

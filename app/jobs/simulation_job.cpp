@@ -85,11 +85,10 @@ Status predictRun(document::Run& run, const document::Project& project, const mo
     const auto steps = static_cast<long long>(predicted->steps);
     run.notes.push_back(trace ? "predicted time: SMPI replay of the application's captured trace ("
                                 + std::to_string(predicted->traceLines) + " actions)"
-                            : predicted->replayedSteps >= steps
-                            ? "predicted time: SMPI replay of all " + std::to_string(steps)
-                                + " bulk-synchronous steps (the median message count)"
-                            : "predicted time: SMPI replay of " + std::to_string(predicted->replayedSteps) + " of "
-                                + std::to_string(steps)
+                            : predicted->replayedSteps >= steps ? "predicted time: SMPI replay of all "
+                                + std::to_string(steps) + " bulk-synchronous steps (the median message count)"
+                                                                : "predicted time: SMPI replay of "
+                                + std::to_string(predicted->replayedSteps) + " of " + std::to_string(steps)
                                 + " bulk-synchronous steps (the median message count), scaled to all of them");
     return {};
 }

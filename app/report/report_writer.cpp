@@ -176,9 +176,10 @@ QString titlePage(const ReportInput& input)
         row("Project file", esc(QFileInfo(document.path()).fileName()));
     row("Written", QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm"));
     row("Prepared with", QString("Meridian %1").arg(MERIDIAN_VERSION));
-    row("Sites", QString("%1, %2, %3")
-                     .arg(counted(project->topology.siteCount(), "site"), counted(project->topology.hostCount(), "host"),
-                          counted(project->topology.siteCount() ? project->topology.totalCapacity() : 0, "slot")));
+    row("Sites",
+        QString("%1, %2, %3")
+            .arg(counted(project->topology.siteCount(), "site"), counted(project->topology.hostCount(), "host"),
+                 counted(project->topology.siteCount() ? project->topology.totalCapacity() : 0, "slot")));
     row("Runs compared", QString::number(document.runs().size()));
     return h + "</dl></section>";
 }
@@ -230,9 +231,9 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
             const double change = *r.baselineUsd > 0 ? (*usd - *r.baselineUsd) / *r.baselineUsd : 0.0;
             s += QString(", and it costs %1 per iteration in %2, ")
                      .arg(formatQuantity(*usd, "USD"), r.usdMetric == "usd" ? "egress and instances" : "WAN egress");
-            s += std::abs(change) < 0.0005 ? QString("the same as the baseline")
-                                           : QString("%1 %2").arg(formatQuantity(std::abs(change), "%"),
-                                                                  change <= 0 ? "less" : "more");
+            s += std::abs(change) < 0.0005
+                ? QString("the same as the baseline")
+                : QString("%1 %2").arg(formatQuantity(std::abs(change), "%"), change <= 0 ? "less" : "more");
         }
         s += ".";
     } else {
@@ -285,7 +286,8 @@ QString partitionSummaries(const document::ProjectDocument& document)
         const double time = *best.metric("transfer_time_s");
         QString p = QString("For the graph <b>%1</b>, partition with <b>%2</b>. ").arg(esc(graph.name), runName(best));
         if (hashRuns > 0 && best.algorithm != "hash") {
-            p += QString("Its transfer time per iteration is %1 than hash's").arg(against(time, hashTime / hashRuns, "s"));
+            p += QString("Its transfer time per iteration is %1 than hash's")
+                     .arg(against(time, hashTime / hashRuns, "s"));
             const auto usd = best.metric("wan_usd");
             if (usd && std::isfinite(hashUsd) && hashUsd > 0) {
                 const double change = (*usd - hashUsd / hashRuns) / (hashUsd / hashRuns);
@@ -494,12 +496,11 @@ QString partitionTable(const document::ProjectDocument& document)
         const std::array<double, 3> base = found == hash.end() ? std::array<double, 3>{0, 0, 0} : found->second;
         const auto over = r->metric("over_budget_usd");
         const QString budget = !over ? QString("\u2014") : *over > 0 ? "+" + formatQuantity(*over, "USD") : "met";
-        rows.push_back(
-            {document.isStale(*r) ? "stale" : "",
-             {"<span class=nowrap>" + esc(r->label()) + "</span>", formatQuantity(time, "s"),
-              ratio(time, base[0], base[2]), formatQuantity(usd, "USD"),
-              ratio(usd, base[1], base[2]), formatQuantity(r->metric("replication_factor").value_or(NAN), ""), budget,
-              document.isStale(*r) ? "stale" : "current"}});
+        rows.push_back({document.isStale(*r) ? "stale" : "",
+                        {"<span class=nowrap>" + esc(r->label()) + "</span>", formatQuantity(time, "s"),
+                         ratio(time, base[0], base[2]), formatQuantity(usd, "USD"), ratio(usd, base[1], base[2]),
+                         formatQuantity(r->metric("replication_factor").value_or(NAN), ""), budget,
+                         document.isStale(*r) ? "stale" : "current"}});
     }
     if (rows.empty())
         return {};
@@ -603,9 +604,9 @@ QString whereTimeGoesSection(const ReportInput& input, const std::vector<documen
     // Said once for all of them, not once per run.
     if (!oneSite.isEmpty())
         h += QString("<p>%1 %2 every process on one site: no traffic leaves a site.</p>")
-                 .arg(oneSite.size() == 1 ? oneSite.front()
-                                          : QStringList(oneSite.mid(0, oneSite.size() - 1)).join(", ") + " and "
-                                                + oneSite.back(),
+                 .arg(oneSite.size() == 1
+                          ? oneSite.front()
+                          : QStringList(oneSite.mid(0, oneSite.size() - 1)).join(", ") + " and " + oneSite.back(),
                       oneSite.size() == 1 ? "keeps" : "keep");
     return h + "</section>";
 }
@@ -622,7 +623,8 @@ QString processesPerSite(const ReportInput& input, const std::vector<RunPtr>& ru
         std::vector<Column> columns{{"Site"}, {"Slots", true}};
         std::vector<std::vector<int>> loads;
         for (std::size_t r = first; r < last; ++r) {
-            columns.push_back({QString("#%1 %2").arg(runs[r]->id).arg(QString::fromStdString(runs[r]->algorithm)), true});
+            columns.push_back(
+                {QString("#%1 %2").arg(runs[r]->id).arg(QString::fromStdString(runs[r]->algorithm)), true});
             loads.push_back(runs[r]->placement.siteLoad(topology.siteCount()));
         }
         std::vector<std::pair<QString, QStringList>> rows;
@@ -700,7 +702,8 @@ QString methodSection()
            "them). Each run's notes say which model it used.</p>"
            "<p><b>Traffic cost.</b> The geo-distributed process mapping cost (SC17's eq. 3): over every pair of "
            "processes, the messages times the latency between their sites (or their instances, within a site) plus "
-           "the bytes over the bandwidth between them, summed (the alpha-beta model). It would be the communication time if no "
+           "the bytes over the bandwidth between them, summed (the alpha-beta model). It would be the communication "
+           "time if no "
            "two transfers overlapped; it measures total traffic, and where transfers do overlap it can rank "
            "placements otherwise than their time does: the summary says so where it does.</p>"
            "<p><b>Dollars.</b> WAN egress is the bytes leaving each site times that site's price per GB; instances "

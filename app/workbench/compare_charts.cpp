@@ -10,8 +10,8 @@
 #include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QLegend>
-#include <QLocale>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>

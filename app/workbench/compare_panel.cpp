@@ -575,6 +575,47 @@ int ComparePanel::skylineRunAt(const QPointF& value) const
     return best;
 }
 
+namespace {
+
+/// How many different points `which` of `points` are (equal within a millionth: identical runs).
+std::size_t distinctPoints(const std::vector<std::pair<double, double>>& points, const std::vector<std::size_t>& which)
+{
+    const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)); };
+    std::vector<std::pair<double, double>> seen;
+    for (std::size_t k : which) {
+        const auto& p = points[k];
+        if (std::none_of(seen.begin(), seen.end(),
+                         [&](const auto& q) { return near(p.first, q.first) && near(p.second, q.second); }))
+            seen.push_back(p);
+    }
+    return seen.size();
+}
+
+/// The skyline's two axis units: bytes in KB, MB, GB or TB by the largest value of the input's runs that have both
+/// metrics, so the ticks read as numbers a person says.
+template <typename Runs>
+std::pair<AxisUnit, AxisUnit> skylineUnits(const Runs& runs, const std::string& app, const std::string& xId,
+                                           const std::string& yId)
+{
+    document::RunMetric xMetric, yMetric;
+    double largestX = 0.0, largestY = 0.0;
+    for (const auto& r : runs)
+        if (r->application == app && r->metric(xId) && r->metric(yId))
+            for (const auto& m : r->metrics) {
+                if (m.id == xId) {
+                    xMetric = m;
+                    largestX = std::max(largestX, std::abs(m.value));
+                }
+                if (m.id == yId) {
+                    yMetric = m;
+                    largestY = std::max(largestY, std::abs(m.value));
+                }
+            }
+    return {axisUnit(xMetric, largestX), axisUnit(yMetric, largestY)};
+}
+
+} // namespace
+
 void ComparePanel::refreshSkyline()
 {
     QChart* chart = m_skyline->chart();
@@ -601,22 +642,7 @@ void ComparePanel::refreshSkyline()
     QPointF selected;
     bool hasSelected = false;
     double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = -minX;
-    // Bytes are shown in KB, MB, GB or TB by the largest value, so the ticks read as numbers a person says.
-    document::RunMetric xMetric, yMetric;
-    double largestX = 0.0, largestY = 0.0;
-    for (const auto& r : m_document->runs())
-        if (r->application == app && r->metric(xId) && r->metric(yId))
-            for (const auto& m : r->metrics) {
-                if (m.id == xId) {
-                    xMetric = m;
-                    largestX = std::max(largestX, std::abs(m.value));
-                }
-                if (m.id == yId) {
-                    yMetric = m;
-                    largestY = std::max(largestY, std::abs(m.value));
-                }
-            }
-    const AxisUnit xUnit = axisUnit(xMetric, largestX), yUnit = axisUnit(yMetric, largestY);
+    const auto [xUnit, yUnit] = skylineUnits(m_document->runs(), app, xId, yId);
     for (const auto& r : m_document->runs()) {
         if (r->application != app)
             continue;
@@ -689,31 +715,20 @@ void ComparePanel::refreshSkyline()
                     m_document->setCurrentRun(id);
             });
     }
-    // Runs with equal values are drawn on top of one another: the title says how many points there are.
-    const auto distinct = [&points](const std::vector<std::size_t>& which) {
-        std::vector<std::pair<double, double>> seen;
-        for (std::size_t k : which) {
-            const auto& p = points[k];
-            const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)); };
-            if (std::none_of(seen.begin(), seen.end(),
-                             [&](const auto& q) { return near(p.first, q.first) && near(p.second, q.second); }))
-                seen.push_back(p);
-        }
-        return seen.size();
-    };
+    m_skyFrontPoints = distinctPoints(points, front);
     std::vector<std::size_t> every(points.size());
     std::iota(every.begin(), every.end(), std::size_t(0));
-    const std::size_t shown = distinct(every);
-    m_skyFrontPoints = distinct(front);
-    // The second, smaller line keeps the first short enough for a long application name.
+    // Runs with equal values are drawn on top of one another: the title says how many points there are. The second,
+    // smaller line keeps the first short enough for a long application name.
+    const std::size_t shown = distinctPoints(points, every);
     QString title = tr("Skyline of %1: %2 runs, %3 on the Pareto front")
                         .arg(QString::fromStdString(app))
                         .arg(m_skyPoints.size())
                         .arg(m_front.size());
     title += shown == points.size() ? tr("<br><small>lower left is better</small>")
-        : shown == 1                ? tr("<br><small>lower left is better; one point: the runs' values are equal</small>")
-                     : tr("<br><small>lower left is better; %1 points: runs with equal values hide each other</small>")
-                           .arg(shown);
+        : shown == 1
+        ? tr("<br><small>lower left is better; one point: the runs' values are equal</small>")
+        : tr("<br><small>lower left is better; %1 points: runs with equal values hide each other</small>").arg(shown);
     chart->setTitle(title);
 }
 
@@ -750,8 +765,9 @@ void ComparePanel::addReportFigures(report::Figures& figures, const QSize& size,
             chartSvg(m_bestOfK, size, minimumTextPoints)};
     }
     if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r->kind == document::RunKind::Mapping; }))
-        figures["bars"] = {tr("Mean traffic cost (SC17 eq. 3) of each algorithm's current runs, per application, over random's."),
-                           chartSvg(m_bars, size, minimumTextPoints)};
+        figures["bars"] = {
+            tr("Mean traffic cost (SC17 eq. 3) of each algorithm's current runs, per application, over random's."),
+            chartSvg(m_bars, size, minimumTextPoints)};
     for (int i = 0; i < m_partitionGraph->count(); ++i) {
         const std::string graph = m_partitionGraph->itemText(i).toStdString();
         if (std::none_of(runs.begin(), runs.end(), [&](const auto& r) {

@@ -61,8 +61,9 @@ QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint
         if (auto run = window.document()->run(id))
             std::fprintf(stderr, "meridian-cli: %s done (%s %s)\n", run->label().c_str(),
                          run->metric("cost_s") ? "traffic cost" : "transfer time",
-                         qPrintable(report::formatQuantity(
-                             run->metric("cost_s").value_or(run->metric("transfer_time_s").value_or(NAN)), "s")));
+                         qPrintable(report::formatQuantity(run->metric("cost_s").value_or(
+                                                               run->metric("transfer_time_s").value_or(NAN)),
+                                                           "s")));
         done();
     });
     QObject::connect(controller, &actions::RunController::runFailed, &loop,
@@ -70,7 +71,8 @@ QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint
                          failure = title + ": " + message;
                          done();
                      });
-    std::fprintf(stderr, "meridian-cli: the project has no saved runs; running %zu mappings and partitionings first\n", requests.size());
+    std::fprintf(stderr, "meridian-cli: the project has no saved runs; running %zu mappings and partitionings first\n",
+                 requests.size());
     controller->submit(requests);
     loop.exec();
     return failure;

@@ -38,8 +38,9 @@ QByteArray heatmapSvg(widgets::HeatmapData data, bool logScale)
     renderer.setLogScale(logScale);
     renderer.setData(std::move(data));
     const QString title = renderer.data().title;
-    return svgDrawing(kHeatmapSize, title,
-                      [&renderer](QPainter& painter) { renderer.renderTo(painter, QRect(QPoint(0, 0), kHeatmapSize)); });
+    return svgDrawing(kHeatmapSize, title, [&renderer](QPainter& painter) {
+        renderer.renderTo(painter, QRect(QPoint(0, 0), kHeatmapSize));
+    });
 }
 
 QByteArray mapSvg(widgets::WorldMapView& map)
@@ -63,7 +64,8 @@ report::Figures renderReportFigures(document::ProjectDocument& document, const R
     const auto project = document.project();
     if (project->topology.siteCount() > 0) {
         if (views.map)
-            figures["map"] = {tr("The sites and the links between them, coloured as the legend says."), mapSvg(*views.map)};
+            figures["map"] = {tr("The sites and the links between them, coloured as the legend says."),
+                              mapSvg(*views.map)};
         const std::pair<MatrixSource, const char*> network[] = {{MatrixSource::Latency, "latency"},
                                                                 {MatrixSource::Bandwidth, "bandwidth"}};
         // One site: a 1 x 1 heatmap would show one colour; the report gives its two values in words.

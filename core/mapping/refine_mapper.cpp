@@ -402,9 +402,9 @@ std::string searchNote(const std::string& objectiveId, const SearchCost& objecti
                                                          : "objective ";
     // Seconds and dollars with their units; a weighted objective has none.
     const auto value = [&](double v) {
-        return objectiveId == "dollars"                           ? readableUsd(v)
-            : objectiveId == "alpha-beta" || busiestLink          ? readableSeconds(v)
-                                                                  : readableNumber(v);
+        return objectiveId == "dollars"                  ? readableUsd(v)
+            : objectiveId == "alpha-beta" || busiestLink ? readableSeconds(v)
+                                                         : readableNumber(v);
     };
     return what + value(shown(start, objective.evaluate(start).value)) + " \u2192 "
         + value(shown(found.assignment, found.cost))

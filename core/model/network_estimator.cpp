@@ -103,9 +103,9 @@ std::string plain(double value)
 /// "least squares on 6 pairs"; a prior, fitted on none, says so on its own.
 std::string fitted(DistanceModel::Fit fit, int n)
 {
-    return fit == DistanceModel::Fit::Prior ? std::string(fitName(fit))
-                                            : std::string(fitName(fit)) + " on " + std::to_string(n)
-            + (n == 1 ? " pair" : " pairs");
+    return fit == DistanceModel::Fit::Prior
+        ? std::string(fitName(fit))
+        : std::string(fitName(fit)) + " on " + std::to_string(n) + (n == 1 ? " pair" : " pairs");
 }
 
 } // namespace
@@ -115,9 +115,9 @@ std::string DistanceModel::describe() const
     // Slopes per 1000 km: readable numbers for the distances between sites.
     return "Missing entries are estimated from great-circle distance d (in 1000 km). Latency = "
         + plain(latencyInterceptMs) + " ms + " + plain(latencySlopeMsPerKm * 1000.0) + " ms \u00d7 d ("
-        + fitted(latencyFit, latencySamples) + "). 1/bandwidth = " + plain(inverseBandwidthIntercept)
-        + " s/MB + " + plain(inverseBandwidthSlopePerKm * 1000.0) + " s/MB \u00d7 d ("
-        + fitted(bandwidthFit, bandwidthSamples) + "). Missing intra-site entries: latency " + plain(latencyDiagonalMs) + " ms ("
+        + fitted(latencyFit, latencySamples) + "). 1/bandwidth = " + plain(inverseBandwidthIntercept) + " s/MB + "
+        + plain(inverseBandwidthSlopePerKm * 1000.0) + " s/MB \u00d7 d (" + fitted(bandwidthFit, bandwidthSamples)
+        + "). Missing intra-site entries: latency " + plain(latencyDiagonalMs) + " ms ("
         + diagonalSource(latencyDiagonalSamples) + "), bandwidth " + plain(bandwidthDiagonalMBps) + " MB/s ("
         + diagonalSource(bandwidthDiagonalSamples) + ").";
 }

@@ -197,7 +197,8 @@ private Q_SLOTS:
         const auto small = test::makeProblem(synth::Pattern::LU, 1024, test::fourRegions(std::vector<int>(64, 16), 16));
         auto full = geo->map(small, 1, quiet);
         QVERIFY(full);
-        QVERIFY2(QString::fromStdString(full->notes.front()).startsWith("kappa 5 (kappa=0: as many groups as sites, at most 5), 720 orders costed"),
+        QVERIFY2(QString::fromStdString(full->notes.front())
+                     .startsWith("kappa 5 (kappa=0: as many groups as sites, at most 5), 720 orders costed"),
                  full->notes.front().c_str());
         QCOMPARE(full->notes.size(), std::size_t{1});
     }
