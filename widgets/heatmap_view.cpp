@@ -1,6 +1,7 @@
 #include "widgets/heatmap_view.h"
 
 #include "widgets/heatmap_binning.h"
+#include "widgets/nice_scale.h"
 
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
@@ -500,6 +501,32 @@ void HeatmapView::paintSums(QPainter& p, const Layout& l) const
 }
 
 /// A vertical colour bar with five labelled ticks, the scale and the binning.
+std::vector<double> HeatmapView::legendTicks(double lo, double hi, bool log)
+{
+    std::vector<double> out;
+    if (!(hi > lo))
+        return out;
+    if (!log) {
+        const NiceScale scale = niceScale(lo, hi, 5);
+        // Whole multiples of the step, so that 0.3 is 3 x 0.1 rounded, not 0.1 added three times.
+        for (double k = std::ceil(lo / scale.step); k * scale.step < hi; ++k)
+            if (k * scale.step > lo)
+                out.push_back(k * scale.step);
+        return out;
+    }
+    // 1, 2 and 5 per decade; only the powers of ten when that gives more than four.
+    for (const bool decadesOnly : {false, true}) {
+        out.clear();
+        for (double decade = std::pow(10.0, std::floor(std::log10(lo))); decade <= hi; decade *= 10.0)
+            for (double m : {1.0, 2.0, 5.0})
+                if ((!decadesOnly || m == 1.0) && m * decade > lo && m * decade < hi)
+                    out.push_back(m * decade);
+        if (out.size() <= 4)
+            break;
+    }
+    return out;
+}
+
 void HeatmapView::paintLegend(QPainter& p, const Layout& l, const Binned& binned) const
 {
     const QFontMetrics fm(p.font());
@@ -514,17 +541,26 @@ void HeatmapView::paintLegend(QPainter& p, const Layout& l, const Binned& binned
     p.setPen(kText);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
     const bool log = m_log && !m_stats.isSigned() && lo > 0 && hi > 0;
-    // Five ticks, but a value is labelled once: a narrow range (or a single value) would repeat one label.
-    QString previous;
-    for (int k = 0; k <= 4; ++k) {
-        const double t = k / 4.0;
-        const double v = log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo)))
-                             : lo + t * (hi - lo);
-        const QString label = formatValue(v, m_data.unit);
-        if (label == previous)
-            continue;
-        previous = label;
+    const auto position = [&](double v) {
+        return log ? (std::log10(v) - std::log10(lo)) / std::max(1e-300, std::log10(hi) - std::log10(lo))
+                   : (v - lo) / (hi > lo ? hi - lo : 1.0);
+    };
+    // The range's ends, then round values between them (1, 2, 5 per decade on a log scale), each labelled once
+    // and a line apart from the others: not five even splits of the range ("2.927 MB").
+    std::vector<double> ticks{lo, hi};
+    for (double v : legendTicks(lo, hi, log))
+        ticks.push_back(v);
+    std::vector<int> used;
+    QStringList labelled;
+    for (double v : ticks) {
+        const double t = std::clamp(position(v), 0.0, 1.0);
         const int y = bar.bottom() - static_cast<int>(t * (bar.height() - 1));
+        const QString label = formatValue(v, m_data.unit);
+        if (labelled.contains(label)
+            || std::any_of(used.begin(), used.end(), [&](int other) { return std::abs(other - y) < fm.height(); }))
+            continue;
+        labelled << label;
+        used.push_back(y);
         p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
         p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, kLegendWidth - 24, fm.height()),
                    Qt::AlignLeft | Qt::AlignVCenter, label);

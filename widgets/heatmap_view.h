@@ -45,6 +45,9 @@ public:
 
     /// Returns the colour of a normalised value in [0, 1] on the viridis palette.
     static QColor paletteColor(double t);
+    /// The colour bar's round values strictly between `lo` and `hi`: a nice linear scale's ticks, or on a log scale
+    /// 1, 2 and 5 per decade (only the powers of ten when those are more than four).
+    static std::vector<double> legendTicks(double lo, double hi, bool log);
     /// Returns the colour of a value in [-1, 1] on the diverging palette (blue, white, orange).
     static QColor divergingColor(double t);
     /// Returns the cell under a widget position, or (-1, -1) outside the plot.

@@ -109,6 +109,14 @@ private Q_SLOTS:
         QCOMPARE(formatValue(4.47e-5, "s"), QString("44.7 \u00b5s"));
         QCOMPARE(formatValue(2.5, "s"), QString("2.5 s"));
         QCOMPARE(formatValue(std::nan(""), "ms"), QString("no value"));
+        // The colour bar's values between its ends are round: 1-2-5 per decade on a log scale, a nice linear step.
+        QCOMPARE(HeatmapView::legendTicks(16.8e6, 189.4e6, true), (std::vector<double>{20e6, 50e6, 100e6}));
+        QCOMPARE(HeatmapView::legendTicks(8, 74420, true), (std::vector<double>{10, 100, 1000, 10000}));
+        const auto linear = HeatmapView::legendTicks(0.08722, 0.35, false);
+        QCOMPARE(linear.size(), std::size_t(3));
+        for (std::size_t i = 0; i < linear.size(); ++i)
+            QCOMPARE(formatValue(linear[i], "ms"), QString("0.%1 ms").arg(i + 1));
+        QVERIFY(HeatmapView::legendTicks(5, 5, false).empty());
         // Never in powers of ten: a large time with grouped thousands, a small price with its leading zeros.
         QCOMPARE(formatValue(14930.4, "s"), QString("14,930 s"));
         QCOMPARE(formatValue(1.096e-5, "USD"), QString("0.00001096 USD"));
