@@ -254,7 +254,8 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
         ++color;
     }
     // Round ticks (20, 40, 60), not the range's own ends split in four (13.72, 28.58, 43.45).
-    auto* x = niceAxis(lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo), tr("traffic cost (s)"));
+    // A cost is never negative: the padding below the cheapest stops at zero.
+    auto* x = niceAxis(std::max(0.0, lo - 0.03 * (hi - lo)), hi + 0.03 * (hi - lo), tr("traffic cost (s)"));
     auto* y = new QValueAxis;
     y->setRange(0, 1);
     y->setTitleText(tr("share of placements"));
@@ -295,7 +296,8 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
     const double kMax = run->bestCurve.empty() ? 10.0 : std::max(10.0, double(run->bestCurve.back().first));
     kAxis->setRange(1, kMax);
     const double pad = 0.05 * (bHi - bLo + 1e-12);
-    auto* cAxis = std::isfinite(bLo) ? niceAxis(bLo - pad, bHi + pad, tr("best traffic cost (s)")) : new QValueAxis;
+    auto* cAxis = std::isfinite(bLo) ? niceAxis(std::max(0.0, bLo - pad), bHi + pad, tr("best traffic cost (s)"))
+                                     : new QValueAxis;
     cAxis->setTitleText(tr("best traffic cost (s)"));
     best->addAxis(kAxis, Qt::AlignBottom);
     best->addAxis(cAxis, Qt::AlignLeft);
