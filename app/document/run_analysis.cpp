@@ -8,6 +8,8 @@
 
 namespace meridian::document {
 
+bool isLevel(double a, double b) { return std::max(a, b) <= std::min(a, b) * (1.0 + kLevelTime); }
+
 bool samplesDiffer(const Run& run)
 {
     if (run.costSamples.empty())
@@ -50,9 +52,6 @@ std::vector<SitePairCost> heaviestSitePairs(const Run& run, const model::Topolog
 namespace {
 
 bool isBaseline(const Run& run) { return run.algorithm == "random"; }
-
-/// True when predicted time `a` is within kLevelTime of the fastest `fastest` (a >= fastest).
-bool level(double a, double fastest) { return a <= fastest * (1.0 + kLevelTime); }
 
 /// The baseline of one application: its current random runs' mean, else a monte-carlo run's sample mean.
 void setBaseline(Recommendation& r, const std::vector<std::shared_ptr<const Run>>& current)
@@ -133,7 +132,7 @@ std::vector<Recommendation> recommend(const std::vector<std::shared_ptr<const Ru
         // Predicted times within kLevelTime of the fastest are level: of those, the lowest traffic cost.
         if (predicted)
             for (const auto& run : current)
-                if (!isBaseline(*run) && level(*run->metric("predicted_s"), *r.best->metric("predicted_s"))
+                if (!isBaseline(*run) && isLevel(*run->metric("predicted_s"), *r.best->metric("predicted_s"))
                     && *run->metric("cost_s") < *r.best->metric("cost_s"))
                     r.best = run;
         for (const auto& run : current)
@@ -222,7 +221,7 @@ std::string trafficButSlower(const Run& cheaper, const Run& faster, const Projec
     const auto cost = [](const Run& r) { return r.metric("cost_s"); };
     const auto time = [](const Run& r) { return r.metric("predicted_s"); };
     if (!cost(cheaper) || !cost(faster) || !time(cheaper) || !time(faster) || *cost(cheaper) >= *cost(faster)
-        || level(*time(cheaper), *time(faster)))
+        || isLevel(*time(cheaper), *time(faster)))
         return {};
     // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a chain of string + string.
     std::string text = "#";

@@ -55,6 +55,8 @@ struct Recommendation {
 /// Predicted times that differ by less than this share are level: the prediction's own error is larger (1-2% against
 /// SMPI runs of the programs), so neither is called faster.
 inline constexpr double kLevelTime = 0.01;
+/// Whether two predicted times (or two costs) are level: the larger within kLevelTime of the smaller.
+bool isLevel(double a, double b);
 
 /// Returns one recommendation per application with a current mapping run, in the project's order of first
 /// appearance in `runs`, by predicted time where every current run has one (else by traffic cost). Random runs

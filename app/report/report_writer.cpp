@@ -213,8 +213,9 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
 {
     const Run& best = *r.best;
     const double value = *best.metric(r.metric);
-    // Within half a percent two times are level: "1.00× lower (3,673 s against 3,673 s)" would say nothing.
-    const auto level = [](double a, double b) { return std::abs(a - b) <= 0.005 * std::max(std::abs(a), std::abs(b)); };
+    // Level times (document::isLevel, as the recommendation ranks them): "1.00× lower (3,673 s against 3,673 s)"
+    // would say nothing.
+    const auto level = document::isLevel;
     const bool allLevel = r.baselineCost && level(value, *r.baselineCost)
         && (!r.runnerUp || level(value, *r.runnerUp->metric(r.metric)));
     if (allLevel)
@@ -258,6 +259,30 @@ QString recommendationSentence(const ReportInput& input, const document::Recomme
     return s;
 }
 
+/// The mean of a graph's current hash runs (Geo-Cut's baseline): transfer time and WAN dollars; 0 without one.
+struct HashMean {
+    double seconds = 0.0;
+    double usd = 0.0;
+};
+
+HashMean hashMean(const document::ProjectDocument& document, const std::string& graph)
+{
+    HashMean mean;
+    int runs = 0;
+    for (const auto& r : document.runs())
+        if (r->kind == document::RunKind::Partition && r->algorithm == "hash" && r->derivedFrom == 0
+            && r->application == graph && !document.isStale(*r)) {
+            mean.seconds += r->metric("transfer_time_s").value_or(0);
+            mean.usd += r->metric("wan_usd").value_or(0);
+            ++runs;
+        }
+    if (runs > 0) {
+        mean.seconds /= runs;
+        mean.usd /= runs;
+    }
+    return mean;
+}
+
 /// One paragraph per graph with current partition runs: the one of shortest transfer time, against the mean of the
 /// hash runs (Geo-Cut's baseline) in time and WAN dollars, and the next best partitioner.
 QString partitionSummaries(const document::ProjectDocument& document)
@@ -265,18 +290,10 @@ QString partitionSummaries(const document::ProjectDocument& document)
     QString h;
     for (const auto& graph : document.project()->graphs) {
         std::vector<RunPtr> runs;
-        double hashTime = 0.0, hashUsd = 0.0;
-        int hashRuns = 0;
         for (const auto& r : document.runs())
             if (r->kind == document::RunKind::Partition && r->application == graph.name && !document.isStale(*r)
-                && r->metric("transfer_time_s")) {
+                && r->metric("transfer_time_s"))
                 runs.push_back(r);
-                if (r->algorithm == "hash") {
-                    hashTime += *r->metric("transfer_time_s");
-                    hashUsd += r->metric("wan_usd").value_or(NAN);
-                    ++hashRuns;
-                }
-            }
         if (runs.empty())
             continue;
         std::stable_sort(runs.begin(), runs.end(), [](const RunPtr& a, const RunPtr& b) {
@@ -285,12 +302,12 @@ QString partitionSummaries(const document::ProjectDocument& document)
         const Run& best = *runs.front();
         const double time = *best.metric("transfer_time_s");
         QString p = QString("For the graph <b>%1</b>, partition with <b>%2</b>. ").arg(esc(graph.name), runName(best));
-        if (hashRuns > 0 && best.algorithm != "hash") {
-            p += QString("Its transfer time per iteration is %1 than hash's")
-                     .arg(against(time, hashTime / hashRuns, "s"));
+        const HashMean hash = hashMean(document, graph.name);
+        if (hash.seconds > 0 && best.algorithm != "hash") {
+            p += QString("Its transfer time per iteration is %1 than hash's").arg(against(time, hash.seconds, "s"));
             const auto usd = best.metric("wan_usd");
-            if (usd && std::isfinite(hashUsd) && hashUsd > 0) {
-                const double change = (*usd - hashUsd / hashRuns) / (hashUsd / hashRuns);
+            if (usd && hash.usd > 0) {
+                const double change = (*usd - hash.usd) / hash.usd;
                 p += QString(", and its WAN egress costs %1 per iteration, %2 %3")
                          .arg(formatQuantity(*usd, "USD"), formatQuantity(std::abs(change), "%"),
                               change <= 0 ? "less" : "more");
@@ -475,30 +492,20 @@ QString mappingRows(const ReportInput& input, const document::Recommendation* r,
 /// current hash run of its graph (Geo-Cut Figs. 5-8).
 QString partitionTable(const document::ProjectDocument& document)
 {
-    std::map<std::string, std::array<double, 3>> hash; // graph -> time sum, cost sum, count
-    for (const auto& r : document.runs())
-        if (r->kind == document::RunKind::Partition && r->algorithm == "hash" && r->derivedFrom == 0
-            && !document.isStale(*r)) {
-            auto& h = hash[r->application];
-            h[0] += r->metric("transfer_time_s").value_or(0);
-            h[1] += r->metric("wan_usd").value_or(0);
-            h[2] += 1;
-        }
-    const auto ratio = [](double value, double sum, double count) {
-        return count > 0 && sum > 0 ? formatQuantity(value / (sum / count), "x") : QString("\u2014");
+    const auto ratio = [](double value, double mean) {
+        return mean > 0 ? formatQuantity(value / mean, "x") : QString("\u2014");
     };
     std::vector<std::pair<QString, QStringList>> rows;
     for (const auto& r : document.runs()) {
         if (r->kind != document::RunKind::Partition)
             continue;
         const double time = r->metric("transfer_time_s").value_or(NAN), usd = r->metric("wan_usd").value_or(NAN);
-        const auto found = hash.find(r->application);
-        const std::array<double, 3> base = found == hash.end() ? std::array<double, 3>{0, 0, 0} : found->second;
+        const HashMean base = hashMean(document, r->application);
         const auto over = r->metric("over_budget_usd");
         const QString budget = !over ? QString("\u2014") : *over > 0 ? "+" + formatQuantity(*over, "USD") : "met";
         rows.push_back({document.isStale(*r) ? "stale" : "",
                         {"<span class=nowrap>" + esc(r->label()) + "</span>", formatQuantity(time, "s"),
-                         ratio(time, base[0], base[2]), formatQuantity(usd, "USD"), ratio(usd, base[1], base[2]),
+                         ratio(time, base.seconds), formatQuantity(usd, "USD"), ratio(usd, base.usd),
                          formatQuantity(r->metric("replication_factor").value_or(NAN), ""), budget,
                          document.isStale(*r) ? "stale" : "current"}});
     }

@@ -28,7 +28,7 @@ const char* const kDefaultPartitioners[] = {"hash", "hdrf", "g-cut", "geo-cut"};
 
 /// Runs the default mappers on every application, and the default partitioners on every graph, in the window's
 /// controller; returns an error message or "".
-QString runDefaultMappers(MainWindow& window, const QStringList& only, std::uint64_t seed)
+QString runDefaultRuns(MainWindow& window, const QStringList& only, std::uint64_t seed)
 {
     std::vector<actions::RunRequest> requests;
     const auto project = window.document()->project();
@@ -132,7 +132,7 @@ int runReportCommand(int argc, char** argv)
         if (window.document()->project()->applicationIndex(name.toStdString()) < 0)
             return cli::usageError(QString("the project has no application '%1'").arg(name));
     if (window.document()->runs().empty())
-        if (const QString failure = runDefaultMappers(window, only, seed); !failure.isEmpty())
+        if (const QString failure = runDefaultRuns(window, only, seed); !failure.isEmpty())
             return cli::usageError(failure);
     if (auto s = window.writeReport(out); !s)
         return cli::report(s.error());

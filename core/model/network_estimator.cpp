@@ -1,8 +1,8 @@
 #include "core/model/network_estimator.h"
 
+#include "core/common/readable.h"
+
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <vector>
 
 namespace meridian::model {
@@ -89,17 +89,6 @@ double DistanceModel::bandwidthMBps(double km) const
 
 namespace {
 
-/// Four significant digits without an exponent ("0.00001682" rather than "1.682e-05"): a sentence a person reads.
-std::string plain(double value)
-{
-    if (value == 0.0 || !std::isfinite(value))
-        return value == 0.0 ? "0" : std::to_string(value);
-    const int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(std::abs(value)))), 0, 12);
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
 /// "least squares on 6 pairs"; a prior, fitted on none, says so on its own.
 std::string fitted(DistanceModel::Fit fit, int n)
 {
@@ -114,12 +103,12 @@ std::string DistanceModel::describe() const
 {
     // Slopes per 1000 km: readable numbers for the distances between sites.
     return "Missing entries are estimated from great-circle distance d (in 1000 km). Latency = "
-        + plain(latencyInterceptMs) + " ms + " + plain(latencySlopeMsPerKm * 1000.0) + " ms \u00d7 d ("
-        + fitted(latencyFit, latencySamples) + "). 1/bandwidth = " + plain(inverseBandwidthIntercept) + " s/MB + "
-        + plain(inverseBandwidthSlopePerKm * 1000.0) + " s/MB \u00d7 d (" + fitted(bandwidthFit, bandwidthSamples)
-        + "). Missing intra-site entries: latency " + plain(latencyDiagonalMs) + " ms ("
-        + diagonalSource(latencyDiagonalSamples) + "), bandwidth " + plain(bandwidthDiagonalMBps) + " MB/s ("
-        + diagonalSource(bandwidthDiagonalSamples) + ").";
+        + readableNumber(latencyInterceptMs) + " ms + " + readableNumber(latencySlopeMsPerKm * 1000.0)
+        + " ms \u00d7 d (" + fitted(latencyFit, latencySamples) + "). 1/bandwidth = "
+        + readableNumber(inverseBandwidthIntercept) + " s/MB + " + readableNumber(inverseBandwidthSlopePerKm * 1000.0)
+        + " s/MB \u00d7 d (" + fitted(bandwidthFit, bandwidthSamples) + "). Missing intra-site entries: latency "
+        + readableNumber(latencyDiagonalMs) + " ms (" + diagonalSource(latencyDiagonalSamples) + "), bandwidth "
+        + readableNumber(bandwidthDiagonalMBps) + " MB/s (" + diagonalSource(bandwidthDiagonalSamples) + ").";
 }
 
 DistanceModel NetworkEstimator::fit(const Network& network, const Topology& topology)

@@ -206,6 +206,11 @@ private Q_SLOTS:
         const QString source = QString::fromUtf8(test::readAll(html));
         QVERIFY(source.contains("<svg")); // charts and the map inline as vectors
         QVERIFY(source.contains("For <b>LU</b>, use <b>"));
+        // Coordinates to two decimals, one processes-per-site table per application, no "—/GB" or "..".
+        QVERIFY(source.contains("\u221277.40\u00b0"));
+        QCOMPARE(source.count("Processes per site"), 1);
+        QVERIFY(!source.contains("\u2014/GB"));
+        QVERIFY(!source.contains(".."));
 
         // Every text drawn in a figure (the map, the heatmaps, the charts) prints at 7 pt or more, and none is
         // elided ("monte-c...").
@@ -250,6 +255,21 @@ private Q_SLOTS:
         QVERIFY(all.contains("Pareto"));
         QProcess::execute("pdftoppm", {"-png", "-r", "60", pdf, shots + "/page"});
         QVERIFY(QFile::exists(shots + (pages >= 10 ? "/page-01.png" : "/page-1.png")));
+    }
+
+    // A graph project without runs: the report partitions its graph with hash, HDRF, G-Cut and Geo-Cut and
+    // recommends a partitioner against hash.
+    void aGraphProjectsReportRecommendsAPartitioner()
+    {
+        QTemporaryDir dir;
+        const QString html = dir.filePath("graph.html");
+        const auto r = cli({"report", "--project", sampleProject("geo-cut-ec2-8-regions"), "--out", html}, 300000);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(r.json()["runs"].toInt(), 4);
+        const QString source = QString::fromUtf8(test::readAll(html));
+        QVERIFY(source.contains("For the graph <b>wiki-vote</b>, partition with <b>"));
+        QVERIFY(source.contains("than hash's"));
+        QVERIFY(!source.contains("No current runs"));
     }
 
     void refusesBadArgumentsClearly()
