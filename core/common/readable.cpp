@@ -8,10 +8,15 @@ namespace meridian {
 
 namespace {
 
-/// `value` rounded to a whole number, its thousands grouped with commas.
+/// `value` rounded to a whole number, its thousands grouped with commas; from 10^15 on (more digits than anyone
+/// reads, up to 309 for the largest double) three significant digits and an exponent ("1.23e+20").
 std::string grouped(double value)
 {
     char digits[64];
+    if (!(std::abs(value) < 1e15)) {
+        std::snprintf(digits, sizeof digits, "%.3g", value);
+        return digits;
+    }
     const int n = std::snprintf(digits, sizeof digits, "%.0f", std::abs(value));
     std::string text = value < 0 && std::round(std::abs(value)) > 0 ? "-" : "";
     for (int i = 0; i < n; ++i) {

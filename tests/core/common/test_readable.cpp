@@ -33,6 +33,13 @@ private Q_SLOTS:
         QCOMPARE(readableCount(-1234), std::string("-1,234"));
         QCOMPARE(readableNumber(0.85), std::string("0.850"));
     }
+    void hugeValuesTakeAnExponent()
+    {
+        // A cost of 1e300 (traffic over a link of almost no bandwidth) once overran the digit buffer.
+        QCOMPARE(readableSeconds(1e300), std::string("1e+300 s"));
+        QCOMPARE(readableCount(-1.5e20), std::string("-1.5e+20"));
+        QCOMPARE(readableCount(999999999999999.0), std::string("999,999,999,999,999"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestReadable)
