@@ -1,12 +1,17 @@
 #include "app/cli/commands.h"
 #include "app/version.h"
-#include "app/workbench/report_command.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <vector>
 
 namespace {
 
@@ -27,7 +32,8 @@ constexpr const char* kUsage
       "  predict             a mapping's predicted run time: the application replayed by SimGrid's SMPI\n"
       "  collective          rank a collective's algorithms on a mapping's network; write Open MPI rules\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
-      "  report              write the project's report (PDF or HTML), running mappers first if it has no runs\n"
+      "  report              write the project's report (PDF or HTML), running mappers first if it has no runs;\n"
+      "                      hands over to meridian-report, installed with the workbench\n"
       "  list-algorithms     the mappers, their parameters and defaults\n"
       "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
       "  update              apply edge insertions and deletions to a partition\n"
@@ -35,20 +41,41 @@ constexpr const char* kUsage
       "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
       "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
 
+constexpr const char* kReportProgram = "meridian-report";
+
+/// `meridian-cli report OPTIONS` runs `meridian-report OPTIONS` in its place. The report draws the workbench's
+/// figures and prints them through Qt WebEngine; meridian-cli links none of that, so that it runs on cluster nodes
+/// without a display stack. Returns only when meridian-report cannot be started.
+int handOverToReport(int argc, char** argv)
+{
+    const QString program = QDir(QCoreApplication::applicationDirPath()).filePath(kReportProgram);
+    if (!QFileInfo(program).isExecutable()) {
+        std::fprintf(stderr,
+                     "meridian-cli: error: the report is written by %s, which is not installed beside meridian-cli "
+                     "(looked for %s). It comes with the workbench (Qt Widgets and WebEngine); on a machine without "
+                     "them, copy the project to one that has the workbench and run the report there.\n",
+                     kReportProgram, program.toLocal8Bit().constData());
+        return meridian::cli::kExitBadInput;
+    }
+    const QByteArray path = program.toLocal8Bit();
+    std::vector<char*> arguments{const_cast<char*>(path.constData())};
+    for (int k = 2; k < argc; ++k)
+        arguments.push_back(argv[k]);
+    arguments.push_back(nullptr);
+    std::fflush(nullptr);
+    ::execv(path.constData(), arguments.data());
+    std::fprintf(stderr, "meridian-cli: internal error: cannot start %s: %s\n", path.constData(),
+                 std::strerror(errno));
+    return meridian::cli::kExitInternal;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
-    // The report lays out and prints through Qt WebEngine, which needs a GUI application set up before it exists.
-    if (argc > 1 && std::strcmp(argv[1], "report") == 0) {
-        try {
-            return meridian::workbench::runReportCommand(argc, argv);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
-            return meridian::cli::kExitInternal;
-        }
-    }
     QCoreApplication app(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0)
+        return handOverToReport(argc, argv);
     QCoreApplication::setApplicationName("meridian-cli");
     QCoreApplication::setApplicationVersion(MERIDIAN_VERSION);
     QStringList args = QCoreApplication::arguments();

@@ -12,7 +12,7 @@ for tool in desktop-file-validate appstreamcli; do
 done
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/meridian bin/meridian-cli bin/meridian-probe; do
+for f in bin/meridian bin/meridian-cli bin/meridian-report bin/meridian-probe; do
     [ -x "$prefix/$f" ] || fail "$f is not installed or not executable"
 done
 desktop=$prefix/share/applications/$id.desktop
@@ -39,6 +39,8 @@ grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no
 gui=$(QT_QPA_PLATFORM=offscreen "$prefix/bin/meridian" --version 2>/dev/null)
 grep -q "$version" <<<"$gui" || fail "meridian --version printed '$gui'"
 "$prefix/bin/meridian-cli" list-algorithms >/dev/null || fail "the installed meridian-cli does not run"
+# The installed meridian-cli hands `report` over to the installed meridian-report.
+"$prefix/bin/meridian-cli" report --help | grep -q -- '--project' || fail "the installed meridian-cli report --help"
 # The installed meridian-cli finds its installed tracer (a command that is not an MPI program then records
 # nothing, which is the error expected here; a missing tracer would be another one).
 [ -f "$prefix/lib/meridian/libmeridian-trace.so" ] || ls "$prefix"/lib/*/meridian/libmeridian-trace.so >/dev/null 2>&1 ||

@@ -1,4 +1,4 @@
-#include "app/workbench/report_command.h"
+#include "app/report/report_command.h"
 
 #include "core/io/journal.h"
 
@@ -59,7 +59,7 @@ QString runDefaultRuns(MainWindow& window, const QStringList& only, std::uint64_
     };
     QObject::connect(controller, &actions::RunController::runLanded, &loop, [&](int id, bool) {
         if (auto run = window.document()->run(id))
-            std::fprintf(stderr, "meridian-cli: %s done (%s %s)\n", run->label().c_str(),
+            std::fprintf(stderr, "meridian-report: %s done (%s %s)\n", run->label().c_str(),
                          run->metric("cost_s") ? "traffic cost" : "transfer time",
                          qPrintable(report::formatQuantity(run->metric("cost_s").value_or(
                                                                run->metric("transfer_time_s").value_or(NAN)),
@@ -71,7 +71,7 @@ QString runDefaultRuns(MainWindow& window, const QStringList& only, std::uint64_
                          failure = title + ": " + message;
                          done();
                      });
-    std::fprintf(stderr, "meridian-cli: the project has no saved runs; running %zu mappings and partitionings first\n",
+    std::fprintf(stderr, "meridian-report: the project has no saved runs; running %zu mappings and partitionings first\n",
                  requests.size());
     controller->submit(requests);
     loop.exec();
@@ -90,9 +90,8 @@ int runReportCommand(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("Meridian");
-    QCoreApplication::setApplicationName("meridian-cli");
-    QStringList arguments = QCoreApplication::arguments();
-    arguments.removeAt(1); // "report"
+    QCoreApplication::setApplicationName("meridian-report");
+    const QStringList arguments = QCoreApplication::arguments();
     QCommandLineParser parser;
     parser.setApplicationDescription(
         "Writes the project's report (PDF or HTML, by the suffix of --out) as the workbench does: title page, "
