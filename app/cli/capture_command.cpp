@@ -1,6 +1,6 @@
 #include "app/capture/capture.h"
 #include "app/cli/cli_support.h"
-#include "app/cli/json_util.h"
+#include "app/project/json_util.h"
 #include "core/io/comm_io.h"
 #include "core/io/openmpi_monitoring.h"
 #include "core/io/otf2_trace.h"

@@ -3,7 +3,7 @@
 #include "core/common/utc_date.h"
 #include "core/io/journal.h"
 
-#include "app/cli/json_util.h"
+#include "app/project/json_util.h"
 
 #include <QJsonArray>
 

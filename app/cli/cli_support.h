@@ -1,7 +1,8 @@
 #pragma once
 
 #include "app/cli/commands.h"
-#include "app/document/project.h"
+#include "app/project/json_util.h"
+#include "app/project/project.h"
 #include "core/common/error.h"
 #include "core/common/expected.h"
 #include "core/cost/alpha_beta_cost.h"
@@ -20,6 +21,9 @@
 #include <memory>
 
 namespace meridian::cli {
+
+using document::matrixToJson;
+using document::printJson;
 
 /// Prints an error to standard error and returns the exit code for it (1 internal, 2 otherwise).
 int report(const Error& error);

@@ -1,9 +1,10 @@
 #include "app/cli/commands.h"
 
 #include "app/cli/cli_support.h"
-#include "app/cli/json_util.h"
 #include "app/cli/problem_loader.h"
-#include "app/document/project_file.h"
+#include "app/mapping/map_operation.h"
+#include "app/project/json_util.h"
+#include "app/project/project_file.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/instance_metrics.h"
 #include "core/io/comm_io.h"
@@ -325,12 +326,13 @@ int runEvaluate(const QStringList& arguments)
 
     model::DistanceModel dm;
     const auto network = project.completeNetwork(&dm);
-    const cost::AlphaBetaCost evaluator(network, app.comm);
-    const auto b = evaluator.breakdown(placement->site);
+    auto measures = ops::measure(*placement, app, project.topology, network);
+    if (!measures)
+        return report(measures.error());
     QJsonObject out;
     out["application"] = QString::fromStdString(app.name);
     out["processes"] = app.comm.processCount();
-    addCostBreakdown(out, b, project.topology);
+    addCostBreakdown(out, measures->breakdown, project.topology);
     out["messages_given"] = app.comm.hasMessages();
     if (!app.comm.hasMessages())
         out["note"] = "no message counts were given: the latency term is 0";
@@ -341,13 +343,9 @@ int runEvaluate(const QStringList& arguments)
             QJsonObject{{"kind", kinds[static_cast<int>(v.kind)]}, {"message", QString::fromStdString(v.message)}});
     out["violations"] = violations;
     out["valid"] = violations.isEmpty();
-    out["dollars"] = dollarsJson(cost::placementDollars(*placement, project.topology, b));
-    if (placement->hasHosts()) {
-        auto m = cost::instanceMetrics(*placement, project.topology, network, app.comm);
-        if (!m)
-            return report(m.error());
-        out["instance"] = instanceJson(*m);
-    }
+    out["dollars"] = dollarsJson(measures->dollars);
+    if (measures->instance)
+        out["instance"] = instanceJson(*measures->instance);
     out["network"] = distanceModelJson(dm, project.network);
     printJson(out);
     return kExitOk;

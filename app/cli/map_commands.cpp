@@ -1,7 +1,8 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/commands.h"
-#include "app/cli/json_util.h"
 #include "app/cli/problem_loader.h"
+#include "app/mapping/map_operation.h"
+#include "app/project/json_util.h"
 #include "core/cost/instance_metrics.h"
 #include "core/io/launcher_files.h"
 #include "core/io/placement_io.h"
@@ -209,11 +210,12 @@ Expected<QJsonObject> writeMapOutputs(const QCommandLineParser& parser, const mo
 }
 
 /// A Monte Carlo run's sampled costs (summary statistics) and best-of-K curve.
-void addSamples(QJsonObject& out, const mapping::MappingResult& result)
+void addSamples(QJsonObject& out, const std::vector<double>& costSamples,
+                const std::vector<std::pair<std::int64_t, double>>& bestCurve)
 {
-    if (result.costSamples.empty())
+    if (costSamples.empty())
         return;
-    std::vector<double> sorted = result.costSamples;
+    std::vector<double> sorted = costSamples;
     std::sort(sorted.begin(), sorted.end());
     const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
     out["samples"] = QJsonObject{{"kept", static_cast<double>(sorted.size())},
@@ -223,9 +225,36 @@ void addSamples(QJsonObject& out, const mapping::MappingResult& result)
                                  {"median_s", quantile(sorted, 0.5)},
                                  {"max_s", sorted.back()}};
     QJsonArray curve;
-    for (const auto& [k, best] : result.bestCurve)
+    for (const auto& [k, best] : bestCurve)
         curve.append(QJsonArray{static_cast<double>(k), best});
     out["best_curve"] = curve;
+}
+
+/// What meridian-cli map prints: the run and what its placement measures, the files written and how to launch
+/// them, and how the network was completed.
+QJsonObject mapJson(const ops::MappedRun& mapped, const document::Project& project, const document::Application& app,
+                    const QCommandLineParser& parser, const QJsonObject& written, const QJsonObject& network)
+{
+    const document::Run& run = mapped.run;
+    QJsonObject out;
+    out["algorithm"] = QString::fromStdString(run.algorithm);
+    out["parameters"] = paramsJson(run.params);
+    out["seed"] = static_cast<double>(run.seed);
+    out["application"] = QString::fromStdString(app.name);
+    out["processes"] = app.comm.processCount();
+    out["pinned"] = static_cast<qint64>(app.pins.size());
+    out["runtime_s"] = run.runtimeSeconds;
+    addCostBreakdown(out, mapped.measures.breakdown, project.topology);
+    if (mapped.measures.instance)
+        out["instance"] = instanceJson(*mapped.measures.instance);
+    out["dollars"] = dollarsJson(mapped.measures.dollars);
+    out["notes"] = stringsJson(run.notes);
+    addSamples(out, run.costSamples, run.bestCurve);
+    out["written"] = written;
+    if (const QJsonObject launch = launchAdvice(parser, run.placement, project.topology); !launch.isEmpty())
+        out["launch"] = launch;
+    out["network"] = network;
+    return out;
 }
 
 } // namespace
@@ -277,53 +306,34 @@ int runMap(const QStringList& arguments)
     auto loaded = loadProblem(parser);
     if (!loaded)
         return report(loaded.error());
+    const int application = loaded->application;
+    auto project = std::make_shared<const document::Project>(std::move(loaded->project));
+    const auto& app = project->applications[application];
+    ops::MappingRequest request;
     model::DistanceModel dm;
-    auto problem = buildProblem(*loaded, &dm);
-    if (!problem)
-        return report(problem.error());
-    const auto& project = loaded->project;
-    const auto& app = project.applications[loaded->application];
+    request.completeNetwork = project->completeNetwork(&dm);
+    request.project = project;
+    request.application = app.name;
+    request.algorithm = id;
+    request.params = *values;
+    request.seed = seed;
+    request.simulateSmallRuns = false;
     if (parser.isSet("start")) {
-        auto start = io::readMappingCsv(parser.value("start").toStdString(), project.topology, app.comm.processCount());
+        request.startFile = parser.value("start").toStdString();
+        auto start = io::readMappingCsv(request.startFile, project->topology, app.comm.processCount());
         if (!start)
             return report(start.error());
-        auto withStart = problem->withStart(std::move(*start));
-        if (!withStart)
-            return report(inFile(withStart.error(), parser.value("start").toStdString()));
-        problem = std::move(withStart);
+        request.start = std::move(*start);
     }
+    auto mapped = ops::mapAndMeasure(request, registry, Feedback());
+    if (!mapped)
+        return report(mapped.error());
+    const model::Placement& placement = mapped->run.placement;
 
-    auto run = runMapper(*mapper, *problem, *values, seed);
-    if (!run)
-        return report(run.error());
-    const model::Placement& placement = run->result.placement;
-
-    auto written = writeMapOutputs(parser, placement, project.topology);
+    auto written = writeMapOutputs(parser, placement, project->topology);
     if (!written)
         return report(written.error());
-
-    const auto b = problem->cost().breakdown(placement.site);
-    QJsonObject out;
-    out["algorithm"] = QString::fromStdString(id);
-    out["parameters"] = paramsJson(*values);
-    out["seed"] = static_cast<double>(seed);
-    out["application"] = QString::fromStdString(app.name);
-    out["processes"] = problem->processCount();
-    out["pinned"] = app.pins.size();
-    out["runtime_s"] = run->seconds;
-    addCostBreakdown(out, b, project.topology);
-    auto m = cost::instanceMetrics(placement, project.topology, problem->network(), app.comm);
-    if (!m)
-        return report(m.error());
-    out["instance"] = instanceJson(*m);
-    out["dollars"] = dollarsJson(cost::placementDollars(placement, project.topology, b));
-    out["notes"] = stringsJson(run->result.notes);
-    addSamples(out, run->result);
-    out["written"] = *written;
-    if (const QJsonObject launch = launchAdvice(parser, placement, project.topology); !launch.isEmpty())
-        out["launch"] = launch;
-    out["network"] = distanceModelJson(dm, project.network);
-    printJson(out);
+    printJson(mapJson(*mapped, *project, app, parser, *written, distanceModelJson(dm, project->network)));
     return kExitOk;
 }
 

@@ -1,7 +1,7 @@
 #include "app/cli/problem_loader.h"
 
-#include "app/document/project_file.h"
-#include "app/document/project_imports.h"
+#include "app/project/project_file.h"
+#include "app/project/project_imports.h"
 #include "core/io/comm_io.h"
 #include "core/io/network_io.h"
 #include "core/io/placement_io.h"

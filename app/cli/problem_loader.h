@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/document/project.h"
+#include "app/project/project.h"
 #include "core/common/expected.h"
 
 #include <QCommandLineParser>

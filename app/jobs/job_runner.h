@@ -205,7 +205,11 @@ private:
 /// cancel predicate polls isCanceled(); a QFutureWatcher brings progress and the outcome back to the main
 /// thread. The completion runs on the main thread, with the Expected<Result>, and
 /// only for a job that was not canceled. Exceptions thrown by a job become a failed outcome. The destructor
-/// cancels every job and waits for all of them.
+/// cancels every job and waits for all of them. A job's inputs and output cross threads through handoff.h's
+/// release and acquire, which tell ThreadSanitizer what Qt's uninstrumented queue guarantees.
+///
+/// meridian-cli has no JobRunner: it runs one operation on its own thread, and a computation's workers get
+/// Executor::standard() (a thread per worker for the call).
 class JobRunner : public QObject {
     Q_OBJECT
 public:

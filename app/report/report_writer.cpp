@@ -1,6 +1,6 @@
 #include "app/report/report_writer.h"
 
-#include "app/document/run_analysis.h"
+#include "app/project/run_analysis.h"
 #include "app/report/pdf_printer.h"
 #include "app/report/report_numbers.h"
 #include "app/version.h"

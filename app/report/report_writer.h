@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/document/project_document.h"
+#include "app/project/ui/project_document.h"
 #include "core/common/expected.h"
 
 #include <QByteArray>
@@ -12,7 +12,9 @@ namespace meridian::report {
 
 /// The printed figures' geometry, in CSS pixels (96 per inch): an A4 page's width less the printer's margins
 /// (16 mm each side), the width of a full-width figure and of a half-width one (two heatmaps side by side, 49% each).
-/// Figures are laid out at the width they print at, so their text prints at the size it is drawn.
+/// Figures are laid out at the width they print at, so their text prints at the size it is drawn
+/// (workbench/report_images.cpp; tests/report_figure_checks.h reads every figure text's printed size back from the
+/// HTML).
 constexpr double kPrintWidthPx = (210.0 - 2 * 16.0) / 25.4 * 96.0;
 constexpr double kHalfPrintWidthPx = 0.49 * kPrintWidthPx;
 /// The smallest text a printed figure may have, in points (readable at 100%), and the same in a figure's own units
@@ -27,9 +29,11 @@ struct Figure {
     QByteArray svg;
 };
 
-/// The pictures a report shows, rendered by the workbench's own views beforehand (the writer draws nothing), by
-/// key: "map"; "latency", "bandwidth"; "volume:<application>"; "traffic:<run id>"; "bars"; "skyline:<input>";
-/// "cdf:<run id>", "best-of-k:<run id>"; "partitions:<graph>". A missing key leaves its figure out.
+/// The pictures a report shows, by key: "map"; "latency", "bandwidth"; "volume:<application>"; "traffic:<run id>";
+/// "bars"; "skyline:<input>"; "cdf:<run id>", "best-of-k:<run id>"; "partitions:<graph>". A missing key leaves its
+/// figure out. They are rendered by the workbench's own views beforehand (workbench::renderReportFigures; the writer
+/// draws nothing): meridian-report builds a hidden MainWindow for them, and `meridian-cli report` hands over to
+/// meridian-report (execv).
 using Figures = std::map<QString, Figure>;
 
 /// What a report is written from: the project with its runs, and the figures.

@@ -1,23 +1,23 @@
 #include "app/workbench/main_window.h"
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 
-#include "app/actions/file_actions.h"
-#include "app/document/project_edits.h"
-#include "app/document/project_imports.h"
-#include "app/workbench/applications_panel.h"
-#include "app/workbench/capture_dialog.h"
-#include "app/workbench/collectives_panel.h"
-#include "app/workbench/compare_panel.h"
-#include "app/workbench/diff_panel.h"
-#include "app/workbench/graphs_panel.h"
+#include "app/capture/ui/capture_dialog.h"
+#include "app/collectives/ui/collectives_panel.h"
+#include "app/mapping/ui/compare_panel.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/mapping/ui/runs_panel.h"
+#include "app/partitioning/ui/graphs_panel.h"
+#include "app/project/project_edits.h"
+#include "app/project/project_imports.h"
+#include "app/project/ui/applications_panel.h"
+#include "app/project/ui/diff_panel.h"
+#include "app/project/ui/file_actions.h"
+#include "app/project/ui/map_panel.h"
+#include "app/project/ui/matrix_panel.h"
+#include "app/project/ui/network_panel.h"
+#include "app/project/ui/new_project_wizard.h"
 #include "app/workbench/jobs_panel.h"
-#include "app/workbench/map_panel.h"
-#include "app/workbench/matrix_panel.h"
-#include "app/workbench/network_panel.h"
-#include "app/workbench/new_project_wizard.h"
 #include "app/workbench/report_images.h"
-#include "app/workbench/run_panel.h"
-#include "app/workbench/runs_panel.h"
 #include "core/mapping/builtin_mappers.h"
 #include "widgets/heatmap_view.h"
 #include "widgets/param_form.h"
@@ -588,8 +588,8 @@ void MainWindow::openWithDialog()
 {
     if (!maybeSave())
         return;
-    const QString path = openFileName(this, tr("Open Project"),
-                                      tr("Meridian projects (*.meridian *.json);;All files (*)"));
+    const QString path = widgets::openFileName(this, tr("Open Project"),
+                                               tr("Meridian projects (*.meridian *.json);;All files (*)"));
     if (!path.isEmpty())
         openProject(path);
 }
@@ -601,7 +601,8 @@ bool MainWindow::saveWithDialog()
     name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
     const QString suggested = !m_document->path().isEmpty() ? m_document->path()
                                                             : (name.isEmpty() ? tr("project") : name) + ".meridian";
-    const QString path = saveFileName(this, tr("Save Project"), suggested, tr("Meridian projects (*.meridian)"));
+    const QString path = widgets::saveFileName(this, tr("Save Project"), suggested,
+                                               tr("Meridian projects (*.meridian)"));
     if (path.isEmpty())
         return false;
     return bool(saveProject(path));
@@ -679,7 +680,8 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::importSitesWithDialog()
 {
-    const QString path = openFileName(this, tr("Import Sites"), tr("Sites (*.csv *.geojson *.json);;All files (*)"));
+    const QString path = widgets::openFileName(this, tr("Import Sites"),
+                                               tr("Sites (*.csv *.geojson *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importSites(*m_document, path); !s)
@@ -688,7 +690,8 @@ void MainWindow::importSitesWithDialog()
 
 void MainWindow::importHostsWithDialog()
 {
-    const QString path = openFileName(this, tr("Import Hosts"), tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
+    const QString path = widgets::openFileName(this, tr("Import Hosts"),
+                                               tr("Hosts CSV: host,site,slots (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importHosts(*m_document, path); !s)
@@ -716,10 +719,11 @@ void MainWindow::importNetworkWithDialog(model::NetworkQuantity quantity)
                   tr("Import or add sites first: a network matrix is read against the project's sites."));
         return;
     }
-    const QString path = openFileName(this,
-                                      quantity == model::NetworkQuantity::Latency ? tr("Import Latency (ms)")
-                                                                                  : tr("Import Bandwidth (MB/s)"),
-                                      tr("Matrices (*.csv *.mtx);;All files (*)"));
+    const QString path = widgets::openFileName(this,
+                                               quantity == model::NetworkQuantity::Latency
+                                                   ? tr("Import Latency (ms)")
+                                                   : tr("Import Bandwidth (MB/s)"),
+                                               tr("Matrices (*.csv *.mtx);;All files (*)"));
     if (!path.isEmpty())
         importNetwork(quantity, path);
 }
@@ -746,8 +750,8 @@ void MainWindow::importPinsWithDialog()
         return;
     }
     const std::string application = targetApplication();
-    const QString path = openFileName(this, tr("Import pins of %1").arg(QString::fromStdString(application)),
-                                      tr("Pins CSV (*.csv);;All files (*)"));
+    const QString path = widgets::openFileName(this, tr("Import pins of %1").arg(QString::fromStdString(application)),
+                                               tr("Pins CSV (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto s = actions::importPins(*m_document, application, path); !s)
@@ -776,8 +780,8 @@ void MainWindow::importMappingWithDialog()
         showError(tr("No application"), tr("The project has no application to map."));
         return;
     }
-    const QString path = openFileName(this, tr("Import a mapping"),
-                                      tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
+    const QString path = widgets::openFileName(this, tr("Import a mapping"),
+                                               tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
     if (!path.isEmpty())
         importMapping(path);
 }
@@ -787,8 +791,8 @@ QAction* MainWindow::menuAction(const QString& objectName) const { return findCh
 void MainWindow::exportHeatmapWithDialog()
 {
     const auto& data = m_matrixPanel->heatmap()->data();
-    const QString path = saveFileName(this, tr("Export Heatmap"), data.title + ".png",
-                                      tr("PNG image (*.png);;SVG drawing (*.svg);;CSV matrix (*.csv)"));
+    const QString path = widgets::saveFileName(this, tr("Export Heatmap"), data.title + ".png",
+                                               tr("PNG image (*.png);;SVG drawing (*.svg);;CSV matrix (*.csv)"));
     if (path.isEmpty())
         return;
     auto* heatmap = m_matrixPanel->heatmap();
@@ -802,8 +806,8 @@ void MainWindow::exportHeatmapWithDialog()
 
 void MainWindow::exportMapWithDialog()
 {
-    const QString path = saveFileName(this, tr("Export Site Map"), "site-map.png",
-                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    const QString path = widgets::saveFileName(this, tr("Export Site Map"), "site-map.png",
+                                               tr("PNG image (*.png);;SVG drawing (*.svg)"));
     if (path.isEmpty())
         return;
     auto* map = m_mapPanel->map();
@@ -831,7 +835,8 @@ Status MainWindow::writeReport(const QString& path)
 
 void MainWindow::reportWithDialog()
 {
-    const QString path = saveFileName(this, tr("Write Report"), "meridian-report.pdf", tr("PDF (*.pdf);;HTML (*.html)"));
+    const QString path = widgets::saveFileName(this, tr("Write Report"), "meridian-report.pdf",
+                                               tr("PDF (*.pdf);;HTML (*.html)"));
     if (path.isEmpty())
         return;
     if (auto s = writeReport(path); !s)

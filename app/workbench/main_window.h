@@ -1,12 +1,12 @@
 #pragma once
 
-#include "app/actions/capture_actions.h"
-#include "app/actions/graph_actions.h"
-#include "app/actions/run_controller.h"
 #include "app/capture/probe_run.h"
-#include "app/document/autosave.h"
-#include "app/document/project_document.h"
+#include "app/capture/ui/capture_actions.h"
 #include "app/jobs/job_runner.h"
+#include "app/mapping/ui/run_controller.h"
+#include "app/partitioning/ui/graph_actions.h"
+#include "app/project/ui/autosave.h"
+#include "app/project/ui/project_document.h"
 #include "app/report/report_writer.h"
 #include "core/common/expected.h"
 #include "core/common/registry.h"

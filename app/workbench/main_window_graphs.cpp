@@ -1,8 +1,8 @@
 // MainWindow's graph entries: File > Import > Graph, the Graphs tab's import again, and File > Export >
 // Partition of a partition run. The rest of MainWindow is in main_window.cpp.
 
-#include "app/actions/graph_actions.h"
-#include "app/workbench/graphs_panel.h"
+#include "app/partitioning/ui/graph_actions.h"
+#include "app/partitioning/ui/graphs_panel.h"
 #include "app/workbench/main_window.h"
 
 #include <QFileDialog>

@@ -1,18 +1,18 @@
 // MainWindow's Help menu: the user guide, the shortcuts, About, and the panels' status tips and What's This.
 #include "app/workbench/main_window.h"
 
-#include "app/workbench/applications_panel.h"
-#include "app/workbench/collectives_panel.h"
-#include "app/workbench/compare_panel.h"
-#include "app/workbench/diff_panel.h"
-#include "app/workbench/graphs_panel.h"
+#include "app/collectives/ui/collectives_panel.h"
+#include "app/mapping/ui/compare_panel.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/mapping/ui/runs_panel.h"
+#include "app/partitioning/ui/graphs_panel.h"
+#include "app/project/ui/applications_panel.h"
+#include "app/project/ui/diff_panel.h"
+#include "app/project/ui/map_panel.h"
+#include "app/project/ui/matrix_panel.h"
+#include "app/project/ui/network_panel.h"
 #include "app/workbench/help_dialogs.h"
 #include "app/workbench/jobs_panel.h"
-#include "app/workbench/map_panel.h"
-#include "app/workbench/matrix_panel.h"
-#include "app/workbench/network_panel.h"
-#include "app/workbench/run_panel.h"
-#include "app/workbench/runs_panel.h"
 
 #include <QMenuBar>
 #include <QMessageBox>

@@ -1,16 +1,16 @@
 // MainWindow's measurement entries: applications from captures (File > Import > Application from a Capture,
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 // Run > Capture Application) and the network from meridian-probe and NetPIPE (File > Import > Network
 // Measurement, Link from NetPIPE; Run > Measure Network). The rest of MainWindow is in main_window.cpp.
 
-#include "app/actions/capture_actions.h"
-#include "app/actions/network_actions.h"
-#include "app/document/project_edits.h"
-#include "app/workbench/applications_panel.h"
-#include "app/workbench/capture_dialog.h"
+#include "app/capture/ui/capture_actions.h"
+#include "app/capture/ui/capture_dialog.h"
+#include "app/capture/ui/network_actions.h"
+#include "app/capture/ui/network_measurement_dialogs.h"
+#include "app/project/project_edits.h"
+#include "app/project/ui/applications_panel.h"
+#include "app/project/ui/network_panel.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/network_measurement_dialogs.h"
-#include "app/workbench/network_panel.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -42,7 +42,7 @@ bool MainWindow::importCapture(const QString& path, const std::string& name)
 
 void MainWindow::importCaptureWithDialog()
 {
-    const QString path = openFileName(
+    const QString path = widgets::openFileName(
         this, tr("Import an application from a capture"),
         tr("Captures (*.volume.mtx *.prof *.otf2);;meridian-cli capture (*.volume.mtx);;"
            "Open MPI monitoring, any rank's file (*.prof);;OTF2 trace (*.otf2);;All files (*)"));
@@ -104,7 +104,7 @@ void MainWindow::importProbeWithDialog()
                      "and hosts."));
         return;
     }
-    const QString path = openFileName(
+    const QString path = widgets::openFileName(
         this, tr("Import a network measurement"),
         tr("meridian-probe results (*.probe.json *.latency.csv *.bandwidth.csv);;All files (*)"));
     if (!path.isEmpty())

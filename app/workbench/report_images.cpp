@@ -1,9 +1,9 @@
 #include "app/workbench/report_images.h"
 
-#include "app/document/run_analysis.h"
-#include "app/workbench/compare_charts.h"
-#include "app/workbench/compare_panel.h"
-#include "app/workbench/matrix_data.h"
+#include "app/mapping/ui/compare_panel.h"
+#include "app/project/run_analysis.h"
+#include "app/project/ui/matrix_data.h"
+#include "app/report/compare_charts.h"
 #include "widgets/heatmap_view.h"
 #include "widgets/world_map_view.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/document/project_document.h"
+#include "app/project/ui/project_document.h"
 #include "app/report/report_writer.h"
 
 namespace meridian::widgets {

@@ -30,6 +30,7 @@ struct ScheduleTiming {
 /// after its last byte left (the diagonal within a site). Processes on one node exchange through memory, at no
 /// cost. The network must be complete (estimate missing entries first). Refused: a message naming a process outside
 /// the layout or needing a later message, a site outside the network, a latency or bandwidth that is not usable.
+/// An event simulation: each message is a flow whose finish event is replaced whenever its rate changes.
 Expected<ScheduleTiming> scheduleTime(const Schedule& schedule, const Layout& layout, const model::Topology& topology,
                                       const model::Network& network);
 

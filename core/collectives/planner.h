@@ -64,9 +64,12 @@ struct Ranking {
     std::vector<std::string> notes;
 };
 
-/// Ranks the algorithms for one operation, size and placement. Refused: a bad request (see buildSchedule), an
-/// algorithm named that does not implement the operation or cannot run here, a chunk count given with no chain
-/// among the algorithms, the twister model for another operation than broadcast, and nothing left to rank.
+/// Ranks the algorithms for one operation, size and placement. The chain's chunk count, when the request leaves it
+/// at 0, is k_opt (Twister's Eq. 3 optimum for the slowest link the processes use) under the twister model, and under
+/// the network model the best of k_opt, half and twice it, each evaluated on the network. Refused: a bad request
+/// (see buildSchedule), an algorithm named that does not implement the operation or cannot run here, a chunk count
+/// given with no chain among the algorithms, the twister model for another operation than broadcast, and nothing
+/// left to rank.
 Expected<Ranking> rankAlgorithms(const PlanRequest& request, const PlanContext& context);
 
 /// The fastest algorithm over a range of message sizes.

@@ -7,6 +7,11 @@
 #include <string_view>
 #include <vector>
 
+// Collective operations as schedules of messages. operations.cpp implements the ids, which algorithm implements which
+// operation and the checks every request shares; schedule.cpp builds each algorithm's schedule from a few one-to-all
+// and exchange patterns over groups of ranks, a reduce or gather being its broadcast or scatter reversed. A schedule
+// is timed on the project's network by network_model.h and can be simulated by SimGrid (sim::scheduleTransfers).
+
 namespace meridian::model {
 class Network;
 }

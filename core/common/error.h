@@ -57,4 +57,13 @@ inline Error makeError(ErrorCode code, std::string message, SourceLocation where
     return Error{code, std::move(message), std::move(where)};
 }
 
+/// For Expected::transform_error: puts `context` before an error's message ("application 'lu': ..."). The location
+/// is dropped: it belonged to the inner message, which now reads as a part of the outer one.
+inline auto prefixedBy(std::string context)
+{
+    return [context = std::move(context)](const Error& error) {
+        return Error{error.code, context + ": " + error.message, {}};
+    };
+}
+
 } // namespace meridian

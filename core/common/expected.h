@@ -3,6 +3,8 @@
 #include "core/common/error.h"
 
 #include <cassert>
+#include <functional>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -49,6 +51,44 @@ public:
         return std::get<Error>(m_state);
     }
 
+    /// The next step on the value, `f(T) -> Expected<U>`; an error is passed on untouched (std::expected's
+    /// and_then). Replaces `if (!x) return x.error(); return f(*x);`.
+    template <typename F>
+    auto and_then(F&& f) &&
+    {
+        using Next = std::invoke_result_t<F, T&&>;
+        if (!hasValue())
+            return Next(error());
+        return std::invoke(std::forward<F>(f), std::move(*this).value());
+    }
+    template <typename F>
+    auto and_then(F&& f) const&
+    {
+        using Next = std::invoke_result_t<F, const T&>;
+        if (!hasValue())
+            return Next(error());
+        return std::invoke(std::forward<F>(f), value());
+    }
+
+    /// The value mapped by `f(T) -> U`, as Expected<U>; an error is passed on (std::expected's transform).
+    template <typename F>
+    auto transform(F&& f) &&
+    {
+        using U = std::remove_cvref_t<std::invoke_result_t<F, T&&>>;
+        if (!hasValue())
+            return Expected<U>(error());
+        return Expected<U>(std::invoke(std::forward<F>(f), std::move(*this).value()));
+    }
+
+    /// The error mapped by `f(const Error&) -> Error` (to say where it happened), the value passed on.
+    template <typename F>
+    Expected transform_error(F&& f) &&
+    {
+        if (hasValue())
+            return std::move(*this);
+        return Expected(std::invoke(std::forward<F>(f), error()));
+    }
+
 private:
     std::variant<T, Error> m_state;
 };
@@ -69,6 +109,25 @@ public:
     {
         assert(m_failed);
         return m_error;
+    }
+
+    /// The next step after a success, `f() -> Expected<U>`; an error is passed on untouched.
+    template <typename F>
+    auto and_then(F&& f) const
+    {
+        using Next = std::invoke_result_t<F>;
+        if (!hasValue())
+            return Next(error());
+        return std::invoke(std::forward<F>(f));
+    }
+
+    /// The error mapped by `f(const Error&) -> Error`; a success passed on.
+    template <typename F>
+    Expected transform_error(F&& f) const
+    {
+        if (hasValue())
+            return *this;
+        return Expected(std::invoke(std::forward<F>(f), error()));
     }
 
 private:

@@ -5,7 +5,8 @@
 namespace meridian {
 
 /// Numbers in notes a person reads (a run's notes, shown in the workbench and printed in the report): three
-/// significant digits with a unit prefix, never in powers of ten.
+/// significant digits with a unit prefix, thousands grouped; an exponent only from 10^15 on ("1.23e+20"), where
+/// grouped digits would run to hundreds.
 
 /// "26.1 µs", "845 ms", "1.27 s", "3,673 s".
 std::string readableSeconds(double seconds);

@@ -11,7 +11,9 @@
 
 /// Sets of files written as one transaction, recorded in a journal so that a kill between the renames is finished
 /// later, and journals read as untrusted input: a journal names only temporaries beside their final files, and only
-/// final files its scope allows, or it is refused whole and nothing is renamed.
+/// final files its scope allows, or it is refused whole and nothing is renamed. Every command's set of outputs goes
+/// through io::writeFilesTogether (the journal "<first file>.saving", the scope theseFiles), and StreamedFiles
+/// commit through the same rename step; a project's save uses "<project>.saving" and ProjectFile::journalScope.
 namespace meridian::io {
 
 /// A file to write whose content is already in memory (moved in, not copied).

@@ -49,7 +49,9 @@ struct Otf2Capture {
 /// world's location group; a receiver given in another communicator is resolved through that communicator's
 /// group. Sends to MPI_PROC_NULL are left out. A path that is not an archive, definitions that do not resolve,
 /// a send to a receiver outside its communicator (naming the location, its rank and the send) and a collective's
-/// bytes adding up past 2^64 - 1 are errors naming the archive. Uses the OTF2 library (Debian libotf2-trace-dev).
+/// bytes adding up past 2^64 - 1 are errors naming the archive. Uses the OTF2 library (Debian libotf2-trace-dev),
+/// which opens the archive's files itself: every file it may open is first checked to be a regular file, as
+/// openRegularFile checks a reader's input, so a FIFO put there cannot make the import wait forever.
 Expected<Otf2Capture> readOtf2Trace(const std::string& archive);
 
 /// The collectives summary as JSON text (`meridian-collectives`, version 2, with the definition of its bytes), as

@@ -11,6 +11,12 @@
 #include <string_view>
 #include <vector>
 
+// How every reader and writer touches files. A reader opens its input through openRegularFile (no FIFO, device or
+// oversize file), reads it whole (readTextFile) or in blocks (forEachLine, SNAP chunks), and a text reader refuses a
+// NUL byte at the first block that holds one; it checks every count a header claims against what the rest of the
+// file can hold before allocating, and quotes file text in messages through shown(). A writer writes a unique
+// temporary beside its target, syncs it and renames it over the target; sets of files go through journal.h.
+
 namespace meridian::io {
 
 /// The most a whole-file read takes by default (1 GiB): sites, matrices, pins, mappings, projects.

@@ -19,6 +19,10 @@ namespace meridian::mapping {
 /// move/swap local search. When every host of a site has one slot and no host link exists, every split
 /// costs the same and processes take hosts in rank order. Slots inside a host follow rank order.
 ///
+/// Sites are independent and shared by the Feedback's executor's workers; each site's search is seeded from
+/// `seed` and the site's index and bounded by its share (by processes) of a work budget counted in cost-table
+/// lookups, so only very large instances reach it and the result does not depend on the thread count.
+///
 /// `siteOf` must respect capacities. Deterministic for a given seed.
 Expected<model::Placement> completeHosts(const MappingProblem& problem, const std::vector<int>& siteOf,
                                          std::uint64_t seed, const FeedbackRange& range);

@@ -23,14 +23,18 @@ struct LocalSearchOptions {
     std::function<void(double cost)> onBest;
 };
 
-/// Local search on the exact alpha-beta cost (or a SearchCost with dollars or the busiest link) with O(degree) deltas: moves of one process into a bin
-/// (site or host) with a free slot, and swaps of two processes in different bins. Fixed processes never
-/// move and bin loads never exceed their capacities. The result is never worse than the start.
+/// Local search on the exact alpha-beta cost (or a SearchCost with dollars or the busiest link) with O(degree)
+/// deltas: moves of one process into a bin (site or host) with a free slot, and swaps of two processes in different
+/// bins. Fixed processes never move and bin loads never exceed their capacities. The result is never worse than the
+/// start.
 ///
 /// Swaps are searched exhaustively (every pair, best per process) up to 256 movable processes; above
-/// that, per pair of bins, candidates are ranked by their move deltas and the best-ranked pairs are
-/// checked exactly: the first pass of a descent costs O(n M deg), a later one O(n M) plus the rows of the
-/// processes that changed bin and their neighbours (and the sort of the candidates that can still pair).
+/// that, over at most 64 bins, per pair of bins, candidates are ranked by their move deltas and the best-ranked
+/// pairs are checked exactly: the first pass of a descent costs O(n M deg), a later one O(n M) plus the rows of the
+/// processes that changed bin and their neighbours (and the sort of the candidates that can still pair). The stale
+/// rows are recomputed by the Feedback's executor's workers, except with a busiest-link term, whose deltas share
+/// the link loads' scratch space. Over more bins (hosts), partners are sought only in the bins of a process's
+/// neighbours. refine bounds a run's passes (maxPasses) from a work budget with passesWithin().
 ///
 /// Deterministic for a given Random state. Not thread-safe (one instance per thread).
 class LocalSearch {

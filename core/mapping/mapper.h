@@ -31,10 +31,10 @@ struct MappingResult {
 /// A process mapper: the interface every algorithm implements.
 ///
 /// map() validates the parameters, runs mapImpl(), completes a site-level result to host and slot, and
-/// checks the result: a placement that breaks a capacity or pin is reported as an internal error, never
-/// returned. The same seed gives the same placement on any machine and thread count. A canceled run
-/// returns an Error with ErrorCode::Canceled. Mappers are stateless: one instance may run on several
-/// threads at once.
+/// checks the result: a placement that breaks a capacity or pin, or whose cost is not a finite number, is
+/// reported as an internal error, never returned. The same seed gives the same placement on any machine and
+/// thread count. A canceled run returns an Error with ErrorCode::Canceled. Mappers are stateless: one instance
+/// may run on several threads at once.
 class Mapper {
 public:
     virtual ~Mapper() = default;

@@ -34,7 +34,8 @@ Adjacency symmetrize(const model::CommMatrix::Sparse& matrix);
 /// a snapshot can be handed to a background thread.
 ///
 /// create() checks everything a mapper relies on, so mappers never see an infeasible problem: the
-/// network is complete and matches the sites, there are enough slots, and pins fit their sites.
+/// network is complete and matches the sites, there are enough slots, pins fit their sites, and the traffic's
+/// alpha-beta time at the network's slowest bandwidth and longest latency is a finite number of seconds.
 class MappingProblem {
 public:
     static Expected<MappingProblem> create(model::Topology topology, model::Network network, model::CommMatrix comm,

@@ -15,6 +15,15 @@ namespace meridian::mapping {
 /// (including its hosts). Inside a site whose processes did not change, the start's host split is kept
 /// when it is at least as cheap as a fresh completion.
 ///
+/// The default objective, `time`, is the predicted time's surrogate: cost::BottleneckCost with S =
+/// cost::bulkSynchronousSteps (the busiest shared link plus S x the largest latency in use). It is flat over most
+/// moves, so an alpha-beta portfolio runs first and the surrogate's searches start from its result when that is
+/// predicted faster. When the two portfolios end on different placements and the problem carries a judge
+/// (MappingProblem::withJudge: sim::replayJudge, which `meridian-cli map` and ops::mapAndMeasure, behind the
+/// workbench's runs, both attach), the judge's replay picks the faster; a judge's failure is a note. The searches run
+/// on the Feedback's executor (runPortfolio); their work is bounded in cost-table lookups, not seconds, unless
+/// `time_limit_s` is set.
+///
 /// `start` names the mapper that provides the start (run with default parameters and the same seed),
 /// `best` runs geo, greedy, mpipp (up to 1024 processes), scotch-bw, scotch-lat and topology-aware and
 /// starts from the cheapest, and `input` uses the placement attached with MappingProblem::withStart.

@@ -28,7 +28,7 @@ struct Placement {
 
 /// The placement with a host and slot for every process: processes without one get the first free slot of
 /// their site's hosts, in process order (as a launcher fills a hostfile by slot). Fails, naming the site, when a
-/// site has more processes than slots.
+/// site has more processes than slots. The simulator and the collectives planner take a site-level run this way.
 Expected<Placement> withHosts(const Placement& placement, const Topology& topology);
 
 /// A rule a placement breaks. Reported, not thrown: `meridian-cli evaluate` lists them.

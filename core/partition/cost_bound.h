@@ -22,7 +22,9 @@ namespace meridian::partition {
 /// sample, where it gives 94%), in O(E M) time and 8 V M bytes. Returns an error only when canceled.
 Expected<double> costLowerBound(const PartitionProblem& problem, const FeedbackRange& range);
 
-/// Refuses a budget below `boundUsd` (from costLowerBound), saying both and that no partition can meet it.
+/// Refuses a budget below `boundUsd` (from costLowerBound), saying both and that no partition can meet it:
+/// `meridian-cli partition` and the workbench (RunController::computeCostBound) refuse such a budget instead of
+/// running and missing it.
 Status checkBudgetReachable(double budgetUsd, double boundUsd);
 
 } // namespace meridian::partition

@@ -43,7 +43,9 @@ namespace meridian::partition {
 /// Where refinement starts (`start`): each edge at the home of its endpoint with fewer edges (`degree`, and `best`,
 /// the default), the paper's stage 1 (`cost`), or G-Cut's bandwidth-aware streaming (`bandwidth`); Section 4.2.1
 /// lets refinement start from "an optimized solution given by any other graph partitioning method". Stages 2b and 3
-/// share one search budget (`effort`, optionally `time_limit_s`; see automaticWorkLimit).
+/// share one search budget (`effort`, optionally `time_limit_s`; see automaticWorkLimit), one traffic state
+/// (cost::GasState, handed from stage to stage instead of counting every edge again) and one refinement::Incidence
+/// (each vertex's edge ids, 8 bytes per edge).
 class GeoCutPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "geo-cut"; }

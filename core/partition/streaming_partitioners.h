@@ -2,6 +2,11 @@
 
 #include "core/partition/partitioner.h"
 
+// The streaming partitioners: `greedy`, `graph-h` and `g-cut` share one driver in the .cpp (streamEdges: the stream
+// order, the endpoints of the edge 16 ahead prefetched, progress, a cancel check per 4096-edge block); `hash` and
+// `hdrf` place edges in input order through online placers (online_placers.h), which the file stream shares. Their
+// rules are bound by memory latency on random vertices, hence small per-vertex records and the prefetching.
+
 namespace meridian::partition {
 
 /// `hash`: Geo-Cut's Baseline (PowerGraph's random placement): an edge goes to a site chosen by a seeded

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+// What the simulator's worker process and the SMPI replays share: temporary input files, reading a child's two
+// pipes under cancellation, and how a child ended.
+
 namespace meridian::sim {
 
 /// Writes all of `size` bytes to `fd`, retrying interrupted and partial writes. False on an error.

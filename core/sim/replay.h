@@ -82,7 +82,9 @@ mapping::MappingProblem::Judge replayJudge(const mapping::MappingProblem& proble
                                            const std::shared_ptr<const io::StoredTrace>& trace = nullptr);
 
 /// Replays the time-independent trace listed in `traceList` (SimGrid's -replay argument: a list naming one merged
-/// trace, or one file per rank) on `platform` with `placement`'s hosts; the simulated time in seconds.
+/// trace, which every rank reads, or one file per rank) on `platform` with `placement`'s hosts; the simulated time in
+/// seconds, read from the replay's log line. smpirun runs on replayPlatform's host names in a process group of its
+/// own, killed whole when `range` is canceled.
 Expected<double> replayTrace(const SimPlatform& platform, const std::string& traceList,
                              const model::Placement& placement, const FeedbackRange& range);
 

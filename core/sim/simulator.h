@@ -81,10 +81,21 @@ std::string simgridVersion();
 
 /// Simulates `iterations` bulk-synchronous iterations of `transfers` on `platform` with SimGrid: per iteration
 /// (and per phase of it, in order) every process starts its transfers at once (each a chain of messages), and the
-/// phase ends when its last message has arrived (the barrier). SimGrid runs once per process, so each simulation runs in a new process of
-/// the caller's own executable, started for it (any executable that links this library can be that worker); a
-/// SimGrid failure there is reported as an error, never a crash of the caller. Refuses more than
-/// kMaxSimulatedMessages messages before starting. Cancellation through `range` stops the worker.
+/// phase ends when its last message has arrived (the barrier). SimGrid runs once per process, so each simulation
+/// runs in a new process of the caller's own executable, started for it (any executable that links this library
+/// can be that worker); a SimGrid failure there is reported as an error, never a crash of the caller. Refuses more
+/// than kMaxSimulatedMessages messages before starting. Cancellation through `range` stops the worker.
+///
+/// How: the platform's XML and the transfers with their routes go to temporary files, and /proc/self/exe is started
+/// again (posix_spawn) with MERIDIAN_SIMULATION_PLATFORM and MERIDIAN_SIMULATION_INPUT set; that process runs the
+/// simulation during static initialisation, before main starts Qt or any thread, and exits. (Forking the
+/// multi-threaded caller instead left children waiting forever on locks other threads held, under
+/// AddressSanitizer.) In the worker, each process is an actor and each transfer a chain of messages through a mailbox
+/// of its own (SimGrid 3.32's host-to-host Comm::sendto searched one list of every message in flight at each
+/// completion, which was quadratic); a controller actor is the barrier. A schedule's process has a sender actor,
+/// which puts its transfers in order once what each waits for has arrived, and a receiver actor, which marks
+/// arrivals under a condition variable. The worker sends the iteration and phase times and each link's busy seconds
+/// back on fd 3; the caller adds each link's bytes from the routes and polls cancellation meanwhile (runChild).
 Expected<SimResult> simulate(const SimPlatform& platform, const std::vector<Transfer>& transfers,
                              const SimOptions& options, const FeedbackRange& range);
 

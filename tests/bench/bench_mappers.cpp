@@ -8,7 +8,7 @@
 //   ratio     geo's and refine's improvement over greedy for constraint ratios 0 to 0.8 (Fig. 8);
 //   montecarlo  10^6 samples: runtime, and the share of random placements better than geo and refine
 //             (Fig. 9), with best-of-K points (Fig. 10).
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "core/mapping/builtin_mappers.h"
 #include "core/synth/constraint_generator.h"
 #include "core/synth/patterns.h"

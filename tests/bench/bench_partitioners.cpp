@@ -17,7 +17,7 @@
 //   throughput        whole commands as a user runs them (SNAP text in, E.tsv and M.tsv out, wall clock, the input
 //                     evicted from the page cache first) for hash, hdrf and geo-cut on 2 x 10^7 edges, with each
 //                     phase's seconds and the peak memory per edge
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "core/io/graph_io.h"
 #include "core/partition/builtin_partitioners.h"
 #include "core/partition/cost_bound.h"

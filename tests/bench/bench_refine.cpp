@@ -10,7 +10,7 @@
 // sparse graphs (64 processes, 6 partners each, bytes log-uniform over 1e4-4e6) onto four sites with random
 // heterogeneous networks (latency 5-155 ms, bandwidth 10-310 MB/s between sites), equal (4 x 16) and unequal
 // (24, 16, 16, 8) capacities, with and without 20% pinned processes.
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "core/common/random.h"
 #include "core/mapping/builtin_mappers.h"
 #include "core/synth/constraint_generator.h"

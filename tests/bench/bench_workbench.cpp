@@ -5,12 +5,12 @@
 // "scale": a project of 65,536 processes on 64 sites opened, its volume heatmap redrawn (target: 30 ms), geo
 // run from the run panel, the run selected and the volume reordered by its sites (target: the event loop never
 // blocked more than 50 ms). Prints RESULT lines.
-#include "app/document/project_document.h"
 #include "app/jobs/job_runner.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/project/ui/matrix_panel.h"
+#include "app/project/ui/project_document.h"
 #include "app/workbench/jobs_panel.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/matrix_panel.h"
-#include "app/workbench/run_panel.h"
 #include "core/common/random.h"
 #include "core/io/comm_io.h"
 #include "core/synth/patterns.h"

@@ -2,7 +2,7 @@
 // project's save journal: the input is also written as the journal of a small valid project, beside temporaries of
 // its own files and of a file outside its folder. Whatever the journal says, loading must never change the file
 // outside (a defect aborts), and must give the project or a refusal.
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "fuzz_input.h"
 
 #include <QString>

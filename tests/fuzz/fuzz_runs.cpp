@@ -1,8 +1,8 @@
 // Runs files (JSON), read against a small fixed project: fuzz::topology()'s three sites, an application "app"
 // of four processes and a graph "g" of five vertices and four edges, so that both mapping and partition runs
 // reach the checks against the project. Seeds: tests/data/runs (written for this project).
-#include "app/document/project_edits.h"
-#include "app/document/run_file.h"
+#include "app/project/project_edits.h"
+#include "app/project/run_file.h"
 #include "fuzz_input.h"
 
 #include <QString>

@@ -36,7 +36,11 @@ struct ReplicaReport {
 /// mirrors. Masters stay where they are. For every vertex x (in a seeded random order) and every site s where x has a
 /// mirror, the edges of x at s are moved, one at a time, each to the best site among those already holding both of
 /// its endpoints and the two endpoints' masters; the whole move is kept only when it improves the objective, else
-/// undone. Each kept move removes a mirror of x (and often mirrors of its neighbours), so the WAN bytes fall.
+/// undone. Each kept move removes a mirror of x (and often mirrors of its neighbours), so the WAN bytes fall. The
+/// counterpart is tried too: x's edges whose other endpoint's master is at a site h (and that run elsewhere) move to
+/// h together, pulling them to the neighbour's home. Vertices are visited in blocks of consecutive ids, the blocks in
+/// a seeded random order, so a vertex's records are read in sequence on a large graph. For a combining profile an
+/// edge's best site is predicted without moving it (GasState::predictMove); for a binding one it is tried.
 ///
 /// The objective, compared exactly after every trial move with GasState's O(M) summary:
 /// - while the partition costs more than `budgetUsd`: the WAN cost, then the transfer time; once a pass no longer

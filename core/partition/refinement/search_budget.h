@@ -7,9 +7,10 @@
 
 namespace meridian::partition::refinement {
 
-/// How much local search Geo-Cut's stages 2b and 3 may do together. Work is counted in edges examined (each vertex
-/// a stage looks at adds its edge count), so a work limit stops the search at the same place on every machine and
-/// the result stays a function of the seed. A wall-clock deadline may be added; it stops the search wherever it
+/// How much local search Geo-Cut's stages 2b and 3 may do together. Work is counted in search steps: edges examined
+/// (each vertex a stage looks at adds its edge count) plus the traffic state's moves and predictions
+/// (cost::GasState::steps), so a work limit stops the search at the same place on every machine and under any load,
+/// and the result stays a function of the seed. A wall-clock deadline may be added; it stops the search wherever it
 /// happens to be, so a run with one depends on the machine's speed.
 class SearchBudget {
 public:

@@ -1,6 +1,6 @@
 // meridian-cli against a hostile or unlucky user: FIFOs and devices where files belong, binary files, two writers of
 // one project at once, a folder in the way of an output, a kill between the renames of a set of outputs.
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "cli_run.h"
 #include "test_support.h"
 

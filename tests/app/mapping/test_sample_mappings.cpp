@@ -1,4 +1,4 @@
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "core/mapping/builtin_mappers.h"
 #include "test_support.h"
 

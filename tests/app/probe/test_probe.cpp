@@ -1,4 +1,4 @@
-#include "app/document/project_file.h"
+#include "app/project/project_file.h"
 #include "core/common/utc_date.h"
 #include "probe/tournament.h"
 #include "test_support.h"

@@ -3,8 +3,8 @@
 // header word is split, the charts are vector drawings (their text is in the PDF). Each page is also rendered
 // with pdftoppm into build/screenshots/report/ for a person to look at.
 
-#include "app/document/project_document.h"
-#include "app/document/run_analysis.h"
+#include "app/project/run_analysis.h"
+#include "app/project/ui/project_document.h"
 #include "app/report/report_numbers.h"
 #include "app/report/report_writer.h"
 #include "cli_run.h"

@@ -1,7 +1,7 @@
 // Opens a project in the workbench, edits it, and waits for the autosave timer to write the recovery
 // folder; then prints "autosaved" and idles until test_autosave_recovery kills it with SIGKILL.
 //   autosave_victim PROJECT        (MERIDIAN_RECOVERY_DIR and MERIDIAN_AUTOSAVE_MS set by the test)
-#include "app/document/project_edits.h"
+#include "app/project/project_edits.h"
 #include "app/workbench/main_window.h"
 
 #include <QApplication>

@@ -1,10 +1,10 @@
 // Autosave and recovery: a workbench killed with SIGKILL after its autosave leaves its unsaved work, and the
 // next workbench recovers it where it belongs, marked unsaved; a clean save or close leaves nothing behind.
-#include "app/document/autosave.h"
-#include "app/document/project_edits.h"
-#include "app/document/project_file.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/project/project_edits.h"
+#include "app/project/project_file.h"
+#include "app/project/ui/autosave.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/run_panel.h"
 #include "test_support.h"
 
 #include <QComboBox>

@@ -1,24 +1,24 @@
-#include "app/document/project_file.h"
-#include "app/workbench/applications_panel.h"
-#include "app/workbench/file_dialogs.h"
+#include "app/project/project_file.h"
+#include "app/project/ui/applications_panel.h"
+#include "app/project/ui/map_panel.h"
+#include "app/project/ui/matrix_panel.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/map_panel.h"
-#include "app/workbench/matrix_panel.h"
 #include "test_support.h"
 #include "widgets/best_curve_view.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/heatmap_view.h"
 
+#include "app/mapping/ui/run_panel.h"
+#include "app/mapping/ui/run_table_model.h"
+#include "app/mapping/ui/runs_panel.h"
+#include "app/simulation/ui/simulation_details_dialog.h"
 #include "app/workbench/jobs_panel.h"
-#include "app/workbench/run_panel.h"
-#include "app/workbench/run_table_model.h"
-#include "app/workbench/runs_panel.h"
-#include "app/workbench/simulation_details_dialog.h"
 #include "core/synth/patterns.h"
 #include "widgets/param_form.h"
 #include "widgets/site_table_model.h"
 #include "widgets/world_map_view.h"
 
-#include "app/workbench/compare_panel.h"
+#include "app/mapping/ui/compare_panel.h"
 
 #include <QApplication>
 #include <QChart>
@@ -314,12 +314,12 @@ private Q_SLOTS:
     void fileDialogsOpenInTheLastFolderUsed()
     {
         QTemporaryDir dir;
-        workbench::rememberFolder(dir.filePath("sites.csv"));
-        QCOMPARE(workbench::lastFolder(), dir.path());
-        workbench::rememberFolder(dir.filePath("gone/pins.csv"));
-        QCOMPARE(workbench::lastFolder(), QDir::homePath());
-        workbench::rememberFolder(dir.path());
-        QCOMPARE(workbench::lastFolder(), dir.path());
+        widgets::rememberFolder(dir.filePath("sites.csv"));
+        QCOMPARE(widgets::lastFolder(), dir.path());
+        widgets::rememberFolder(dir.filePath("gone/pins.csv"));
+        QCOMPARE(widgets::lastFolder(), QDir::homePath());
+        widgets::rememberFolder(dir.path());
+        QCOMPARE(widgets::lastFolder(), dir.path());
     }
 
     void simulatesARunOnDemandAndRefusesAStaleOne()
@@ -378,7 +378,7 @@ private Q_SLOTS:
         window.runsPanel()->findChild<QPushButton*>("simulationDetails")->click();
         auto* details = window.runsPanel()->findChild<workbench::SimulationDetailsDialog*>();
         QVERIFY(details && details->isVisible());
-        const auto comparison = jobs::compareWithSimulation(*second);
+        const auto comparison = ops::compareWithSimulation(*second);
         QCOMPARE(details->table()->rowCount(), static_cast<int>(comparison->links.size()));
         const auto& busiest = comparison->links[comparison->busiest];
         QCOMPARE(details->table()->item(0, workbench::SimulationDetailsDialog::Utilisation)->data(Qt::UserRole).toDouble(),
@@ -410,7 +410,7 @@ private Q_SLOTS:
         run.trafficBytes = Eigen::MatrixXd::Zero(4, 4);
         run.trafficBytes(1, 0) = 8e8;
         run.simulatedLinks = {{1, -1, 8e8, 1.0, 1.0}, {1, 0, 8e8, 1.0, 0.5}, {-1, 0, 8e8, 1.0, 0.5}};
-        const auto comparison = jobs::compareWithSimulation(run);
+        const auto comparison = ops::compareWithSimulation(run);
         QVERIFY(comparison);
         QCOMPARE(comparison->links[comparison->costliest].from, 1);
         QCOMPARE(comparison->links[comparison->costliest].to, 0);
@@ -422,7 +422,7 @@ private Q_SLOTS:
         QVERIFY2(text.contains(uplink) && text.contains("They disagree"), qPrintable(text));
         // The same run with the pair as the busiest link: they agree.
         run.simulatedLinks = {{1, 0, 8e8, 1.0, 1.0}, {1, -1, 8e8, 1.0, 0.5}};
-        QVERIFY(workbench::SimulationDetailsDialog::summaryText(*jobs::compareWithSimulation(run), project)
+        QVERIFY(workbench::SimulationDetailsDialog::summaryText(*ops::compareWithSimulation(run), project)
                     .contains("They agree"));
     }
 

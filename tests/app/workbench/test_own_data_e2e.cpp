@@ -3,14 +3,14 @@
 // test writes CSV and Matrix Market inputs, never project JSON); then network tables, drops recognised by
 // content, the Applications tab, two mappers, save, reopen and a rankfile. Screenshots go to
 // build/screenshots/own-data-*.png. Runs under xvfb-run when it is installed, else offscreen.
-#include "app/actions/file_actions.h"
-#include "app/workbench/applications_panel.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/project/ui/applications_panel.h"
+#include "app/project/ui/file_actions.h"
+#include "app/project/ui/map_panel.h"
+#include "app/project/ui/matrix_panel.h"
+#include "app/project/ui/network_panel.h"
+#include "app/project/ui/new_project_wizard.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/map_panel.h"
-#include "app/workbench/matrix_panel.h"
-#include "app/workbench/network_panel.h"
-#include "app/workbench/new_project_wizard.h"
-#include "app/workbench/run_panel.h"
 #include "core/io/comm_io.h"
 #include "core/model/site.h"
 #include "core/synth/patterns.h"

@@ -1,15 +1,15 @@
 // End to end, as a user: open each sample project, run two mappers from the run panel, wait for them,
 // export a rankfile and a PDF report, and save screenshots of the main views to build/screenshots/.
 // Runs under xvfb-run when it is installed (a real X server), else offscreen.
-#include "app/workbench/applications_panel.h"
-#include "app/workbench/compare_panel.h"
-#include "app/workbench/diff_panel.h"
+#include "app/mapping/ui/compare_panel.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/mapping/ui/runs_panel.h"
+#include "app/project/ui/applications_panel.h"
+#include "app/project/ui/diff_panel.h"
+#include "app/project/ui/map_panel.h"
+#include "app/project/ui/matrix_panel.h"
 #include "app/workbench/jobs_panel.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/map_panel.h"
-#include "app/workbench/matrix_panel.h"
-#include "app/workbench/run_panel.h"
-#include "app/workbench/runs_panel.h"
 #include "report_figure_checks.h"
 #include "test_support.h"
 #include "widgets/heatmap_view.h"
@@ -268,7 +268,7 @@ private Q_SLOTS:
         QVERIFY(window.grab().save(shotPath("ec2-4-regions", "5-bars")));
 
         runPanel->setCheckedMappers({"greedy", "geo"});
-        compare->setSweep(jobs::SweepKind::ConstraintRatio, "0, 0.4, 0.8", 2);
+        compare->setSweep(ops::SweepKind::ConstraintRatio, "0, 0.4, 0.8", 2);
         QSignalSpy swept(window.runController(), &actions::RunController::sweepFinished);
         QVERIFY(compare->startSweep() > 0);
         QVERIFY(swept.wait(120000));

@@ -4,16 +4,16 @@
 // Help menu (guide, search, shortcuts, About), the runs' context menu and details pane, the compare table's values,
 // the map's processes per site and the Diff tab's default pair.
 
+#include "app/collectives/ui/collectives_panel.h"
+#include "app/mapping/ui/compare_panel.h"
+#include "app/mapping/ui/run_panel.h"
+#include "app/mapping/ui/run_table_model.h"
+#include "app/mapping/ui/runs_panel.h"
+#include "app/project/ui/diff_panel.h"
+#include "app/project/ui/map_panel.h"
 #include "app/version.h"
-#include "app/workbench/collectives_panel.h"
-#include "app/workbench/compare_panel.h"
-#include "app/workbench/diff_panel.h"
 #include "app/workbench/help_dialogs.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/map_panel.h"
-#include "app/workbench/run_panel.h"
-#include "app/workbench/run_table_model.h"
-#include "app/workbench/runs_panel.h"
 #include "test_support.h"
 #include "widgets/map_checks.h"
 #include "widgets/world_map_view.h"

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "app/project/project.h"
+#include "app/project/run.h"
+#include "core/common/expected.h"
+#include "core/common/feedback.h"
+#include "core/common/registry.h"
+#include "core/partition/partitioner.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+// Partition runs of a project's graphs, and the what-ifs derived from them (sites removed, an edge batch applied).
+// The graph file itself is never changed: a run keeps its batches (Run::batches), and loadRunGraph rebuilds its graph
+// from the file. The long O(E) steps poll the Feedback (the SNAP reader per chunk, streaming per block, GasState's
+// construction every 2^16 edges, measurePartition between its two passes), so a cancel lands within 100 ms on
+// 10^7 edges, the target `bench_workbench partition` measures. The workbench submits these through RunController
+// like mapping runs; `meridian-cli partition` runs the same partitioners (core/partition) on graph files directly.
+
+namespace meridian::ops {
+
+/// Everything one partition run needs, captured on the main thread so the job never touches the document.
+struct PartitionRequest {
+    std::shared_ptr<const document::Project> project;
+    std::string graph; ///< the graph's name in the project
+    std::string algorithm;
+    ParamValues params;
+    std::uint64_t seed = 1;
+    std::string profile = "pagerank";
+    double activeFraction = 0.1;
+    std::optional<double> budgetUsd;
+    std::uint64_t fingerprint = 0;
+};
+
+/// Reads the graph (checking it is the file imported), runs one partitioner and measures the partition
+/// under Geo-Cut's GAS model: transfer time with its gather and apply parts, WAN dollars and bytes,
+/// replication factor, budget status, per-site upload and download, the bottleneck links, and the runtime
+/// of the partitioner alone. Thread-safe. Progress stages: "reading the graph", the partitioner's own
+/// (streaming, refinement), "measuring".
+Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
+                                     const Feedback& feedback);
+
+/// A what-if on a partition run: the same graph and settings with sites removed (Geo-Cut's data-centre removal).
+struct SiteRemovalRequest {
+    std::shared_ptr<const document::Project> project;
+    std::shared_ptr<const document::Run> run;
+    std::vector<int> removedSites;
+    std::uint64_t fingerprint = 0;
+};
+
+/// Reads the run's graph, removes the sites from a copy of its partition (partition::removeSites, Geo-Cut's rule
+/// and refinement with their defaults) and measures the result as a new run derived from it ("without SYD").
+Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const Feedback& feedback);
+
+/// A what-if on a partition run: an insert/delete batch applied to its graph (Geo-Cut Section 5).
+struct BatchRequest {
+    std::shared_ptr<const document::Project> project;
+    std::shared_ptr<const document::Run> run;
+    std::string insertPath; ///< `src dst` lines to insert ("": none)
+    std::string deletePath; ///< `src dst` lines to delete ("": none)
+    double threshold = 0.1; ///< traffic change that triggers Geo-Cut's refinement, as a share
+    std::uint64_t fingerprint = 0;
+};
+
+/// Reads the batch files and the run's graph, applies the batch to a copy of the run's partition
+/// (partition::applyUpdates with Geo-Cut's defaults and the run's seed) and measures the result on the updated
+/// graph as a new run derived from it. The run keeps the batch, so the updated graph can be rebuilt. A deletion
+/// of an edge that is not there names its file and line; nothing lands then.
+Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedback& feedback);
+
+/// The graph a partition run partitioned: its graph file (checked against the import) with the run's
+/// batches applied; an error when that is not the graph of the run's partition.
+Expected<document::LoadedGraph> loadRunGraph(const document::Project& project, const document::Run& run,
+                                             const Feedback& feedback);
+
+/// Fills a partition run's metrics and per-site traffic from a partition of a loaded graph (cost::evaluateGas), and
+/// its site x site traffic (cost::gasTrafficMatrix), which the map and the heatmaps show. Two O(E) passes;
+/// `canceled` is asked between them, and a canceled measurement is incomplete.
+void measurePartition(document::Run& run, const partition::PartitionProblem& problem,
+                      const model::EdgePartition& partition, const std::function<bool()>& canceled);
+
+/// The WAN budget GrapH's partition of the graph costs (the setting of Geo-Cut's evaluation, B = GrapH's
+/// cost): runs graph-h with its defaults and the same seed and profile.
+Expected<double> graphHCost(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
+                            const Feedback& feedback);
+
+/// The lowest WAN cost any partition of the graph can reach under the request's profile
+/// (partition::costLowerBound): no budget below it can be met.
+Expected<double> costBound(const PartitionRequest& request, const Feedback& feedback);
+
+} // namespace meridian::ops
