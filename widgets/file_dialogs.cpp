@@ -29,7 +29,7 @@ void rememberFolder(const QString& path)
 
 QString openFileName(QWidget* parent, const QString& title, const QString& filter)
 {
-    const QString path = QFileDialog::getOpenFileName(parent, title, lastFolder(), filter);
+    QString path = QFileDialog::getOpenFileName(parent, title, lastFolder(), filter);
     rememberFolder(path);
     return path;
 }
@@ -37,7 +37,7 @@ QString openFileName(QWidget* parent, const QString& title, const QString& filte
 QString saveFileName(QWidget* parent, const QString& title, const QString& name, const QString& filter)
 {
     const QString start = QFileInfo(name).isAbsolute() ? name : QDir(lastFolder()).filePath(name);
-    const QString path = QFileDialog::getSaveFileName(parent, title, start, filter);
+    QString path = QFileDialog::getSaveFileName(parent, title, start, filter);
     rememberFolder(path);
     return path;
 }

@@ -223,7 +223,7 @@ QImage colourBins(const PixelBins& bins, bool sumBinning, const ColourScale& sca
             t = v <= 0 ? -1.0 : logSpan > 0 ? (std::log10(v) - logLo) / logSpan : 1.0;
         else
             t = hi > lo ? (v - lo) / (hi - lo) : 1.0;
-        return t < 0 ? -1 : static_cast<int>(std::min(t, 1.0) * kSteps + 0.5);
+        return t < 0 ? -1 : static_cast<int>(std::lround(std::min(t, 1.0) * kSteps));
     };
     const std::vector<double>& shown = sumBinning ? bins.sum : bins.max;
     QImage image(bins.width, bins.height, QImage::Format_RGB32);

@@ -40,7 +40,8 @@ void writeHeatmapCsv(const HeatmapData& data, QTextStream& out)
         const auto& m = data.sparse;
         for (int r = 0; r < m.outerSize(); ++r)
             for (HeatmapData::Sparse::InnerIterator it(m, r); it; ++it)
-                out << quoted(label(data.rowLabels, r)) << ',' << quoted(label(data.columnLabels, it.col())) << ','
+                out << quoted(label(data.rowLabels, r)) << ','
+                    << quoted(label(data.columnLabels, static_cast<int>(it.col()))) << ','
                     << QString::number(it.value(), 'g', 17) << '\n';
         return;
     }

@@ -58,7 +58,7 @@ constexpr std::array<std::array<int, 3>, 9> kDiverging = {{{45, 0, 75},
 
 QColor interpolate(const std::array<std::array<int, 3>, 9>& table, double t)
 {
-    t = std::clamp(t, 0.0, 1.0) * (table.size() - 1);
+    t = std::clamp(t, 0.0, 1.0) * static_cast<double>(table.size() - 1);
     const auto i = std::min<std::size_t>(static_cast<std::size_t>(t), table.size() - 2);
     const double f = t - static_cast<double>(i);
     auto mix = [&](int c) { return static_cast<int>(std::lround(table[i][c] + f * (table[i + 1][c] - table[i][c]))); };
@@ -221,7 +221,7 @@ double HeatmapView::rebuildForBenchmark()
     clock.start();
     m_cache = bin(layoutFor(size()).plot.size());
     m_dirty = false;
-    return clock.nsecsElapsed() / 1e6;
+    return static_cast<double>(clock.nsecsElapsed()) / 1e6;
 }
 
 void HeatmapView::setView(QRect view)

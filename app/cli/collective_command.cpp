@@ -1,7 +1,7 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/commands.h"
 #include "app/cli/problem_loader.h"
-#include "app/project/collective_input.h"
+#include "app/collectives/collective_input.h"
 #include "app/project/json_util.h"
 #include "app/project/project_file.h"
 #include "core/collectives/planner.h"
@@ -69,7 +69,7 @@ Expected<PlanRequest> requestFrom(const QCommandLineParser& parser)
         return makeError(ErrorCode::InvalidInput,
                          "--root needs a rank, not '" + parser.value("root").toStdString() + "'");
     if (parser.isSet("algorithms")) {
-        auto list = document::parseAlgorithmList(parser.value("algorithms").toStdString());
+        auto list = ops::parseAlgorithmList(parser.value("algorithms").toStdString());
         if (!list)
             return list.error();
         request.algorithms = std::move(*list);
@@ -93,7 +93,7 @@ Expected<PlanRequest> requestFrom(const QCommandLineParser& parser)
     }
     request.shuffle.localReduction = parser.isSet("local-reduction") || parser.isSet("reduced-bytes");
     if (parser.isSet("reduced-bytes")) {
-        auto reduced = document::parseByteSize(parser.value("reduced-bytes").toStdString(), "--reduced-bytes");
+        auto reduced = ops::parseByteSize(parser.value("reduced-bytes").toStdString(), "--reduced-bytes");
         if (!reduced)
             return reduced.error();
         request.shuffle.reducedBytes = *reduced;
@@ -158,7 +158,7 @@ int addSimulatedTimes(const PlanRequest& request, const Ranking& ranking, const 
     auto platform = sim::buildPlatform(loaded.project.topology, network);
     if (!platform)
         return report(platform.error());
-    const Layout layout = document::layoutOf(loaded.placement);
+    const Layout layout = ops::layoutOf(loaded.placement);
     for (int i = 0; i < results.size(); ++i) {
         const AlgorithmTime& t = ranking.results[static_cast<std::size_t>(i)];
         CollectiveSpec spec{request.operation, t.algorithm, request.root, request.bytes, t.chunks, request.shuffle};
@@ -274,8 +274,8 @@ int runCollective(const QStringList& arguments)
         return report(request.error());
     std::optional<std::pair<double, double>> range;
     if (parser.isSet("sweep-bytes") || parser.isSet("rules-out")) {
-        auto parsed = document::parseByteRange(parser.isSet("sweep-bytes") ? parser.value("sweep-bytes").toStdString()
-                                                                           : std::string("1KiB:4GiB"));
+        auto parsed = ops::parseByteRange(parser.isSet("sweep-bytes") ? parser.value("sweep-bytes").toStdString()
+                                                                      : std::string("1KiB:4GiB"));
         if (!parsed)
             return report(parsed.error());
         range = *parsed;
@@ -283,7 +283,7 @@ int runCollective(const QStringList& arguments)
         return usageError("--bytes (or --sweep-bytes) is required");
     }
     if (parser.isSet("bytes")) {
-        auto bytes = document::parseByteSize(parser.value("bytes").toStdString(), "--bytes");
+        auto bytes = ops::parseByteSize(parser.value("bytes").toStdString(), "--bytes");
         if (!bytes)
             return report(bytes.error());
         request->bytes = *bytes;
@@ -293,7 +293,7 @@ int runCollective(const QStringList& arguments)
         return report(loaded.error());
     model::DistanceModel dm;
     const model::Network network = loaded->project.completeNetwork(&dm);
-    const Layout layout = document::layoutOf(loaded->placement);
+    const Layout layout = ops::layoutOf(loaded->placement);
     const PlanContext context{layout, loaded->project.topology, network};
 
     QJsonObject out{{"operation", operationId(request->operation)},

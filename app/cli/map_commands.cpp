@@ -1,6 +1,7 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/commands.h"
 #include "app/cli/problem_loader.h"
+#include "app/mapping/compare_operation.h"
 #include "app/mapping/map_operation.h"
 #include "app/project/json_util.h"
 #include "core/cost/instance_metrics.h"
@@ -54,35 +55,6 @@ QJsonArray stringsJson(const std::vector<std::string>& list)
     for (const auto& s : list)
         a.append(QString::fromStdString(s));
     return a;
-}
-
-/// Builds the mapping problem of the loaded project's application (network completed by estimation), with the
-/// replay as the judge of refine's last candidates (as the workbench's mapping job does).
-Expected<MappingProblem> buildProblem(const LoadedProblem& loaded, model::DistanceModel* dm)
-{
-    const auto& project = loaded.project;
-    const auto& app = project.applications[loaded.application];
-    auto problem = MappingProblem::create(project.topology, project.completeNetwork(dm), app.comm, app.pins);
-    if (!problem)
-        return problem;
-    return problem->withJudge(sim::replayJudge(*problem, app.trace));
-}
-
-struct Run {
-    MappingResult result;
-    double seconds = 0.0;
-};
-
-Expected<Run> runMapper(const Mapper& mapper, const MappingProblem& problem, const ParamValues& values,
-                        std::uint64_t seed)
-{
-    const Feedback feedback;
-    const auto begin = std::chrono::steady_clock::now();
-    auto result = mapper.map(problem, values, seed, feedback);
-    const auto end = std::chrono::steady_clock::now();
-    if (!result)
-        return result.error();
-    return Run{std::move(*result), std::chrono::duration<double>(end - begin).count()};
 }
 
 double quantile(std::vector<double> sorted, double q)
@@ -257,6 +229,39 @@ QJsonObject mapJson(const ops::MappedRun& mapped, const document::Project& proje
     return out;
 }
 
+/// meridian-cli compare --format csv: a line per mapper.
+void printCompareCsv(const ops::CompareResult& compared, int seeds)
+{
+    std::printf("algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\n");
+    for (const auto& r : compared.rows)
+        std::printf("%s,%d,%.9g,%.9g,%.9g,%.6f,%.6g\n", r.algorithm.c_str(), seeds, ops::mean(r.costs),
+                    *std::min_element(r.costs.begin(), r.costs.end()),
+                    *std::max_element(r.costs.begin(), r.costs.end()),
+                    compared.baselineMeanCost > 0.0 ? ops::mean(r.costs) / compared.baselineMeanCost : std::nan(""),
+                    ops::mean(r.runtimes));
+}
+
+/// meridian-cli compare's JSON: a row per mapper.
+QJsonObject compareJson(const ops::CompareResult& compared, const std::string& application, int seeds)
+{
+    const double baseline = compared.baselineMeanCost;
+    QJsonArray table;
+    for (const auto& r : compared.rows)
+        table.append(QJsonObject{{"algorithm", QString::fromStdString(r.algorithm)},
+                                 {"parameters", paramsJson(r.params)},
+                                 {"mean_cost_s", ops::mean(r.costs)},
+                                 {"min_cost_s", *std::min_element(r.costs.begin(), r.costs.end())},
+                                 {"max_cost_s", *std::max_element(r.costs.begin(), r.costs.end())},
+                                 {"normalized_to_random",
+                                  baseline > 0.0 ? QJsonValue(ops::mean(r.costs) / baseline) : QJsonValue()},
+                                 {"mean_runtime_s", ops::mean(r.runtimes)}});
+    return QJsonObject{{"application", QString::fromStdString(application)},
+                       {"processes", compared.processes},
+                       {"seeds", seeds},
+                       {"baseline", "random"},
+                       {"results", table}};
+}
+
 } // namespace
 
 int runMap(const QStringList& arguments)
@@ -397,61 +402,20 @@ int runCompare(const QStringList& arguments)
     auto loaded = loadProblem(parser);
     if (!loaded)
         return report(loaded.error());
-    auto problem = buildProblem(*loaded, nullptr);
-    if (!problem)
-        return report(problem.error());
-
-    struct Row {
-        std::string id;
-        std::vector<double> costs;
-        std::vector<double> runtimes;
-    };
-    std::vector<Row> rows;
-    for (const auto& id : ids) {
-        Row row{id, {}, {}};
-        for (int s = 1; s <= seeds; ++s) {
-            auto run = runMapper(*registry.find(id), *problem, values[id], static_cast<std::uint64_t>(s));
-            if (!run)
-                return report(
-                    makeError(run.error().code, id + " (seed " + std::to_string(s) + "): " + run.error().message));
-            row.costs.push_back(problem->cost().evaluate(run->result.placement.site));
-            row.runtimes.push_back(run->seconds);
-        }
-        rows.push_back(std::move(row));
-    }
-    const auto mean = [](const std::vector<double>& v) {
-        return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-    };
-    double baseline = 0.0;
-    for (const auto& r : rows)
-        if (r.id == "random")
-            baseline = mean(r.costs);
-
-    const auto& app = loaded->project.applications[loaded->application];
-    if (format == "csv") {
-        std::printf("algorithm,seeds,mean_cost_s,min_cost_s,max_cost_s,normalized_to_random,mean_runtime_s\n");
-        for (const auto& r : rows)
-            std::printf("%s,%d,%.9g,%.9g,%.9g,%.6f,%.6g\n", r.id.c_str(), seeds, mean(r.costs),
-                        *std::min_element(r.costs.begin(), r.costs.end()),
-                        *std::max_element(r.costs.begin(), r.costs.end()),
-                        baseline > 0.0 ? mean(r.costs) / baseline : std::nan(""), mean(r.runtimes));
-        return kExitOk;
-    }
-    QJsonArray table;
-    for (const auto& r : rows)
-        table.append(
-            QJsonObject{{"algorithm", QString::fromStdString(r.id)},
-                        {"parameters", paramsJson(values[r.id])},
-                        {"mean_cost_s", mean(r.costs)},
-                        {"min_cost_s", *std::min_element(r.costs.begin(), r.costs.end())},
-                        {"max_cost_s", *std::max_element(r.costs.begin(), r.costs.end())},
-                        {"normalized_to_random", baseline > 0.0 ? QJsonValue(mean(r.costs) / baseline) : QJsonValue()},
-                        {"mean_runtime_s", mean(r.runtimes)}});
-    printJson(QJsonObject{{"application", QString::fromStdString(app.name)},
-                          {"processes", problem->processCount()},
-                          {"seeds", seeds},
-                          {"baseline", "random"},
-                          {"results", table}});
+    ops::CompareRequest request;
+    request.completeNetwork = loaded->project.completeNetwork();
+    request.application = loaded->project.applications[loaded->application].name;
+    request.project = std::make_shared<const document::Project>(std::move(loaded->project));
+    for (const auto& id : ids)
+        request.mappers.emplace_back(id, values[id]);
+    request.seeds = seeds;
+    auto compared = ops::compareMappers(request, registry, Feedback());
+    if (!compared)
+        return report(compared.error());
+    if (format == "csv")
+        printCompareCsv(*compared, seeds);
+    else
+        printJson(compareJson(*compared, request.application, seeds));
     return kExitOk;
 }
 

@@ -76,7 +76,7 @@ Expected<PlacementMeasures> measure(const model::Placement& placement, const doc
         auto m = cost::instanceMetrics(placement, topology, network, app.comm);
         if (!m)
             return m.error();
-        measures.instance = std::move(*m);
+        measures.instance = *m;
     }
     return measures;
 }
@@ -107,8 +107,9 @@ Expected<MappedRun> mapAndMeasure(const MappingRequest& request, const Registry<
     // The replay judges refine's last candidates.
     auto problem = mapping::MappingProblem::create(project.topology, request.completeNetwork, app.comm, app.pins)
                        .transform_error(prefixedBy("application '" + app.name + "'"))
-                       .transform(
-                           [&](mapping::MappingProblem p) { return p.withJudge(sim::replayJudge(p, app.trace)); });
+                       .transform([&](const mapping::MappingProblem& p) {
+                           return p.withJudge(sim::replayJudge(p, app.trace));
+                       });
     if (!problem)
         return problem.error();
     if (request.start) {

@@ -120,7 +120,8 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
                 return problem.error();
             Feedback baselineFeedback(
                 [&](double f, std::string_view) {
-                    feedback.setProgress((step + f) / steps, pointText(request.kind, x) + ": random");
+                    feedback.setProgress((static_cast<double>(step) + f) / static_cast<double>(steps),
+                                         pointText(request.kind, x) + ": random");
                 },
                 [&] { return feedback.isCanceled(); });
             auto base = random->map(*problem, static_cast<std::uint64_t>(seed), baselineFeedback);
@@ -134,7 +135,8 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
                 const auto& params = request.mappers[k].second;
                 Feedback inner(
                     [&](double f, std::string_view) {
-                        feedback.setProgress((step + f) / steps, pointText(request.kind, x) + ": " + id);
+                        feedback.setProgress((static_cast<double>(step) + f) / static_cast<double>(steps),
+                                             pointText(request.kind, x) + ": " + id);
                     },
                     [&] { return feedback.isCanceled(); });
                 const auto begin = std::chrono::steady_clock::now();

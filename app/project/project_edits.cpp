@@ -221,6 +221,7 @@ Expected<Project> withoutSite(const Project& project, int site)
 Expected<Project> withImportedSites(const Project& project, std::vector<model::Site> sites)
 {
     std::vector<int> map;
+    map.reserve(sites.size());
     for (const auto& s : sites)
         map.push_back(project.topology.siteIndex(s.name).value_or(-1));
     return withSites(project, std::move(sites), map);

@@ -261,10 +261,10 @@ Expected<model::Topology> readSites(const Reader& r, const QJsonValue& value)
                 const std::string hostName = ho.value("name").toString().toStdString();
                 if (const std::string problem = model::Topology::hostNameProblem(hostName); !problem.empty())
                     return r.fail(where + QString(".hosts[%1].name").arg(h),
-                                  QString::fromStdString("host name '" + hostName
-                                                         + "' cannot go into a rankfile or hostfile: " + problem
-                                                         + "; expected letters, digits, '-', '_' and '.', not "
-                                                           "starting with '-' or '.' (a host name as in RFC 1123)"));
+                                  QString("host name '%1' cannot go into a rankfile or hostfile: %2; expected letters, "
+                                          "digits, '-', '_' and '.', not starting with '-' or '.' (a host name as in "
+                                          "RFC 1123)")
+                                      .arg(QString::fromStdString(hostName), QString::fromStdString(problem)));
                 s.hosts.push_back({hostName, static_cast<int>(*hostSlots)});
             }
         } else {

@@ -118,7 +118,7 @@ QByteArray chartSvg(QChartView* view, const QSize& size, double minimumPoints)
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     if (chart->layout())
         chart->layout()->activate();
-    const QByteArray svg = svgDrawing(size, chart->title(), [&](QPainter& painter) {
+    QByteArray svg = svgDrawing(size, chart->title(), [&](QPainter& painter) {
         painter.setRenderHint(QPainter::Antialiasing);
         view->scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
     });
@@ -225,7 +225,7 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
     const std::size_t n = sorted.size();
     const std::size_t step = std::max<std::size_t>(1, n / 1500);
     for (std::size_t i = 0; i < n; i += step)
-        curve->append(sorted[i], double(i + 1) / n);
+        curve->append(sorted[i], static_cast<double>(i + 1) / static_cast<double>(n));
     curve->append(sorted.back(), 1.0);
     double lo = sorted.front(), hi = sorted.back();
     std::vector<QLineSeries*> markers, bestMarkers;
@@ -234,7 +234,9 @@ void fillMonteCarloCharts(QChart* cdf, QChart* best, const document::Run* run,
         const std::size_t below = std::lower_bound(sorted.begin(), sorted.end(), cost) - sorted.begin();
         auto* m = new QLineSeries;
         // Short enough for the legend beside the chart: the title says what the share is.
-        m->setName(tr("%1 \u00b7 %2%").arg(QString::fromStdString(alg)).arg(100.0 * below / n, 0, 'f', 2));
+        m->setName(tr("%1 \u00b7 %2%")
+                       .arg(QString::fromStdString(alg))
+                       .arg(100.0 * static_cast<double>(below) / static_cast<double>(n), 0, 'f', 2));
         QPen pen(seriesColor(color));
         pen.setWidth(2);
         pen.setStyle(Qt::DashLine);

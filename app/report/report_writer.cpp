@@ -110,7 +110,7 @@ public:
         const Figure& f = found->second;
         QString body;
         if (!f.svg.isEmpty()) {
-            const int start = f.svg.indexOf("<svg");
+            const auto start = f.svg.indexOf("<svg");
             body = QString::fromUtf8(start >= 0 ? f.svg.mid(start) : f.svg);
             // Ids are per document: QSvgGenerator numbers its gradients and clips from 1 in every drawing, so
             // inline drawings would paint each other's gradients. Each figure's ids get its own prefix.

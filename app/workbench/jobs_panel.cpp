@@ -94,7 +94,8 @@ void JobsPanel::addRow(int id, const QString& title)
 void JobsPanel::updateElapsed()
 {
     for (auto it = m_rows.begin(); it != m_rows.end(); ++it) {
-        it->elapsed->setText(QString("%1 s").arg(m_runner->elapsedMs(it.key()) / 1000.0, 0, 'f', 1));
+        it->elapsed->setText(
+            QString("%1 s").arg(static_cast<double>(m_runner->elapsedMs(it.key())) / 1000.0, 0, 'f', 1));
         // A stage can change while the progress value does not (a capture's output lines): read it here too.
         if (const QString stage = m_runner->stage(it.key()); !stage.isEmpty())
             it->stage->setText(stage);

@@ -48,9 +48,8 @@ QByteArray mapSvg(widgets::WorldMapView& map)
     const QFont screenFont = map.font();
     map.setFont(figureFont());
     map.setMinimumTextPoints(report::kMinimumFigureTextPx);
-    const QByteArray svg = svgDrawing(kMapSize, tr("Site map"), [&map](QPainter& painter) {
-        map.renderTo(painter, QRect(QPoint(0, 0), kMapSize));
-    });
+    QByteArray svg = svgDrawing(kMapSize, tr("Site map"),
+                                [&map](QPainter& painter) { map.renderTo(painter, QRect(QPoint(0, 0), kMapSize)); });
     map.setFont(screenFont);
     map.setMinimumTextPoints(0.0);
     return svg;

@@ -10,7 +10,8 @@
 namespace {
 
 /// The operations: QtCore-only libraries that meridian-cli and the workbench share.
-const QStringList kOperations = {"project", "jobs", "capture", "simulation", "partitioning", "mapping", "cli"};
+const QStringList kOperations = {"project",      "jobs",        "capture", "simulation",
+                                 "partitioning", "collectives", "mapping", "cli"};
 
 /// Which app/ folders each app/ folder may include (besides itself and the generated app/version.h). Operations
 /// sit below every ui/ folder; among the ui/ folders, the project's (the document and its panels) is lowest, then
@@ -25,6 +26,7 @@ QMap<QString, QStringList> allowedIncludes()
         {"capture", {"project"}},
         {"simulation", {"project"}},
         {"partitioning", {"project"}},
+        {"collectives", {"project"}},
         {"mapping", {"project", "simulation"}},
         {"cli", ops},
         {"project/ui", ops},

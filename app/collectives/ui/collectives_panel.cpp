@@ -1,8 +1,8 @@
 #include "app/collectives/ui/collectives_panel.h"
 #include "widgets/file_dialogs.h"
 
+#include "app/collectives/collective_input.h"
 #include "app/jobs/job_runner.h"
-#include "app/project/collective_input.h"
 #include "app/report/compare_charts.h"
 #include "core/io/text_file.h"
 #include "widgets/world_map_view.h"
@@ -33,8 +33,8 @@ using namespace collectives;
 
 namespace {
 
-constexpr double kSweepMin = 1024.0;
-constexpr double kSweepMax = 4294967296.0; // 4 GiB
+constexpr double kSweepMin = ops::kCollectiveSweepMin;
+constexpr double kSweepMax = ops::kCollectiveSweepMax;
 
 QString bytesText(double bytes)
 {
@@ -91,38 +91,6 @@ QLogValueAxis* logAxis(double low, double high, int base, const QString& format,
     axis->setLabelFormat(format);
     axis->setTitleText(title);
     return axis;
-}
-
-/// The plan for `plan`'s run, request and layout: the size sweep, the ranking at the chosen size and against the
-/// process count, and the fastest algorithm's schedule.
-Expected<std::shared_ptr<const CollectivePlan>> planFor(CollectivePlan plan, const model::Topology& topology,
-                                                        const model::Network& network, const Feedback& feedback)
-{
-    const PlanContext context{plan.layout, topology, network};
-    feedback.setProgress(0.05, "sizes");
-    auto sweep = sweepSizes(plan.request, context, kSweepMin, kSweepMax);
-    if (!sweep)
-        return sweep.error();
-    plan.sweep = std::move(*sweep);
-    if (feedback.isCanceled())
-        return makeError(ErrorCode::Canceled, "canceled");
-    feedback.setProgress(0.6, "chosen size and process counts");
-    auto ranking = rankAlgorithms(plan.request, context);
-    if (!ranking)
-        return ranking.error();
-    plan.atSize = std::move(*ranking);
-    auto byCount = sweepProcesses(plan.request, context);
-    if (!byCount)
-        return byCount.error();
-    plan.byCount = std::move(*byCount);
-    const AlgorithmTime& best = plan.atSize.results.front();
-    const CollectiveSpec spec{plan.request.operation, best.algorithm, plan.request.root,
-                              plan.request.bytes,     best.chunks,    plan.request.shuffle};
-    auto schedule = buildSchedule(spec, plan.layout, &network);
-    if (!schedule)
-        return schedule.error();
-    plan.bestSchedule = std::move(*schedule);
-    return std::make_shared<const CollectivePlan>(std::move(plan));
 }
 
 QString rulesToolTip()
@@ -332,14 +300,14 @@ void CollectivesPanel::replan()
     }
     CollectivePlan input;
     input.run = run->id;
-    input.layout = document::layoutOf(*placement);
+    input.layout = ops::layoutOf(*placement);
     m_root->blockSignals(true);
     m_root->setMaximum(std::max(0, input.layout.processes() - 1));
     m_root->blockSignals(false);
     input.request.operation = static_cast<Operation>(m_operation->currentData().toInt());
     input.request.model = static_cast<CostModel>(m_model->currentData().toInt());
     input.request.root = m_root->value();
-    auto bytes = document::parseByteSize(m_size->text().toStdString(), "the size");
+    auto bytes = ops::parseByteSize(m_size->text().toStdString(), "the size");
     if (!bytes) {
         clear(QString::fromStdString(bytes.error().message));
         return;
@@ -350,7 +318,7 @@ void CollectivesPanel::replan()
     const QString title = tr("Collectives: %1 on run #%2").arg(operationId(input.request.operation)).arg(run->id);
     auto network = std::make_shared<model::Network>(m_document->completeNetwork());
     auto work = [input, project, network](const Feedback& feedback) {
-        return planFor(input, project->topology, *network, feedback);
+        return ops::planCollective(input, project->topology, *network, feedback);
     };
     m_job = m_runner->start<std::shared_ptr<const CollectivePlan>>(
         title, work, [this, generation](Expected<std::shared_ptr<const CollectivePlan>> out) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/collectives/collective_operation.h"
 #include "app/project/ui/project_document.h"
 #include "core/collectives/planner.h"
 
@@ -28,17 +29,7 @@ namespace meridian::workbench {
 
 class BandStrip;
 
-/// What the planner found for the selected run: the ranking at every size from 1 KiB to 4 GiB, at the chosen size,
-/// against the process count at the chosen size, and the fastest algorithm's schedule at the chosen size.
-struct CollectivePlan {
-    int run = -1;
-    collectives::PlanRequest request;
-    collectives::SizeSweep sweep;
-    collectives::Ranking atSize;
-    std::vector<std::pair<int, collectives::Ranking>> byCount;
-    collectives::Schedule bestSchedule;
-    collectives::Layout layout;
-};
+using ops::CollectivePlan;
 
 /// The collective operations planner for the selected mapping run: the operation, root, message size and cost
 /// model; time against message size per algorithm (log-log) with the fastest algorithm per size as a band beneath,

@@ -378,12 +378,15 @@ void ComparePanel::refresh()
             m_skyApplication->addItem(QString::fromStdString(g.name));
         // The user's choice of input stays; until then the input is the selected run's, or the latest run's.
         const int appIndex = m_skyApplication->findText(keepApp);
-        if (m_inputChosen && appIndex >= 0)
-            m_skyApplication->setCurrentIndex(appIndex);
-        else if (auto run = m_document->run(m_document->currentRun()))
-            m_skyApplication->setCurrentText(QString::fromStdString(run->application));
-        else if (!m_document->runs().empty())
-            m_skyApplication->setCurrentText(QString::fromStdString(m_document->runs().back()->application));
+        QString runInput;
+        if (!m_inputChosen || appIndex < 0) {
+            if (auto run = m_document->run(m_document->currentRun()))
+                runInput = QString::fromStdString(run->application);
+            else if (!m_document->runs().empty())
+                runInput = QString::fromStdString(m_document->runs().back()->application);
+        }
+        if (!runInput.isEmpty())
+            m_skyApplication->setCurrentText(runInput);
         else if (appIndex >= 0)
             m_skyApplication->setCurrentIndex(appIndex);
         fitAxesToInput();

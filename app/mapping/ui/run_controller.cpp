@@ -23,6 +23,7 @@ RunController::RunController(document::ProjectDocument* document, jobs::JobRunne
 std::vector<int> RunController::submit(const std::vector<RunRequest>& requests)
 {
     std::vector<int> ids;
+    ids.reserve(requests.size());
     for (const auto& r : requests)
         ids.push_back(submitOne(r, -1));
     return ids;
@@ -295,6 +296,7 @@ int RunController::startParetoSweep(const std::string& application, int points, 
     request.seed = seed;
     request.fingerprint = m_document->fingerprint(application);
     std::vector<double> weights;
+    weights.reserve(static_cast<std::size_t>(std::max(points, 0)));
     for (int i = 0; i < points; ++i)
         weights.push_back(points == 1 ? 0.5 : static_cast<double>(i) / (points - 1));
     const QString title = tr("Pareto sweep of %1 between time and dollars (%n weight(s))", nullptr, points)

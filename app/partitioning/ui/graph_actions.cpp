@@ -70,7 +70,7 @@ int startPartitionExport(jobs::JobRunner& runner, const document::ProjectDocumen
                 return s.error();
             return true;
         },
-        [done = std::move(done)](Expected<bool> written) {
+        [done = std::move(done)](const Expected<bool>& written) {
             done(written ? QString() : QString::fromStdString(written.error().toString()));
         });
 }

@@ -55,7 +55,7 @@ Autosave::~Autosave()
 
 QString Autosave::recoveryRoot()
 {
-    const QString env = qEnvironmentVariable("MERIDIAN_RECOVERY_DIR");
+    QString env = qEnvironmentVariable("MERIDIAN_RECOVERY_DIR");
     if (!env.isEmpty())
         return env;
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath("recovery");

@@ -26,7 +26,7 @@ widgets::HeatmapData networkData(const document::ProjectDocument& document, bool
 {
     widgets::HeatmapData data;
     const auto q = latency ? model::NetworkQuantity::Latency : model::NetworkQuantity::Bandwidth;
-    const model::Network network = document.completeNetwork();
+    const model::Network& network = document.completeNetwork();
     data.title = latency ? tr("Latency between sites") : tr("Bandwidth between sites");
     data.unit = latency ? "ms" : "MB/s";
     data.dense = latency ? network.latencyMs() : network.bandwidthMBps();
@@ -104,7 +104,7 @@ void reorderBySite(const Sparse& matrix, const document::Run& run, const QString
             triplets.emplace_back(position[r], position[it.col()], it.value());
     Sparse reordered(n, n);
     reordered.setFromTriplets(triplets.begin(), triplets.end());
-    data.sparse = std::move(reordered);
+    data.sparse.swap(reordered);
     // Built by concatenation: QString::arg's parsing of a pattern cost most of a 65,536-process reorder.
     data.rowLabels.reserve(n);
     std::vector<QString> suffix;
@@ -163,7 +163,7 @@ widgets::HeatmapData applicationData(const model::Topology& topology, const docu
     const bool usePlacement = arrangement != MatrixArrangement::AsIs && run && run->application == app.name
         && run->placement.processCount() == comm.processCount();
     if (!usePlacement) {
-        data.sparse = std::move(matrix);
+        data.sparse = matrix;
         markPins(app, sites, data);
         return data;
     }

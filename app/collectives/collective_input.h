@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace meridian::document {
+namespace meridian::ops {
 
 /// The largest message (or buffer) a collective is planned for: 1 TiB. Above it a schedule's times and the simulated
 /// transfers mean nothing (and take minutes to simulate); the size sweep's limit is the same 2^40 bytes.
@@ -25,4 +25,4 @@ Expected<std::vector<collectives::Algorithm>> parseAlgorithmList(const std::stri
 /// The collectives' layout of a placement completed to hosts: each process at its site, on its host.
 collectives::Layout layoutOf(const model::Placement& placement);
 
-} // namespace meridian::document
+} // namespace meridian::ops

@@ -1,11 +1,11 @@
-#include "app/project/collective_input.h"
+#include "app/collectives/collective_input.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
 
-namespace meridian::document {
+namespace meridian::ops {
 
 namespace {
 
@@ -114,4 +114,4 @@ collectives::Layout layoutOf(const model::Placement& placement)
     return layout;
 }
 
-} // namespace meridian::document
+} // namespace meridian::ops
