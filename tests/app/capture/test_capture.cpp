@@ -95,8 +95,15 @@ Ran runCli(const QStringList& arguments, const QStringList& extraEnvironment = {
     environment << extraEnvironment;
     p.setEnvironment(environment);
     p.start(MERIDIAN_CLI, arguments);
-    if (!p.waitForFinished(180000))
+    if (!p.waitForFinished(180000)) {
+        // SIGTERM first: meridian-cli then stops the command's processes (a hung MPI program's ranks, which a
+        // SIGKILL of meridian-cli alone would leave running) before it exits.
+        p.terminate();
+        if (!p.waitForFinished(20000))
+            p.kill();
+        p.waitForFinished(5000);
         return {};
+    }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromLocal8Bit(p.readAllStandardOutput()), QString::fromLocal8Bit(p.readAllStandardError())};
 }
