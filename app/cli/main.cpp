@@ -64,8 +64,7 @@ int handOverToReport(int argc, char** argv)
     arguments.push_back(nullptr);
     std::fflush(nullptr);
     ::execv(path.constData(), arguments.data());
-    std::fprintf(stderr, "meridian-cli: internal error: cannot start %s: %s\n", path.constData(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "meridian-cli: internal error: cannot start %s: %s\n", path.constData(), std::strerror(errno));
     return meridian::cli::kExitInternal;
 }
 
