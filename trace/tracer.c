@@ -83,6 +83,10 @@ enum {
     OP_COUNT
 };
 
+/* Exported so that meridian-cli capture can tell this library from any other shared library named in
+ * MERIDIAN_TRACE_LIBRARY, by its dynamic symbol table, before it runs the program. */
+__attribute__((visibility("default"))) const int meridian_trace_library = 1;
+
 static int g_worldSize = 0;
 static int g_worldRank = 0;
 static int g_keyval = MPI_KEYVAL_INVALID;

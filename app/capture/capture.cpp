@@ -1,6 +1,7 @@
 #include "app/capture/capture.h"
 
 #include "core/io/comm_io.h"
+#include "core/io/journal.h"
 #include "core/io/openmpi_monitoring.h"
 #include "core/io/otf2_trace.h"
 #include "core/io/text_file.h"
@@ -174,9 +175,45 @@ bool isPieExecutable(int fd, const Elf64_Ehdr& header)
     return false;
 }
 
+/// True when a 64-bit ELF file's dynamic symbol table defines `symbol` (read through its section headers, each
+/// read bounded; a file without them defines nothing).
+bool definesDynamicSymbol(int fd, const Elf64_Ehdr& header, std::string_view symbol)
+{
+    if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shentsize != sizeof(Elf64_Shdr))
+        return false;
+    const auto section = [&](std::uint64_t k, Elf64_Shdr& out) {
+        return k < header.e_shnum
+            && ::pread(fd, &out, sizeof out, static_cast<off_t>(header.e_shoff + k * sizeof out))
+            == static_cast<ssize_t>(sizeof out);
+    };
+    for (std::uint64_t k = 0; k < header.e_shnum && k < 4096; ++k) {
+        Elf64_Shdr symbols{}, names{};
+        if (!section(k, symbols) || symbols.sh_type != SHT_DYNSYM || !section(symbols.sh_link, names))
+            continue;
+        std::vector<char> text(std::min<std::uint64_t>(names.sh_size, std::uint64_t{16} << 20));
+        if (::pread(fd, text.data(), text.size(), static_cast<off_t>(names.sh_offset))
+            != static_cast<ssize_t>(text.size()))
+            return false;
+        for (std::uint64_t s = 0; s + sizeof(Elf64_Sym) <= symbols.sh_size && s < (std::uint64_t{64} << 20);
+             s += sizeof(Elf64_Sym)) {
+            Elf64_Sym entry{};
+            if (::pread(fd, &entry, sizeof entry, static_cast<off_t>(symbols.sh_offset + s))
+                != static_cast<ssize_t>(sizeof entry))
+                return false;
+            if (entry.st_shndx == SHN_UNDEF || entry.st_name >= text.size())
+                continue;
+            const char* name = text.data() + entry.st_name;
+            if (std::string_view(name, strnlen(name, text.size() - entry.st_name)) == symbol)
+                return true;
+        }
+    }
+    return false;
+}
+
 /// Checks that `path` is a library the dynamic loader can preload here: a regular file that can be read and is
-/// an ELF shared object of this machine's class and architecture. Without this check a wrong file is skipped
-/// by the loader with a warning and the run ends with "the tracer wrote nothing". `what` says where the path
+/// an ELF shared object of this machine's class and architecture, and that it is Meridian's tracer (it defines
+/// meridian_trace_library). Without this check a wrong file is skipped by the loader with a warning, or
+/// another library is preloaded, and the run ends with "the tracer wrote nothing". `what` says where the path
 /// came from.
 Status checkLoadable(const QString& path, const std::string& what)
 {
@@ -195,6 +232,8 @@ Status checkLoadable(const QString& path, const std::string& what)
     Elf64_Ehdr header{}; // e_ident, e_type and e_machine lie at the same offsets in 32-bit files
     const ssize_t got = ::pread(fd, &header, sizeof header, 0);
     const bool pie = got == static_cast<ssize_t>(sizeof header) && isPieExecutable(fd, header);
+    const bool tracer = got == static_cast<ssize_t>(sizeof header)
+        && definesDynamicSymbol(fd, header, "meridian_trace_library");
     ::close(fd);
     if (got != static_cast<ssize_t>(sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
         return refuse("is not a shared library (it has no ELF header)");
@@ -210,6 +249,9 @@ Status checkLoadable(const QString& path, const std::string& what)
     const bool sameClass = header.e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32);
     if (header.e_type != ET_DYN || !sameClass || (kMachine >= 0 && header.e_machine != kMachine))
         return refuse("is an ELF file but not a shared library the loader can preload on this machine");
+    if (!tracer)
+        return refuse("is a shared library but not Meridian's tracer (libmeridian-trace.so defines "
+                      "meridian_trace_library)");
     return {};
 }
 
@@ -394,6 +436,13 @@ Expected<CaptureOutcome> runCapture(const QStringList& command, const QString& p
     }
     if (auto loadable = checkLoadable(library, "the tracer is"); !loadable)
         return loadable.error();
+    // The files every capture writes are checked before the program runs, not after a run of hours.
+    std::vector<const char*> outputs{".volume.mtx", ".messages.mtx", ".collectives.json"};
+    if (options.trace)
+        outputs.push_back(".ti");
+    for (const char* suffix : outputs)
+        if (auto writable = io::checkWritable(local(target.absoluteFilePath() + suffix)); !writable)
+            return writable.error();
     removeStaleFolders(target.absoluteDir());
     // The folder names this process and host, so that a later capture can tell a killed capture's folder.
     QTemporaryDir folder(

@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "app/version.h"
+#include "core/io/utf8_text.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -72,6 +73,16 @@ int handOverToReport(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // Names and paths are read as UTF-8: another byte sequence would become U+FFFD and name a site, an
+    // application or a file that is not the user's. A command's own arguments after "--" pass through.
+    for (int k = 1; k < argc && std::strcmp(argv[k], "--") != 0; ++k)
+        if (const std::size_t bad = meridian::io::findInvalidUtf8(argv[k]); bad != std::string_view::npos) {
+            std::fprintf(stderr,
+                         "meridian-cli: error: argument %d, %s, is not UTF-8 (byte %zu): names and paths are read as "
+                         "UTF-8\n",
+                         k, meridian::io::shown(argv[k]).c_str(), bad + 1);
+            return meridian::cli::kExitBadInput;
+        }
     QCoreApplication app(argc, argv);
     if (argc > 1 && std::strcmp(argv[1], "report") == 0)
         return handOverToReport(argc, argv);

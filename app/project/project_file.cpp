@@ -733,14 +733,27 @@ Project ProjectFile::withSidecarNames(const Project& project)
 
 namespace {
 
-// The project's own files, the only ones its save journal may replace and its save may write: the project file, its
-// runs file and sidecars of the kinds Meridian writes (.mtx, .csv, .ti), in the project's folder.
-bool isOwnFileName(std::string_view name, const std::string& projectName, const std::string& runsName)
+// Sidecar suffixes Meridian writes: a killed save's temporaries of such files in the folder are removed.
+bool isSidecarName(std::string_view name)
 {
     const auto endsWith = [&](std::string_view suffix) {
         return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
     };
-    return name == projectName || name == runsName || endsWith(".mtx") || endsWith(".csv") || endsWith(".ti");
+    return endsWith(".mtx") || endsWith(".csv") || endsWith(".ti");
+}
+
+// The sidecar files a project file names (its applications' volume, messages, pins and trace), as absolute paths.
+// A file that cannot be read or parsed names none (it is not the project's then, and load says why).
+void addSidecarsNamedIn(const QString& projectFile, const QDir& folder, std::vector<std::string>& out)
+{
+    auto text = io::readTextFile(projectFile.toStdString(), ProjectFile::kMaxProjectBytes);
+    if (!text)
+        return;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(*text));
+    for (const auto& app : doc.object().value("applications").toArray())
+        for (const char* key : {"volume", "messages", "pins", "trace"})
+            if (const QJsonValue v = app.toObject().value(key); v.isString() && !v.toString().isEmpty())
+                out.push_back(folder.absoluteFilePath(v.toString()).toStdString());
 }
 
 } // namespace
@@ -754,15 +767,26 @@ ProjectFile::Stamp ProjectFile::stamp(const QString& path)
             QFileInfo::exists(journalPath(path))};
 }
 
-io::JournalScope ProjectFile::journalScope(const QString& projectPath)
+io::JournalScope ProjectFile::journalScope(const QString& projectPath, const std::vector<std::string>& written)
 {
     const QFileInfo info(projectPath);
-    const std::string projectName = info.fileName().toStdString();
-    const std::string runsName = QFileInfo(RunFile::pathFor(projectPath)).fileName().toStdString();
-    return io::filesInFolder(
-        info.absolutePath().toStdString(),
-        [projectName, runsName](std::string_view name) { return isOwnFileName(name, projectName, runsName); },
-        "the project's own files (the project, its runs file, its .mtx and .csv sidecars)");
+    const QDir folder = info.absoluteDir();
+    std::vector<std::string> own{info.absoluteFilePath().toStdString(),
+                                 QFileInfo(RunFile::pathFor(projectPath)).absoluteFilePath().toStdString()};
+    // The sidecars are those the project file names that a pending save installs (its temporary, while it waits;
+    // the project is renamed last), else the project file as it is.
+    QString named = info.absoluteFilePath();
+    const auto anyInside = io::filesInFolder(
+        folder.absolutePath().toStdString(), [](std::string_view) { return true; }, "the project's files");
+    if (auto entries = io::readJournal(journalPath(projectPath).toStdString(), anyInside))
+        for (const auto& e : *entries)
+            if (QFileInfo(QString::fromStdString(e.final)).absoluteFilePath().toStdString() == own.front()
+                && QFileInfo::exists(QString::fromStdString(e.temporary)))
+                named = QString::fromStdString(e.temporary);
+    addSidecarsNamedIn(named, folder, own);
+    own.insert(own.end(), written.begin(), written.end());
+    return io::theseFilesInFolder(folder.absolutePath().toStdString(), own,
+                                  "the project's own files (the project, its runs file and the sidecars it names)");
 }
 
 Status ProjectFile::checkInsideFolder(const QString& projectPath, const QString& file)
@@ -1103,7 +1127,11 @@ Status ProjectFile::writeTransaction(const QString& path,
         files.push_back(io::textFile(outputs[k].first, outputs[k].second));
     files.insert(files.end(), alsoWrite.begin(), alsoWrite.end());
     files.push_back(io::textFile(outputs.back().first, outputs.back().second));
-    if (auto s = io::writeFilesWithJournal(files, journalPath(path).toStdString(), journalScope(path)); !s)
+    std::vector<std::string> written;
+    written.reserve(files.size());
+    for (const auto& f : files)
+        written.push_back(f.path);
+    if (auto s = io::writeFilesWithJournal(files, journalPath(path).toStdString(), journalScope(path, written)); !s)
         return s;
     removeStaleTemporaries(path);
     return {};
@@ -1113,7 +1141,13 @@ void ProjectFile::removeStaleTemporaries(const QString& projectPath)
 {
     // Killed saves leave "<file>.part-<pid>-..." beside the project's own files, also of files no longer saved.
     const QFileInfo info(projectPath);
-    const auto scope = journalScope(projectPath);
+    const auto inside = io::filesInFolder(
+        info.absolutePath().toStdString(),
+        [project = info.fileName().toStdString(),
+         runs = QFileInfo(RunFile::pathFor(projectPath)).fileName().toStdString()](std::string_view name) {
+            return name == project || name == runs || isSidecarName(name);
+        },
+        "the project's files");
     std::set<std::string> finals;
     for (const QString& name : info.absoluteDir().entryList(QDir::Files | QDir::Hidden | QDir::System)) {
         const qsizetype part = name.indexOf(".part-");
@@ -1121,7 +1155,7 @@ void ProjectFile::removeStaleTemporaries(const QString& projectPath)
             continue;
         const QString final = info.absoluteDir().filePath(name.left(part));
         if (io::isTemporaryNameOf(name.toStdString(), name.left(part).toStdString())
-            && (scope(final.toStdString()).empty() || final == journalPath(projectPath)))
+            && (inside(final.toStdString()).empty() || final == journalPath(projectPath)))
             finals.insert(final.toStdString());
     }
     for (const auto& final : finals)

@@ -372,6 +372,12 @@ Expected<TunedCollective> tunedRules(Operation op, const SizeSweep& sweep, int p
     communicator.communicatorSize = processes;
     std::vector<Substitute> slower;
     for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
+        // Open MPI's rules hold sizes as 64-bit signed integers (and a cast above 2^63 overflows).
+        if (!(sweep.sizes[i] < 0x1p63))
+            return makeError(ErrorCode::InvalidInput,
+                             "the swept size " + wholeBytes(sweep.sizes[i])
+                                 + " bytes is larger than Open MPI's rules can state "
+                                   "(9223372036854775807 bytes)");
         const Ranking& ranking = sweep.rankings[i];
         const AlgorithmTime* chosen = nullptr;
         for (const AlgorithmTime& t : ranking.results)

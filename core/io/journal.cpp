@@ -380,6 +380,21 @@ JournalScope theseFiles(const std::vector<std::string>& paths)
     };
 }
 
+JournalScope theseFilesInFolder(const std::string& folder, const std::vector<std::string>& paths,
+                                const std::string& what)
+{
+    std::set<std::string> allowed;
+    for (const auto& p : paths)
+        allowed.insert(absoluteNormal(p).string());
+    return [inside = filesInFolder(
+                folder, [](std::string_view) { return true; }, what),
+            allowed = std::move(allowed), what](const std::string& path) {
+        if (auto why = inside(path); !why.empty())
+            return why;
+        return allowed.count(absoluteNormal(path).string()) ? std::string() : "is not one of " + what;
+    };
+}
+
 Expected<std::vector<JournalEntry>> readJournal(const std::string& journalPath, const JournalScope& scope)
 {
     struct stat st {};

@@ -40,6 +40,10 @@ JournalScope filesInFolder(const std::string& folder, std::function<bool(std::st
                            std::string what);
 /// Exactly the files `paths` names (as absolute paths).
 JournalScope theseFiles(const std::vector<std::string>& paths);
+/// The files `paths` names that are in `folder` or below it (filesInFolder's check first, then the name itself);
+/// `what` names them in a refusal.
+JournalScope theseFilesInFolder(const std::string& folder, const std::vector<std::string>& paths,
+                                const std::string& what);
 
 /// Writes files as one transaction recorded in the journal `journalPath`, all or none:
 /// 1. an older interrupted transaction at `journalPath` is finished first (completeJournal with the same scope;

@@ -583,18 +583,28 @@ private Q_SLOTS:
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
     }
 
-    // A MERIDIAN_TRACE_LIBRARY that the loader cannot preload is refused before the command runs.
+    // A MERIDIAN_TRACE_LIBRARY that the loader cannot preload, or that is another library than the tracer, is
+    // refused before the command runs.
     void aTraceLibraryThatCannotBeLoadedIsRefusedBeforeRunning()
     {
         QTemporaryDir dir;
         QVERIFY(io::writeTextFileAtomically(dir.filePath("notes.txt").toStdString(), "not a library\n"));
         QVERIFY(QDir(dir.path()).mkdir("folder.so"));
         const QString marker = dir.filePath("ran");
+        // A shared library that is not the tracer: this test's own C library.
+        QString libc;
+        QFile maps("/proc/self/maps");
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        for (const QByteArray& line : maps.readAll().split('\n'))
+            if (const qsizetype at = line.indexOf('/'); at >= 0 && line.contains("/libc.so"))
+                libc = QString::fromUtf8(line.mid(at));
+        QVERIFY(!libc.isEmpty());
         const std::pair<QString, QString> cases[] = {
             {dir.filePath("notes.txt"), "which is not a shared library (it has no ELF header)"},
             {dir.filePath("folder.so"), "which is a folder, not a library"},
             {dir.filePath("missing.so"), "which does not exist"},
             {"/bin/sh", "which is a program (a position-independent executable), not a shared library"},
+            {libc, "which is a shared library but not Meridian's tracer"},
         };
         for (const auto& [library, why] : cases) {
             const Ran ran = runCli({"capture", "--out", dir.filePath("x"), "--", "touch", marker},
@@ -603,6 +613,22 @@ private Q_SLOTS:
             QVERIFY2(ran.err.contains("MERIDIAN_TRACE_LIBRARY names " + library + ", " + why), qPrintable(ran.err));
             QVERIFY2(!QFile::exists(marker), qPrintable(library));
         }
+    }
+
+    // Issue 31.4 and 31.16: a folder in the way of one of capture's outputs is found before the program runs,
+    // and nothing is written.
+    void aFolderInTheWayOfAnOutputIsRefusedBeforeRunning()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir("x.messages.mtx"));
+        const QString marker = dir.filePath("ran");
+        const Ran ran = runCli({"capture", "--out", dir.filePath("x"), "--", "touch", marker});
+        QCOMPARE(ran.exitCode, 2);
+        QVERIFY2(ran.err.contains("x.messages.mtx: this is a folder; expected the name of a file to write"),
+                 qPrintable(ran.err));
+        QVERIFY(!QFile::exists(marker));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{"x.messages.mtx"});
     }
 
     // SIGTERM or SIGINT to meridian-cli capture stops the command and removes the temporary folder; a capture

@@ -109,6 +109,10 @@ private Q_SLOTS:
         QTest::newRow("partition --homes")
             << QStringList{"partition", "--graph", path("graph.txt"), "--sites",     path("wan.csv"),
                            "--homes",   fifo,      "--out",           path("e.tsv"), "--no-cache"};
+        QTest::newRow("map --trace") << QStringList{"map", "--project", p, "--algorithm", "refine", "--trace", fifo};
+        QTest::newRow("set-trace") << QStringList{"project", "set-trace", p, "--application", "app", "--trace", fifo};
+        QTest::newRow("report --runs") << QStringList{"report", "--project",       p, "--runs", fifo,
+                                                      "--out",  path("report.pdf")};
         QTest::newRow("import-comm monitoring")
             << QStringList{"import-comm", "--openmpi-monitoring", path("monitoring"), "--out", path("cap")};
         QTest::newRow("import-comm otf2")
@@ -130,6 +134,11 @@ private Q_SLOTS:
                                20000);
         QCOMPARE(homes.code, 2);
         QVERIFY2(homes.err.contains("not a regular file"), homes.err.constData());
+        // A runs file that is a device (report read /dev/zero up to 4.3 GB).
+        const auto runs = cli({"report", "--project", project(), "--runs", "/dev/zero", "--out", path("report.pdf")},
+                              20000);
+        QCOMPARE(runs.code, 2);
+        QVERIFY2(runs.err.contains("not a regular file"), runs.err.constData());
         // A gigabyte of NUL bytes (a sparse file: no disk used) is refused at its first block.
         const QString zeros = path("zeros.mtx");
         {
@@ -154,6 +163,23 @@ private Q_SLOTS:
         QVERIFY2(info.code == 0 || info.err.contains("not a regular file"), info.err.constData());
         if (info.code == 0)
             QVERIFY2(info.out.contains("not a regular file"), info.out.constData());
+    }
+
+    // Issue 31.13: a name given on the command line that is not UTF-8 was saved with U+FFFD in its place.
+    void anArgumentThatIsNotUtf8IsRefused()
+    {
+        QProcess p;
+        p.start("/bin/sh",
+                {"-c",
+                 "exec \"$0\" project add-application \"$1\" --name \"$(printf 'b\\351ta')\" "
+                 "--volume \"$2\"",
+                 MERIDIAN_CLI, project(), path("volume.mtx")});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 2);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("argument 5, 'b\\xE9ta', is not UTF-8 (byte 2)"), err.constData());
+        const auto info = cli({"info", project()});
+        QVERIFY(!info.out.contains("\xEF\xBF\xBD")); // no U+FFFD saved
     }
 
     // Issue 31.2: two edits at once lost one (17 of 20 trials). Under the project's lock both land, every time.

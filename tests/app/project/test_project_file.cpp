@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -553,6 +554,49 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("the user's own"));
         QVERIFY(QFile::exists(document::ProjectFile::journalPath(path)));
+    }
+
+    // Issue 31.1: inside the folder, a journal replaces only the project's own files: a user's file beside the
+    // project that the project does not name is not one of them, whatever its suffix.
+    void aHandedOverJournalCannotReplaceAFileBesideTheProjectThatItDoesNotName()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.meridian");
+        QVERIFY(document::ProjectFile::save(*document::ProjectFile::load(sampleProject("azure-3-regions")), path));
+        const QString victim = dir.filePath("measurements.csv");
+        writeFile(victim, "the user's own");
+        writeFile(victim + ".part-1-0-0000beef", "replaced");
+        writeFile(document::ProjectFile::journalPath(path),
+                  "meridian-journal 2\nmeasurements.csv.part-1-0-0000beef\tmeasurements.csv\n");
+        auto p = document::ProjectFile::load(path);
+        QVERIFY(!p);
+        QCOMPARE(p.error().where.line, 2);
+        QVERIFY2(p.error().message.find("is not one of the project's own files") != std::string::npos,
+                 p.error().toString().c_str());
+        QFile f(victim);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("the user's own"));
+
+        // A journal naming a sidecar the project names is finished.
+        QVERIFY(QFile::remove(document::ProjectFile::journalPath(path)));
+        const auto saved = document::ProjectFile::withSidecarNames(*document::ProjectFile::load(path));
+        const QString sidecar = dir.filePath(QString::fromStdString(saved.applications.front().volumeFile));
+        QVERIFY(QFile::exists(sidecar));
+        QVERIFY(QFile::copy(sidecar, sidecar + ".part-1-0-0000cafe"));
+        const auto inode = [](const QString& file) {
+            struct stat st {};
+            return ::stat(QFile::encodeName(file).constData(), &st) == 0 ? st.st_ino : ino_t{0};
+        };
+        const ino_t temporary = inode(sidecar + ".part-1-0-0000cafe");
+        writeFile(document::ProjectFile::journalPath(path),
+                  ("meridian-journal 2\n" + QFileInfo(sidecar).fileName() + ".part-1-0-0000cafe\t"
+                   + QFileInfo(sidecar).fileName() + "\n")
+                      .toUtf8());
+        auto finished = document::ProjectFile::load(path);
+        QVERIFY2(finished, finished ? "" : finished.error().toString().c_str());
+        QVERIFY(!QFile::exists(document::ProjectFile::journalPath(path)));
+        QVERIFY(!QFile::exists(sidecar + ".part-1-0-0000cafe"));
+        QCOMPARE(inode(sidecar), temporary);
     }
 
     // Issue 31.16: without the project's lock (another writer holds it, or the user may not write the folder) a

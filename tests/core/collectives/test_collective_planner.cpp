@@ -168,6 +168,31 @@ private Q_SLOTS:
         QVERIFY(collTunedRulesText({*rules}));
     }
 
+    // Issue 31.11: a swept size beyond what Open MPI's rules hold is refused, in full digits (its cast to an
+    // integer printed "-9223372036854775808").
+    void tunedRulesRefuseSizesTheRulesCannotHold()
+    {
+        const auto ranked = [](Algorithm a) {
+            Ranking r;
+            AlgorithmTime t;
+            t.algorithm = a;
+            t.seconds = 1.0;
+            r.results = {t};
+            return r;
+        };
+        SizeSweep sweep;
+        sweep.sizes = {1024.0, 1e19};
+        sweep.rankings = {ranked(Algorithm::Mst), ranked(Algorithm::Mst)};
+        std::vector<std::string> notes;
+        auto rules = tunedRules(Operation::Broadcast, sweep, 16, notes);
+        QVERIFY(!rules);
+        QVERIFY2(rules.error().message.find("10000000000000000000 bytes is larger than Open MPI's rules can state")
+                     != std::string::npos,
+                 rules.error().message.c_str());
+        sweep.sizes = {1024.0, 4096.0};
+        QVERIFY(tunedRules(Operation::Broadcast, sweep, 16, notes));
+    }
+
     // Under the twister model the times are Eq. 1-3 exactly, with k_opt for the chain.
     void twisterModelGivesTheEquations()
     {

@@ -45,6 +45,29 @@ private Q_SLOTS:
         QCOMPARE(n.provenance(NetworkQuantity::Latency, 2, 1), Provenance::Missing);
     }
 
+    // Issue 31.10: a byte-order mark before a named header is skipped (the first column is "site", not
+    // "\xEF\xBB\xBFsite"), and an error on a later line keeps its line number.
+    void skipsAByteOrderMark()
+    {
+        QTemporaryDir dir;
+        const auto withMark = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write("\xEF\xBB\xBF" + text);
+            return dir.filePath(name).toStdString();
+        };
+        QFile named(QString::fromStdString(data("latency_named.csv")));
+        QVERIFY(named.open(QIODevice::ReadOnly));
+        Network n(3);
+        const std::string good = withMark("named.csv", named.readAll());
+        const auto read = io::readNetworkMatrix(good, NetworkQuantity::Latency, m_topology, n);
+        QVERIFY2(read, read ? "" : read.error().toString().c_str());
+        QCOMPARE(n.latencyMs(2, 0), 10.0);
+        const std::string bad = withMark("bad.csv", "site,alpha,beta,gamma\nalpha,0.1,5,x\n");
+        MERIDIAN_VERIFY_ERROR(io::readNetworkMatrix(bad, NetworkQuantity::Latency, m_topology, n), "bad.csv", 2, 13,
+                              "'x'");
+    }
+
     void readsASubsetByName()
     {
         Network n(3);

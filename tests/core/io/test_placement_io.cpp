@@ -2,6 +2,7 @@
 #include "core/io/sites_io.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,6 +44,28 @@ private Q_SLOTS:
     {
         MERIDIAN_VERIFY_ERROR(io::readPinsCsv(data("regressions/pins_site_not_utf8.csv"), m_topology),
                               "pins_site_not_utf8.csv", 3, 4, "expected a site name in UTF-8, found 'b\\xE9ta'");
+    }
+
+    // Issue 31.10: a byte-order mark before the first line of pins or a mapping is skipped.
+    void skipsAByteOrderMark()
+    {
+        QTemporaryDir dir;
+        const auto withMark = [&](const std::string& from, const QString& name) {
+            QFile in(QString::fromStdString(data(from)));
+            QFile out(dir.filePath(name));
+            in.open(QIODevice::ReadOnly);
+            out.open(QIODevice::WriteOnly);
+            out.write("\xEF\xBB\xBF" + in.readAll());
+            return dir.filePath(name).toStdString();
+        };
+        auto pins = io::readPinsCsv(withMark("pins.csv", "pins.csv"), m_topology);
+        QVERIFY2(pins, pins ? "" : pins.error().toString().c_str());
+        QCOMPARE(pins->size(), 3);
+        auto mapping = io::readMappingCsv(withMark("mapping.csv", "mapping.csv"), m_topology, 3);
+        QVERIFY2(mapping, mapping ? "" : mapping.error().toString().c_str());
+        QCOMPARE(mapping->site, (std::vector<int>{0, 1, 2}));
+        MERIDIAN_VERIFY_ERROR(io::readPinsCsv(withMark("pins_unknown_site.csv", "unknown.csv"), m_topology),
+                              "unknown.csv", 2, 3, "'delta'");
     }
 
     void readsMappingsInAnyOrder()
