@@ -36,10 +36,14 @@ static int g_pendingCount = 0;
 static int g_depth = 0;
 static char g_unsupported[256] = "";
 
+/* The calling thread's processor time, not the wall clock: a rank that shares its core with others (more ranks
+ * than cores, or a busy node) is paused by the scheduler between MPI calls, and those pauses are not computation.
+ * Measured by wall clock they entered the trace as compute bursts at random places, which the replay then played
+ * on every placement alike and which reordered placements whose times differ by a few percent. */
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 

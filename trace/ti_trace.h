@@ -15,8 +15,8 @@
 void tiOpen(int worldRank, int worldSize, int threadMultiple);
 /* Whether a trace is being recorded. */
 int tiActive(void);
-/* An MPI call starts: the time since the last one ended is written as computation ("R compute FLOPS", at the
- * 10^9 flop/s of the platform's hosts). */
+/* An MPI call starts: the processor time this thread used since the last one ended is written as computation
+ * ("R compute FLOPS", at the 10^9 flop/s of the platform's hosts). */
 void tiEnter(void);
 /* An MPI call ends. */
 void tiLeave(void);

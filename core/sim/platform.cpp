@@ -169,7 +169,7 @@ std::int64_t SimPlatform::declaredRoutes() const
 
 std::vector<std::string> simgridConfiguration()
 {
-    return {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:0"};
+    return {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:0", "network/optim:Full"};
 }
 
 Expected<SimPlatform> buildPlatform(const model::Topology& topology, const model::Network& network)

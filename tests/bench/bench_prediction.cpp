@@ -306,8 +306,14 @@ double measure(const Platform& pf, const QString& mode, const Programs& programs
                                  + QStringList{"--cfg=smpi/simulate-computation:no", "--log=root.thresh:warning",
                                                programs.apps, mode, QString::number(pf.steps), QString::number(pf.base)},
                              files.dir);
-    const int at = measured.out.indexOf("TIME ");
-    return measured.code == 0 && at >= 0 ? measured.out.mid(at + 5).trimmed().toDouble() : std::nan("");
+    // Every rank prints when it ended its last step: the run time is the latest.
+    double latest = std::nan("");
+    for (const QByteArray& line : measured.out.split('\n'))
+        if (line.startsWith("TIME ")) {
+            const double t = line.mid(5).trimmed().toDouble();
+            latest = std::isnan(latest) ? t : std::max(latest, t);
+        }
+    return measured.code == 0 ? latest : std::nan("");
 }
 
 /// The host of each rank, in rank order, from the mapping's host column, as an smpirun host file.
