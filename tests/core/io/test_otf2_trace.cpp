@@ -16,11 +16,13 @@ namespace {
 OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_TimeStamp postFlush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
 
-/// One send of a two-rank MPI world: from the rank of `location` to `receiver` of MPI_COMM_WORLD.
+/// One send of a two-rank MPI world: from the rank of `location` to `receiver` of MPI_COMM_WORLD, or, when
+/// `allreduce`, the end of an MPI_Allreduce on MPI_COMM_WORLD that sent `bytes`.
 struct Send {
     OTF2_LocationRef location;
     uint32_t receiver;
     uint64_t bytes;
+    bool allreduce = false;
 };
 
 /// Writes a trace of a two-process MPI run (locations 0 and 1, communicator 0 their world) with `sends`, as
@@ -40,7 +42,11 @@ std::string writeTrace(const QTemporaryDir& dir, const std::vector<Send>& sends)
         OTF2_TimeStamp time = 1;
         for (const Send& s : sends)
             if (s.location == location) {
-                OTF2_EvtWriter_MpiSend(writer, nullptr, time++, s.receiver, 0, 0, s.bytes);
+                if (s.allreduce)
+                    OTF2_EvtWriter_MpiCollectiveEnd(writer, nullptr, time++, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+                                                    OTF2_UNDEFINED_UINT32, s.bytes, s.bytes);
+                else
+                    OTF2_EvtWriter_MpiSend(writer, nullptr, time++, s.receiver, 0, 0, s.bytes);
                 ++events[location];
             }
         OTF2_Archive_CloseEvtWriter(archive, writer);
@@ -102,6 +108,22 @@ private Q_SLOTS:
                               "which is not one of its ranks")
                      != std::string::npos,
                  error.c_str());
+    }
+
+    // Issue 31.7: a rank's collective bytes adding up past 2^64 - 1 are refused, not wrapped.
+    void collectiveBytesThatWouldWrapAreRefused()
+    {
+        QTemporaryDir dir;
+        const uint64_t half = uint64_t{1} << 63;
+        auto fits = io::readOtf2Trace(writeTrace(dir, {{0, 0, half - 1, true}, {0, 0, half, true}}));
+        QVERIFY2(fits, fits ? "" : fits.error().toString().c_str());
+        QTemporaryDir other;
+        auto wraps = io::readOtf2Trace(writeTrace(other, {{0, 0, half, true}, {0, 0, half, true}}));
+        QVERIFY(!wraps);
+        QVERIFY2(wraps.error().toString().find("location 0 (rank 0): the bytes its allreduce calls sent add up past "
+                                               "2^64 - 1")
+                     != std::string::npos,
+                 wraps.error().toString().c_str());
     }
 };
 
