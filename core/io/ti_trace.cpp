@@ -125,12 +125,16 @@ public:
 private:
     static Status comment(const std::string& path, std::string_view line, int lineNumber, int column)
     {
+        constexpr std::string_view kIncomplete = "# incomplete:";
         const std::string_view text = line.substr(static_cast<std::size_t>(column - 1));
-        if (text.starts_with("# incomplete:"))
-            return parseError(path, lineNumber, column,
-                              "the tracer marked this trace incomplete (" + std::string(text.substr(14))
-                                  + "); SMPI cannot replay it");
-        return {};
+        if (!text.starts_with(kIncomplete))
+            return {};
+        std::string_view why = text.substr(kIncomplete.size()); // the tracer writes "# incomplete: WHY"
+        while (!why.empty() && (why.front() == ' ' || why.front() == '\t'))
+            why.remove_prefix(1);
+        return parseError(path, lineNumber, column,
+                          "the tracer marked this trace incomplete"
+                              + (why.empty() ? std::string() : " (" + shown(why) + ")") + "; SMPI cannot replay it");
     }
 
     Status action(const std::string& path, std::string_view line, int lineNumber, int rank,

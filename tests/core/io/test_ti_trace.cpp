@@ -126,7 +126,10 @@ private Q_SLOTS:
         QTest::newRow("truncated") << QString("1 init\n1 send 0 7 10\n") << 2 << "end without finalize";
         QTest::newRow("after finalize") << QString("1 init\n1 finalize\n1 barrier\n") << 3 << "after its finalize";
         QTest::newRow("incomplete") << QString("1 init\n1 finalize\n# incomplete: MPI_Alltoallv (its counts)\n") << 3
-                                    << "marked this trace incomplete (MPI_Alltoallv";
+                                    << "marked this trace incomplete ('MPI_Alltoallv";
+        // Found by fuzz_capture: the mark with nothing after its colon made the reader throw.
+        QTest::newRow("incomplete, no reason")
+            << QString("1 init\n1 finalize\n# incomplete:\n") << 3 << "marked this trace incomplete; SMPI cannot";
     }
 
     void refusesWhatSmpiCannotReplayWithFileAndLine()
