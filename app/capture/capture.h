@@ -17,9 +17,9 @@
 
 namespace meridian::capture {
 
-/// Finds libmeridian-trace.so: $MERIDIAN_TRACE_LIBRARY (which must be Meridian's tracer, a readable ELF shared library of this
-/// machine), else beside the running executable (the build tree), else in the installed library folder. The
-/// error says where it looked, or what is wrong with the file MERIDIAN_TRACE_LIBRARY names.
+/// Finds libmeridian-trace.so: $MERIDIAN_TRACE_LIBRARY (which must be Meridian's tracer, a readable ELF shared
+/// library of this machine), else beside the running executable (the build tree), else in the installed library
+/// folder. The error says where it looked, or what is wrong with the file MERIDIAN_TRACE_LIBRARY names.
 Expected<QString> traceLibrary();
 
 /// How the tracer reaches the MPI processes: Open MPI's launcher exports variables to the ranks only

@@ -65,11 +65,11 @@ struct SimPlatform {
     std::int64_t declaredRoutes() const;
 };
 
-/// The SimGrid settings every simulation and prediction uses: the CM02 flow model without cross-traffic and without the TCP
-/// window limit, so that a transfer alone on its route takes exactly latency + bytes / bandwidth, solved with the
-/// full max-min solver (network/optim:Full). SimGrid's default lazy solver finished transfers that start at the same
-/// simulated instant too early: an SMPI run of a halo exchange whose ranks post every step's messages at once took
-/// 20.00 s where its busiest link alone needs 20.88 s.
+/// The SimGrid settings every simulation and prediction uses: the CM02 flow model without cross-traffic and without
+/// the TCP window limit, so that a transfer alone on its route takes exactly latency + bytes / bandwidth, solved
+/// with the full max-min solver (network/optim:Full). SimGrid's default lazy solver finished transfers that start
+/// at the same simulated instant too early: an SMPI run of a halo exchange whose ranks post every step's messages at
+/// once took 20.00 s where its busiest link alone needs 20.88 s.
 std::vector<std::string> simgridConfiguration();
 
 /// The largest platform buildPlatform accepts, in declared routes (each site's host pairs, plus the site pairs).
