@@ -773,17 +773,21 @@ io::JournalScope ProjectFile::journalScope(const QString& projectPath, const std
     const QDir folder = info.absoluteDir();
     std::vector<std::string> own{info.absoluteFilePath().toStdString(),
                                  QFileInfo(RunFile::pathFor(projectPath)).absoluteFilePath().toStdString()};
-    // The sidecars are those the project file names that a pending save installs (its temporary, while it waits;
-    // the project is renamed last), else the project file as it is.
-    QString named = info.absoluteFilePath();
-    const auto anyInside = io::filesInFolder(
-        folder.absolutePath().toStdString(), [](std::string_view) { return true; }, "the project's files");
-    if (auto entries = io::readJournal(journalPath(projectPath).toStdString(), anyInside))
-        for (const auto& e : *entries)
-            if (QFileInfo(QString::fromStdString(e.final)).absoluteFilePath().toStdString() == own.front()
-                && QFileInfo::exists(QString::fromStdString(e.temporary)))
-                named = QString::fromStdString(e.temporary);
-    addSidecarsNamedIn(named, folder, own);
+    // With a pending save, its sidecars are those named by the project file it installs (its temporary, while it
+    // waits; the project is renamed last), else by the project file as it is. Without one, a save's scope is the
+    // files it writes, and nothing is read.
+    const QFileInfo journal(journalPath(projectPath));
+    if (journal.exists() || journal.isSymLink()) {
+        QString named = info.absoluteFilePath();
+        const auto anyInside = io::filesInFolder(
+            folder.absolutePath().toStdString(), [](std::string_view) { return true; }, "the project's files");
+        if (auto entries = io::readJournal(journal.absoluteFilePath().toStdString(), anyInside))
+            for (const auto& e : *entries)
+                if (QFileInfo(QString::fromStdString(e.final)).absoluteFilePath().toStdString() == own.front()
+                    && QFileInfo::exists(QString::fromStdString(e.temporary)))
+                    named = QString::fromStdString(e.temporary);
+        addSidecarsNamedIn(named, folder, own);
+    }
     own.insert(own.end(), written.begin(), written.end());
     return io::theseFilesInFolder(folder.absolutePath().toStdString(), own,
                                   "the project's own files (the project, its runs file and the sidecars it names)");

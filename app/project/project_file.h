@@ -73,9 +73,9 @@ public:
     static QString lockPath(const QString& projectPath);
     /// Takes the project's lock (io::FileLock) for `holder`, waiting at most `waitSeconds` for another writer.
     static Expected<io::FileLock> lock(const QString& projectPath, const std::string& holder, double waitSeconds);
-    /// The files a project's journal may replace and its save may write: the project file, its runs file, the
-    /// sidecars the project file names (the one a pending save installs, else the one on disk) and the files a save
-    /// is `written`, each in the project's folder or below it (through no symbolic link leading out). A journal
+    /// The files a project's journal may replace and its save may write: the project file, its runs file, the files
+    /// a save has `written` and, while a save is pending, the sidecars named by the project file it installs (else by
+    /// the one on disk); each in the project's folder or below it (through no symbolic link leading out). A journal
     /// handed over with a project cannot replace a file beside it that the project does not name.
     static io::JournalScope journalScope(const QString& projectPath, const std::vector<std::string>& written = {});
     /// Refuses a sidecar file that is not inside the project's folder (see journalScope).
