@@ -1,9 +1,8 @@
 #include "app/capture/capture.h"
+#include "app/capture/record_import.h"
 
 #include "core/io/comm_io.h"
 #include "core/io/journal.h"
-#include "core/io/openmpi_monitoring.h"
-#include "core/io/otf2_trace.h"
 #include "core/io/text_file.h"
 #include "core/io/ti_trace.h"
 
@@ -478,19 +477,19 @@ Expected<model::CommMatrix> readCapture(const QString& path, std::string& descri
     const QFileInfo info(path);
     const std::string file = local(info.fileName());
     if (path.endsWith(".otf2")) {
-        auto trace = io::readOtf2Trace(local(path));
-        if (!trace)
-            return trace.error();
+        auto record = importOtf2(local(path));
+        if (!record)
+            return record.error();
         described = "captured in the OTF2 trace " + file;
-        return std::move(trace->pointToPoint);
+        return std::move(record->comm);
     }
     static const QRegularExpression prof(R"(^(.+)\.\d+\.prof$)");
     if (const auto match = prof.match(info.fileName()); match.hasMatch()) {
-        auto run = io::readOpenMpiMonitoring(local(info.absolutePath()), local(match.captured(1)));
-        if (!run)
-            return run.error();
-        described = "captured by Open MPI's monitoring (" + run->name + ".RANK.prof)";
-        return std::move(run->pointToPoint);
+        auto record = importOpenMpiMonitoring(local(info.absolutePath()), local(match.captured(1)));
+        if (!record)
+            return record.error();
+        described = "captured by Open MPI's monitoring (" + record->from + ")";
+        return std::move(record->comm);
     }
     if (path.endsWith(".volume.mtx")) {
         const QString messages = path.chopped(QString("volume.mtx").size()) + "messages.mtx";

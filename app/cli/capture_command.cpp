@@ -1,12 +1,8 @@
 #include "app/capture/capture.h"
+#include "app/capture/record_import.h"
 #include "app/cli/cli_support.h"
 #include "app/project/json_util.h"
-#include "core/io/comm_io.h"
-#include "core/io/openmpi_monitoring.h"
-#include "core/io/otf2_trace.h"
-#include "core/io/text_file.h"
 
-#include <QJsonArray>
 #include <QJsonObject>
 
 #include <csignal>
@@ -32,16 +28,6 @@ constexpr const char* kCaptureUsage
       "Example: meridian-cli capture --out lu -- mpirun -np 16 ./lu.B.16\n"
       "Then:    meridian-cli project add-application P.meridian --name lu --volume lu.volume.mtx "
       "--messages lu.messages.mtx\n";
-
-/// A record of a run, read from another tool's files.
-struct Imported {
-    std::string source;
-    std::string from;
-    model::CommMatrix comm;
-    std::string collectives;
-    /// The events an OTF2 trace held (0 for other sources).
-    std::uint64_t events = 0;
-};
 
 /// "9 (SIGKILL)": a signal's number and name.
 QString signalName(int signal)
@@ -135,41 +121,16 @@ int runImportComm(const QStringList& arguments)
         return usageError("give one of --openmpi-monitoring DIR and --otf2 ARCHIVE");
     if (!parser.isSet("out"))
         return usageError("--out PREFIX is required");
-    const std::string prefix = parser.value("out").toStdString();
-    Imported imported;
-    if (parser.isSet("otf2")) {
-        auto trace = io::readOtf2Trace(parser.value("otf2").toStdString());
-        if (!trace)
-            return report(trace.error());
-        imported = {"otf2", parser.value("otf2").toStdString(), std::move(trace->pointToPoint),
-                    io::collectivesJson(trace->pointToPoint.processCount(), trace->collectives, "otf2"), trace->events};
-    } else {
-        auto capture = io::readOpenMpiMonitoring(parser.value("openmpi-monitoring").toStdString(),
-                                                 parser.value("name").toStdString());
-        if (!capture)
-            return report(capture.error());
-        imported = {"openmpi-monitoring", capture->name + ".RANK.prof", capture->pointToPoint,
-                    io::monitoringCollectivesJson(*capture)};
-    }
-    const std::string comment = "recorded by " + imported.source + " (" + imported.from + ")";
-    const std::vector<io::PendingFile> files{
-        {prefix + ".volume.mtx", [&](std::ostream& out) { out << io::commMatrixText(imported.comm, false, comment); }},
-        {prefix + ".messages.mtx", [&](std::ostream& out) { out << io::commMatrixText(imported.comm, true, comment); }},
-        {prefix + ".collectives.json", [&](std::ostream& out) { out << imported.collectives; }}};
-    if (auto written = io::writeFilesTogether(files); !written)
+    auto record = parser.isSet("otf2")
+        ? capture::importOtf2(parser.value("otf2").toStdString())
+        : capture::importOpenMpiMonitoring(parser.value("openmpi-monitoring").toStdString(),
+                                           parser.value("name").toStdString());
+    if (!record)
+        return report(record.error());
+    auto written = capture::writeImportedRecord(*record, parser.value("out").toStdString());
+    if (!written)
         return report(written.error());
-    QJsonObject out;
-    out["source"] = QString::fromStdString(imported.source);
-    out["from"] = QString::fromStdString(imported.from);
-    out["processes"] = imported.comm.processCount();
-    out["nonzeros"] = imported.comm.nonZeros();
-    if (imported.events > 0)
-        out["events"] = static_cast<qint64>(imported.events);
-    QJsonArray written;
-    for (const auto& file : files)
-        written.append(QString::fromStdString(file.path));
-    out["written"] = written;
-    printJson(out);
+    printJson(*written);
     return kExitOk;
 }
 

@@ -74,27 +74,6 @@ int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs)
     return -1;
 }
 
-QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input)
-{
-    using model::NetworkQuantity;
-    using model::Provenance;
-    QJsonObject o;
-    o["description"] = QString::fromStdString(m.describe());
-    for (auto q : {NetworkQuantity::Latency, NetworkQuantity::Bandwidth}) {
-        QJsonObject counts;
-        for (auto p : {Provenance::Measured, Provenance::Edited, Provenance::Missing})
-            counts[QString::fromStdString(
-                std::string(model::provenanceId(p == Provenance::Missing ? Provenance::Estimated : p)))]
-                = input.count(q, p);
-        o[q == NetworkQuantity::Latency ? "latency_entries" : "bandwidth_entries"] = counts;
-    }
-    if (const auto dates = input.measurementDates(); dates.dated > 0) {
-        o["oldest_measurement"] = QString::fromStdString(formatUtcDate(dates.oldest));
-        o["newest_measurement"] = QString::fromStdString(formatUtcDate(dates.newest));
-    }
-    return o;
-}
-
 void addCostBreakdown(QJsonObject& out, const cost::CostBreakdown& b, const model::Topology& topology)
 {
     out["cost_s"] = b.total;
@@ -108,15 +87,6 @@ void addCostBreakdown(QJsonObject& out, const cost::CostBreakdown& b, const mode
     out["sites"] = sites;
     out["traffic_bytes"] = matrixToJson(b.trafficBytes);
     out["time_s"] = matrixToJson(b.timeSeconds);
-}
-
-QJsonObject instanceJson(const cost::InstanceMetrics& m)
-{
-    return QJsonObject{{"inter_bytes", m.interBytes},
-                       {"intra_bytes", m.intraBytes},
-                       {"inter_messages", m.interMessages},
-                       {"intra_messages", m.intraMessages},
-                       {"comm_time_s", m.commTimeSeconds}};
 }
 
 QJsonObject dollarsJson(const cost::Dollars& d)

@@ -22,6 +22,8 @@
 
 namespace meridian::cli {
 
+using document::distanceModelJson;
+using document::instanceJson;
 using document::matrixToJson;
 using document::printJson;
 
@@ -53,10 +55,6 @@ private:
 /// The signal that asked the command to stop, 0 while none did.
 int stopSignal();
 
-/// Returns how the network was completed: the distance model and the counts of measured, edited and
-/// estimated entries.
-QJsonObject distanceModelJson(const model::DistanceModel& m, const model::Network& input);
-
 /// Adds a cost breakdown to `out`: cost_s, latency_s, bandwidth_s, per-site load and capacity, and the
 /// site x site traffic_bytes and time_s matrices.
 void addCostBreakdown(QJsonObject& out, const cost::CostBreakdown& breakdown, const model::Topology& topology);
@@ -68,8 +66,6 @@ void addPatternOptions(QCommandLineParser& parser);
 /// Reads the pattern options; a malformed number is an InvalidInput error naming the options.
 Expected<synth::PatternOptions> patternOptions(const QCommandLineParser& parser);
 
-/// Returns CloudMap's instance metrics as JSON (inter/intra bytes and messages, comm_time_s).
-QJsonObject instanceJson(const cost::InstanceMetrics& metrics);
 /// The dollars of a placement; a part without prices is null.
 QJsonObject dollarsJson(const cost::Dollars& dollars);
 

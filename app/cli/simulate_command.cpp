@@ -4,25 +4,19 @@
 #include "app/cli/problem_loader.h"
 #include "app/project/json_util.h"
 #include "app/project/project_file.h"
+#include "app/simulation/simulate_operation.h"
 #include "core/common/feedback.h"
-#include "core/cost/alpha_beta_cost.h"
-#include "core/cost/bottleneck_cost.h"
-#include "core/cost/instance_metrics.h"
 #include "core/io/comm_io.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
 #include "core/io/ti_trace.h"
-#include "core/sim/platform.h"
-#include "core/sim/replay.h"
-#include "core/sim/simulator.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QJsonObject>
 
 #include <cstdio>
-#include <optional>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -33,127 +27,30 @@ namespace {
 /// A replay expected to take longer than this says so before it starts.
 constexpr double kAnnouncedReplaySeconds = 60.0;
 
-/// How many bottleneck links the JSON names.
-constexpr int kBottlenecksShown = 5;
-
-QString kindId(sim::SimLink::Kind kind)
-{
-    switch (kind) {
-    case sim::SimLink::Kind::Intra:
-        return "intra-site";
-    case sim::SimLink::Kind::Uplink:
-        return "uplink";
-    case sim::SimLink::Kind::Downlink:
-        return "downlink";
-    case sim::SimLink::Kind::SitePair:
-        return "site-pair";
-    case sim::SimLink::Kind::HostPair:
-        return "host-pair";
-    case sim::SimLink::Kind::Gateway:
-        return "gateway";
-    }
-    return "link";
-}
-
-/// Whether a link's values came from the distance model (the project had no measured or edited entry), and
-/// for uplinks and downlinks whether they were derived from the site-pair links (no up/down MB/s given).
-QJsonObject linkOrigin(const sim::SimLink& link, const model::Network& input, const model::Topology& topology)
-{
-    QJsonObject out;
-    switch (link.kind) {
-    case sim::SimLink::Kind::Intra:
-        out["estimated"] = input.isMissing(link.site, link.site);
-        break;
-    case sim::SimLink::Kind::SitePair:
-        out["estimated"] = input.isMissing(link.from, link.to);
-        break;
-    case sim::SimLink::Kind::Uplink:
-        out["derived"] = !std::isfinite(topology.site(link.site).uplinkMBps);
-        break;
-    case sim::SimLink::Kind::Downlink:
-        out["derived"] = !std::isfinite(topology.site(link.site).downlinkMBps);
-        break;
-    default:
-        break;
-    }
-    return out;
-}
-
-QJsonObject linkJson(const sim::SimPlatform& platform, const sim::SimResult& result, int l, const model::Network& input,
-                     const model::Topology& topology)
-{
-    const sim::SimLink& link = platform.links[l];
-    QJsonObject out = linkOrigin(link, input, topology);
-    out["id"] = QString::fromStdString(link.id);
-    out["kind"] = kindId(link.kind);
-    out["latency_s"] = link.latencyS;
-    out["bandwidth_Bps"] = link.bandwidthBps;
-    out["shared"] = link.shared;
-    out["bytes"] = result.links[l].bytes;
-    out["busy_fraction"] = result.meanIterationSeconds > 0.0 ? result.links[l].busySeconds / result.meanIterationSeconds
-                                                             : 0.0;
-    out["utilisation"] = result.utilisation(platform, l);
-    return out;
-}
-
-QJsonObject platformSummary(const sim::SimPlatform& platform)
-{
-    QJsonObject out;
-    out["hosts"] = platform.hostCount();
-    out["links"] = static_cast<int>(platform.links.size());
-    out["routes"] = static_cast<double>(platform.declaredRoutes());
-    if (platform.crossSiteHostLinks > 0)
-        out["host_links_left_out"] = platform.crossSiteHostLinks;
-    return out;
-}
-
-/// The placement to simulate, refused with the reason when it does not fit the project.
-Expected<model::Placement> fittingPlacement(const QCommandLineParser& parser, const document::Project& project,
-                                            const document::Application& app)
-{
-    auto placement = io::readMappingCsv(parser.value("mapping").toStdString(), project.topology,
-                                        app.comm.processCount());
-    if (!placement)
-        return placement.error();
-    const auto violations = model::checkPlacement(*placement, project.topology, app.pins);
-    if (!violations.empty())
-        return makeError(ErrorCode::InvalidInput,
-                         "simulate: the mapping does not fit the project: " + violations.front().message
-                             + (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)"
-                                                      : ""),
-                         {parser.value("mapping").toStdString()});
-    return model::withHosts(*placement, project.topology);
-}
-
-/// A problem loaded from the command line, with the mapping that fits it and the platform of its network (missing
-/// entries estimated).
+/// The problem the options name, with --mapping placed on it (ops::placeApplication).
 struct PlacedProblem {
     LoadedProblem loaded;
-    model::Placement placement;
-    model::DistanceModel distances;
-    model::Network network;
-    sim::SimPlatform platform;
-
-    const document::Project& project() const { return loaded.project; }
-    const document::Application& application() const { return loaded.project.applications[loaded.application]; }
+    ops::PlacedApplication placed;
 };
 
-Expected<PlacedProblem> loadPlacedProblem(const QCommandLineParser& parser)
+Expected<std::unique_ptr<PlacedProblem>> loadPlacedProblem(const QCommandLineParser& parser)
 {
     auto problem = loadProblem(parser);
     if (!problem)
         return problem.error();
-    PlacedProblem out;
-    out.loaded = std::move(*problem);
-    auto placement = fittingPlacement(parser, out.project(), out.application());
+    // The project is held where the placed application's pointers into it stay valid.
+    auto out = std::make_unique<PlacedProblem>();
+    out->loaded = std::move(*problem);
+    const auto& project = out->loaded.project;
+    const int a = out->loaded.application;
+    const std::string mapping = parser.value("mapping").toStdString();
+    auto placement = io::readMappingCsv(mapping, project.topology, project.applications[a].comm.processCount());
     if (!placement)
         return placement.error();
-    out.placement = std::move(*placement);
-    out.network = out.project().completeNetwork(&out.distances);
-    auto platform = sim::buildPlatform(out.project().topology, out.network);
-    if (!platform)
-        return platform.error();
-    out.platform = std::move(*platform);
+    auto placed = ops::placeApplication(project, a, *placement, mapping);
+    if (!placed)
+        return placed.error();
+    out->placed = std::move(*placed);
     return out;
 }
 
@@ -203,19 +100,10 @@ int exportOnly(const QCommandLineParser& parser)
             return report(loaded.error());
         project = std::move(loaded->project);
     }
-    model::DistanceModel dm;
-    auto platform = sim::buildPlatform(project.topology, project.completeNetwork(&dm));
-    if (!platform)
-        return report(platform.error());
-    if (auto written = io::writeTextFileAtomically(parser.value("export-platform").toStdString(),
-                                                   sim::platformXml(*platform));
-        !written)
-        return report(written.error());
-    QJsonObject out;
-    out["platform"] = parser.value("export-platform");
-    out["summary"] = platformSummary(*platform);
-    out["network"] = distanceModelJson(dm, project.network);
-    printJson(out);
+    auto exported = ops::exportPlatform(project, parser.value("export-platform").toStdString());
+    if (!exported)
+        return report(exported.error());
+    printJson(*exported);
     return kExitOk;
 }
 
@@ -256,86 +144,27 @@ int runSimulate(const QStringList& arguments)
     const int iterations = parser.value("iterations").toInt(&good);
     if (!good || iterations < 1)
         return usageError("--iterations needs a whole number of at least 1, not '" + parser.value("iterations") + "'");
-    auto placed = loadPlacedProblem(parser);
-    if (!placed)
-        return report(placed.error());
-    const auto& project = placed->project();
-    const auto& app = placed->application();
-    const model::Placement& placement = placed->placement;
-    const model::DistanceModel& dm = placed->distances;
-    const model::Network& network = placed->network;
-    const sim::SimPlatform& platform = placed->platform;
+    auto problem = loadPlacedProblem(parser);
+    if (!problem)
+        return report(problem.error());
+    const ops::PlacedApplication& placed = (*problem)->placed;
     if (parser.isSet("export-platform"))
         if (auto written = io::writeTextFileAtomically(parser.value("export-platform").toStdString(),
-                                                       sim::platformXml(platform));
+                                                       sim::platformXml(placed.platform));
             !written)
             return report(written.error());
-
-    std::vector<int> phaseNumbers;
-    std::vector<model::CommMatrix> phases;
+    ops::SimulationRequest request;
+    request.iterations = iterations;
     if (parser.isSet("phases")) {
-        auto read = readPhases(parser.value("phases"), app.comm.processCount(), phaseNumbers);
+        auto read = readPhases(parser.value("phases"), placed.application->comm.processCount(), request.phaseNumbers);
         if (!read)
             return report(read.error());
-        phases = std::move(*read);
+        request.phases = std::move(*read);
     }
-    const Feedback feedback;
-    auto result = sim::simulate(platform,
-                                phases.empty() ? sim::iterationTransfers(app.comm, placement)
-                                               : sim::phaseTransfers(phases, placement),
-                                {iterations}, FeedbackRange(feedback, 0.0, 1.0));
-    if (!result)
-        return report(result.error());
-    QJsonObject out;
-    out["application"] = QString::fromStdString(app.name);
-    out["processes"] = app.comm.processCount();
-    out["iterations"] = iterations;
-    out["time_s"] = result->meanIterationSeconds;
-    if (!phases.empty()) {
-        // Each phase's simulated time beside its own alpha-beta cost.
-        QJsonArray list;
-        for (std::size_t k = 0; k < phases.size(); ++k)
-            list.append(QJsonObject{
-                {"phase", phaseNumbers[k]},
-                {"time_s", k < result->phaseSeconds.size() ? result->phaseSeconds[k] : 0.0},
-                {"alpha_beta_s", cost::AlphaBetaCost(network, phases[k]).evaluate(placement.site)},
-                {"bytes", phases[k].totalBytes()},
-            });
-        out["phases"] = list;
-    }
-    const cost::AlphaBetaCost alphaBeta(network, app.comm);
-    out["alpha_beta_s"] = alphaBeta.evaluate(placement.site);
-    // The analytic contention bound beside it: the busiest link's bytes over its bandwidth.
-    const cost::Bottleneck busiest = cost::bottleneck(alphaBeta.breakdown(placement.site).trafficBytes,
-                                                      project.topology, network);
-    out["bottleneck_s"] = busiest.seconds;
-    // CloudMap's instance metrics (eq. 1-4), the analytic measure that sees hosts within a site.
-    if (auto m = cost::instanceMetrics(placement, project.topology, network, app.comm); m)
-        out["instance"] = instanceJson(*m);
-    out["messages"] = static_cast<double>(result->messages);
-    out["simulation_wall_s"] = result->wallSeconds;
-    QJsonArray links;
-    QJsonArray bottlenecks;
-    const std::vector<int> order = result->bottlenecks(platform);
-    for (int l : order)
-        links.append(linkJson(platform, *result, l, project.network, project.topology));
-    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(kBottlenecksShown); ++i)
-        bottlenecks.append(QString::fromStdString(platform.links[order[i]].id));
-    for (int l = 0; l < static_cast<int>(platform.links.size()); ++l)
-        if (!platform.links[l].shared && result->links[l].bytes > 0.0)
-            links.append(linkJson(platform, *result, l, project.network, project.topology));
-    out["links"] = links;
-    out["bottlenecks"] = bottlenecks;
-    out["platform"] = platformSummary(platform);
-    QJsonArray config;
-    for (const std::string& setting : sim::simgridConfiguration())
-        config.append(QString::fromStdString(setting));
-    out["model"] = QJsonObject{{"simulator", QString::fromStdString(sim::simgridVersion())}, {"config", config}};
-    out["network"] = distanceModelJson(dm, project.network);
-    if (!app.comm.hasMessages())
-        out["note"] = "no message counts were given: each entry is simulated as one message, while the alpha-beta "
-                      "cost has no latency term";
-    printJson(out);
+    auto simulation = ops::simulatePlacement(placed, request, Feedback());
+    if (!simulation)
+        return report(simulation.error());
+    printJson(ops::simulationJson(placed, request, *simulation));
     return kExitOk;
 }
 
@@ -365,13 +194,11 @@ int runPredict(const QStringList& arguments)
         return code;
     if (!parser.isSet("mapping"))
         return usageError("--mapping is required");
-    auto placed = loadPlacedProblem(parser);
-    if (!placed)
-        return report(placed.error());
-    const auto& project = placed->project();
-    const auto& app = placed->application();
-    const auto& trace = app.trace;
-    if (trace) {
+    auto problem = loadPlacedProblem(parser);
+    if (!problem)
+        return report(problem.error());
+    const ops::PlacedApplication& placed = (*problem)->placed;
+    if (const auto& trace = placed.application->trace) {
         const double estimate = static_cast<double>(trace->lines) / io::kReplayLinesPerSecond;
         if (estimate > kAnnouncedReplaySeconds)
             std::fprintf(stderr,
@@ -381,37 +208,10 @@ int runPredict(const QStringList& arguments)
     }
     const StopSignals stopSignals;
     const Feedback feedback({}, [] { return stopSignal() != 0; });
-    auto predicted = trace
-        ? sim::predictTrace(placed->platform, *trace, placed->placement, FeedbackRange(feedback, 0.0, 1.0))
-        : sim::predictBulkSynchronous(placed->platform, app.comm, placed->placement, FeedbackRange(feedback, 0.0, 1.0));
-    if (!predicted)
-        return report(predicted.error());
-    QJsonObject out;
-    out["application"] = QString::fromStdString(app.name);
-    out["processes"] = app.comm.processCount();
-    out["predicted_s"] = predicted->seconds;
-    out["model"] = QString::fromStdString(predicted->model);
-    out["trace_lines"] = static_cast<double>(predicted->traceLines);
-    const double steps = trace ? cost::bulkSynchronousSteps(app.comm) : predicted->steps;
-    if (trace) {
-        out["trace"] = QString::fromStdString(app.traceFile);
-    } else {
-        out["steps"] = steps;
-        out["replayed_steps"] = static_cast<double>(predicted->replayedSteps);
-    }
-    const cost::BottleneckCost surrogate(project.topology, placed->network, app.comm, steps);
-    out["surrogate_s"] = surrogate.evaluate(placed->placement.site);
-    out["alpha_beta_s"] = cost::AlphaBetaCost(placed->network, app.comm).evaluate(placed->placement.site);
-    out["replay_wall_s"] = predicted->wallSeconds;
-    QJsonArray config;
-    for (const std::string& setting : sim::smpiArguments())
-        config.append(QString::fromStdString(setting));
-    out["simulator"] = QJsonObject{{"name", QString::fromStdString(sim::simgridVersion()) + " SMPI"},
-                                   {"config", config}};
-    out["network"] = distanceModelJson(placed->distances, project.network);
-    if (!app.comm.hasMessages())
-        out["note"] = "no message counts were given: one step, each pair's bytes one message";
-    printJson(out);
+    auto prediction = ops::predictPlacement(placed, feedback);
+    if (!prediction)
+        return report(prediction.error());
+    printJson(ops::predictionJson(placed, *prediction));
     return kExitOk;
 }
 

@@ -166,6 +166,49 @@ void measurePartition(document::Run& run, const partition::PartitionProblem& pro
     run.notes.push_back("Budget: " + budget.text() + ".");
 }
 
+Expected<GraphPartition> partitionGraph(const partition::PartitionProblem& problem,
+                                        const partition::Partitioner& partitioner, const ParamValues& params,
+                                        std::uint64_t seed, const Feedback& feedback)
+{
+    GraphPartition out;
+    // A budget no partition can meet is refused before anything runs.
+    if (problem.budgetUsd) {
+        auto bound = partition::costLowerBound(problem, FeedbackRange(feedback, 0.0, 0.1));
+        if (!bound)
+            return bound.error();
+        if (auto reachable = partition::checkBudgetReachable(*problem.budgetUsd, *bound); !reachable)
+            return reachable.error();
+        out.costBound = *bound;
+    }
+    const auto begin = std::chrono::steady_clock::now();
+    auto result = partitioner.run(problem, params, seed, feedback);
+    if (!result)
+        return result.error();
+    out.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    out.result = std::move(*result);
+    return out;
+}
+
+Expected<GraphUpdate> updateGraphPartition(const partition::PartitionProblem& problem, model::Graph& graph,
+                                           model::EdgePartition& partition, std::vector<int>& home,
+                                           const partition::ResolvedBatch& batch, const ParamValues& geoCutValues,
+                                           double threshold, std::uint64_t seed, const Feedback& feedback)
+{
+    const auto begin = std::chrono::steady_clock::now();
+    auto stats = partition::applyUpdates(problem, graph, partition, home, batch, geoCutValues, threshold, seed,
+                                         feedback);
+    if (!stats)
+        return stats.error();
+    const double runtime = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (graph.edgeCount() == 0)
+        return makeError(ErrorCode::InvalidInput, "the batch deletes every edge; nothing is left to partition");
+    auto updated = partition::PartitionProblem::create(graph, *problem.topology, problem.profile, home,
+                                                       problem.budgetUsd);
+    if (!updated)
+        return updated.error();
+    return GraphUpdate{std::move(*stats), runtime, std::move(*updated)};
+}
+
 Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                                      const Feedback& feedback)
 {
@@ -175,27 +218,18 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     Prepared prepared;
     if (auto s = prepare(request, feedback, prepared); !s)
         return s.error();
-    // A budget no partition can meet is refused before anything runs.
-    std::optional<double> bound;
-    if (request.budgetUsd) {
-        auto b = partition::costLowerBound(*prepared.problem, FeedbackRange(feedback, 0.0, 0.1));
-        if (!b)
-            return b.error();
-        if (auto reachable = partition::checkBudgetReachable(*request.budgetUsd, *b); !reachable)
-            return reachable.error();
-        bound = *b;
-    }
-    const auto begin = std::chrono::steady_clock::now();
-    auto result = partitioner->run(*prepared.problem, request.params, request.seed, feedback);
-    if (!result)
-        return result.error();
+    auto partitioned = partitionGraph(*prepared.problem, *partitioner, request.params, request.seed, feedback);
+    if (!partitioned)
+        return partitioned.error();
+    auto& result = partitioned->result;
+    const std::optional<double> bound = partitioned->costBound;
     document::Run run = newPartitionRun(request);
-    run.runtimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    run.notes = std::move(result->notes);
+    run.runtimeSeconds = partitioned->runtimeSeconds;
+    run.notes = std::move(result.notes);
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     feedback.setProgress(1.0, "measuring");
-    measurePartition(run, *prepared.problem, result->partition, [&feedback] { return feedback.isCanceled(); });
+    measurePartition(run, *prepared.problem, result.partition, [&feedback] { return feedback.isCanceled(); });
     if (bound) {
         run.metrics.push_back({"cost_bound_usd", "Lowest possible cost", "USD", *bound});
         char text[200];
@@ -206,7 +240,7 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     }
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    run.partition = std::make_shared<const model::EdgePartition>(std::move(result->partition));
+    run.partition = std::make_shared<const model::EdgePartition>(std::move(result.partition));
     return run;
 }
 
@@ -288,32 +322,25 @@ Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedba
         return resolved.error();
     model::EdgePartition partition = *parent.partition;
     const partition::GeoCutPartitioner geoCut;
-    const auto begin = std::chrono::steady_clock::now();
-    auto stats = partition::applyUpdates(*prepared.problem, graph, partition, prepared.loaded.home, *resolved,
-                                         ParamValues::defaults(geoCut.parameters()), request.threshold, batch->seed,
-                                         feedback);
-    if (!stats)
-        return stats.error();
-    const double runtime = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    if (graph.edgeCount() == 0)
-        return makeError(ErrorCode::InvalidInput, "the batch deletes every edge; nothing is left to partition");
+    auto update = updateGraphPartition(*prepared.problem, graph, partition, prepared.loaded.home, *resolved,
+                                       ParamValues::defaults(geoCut.parameters()), request.threshold, batch->seed,
+                                       feedback);
+    if (!update)
+        return update.error();
+    const partition::UpdateStats& stats = update->stats;
     batch->edgesAfter = graph.edgeCount();
     batch->verticesAfter = graph.vertexCount;
-    auto updated = partition::PartitionProblem::create(graph, request.project->topology, prepared.problem->profile,
-                                                       prepared.loaded.home, parent.budgetUsd);
-    if (!updated)
-        return updated.error();
-    const std::string derivation = "+" + std::to_string(stats->inserted) + " \u2212" + std::to_string(stats->deleted)
+    const std::string derivation = "+" + std::to_string(stats.inserted) + " \u2212" + std::to_string(stats.deleted)
         + " edges (" + batch->name + ")";
     document::Run run = newDerivedRun(base, parent, derivation);
     run.batches.push_back(std::move(batch));
-    run.runtimeSeconds = runtime;
-    run.notes = std::move(stats->notes);
+    run.runtimeSeconds = update->runtimeSeconds;
+    run.notes = update->stats.notes;
     run.notes.insert(run.notes.begin(),
                      "What-if on run #" + std::to_string(parent.id) + ": " + derivation
                          + ", placed by Geo-Cut's streaming rule and refinement.");
     feedback.setProgress(1.0, "measuring");
-    measurePartition(run, *updated, partition, [&feedback] { return feedback.isCanceled(); });
+    measurePartition(run, update->updated, partition, [&feedback] { return feedback.isCanceled(); });
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
     run.partition = std::make_shared<const model::EdgePartition>(std::move(partition));

@@ -5,6 +5,7 @@
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
 #include "core/common/registry.h"
+#include "core/partition/dynamic_update.h"
 #include "core/partition/partitioner.h"
 
 #include <functional>
@@ -17,9 +18,38 @@
 // from the file. The long O(E) steps poll the Feedback (the SNAP reader per chunk, streaming per block, GasState's
 // construction every 2^16 edges, measurePartition between its two passes), so a cancel lands within 100 ms on
 // 10^7 edges, the target `bench_workbench partition` measures. The workbench submits these through RunController
-// like mapping runs; `meridian-cli partition` runs the same partitioners (core/partition) on graph files directly.
+// like mapping runs; `meridian-cli partition` and `update` (partition_files.h) work on files, through the same two
+// steps: partitionGraph and updateGraphPartition.
 
 namespace meridian::ops {
+
+/// A partitioner's run on a problem, as the workbench's runs and `meridian-cli partition` make it.
+struct GraphPartition {
+    partition::PartitionResult result;
+    std::optional<double> costBound; ///< with a budget: the lowest WAN cost any partition can reach
+    double runtimeSeconds = 0.0;     ///< the partitioner alone
+};
+
+/// With a budget, first computes the lowest cost any partition can reach (partition::costLowerBound, the first 10%
+/// of the progress) and refuses a budget below it; then runs the partitioner.
+Expected<GraphPartition> partitionGraph(const partition::PartitionProblem& problem,
+                                        const partition::Partitioner& partitioner, const ParamValues& params,
+                                        std::uint64_t seed, const Feedback& feedback);
+
+/// A partition changed by an edge batch, as a workbench what-if and `meridian-cli update` change it.
+struct GraphUpdate {
+    partition::UpdateStats stats;
+    double runtimeSeconds = 0.0;
+    partition::PartitionProblem updated; ///< the problem of the updated graph (points into it), to measure on
+};
+
+/// Applies a resolved batch to `partition` of `graph` (partition::applyUpdates: deletions, then insertions by
+/// Geo-Cut's streaming rule, refinement past `threshold`), changing `graph`, `partition` and `home` in place, and
+/// builds the updated graph's problem. A batch that deletes every edge is refused.
+Expected<GraphUpdate> updateGraphPartition(const partition::PartitionProblem& problem, model::Graph& graph,
+                                           model::EdgePartition& partition, std::vector<int>& home,
+                                           const partition::ResolvedBatch& batch, const ParamValues& geoCutValues,
+                                           double threshold, std::uint64_t seed, const Feedback& feedback);
 
 /// Everything one partition run needs, captured on the main thread so the job never touches the document.
 struct PartitionRequest {

@@ -1,8 +1,7 @@
 #include "app/simulation/simulate_operation.h"
 
-#include "core/sim/platform.h"
-#include "core/sim/replay.h"
-#include "core/sim/simulator.h"
+#include "core/cost/alpha_beta_cost.h"
+#include "core/cost/bottleneck_cost.h"
 
 #include <algorithm>
 
@@ -18,33 +17,98 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
                               : static_cast<double>(comm.nonZeros());
 }
 
+Expected<PlacedApplication> placeApplication(const document::Project& project, int application,
+                                             const model::Placement& placement, const std::string& source,
+                                             const model::Network* completeNetwork)
+{
+    if (application < 0 || application >= static_cast<int>(project.applications.size()))
+        return makeError(ErrorCode::InvalidInput, "the project has no application " + std::to_string(application));
+    PlacedApplication out;
+    out.project = &project;
+    out.application = &project.applications[static_cast<std::size_t>(application)];
+    const SourceLocation where{source};
+    if (static_cast<int>(placement.site.size()) != out.application->comm.processCount())
+        return makeError(ErrorCode::InvalidInput,
+                         "the mapping places " + std::to_string(placement.site.size())
+                             + " processes, the application has " + std::to_string(out.application->comm.processCount()),
+                         where);
+    const auto violations = model::checkPlacement(placement, project.topology, out.application->pins);
+    if (!violations.empty())
+        return makeError(ErrorCode::InvalidInput,
+                         "the mapping does not fit the project: " + violations.front().message
+                             + (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)"
+                                                      : ""),
+                         where);
+    auto withHosts = model::withHosts(placement, project.topology);
+    if (!withHosts)
+        return withHosts.error();
+    out.placement = std::move(*withHosts);
+    out.network = completeNetwork ? *completeNetwork : project.completeNetwork(&out.distances);
+    auto platform = sim::buildPlatform(project.topology, out.network);
+    if (!platform)
+        return platform.error();
+    out.platform = std::move(*platform);
+    return out;
+}
+
 namespace {
 
-/// A mapping run made ready for SimGrid: its application, its placement with hosts and the platform.
-struct PlacedRun {
-    const document::Application* application = nullptr;
-    const model::CommMatrix* comm = nullptr;
-    model::Placement placement;
-    sim::SimPlatform platform;
-};
-
-Expected<PlacedRun> placedRun(const document::Run& run, const document::Project& project, const model::Network& network)
+/// A mapping run placed for SimGrid.
+Expected<PlacedApplication> placedRun(const document::Run& run, const document::Project& project,
+                                      const model::Network& network)
 {
     const int a = project.applicationIndex(run.application);
     if (run.kind != document::RunKind::Mapping || a < 0)
         return makeError(ErrorCode::InvalidInput,
                          "run " + std::to_string(run.id) + " is not a mapping of one of the project's applications");
-    auto placement = model::withHosts(run.placement, project.topology);
-    if (!placement)
-        return placement.error();
-    auto platform = sim::buildPlatform(project.topology, network);
-    if (!platform)
-        return platform.error();
-    const auto& app = project.applications[a];
-    return PlacedRun{&app, &app.comm, std::move(*placement), std::move(*platform)};
+    return placeApplication(project, a, run.placement, {}, &network);
 }
 
 } // namespace
+
+Expected<PlacementSimulation> simulatePlacement(const PlacedApplication& placed, const SimulationRequest& request,
+                                                const Feedback& feedback)
+{
+    if (request.iterations < 1)
+        return makeError(ErrorCode::InvalidInput, "a simulation needs at least one iteration");
+    const model::CommMatrix& comm = placed.application->comm;
+    auto result = sim::simulate(placed.platform,
+                                request.phases.empty() ? sim::iterationTransfers(comm, placed.placement)
+                                                       : sim::phaseTransfers(request.phases, placed.placement),
+                                {request.iterations}, FeedbackRange(feedback, 0.0, 1.0));
+    if (!result)
+        return result.error();
+    PlacementSimulation out;
+    out.result = std::move(*result);
+    const cost::AlphaBetaCost alphaBeta(placed.network, comm);
+    out.alphaBetaSeconds = alphaBeta.evaluate(placed.placement.site);
+    out.bottleneckSeconds = cost::bottleneck(alphaBeta.breakdown(placed.placement.site).trafficBytes,
+                                             placed.project->topology, placed.network)
+                                .seconds;
+    if (auto m = cost::instanceMetrics(placed.placement, placed.project->topology, placed.network, comm); m)
+        out.instance = *m;
+    for (const auto& phase : request.phases)
+        out.phaseAlphaBetaSeconds.push_back(cost::AlphaBetaCost(placed.network, phase).evaluate(placed.placement.site));
+    return out;
+}
+
+Expected<PlacementPrediction> predictPlacement(const PlacedApplication& placed, const Feedback& feedback)
+{
+    const auto& app = *placed.application;
+    const FeedbackRange range(feedback, 0.0, 1.0);
+    auto predicted = app.trace ? sim::predictTrace(placed.platform, *app.trace, placed.placement, range)
+                               : sim::predictBulkSynchronous(placed.platform, app.comm, placed.placement, range);
+    if (!predicted)
+        return predicted.error();
+    PlacementPrediction out;
+    out.predicted = std::move(*predicted);
+    out.fromTrace = static_cast<bool>(app.trace);
+    out.steps = out.fromTrace ? cost::bulkSynchronousSteps(app.comm) : out.predicted.steps;
+    out.surrogateSeconds = cost::BottleneckCost(placed.project->topology, placed.network, app.comm, out.steps)
+                               .evaluate(placed.placement.site);
+    out.alphaBetaSeconds = cost::AlphaBetaCost(placed.network, app.comm).evaluate(placed.placement.site);
+    return out;
+}
 
 namespace {
 
@@ -72,23 +136,22 @@ Status predictRun(document::Run& run, const document::Project& project, const mo
     auto placed = placedRun(run, project, network);
     if (!placed)
         return placed.error();
-    const auto& trace = placed->application->trace;
-    const FeedbackRange range(feedback, 0.0, 1.0);
-    auto predicted = trace ? sim::predictTrace(placed->platform, *trace, placed->placement, range)
-                           : sim::predictBulkSynchronous(placed->platform, *placed->comm, placed->placement, range);
-    if (!predicted)
-        return predicted.error();
+    auto prediction = predictPlacement(*placed, feedback);
+    if (!prediction)
+        return prediction.error();
+    const bool trace = prediction->fromTrace;
+    const sim::Prediction& predicted = prediction->predicted;
     std::erase_if(run.metrics, [](const document::RunMetric& m) { return m.id == "predicted_s"; });
-    run.metrics.insert(run.metrics.begin(), {"predicted_s", "Predicted time", "s", predicted->seconds});
-    chargeInstancesFor(run, predicted->seconds);
+    run.metrics.insert(run.metrics.begin(), {"predicted_s", "Predicted time", "s", predicted.seconds});
+    chargeInstancesFor(run, predicted.seconds);
     std::erase_if(run.notes, [](const std::string& note) { return note.starts_with("predicted time: "); });
-    const auto steps = static_cast<long long>(predicted->steps);
+    const auto steps = static_cast<long long>(predicted.steps);
     run.notes.push_back(trace ? "predicted time: SMPI replay of the application's captured trace ("
-                                + std::to_string(predicted->traceLines) + " actions)"
-                            : predicted->replayedSteps >= steps ? "predicted time: SMPI replay of all "
+                                + std::to_string(predicted.traceLines) + " actions)"
+                            : predicted.replayedSteps >= steps ? "predicted time: SMPI replay of all "
                                 + std::to_string(steps) + " bulk-synchronous steps (the median message count)"
-                                                                : "predicted time: SMPI replay of "
-                                + std::to_string(predicted->replayedSteps) + " of " + std::to_string(steps)
+                                                               : "predicted time: SMPI replay of "
+                                + std::to_string(predicted.replayedSteps) + " of " + std::to_string(steps)
                                 + " bulk-synchronous steps (the median message count), scaled to all of them");
     return {};
 }
@@ -99,13 +162,11 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
     auto placed = placedRun(run, project, network);
     if (!placed)
         return placed.error();
-    const model::CommMatrix& comm = *placed->comm;
-    const model::Placement& placement = placed->placement;
+    auto simulation = simulatePlacement(*placed, {}, feedback);
+    if (!simulation)
+        return simulation.error();
     const sim::SimPlatform& platform = placed->platform;
-    auto result = sim::simulate(platform, sim::iterationTransfers(comm, placement), {1},
-                                FeedbackRange(feedback, 0.0, 1.0));
-    if (!result)
-        return result.error();
+    const sim::SimResult& result = simulation->result;
     std::vector<document::SimulatedLink> links;
     for (int l = 0; l < static_cast<int>(platform.links.size()); ++l) {
         const sim::SimLink& link = platform.links[l];
@@ -124,11 +185,10 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
         default:
             continue;
         }
-        out.bytes = result->links[l].bytes;
-        out.busyFraction = result->meanIterationSeconds > 0.0
-            ? result->links[l].busySeconds / result->meanIterationSeconds
-            : 0.0;
-        out.utilisation = result->utilisation(platform, l);
+        out.bytes = result.links[l].bytes;
+        out.busyFraction = result.meanIterationSeconds > 0.0 ? result.links[l].busySeconds / result.meanIterationSeconds
+                                                             : 0.0;
+        out.utilisation = result.utilisation(platform, l);
         if (out.bytes > 0.0)
             links.push_back(out);
     }
@@ -137,7 +197,7 @@ Status simulateRun(document::Run& run, const document::Project& project, const m
     auto at = std::find_if(run.metrics.begin(), run.metrics.end(),
                            [](const document::RunMetric& m) { return m.id == "cost_s"; });
     run.metrics.insert(at == run.metrics.end() ? at : at + 1,
-                       {"simulated_s", "Simulated time", "s", result->meanIterationSeconds});
+                       {"simulated_s", "Simulated time", "s", result.meanIterationSeconds});
     run.simulatedLinks = std::move(links);
     return {};
 }

@@ -4,19 +4,102 @@
 #include "app/project/run.h"
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
+#include "core/cost/instance_metrics.h"
 #include "core/model/network.h"
+#include "core/model/network_estimator.h"
+#include "core/sim/platform.h"
+#include "core/sim/replay.h"
+#include "core/sim/simulator.h"
+
+#include <QJsonObject>
 
 #include <optional>
+#include <string>
 #include <vector>
 
-// What a mapping run adds from SimGrid: its simulated time and links' loads (simulateRun) and its predicted run time
-// (predictRun). The simulation runs in a worker process of its own (sim::simulate) and the replay in smpirun's, so
+// A placement of one of a project's applications simulated with SimGrid (simulatePlacement: links' loads, time per
+// iteration) and its run time predicted by SMPI replay (predictPlacement), each with its JSON (`meridian-cli simulate`
+// and `predict` print it); and what a mapping run adds from them: its simulated time and links' loads (simulateRun)
+// and its predicted run time (predictRun). The simulation runs in a worker process of its own (sim::simulate) and the replay in smpirun's, so
 // the workbench's threads and SimGrid's once-per-process engine never meet. ops::mapAndMeasure calls both for runs
 // of up to kAutoSimulateMessages messages (a failure is a note on the run); RunController::simulate runs them on
 // demand and lands a copy that replaces the run. compareWithSimulation feeds the "Where the time goes" dialog
 // (simulation/ui/simulation_details_dialog.h).
 
 namespace meridian::ops {
+
+/// One of a project's applications placed on the project's hosts, on the platform of its complete network: where a
+/// simulation and a prediction start. Points into the project it was placed from, which must outlive it.
+struct PlacedApplication {
+    const document::Project* project = nullptr;
+    const document::Application* application = nullptr;
+    model::Placement placement;     ///< with hosts
+    model::Network network;         ///< complete: the project's, missing entries estimated
+    model::DistanceModel distances; ///< how the missing entries were estimated
+    sim::SimPlatform platform;
+};
+
+/// Places application `application` (an index) of `project` as `placement` says, hosts filled in, and builds the
+/// platform. A placement that does not fit the project (process count, capacities, pins) is refused, the error
+/// naming `source` (the mapping file) when given. `completeNetwork`: the project's complete network when the caller
+/// already has it (the distance model is then left empty), else it is completed here.
+Expected<PlacedApplication> placeApplication(const document::Project& project, int application,
+                                             const model::Placement& placement, const std::string& source = {},
+                                             const model::Network* completeNetwork = nullptr);
+
+/// What to simulate of a placed application.
+struct SimulationRequest {
+    int iterations = 1;
+    /// A captured application's phases to replay in order, each ending with a barrier; empty: one bulk-synchronous
+    /// exchange of the application's matrices per iteration.
+    std::vector<model::CommMatrix> phases;
+    std::vector<int> phaseNumbers; ///< each phase's N (PREFIX.phaseN), for the JSON
+};
+
+/// A placement's simulation beside the analytic measures of it.
+struct PlacementSimulation {
+    sim::SimResult result;
+    double alphaBetaSeconds = 0.0;  ///< SC17 eq. 3
+    double bottleneckSeconds = 0.0; ///< the busiest link's bytes over its bandwidth
+    std::optional<cost::InstanceMetrics> instance;
+    std::vector<double> phaseAlphaBetaSeconds; ///< per phase of the request
+};
+
+/// Simulates a placed application (sim::simulate in a worker process), with its alpha-beta cost, bottleneck
+/// bound and CloudMap's instance metrics beside it.
+Expected<PlacementSimulation> simulatePlacement(const PlacedApplication& placed, const SimulationRequest& request,
+                                                const Feedback& feedback);
+
+/// The JSON `meridian-cli simulate` prints: time_s, the phases, the analytic measures, each loaded link (estimated or
+/// derived values marked) and the bottlenecks, the platform's size, SimGrid's settings and how the network was
+/// completed.
+QJsonObject simulationJson(const PlacedApplication& placed, const SimulationRequest& request,
+                           const PlacementSimulation& simulation);
+
+/// The platform's size for the JSON: hosts, links, routes, and host links left out.
+QJsonObject platformJson(const sim::SimPlatform& platform);
+
+/// Writes the platform of a project's complete network as SimGrid XML for smpirun (atomically) and returns what
+/// `meridian-cli simulate --export-platform` prints: the file, the platform's size and how the network was
+/// completed.
+Expected<QJsonObject> exportPlatform(const document::Project& project, const std::string& path);
+
+/// A placement's predicted run time, with the step-time estimate refine minimises and the alpha-beta cost beside it.
+struct PlacementPrediction {
+    sim::Prediction predicted;
+    bool fromTrace = false;        ///< the application's captured trace was replayed
+    double steps = 0.0;            ///< the bulk-synchronous steps S (of the matrices, also for a trace)
+    double surrogateSeconds = 0.0; ///< cost::BottleneckCost over S steps
+    double alphaBetaSeconds = 0.0;
+};
+
+/// Predicts a placed application's run time by SMPI replay: of its captured trace when it has one
+/// (sim::predictTrace), else of its matrices as a bulk-synchronous program (sim::predictBulkSynchronous).
+Expected<PlacementPrediction> predictPlacement(const PlacedApplication& placed, const Feedback& feedback);
+
+/// The JSON `meridian-cli predict` prints: predicted_s, the model and its steps or trace, surrogate_s, alpha_beta_s,
+/// the replay's wall time, SMPI's settings and how the network was completed.
+QJsonObject predictionJson(const PlacedApplication& placed, const PlacementPrediction& prediction);
 
 /// A mapping run whose simulation carries at most this many messages is simulated as soon as it is computed, in
 /// its job, before it lands; a larger one on demand (Runs > Simulate). The sample projects' applications (1,260 to

@@ -86,6 +86,48 @@ private Q_SLOTS:
         }
     }
 
+    /// A workbench run's simulated and predicted times (ops::simulateRun and ops::predictRun, which the run's job
+    /// calls) and meridian-cli simulate and predict of the same placement agree to the last digit, on the
+    /// application each sample opens on: a captured trace (LAMMPS, MUMPS) or matrices (HPCC).
+    void workbenchAndCliAgreeOnSimulationAndPrediction()
+    {
+        QTemporaryDir dir;
+        for (const char* sample : {"azure-3-regions", "cloudmap-a7", "ec2-4-regions"}) {
+            document::ProjectDocument doc;
+            QVERIFY(doc.load(sampleProject(sample)));
+            const std::string application = doc.project()->applications[0].name;
+            auto run = ops::runMapping(request(doc, "geo", 1, application), m_mappers, Feedback());
+            QVERIFY2(run, run ? "" : run.error().toString().c_str());
+            const auto simulated = run->metric("simulated_s");
+            const auto predicted = run->metric("predicted_s");
+            QVERIFY2(simulated && predicted, sample);
+            const QString csv = dir.filePath(QString("%1.csv").arg(sample));
+            QFile file(csv);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(io::mappingCsvText(run->placement, doc.project()->topology)));
+            file.close();
+            for (const char* command : {"simulate", "predict"}) {
+                QProcess cli;
+                cli.start(MERIDIAN_CLI,
+                          {command, "--project", sampleProject(sample), "--application",
+                           QString::fromStdString(application), "--mapping", csv});
+                QVERIFY(cli.waitForFinished(300000));
+                const QString what = QString("%1, %2").arg(sample, command);
+                QVERIFY2(cli.exitCode() == 0, qPrintable(what + ": " + cli.readAllStandardError()));
+                const QJsonObject printed = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+                const double cliSeconds = printed[command == std::string("simulate") ? "time_s" : "predicted_s"]
+                                              .toDouble();
+                const double workbenchSeconds = command == std::string("simulate") ? *simulated : *predicted;
+                QVERIFY2(cliSeconds == workbenchSeconds,
+                         qPrintable(QString("%1: %2 against %3")
+                                        .arg(what)
+                                        .arg(cliSeconds, 0, 'g', 17)
+                                        .arg(workbenchSeconds, 0, 'g', 17)));
+                QCOMPARE(printed["alpha_beta_s"].toDouble(), *run->metric("cost_s"));
+            }
+        }
+    }
+
     void measuresTheRunItMaps()
     {
         document::ProjectDocument doc;
