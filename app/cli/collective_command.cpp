@@ -2,13 +2,11 @@
 #include "app/cli/commands.h"
 #include "app/cli/problem_loader.h"
 #include "app/collectives/collective_input.h"
+#include "app/collectives/collective_operation.h"
 #include "app/project/json_util.h"
 #include "app/project/project_file.h"
 #include "core/collectives/planner.h"
 #include "core/io/placement_io.h"
-#include "core/io/text_file.h"
-#include "core/sim/platform.h"
-#include "core/sim/simulator.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -21,37 +19,6 @@ namespace meridian::cli {
 namespace {
 
 using namespace collectives;
-
-QJsonObject timeJson(Operation op, const AlgorithmTime& t)
-{
-    QJsonObject out{
-        {"algorithm", algorithmId(t.algorithm)}, {"time_s", t.seconds}, {"chunks", t.chunks}, {"bytes_sent", t.bytes},
-        {"cross_site_bytes", t.crossSiteBytes},
-    };
-    const auto id = openMpiAlgorithm(op, t.algorithm);
-    out["openmpi_algorithm"] = id ? QJsonValue(*id) : QJsonValue();
-    return out;
-}
-
-void appendRanking(QJsonArray& results, QJsonArray& skipped, QJsonArray& notes, Operation op, const Ranking& ranking,
-                   double bytes, bool withBytes)
-{
-    for (const AlgorithmTime& t : ranking.results) {
-        QJsonObject o = timeJson(op, t);
-        if (withBytes)
-            o["bytes"] = bytes;
-        results.append(o);
-    }
-    for (const Skipped& s : ranking.skipped) {
-        QJsonObject o{{"algorithm", algorithmId(s.algorithm)}, {"reason", QString::fromStdString(s.reason)}};
-        if (withBytes)
-            o["bytes"] = bytes;
-        skipped.append(o);
-    }
-    for (const std::string& n : ranking.notes)
-        if (!notes.contains(QString::fromStdString(n)))
-            notes.append(QString::fromStdString(n));
-}
 
 /// The request the options describe (the size is set by the caller).
 Expected<PlanRequest> requestFrom(const QCommandLineParser& parser)
@@ -151,32 +118,6 @@ Expected<Loaded> loadInputs(const QCommandLineParser& parser)
     return in;
 }
 
-/// Simulates each ranked algorithm's schedule with SimGrid and adds its time to its result as simulated_s.
-int addSimulatedTimes(const PlanRequest& request, const Ranking& ranking, const Loaded& loaded,
-                      const model::Network& network, QJsonArray& results)
-{
-    auto platform = sim::buildPlatform(loaded.project.topology, network);
-    if (!platform)
-        return report(platform.error());
-    const Layout layout = ops::layoutOf(loaded.placement);
-    for (int i = 0; i < results.size(); ++i) {
-        const AlgorithmTime& t = ranking.results[static_cast<std::size_t>(i)];
-        CollectiveSpec spec{request.operation, t.algorithm, request.root, request.bytes, t.chunks, request.shuffle};
-        auto schedule = buildSchedule(spec, layout, &network);
-        if (!schedule)
-            return report(schedule.error());
-        const Feedback feedback;
-        auto simulated = sim::simulate(*platform, sim::scheduleTransfers(*schedule, loaded.placement), {},
-                                       FeedbackRange(feedback, 0.0, 1.0));
-        if (!simulated)
-            return report(simulated.error());
-        QJsonObject o = results[i].toObject();
-        o["simulated_s"] = simulated->meanIterationSeconds;
-        results[i] = o;
-    }
-    return -1;
-}
-
 int writeCsv(const QJsonArray& results)
 {
     std::puts("bytes,algorithm,time_s,chunks,bytes_sent,cross_site_bytes");
@@ -187,32 +128,6 @@ int writeCsv(const QJsonArray& results)
                     o["bytes_sent"].toDouble(), o["cross_site_bytes"].toDouble());
     }
     return kExitOk;
-}
-
-int writeRules(const QCommandLineParser& parser, const PlanRequest& request, const PlanContext& context,
-               const SizeSweep& sweep, QJsonObject& out)
-{
-    std::vector<std::string> notes;
-    auto rules = tunedRules(request.operation, sweep, context.layout.processes(), notes);
-    if (!rules)
-        return report(rules.error());
-    auto text = collTunedRulesText({*rules});
-    if (!text)
-        return report(text.error());
-    const std::string path = parser.value("rules-out").toStdString();
-    if (auto written = io::writeTextFileAtomically(path, *text); !written)
-        return report(written.error());
-    QJsonArray ruleNotes;
-    for (const std::string& n : notes)
-        ruleNotes.append(QString::fromStdString(n));
-    out["rules"] = QJsonObject{{"file", parser.value("rules-out")},
-                               {"communicator_size", context.layout.processes()},
-                               {"notes", ruleNotes},
-                               {"mpirun",
-                                "mpirun --mca coll_tuned_use_dynamic_rules 1 --mca "
-                                "coll_tuned_dynamic_rules_filename "
-                                    + parser.value("rules-out")}};
-    return -1;
 }
 
 void addCollectiveOptions(QCommandLineParser& parser)
@@ -291,64 +206,29 @@ int runCollective(const QStringList& arguments)
     auto loaded = loadInputs(parser);
     if (!loaded)
         return report(loaded.error());
+    ops::CollectiveQuery query;
+    query.request = *request;
+    query.rankAtSize = parser.isSet("bytes") && !parser.isSet("sweep-bytes");
+    query.simulate = query.rankAtSize && parser.isSet("simulate");
+    query.sweepBytes = range;
+    query.sweepProcesses = parser.isSet("sweep-processes");
+    query.sweepProcessesBytes = parser.isSet("bytes") ? request->bytes : range ? range->second : 0.0;
     model::DistanceModel dm;
     const model::Network network = loaded->project.completeNetwork(&dm);
-    const Layout layout = ops::layoutOf(loaded->placement);
-    const PlanContext context{layout, loaded->project.topology, network};
-
-    QJsonObject out{{"operation", operationId(request->operation)},
-                    {"processes", layout.processes()},
-                    {"root", request->root},
-                    {"model", costModelId(request->model)}};
-    QJsonArray results, skipped, notes;
-    if (parser.isSet("bytes") && !parser.isSet("sweep-bytes")) {
-        auto ranking = rankAlgorithms(*request, context);
-        if (!ranking)
-            return report(ranking.error());
-        appendRanking(results, skipped, notes, request->operation, *ranking, request->bytes, true);
-        if (parser.isSet("simulate"))
-            if (int code = addSimulatedTimes(*request, *ranking, *loaded, network, results); code >= 0)
-                return code;
+    auto answer = ops::answerCollective(query, loaded->placement, loaded->project.topology, network, Feedback());
+    if (!answer)
+        return report(answer.error());
+    const int processes = static_cast<int>(loaded->placement.site.size());
+    QJsonObject out = ops::collectiveJson(query, *answer, processes, parser.isSet("sweep-bytes"));
+    if (parser.isSet("rules-out")) {
+        auto rules = ops::writeTunedRules(parser.value("rules-out").toStdString(), request->operation, *answer->sweep,
+                                          processes);
+        if (!rules)
+            return report(rules.error());
+        out["rules"] = *rules;
     }
-    std::optional<SizeSweep> sweep;
-    if (range) {
-        auto swept = sweepSizes(*request, context, range->first, range->second);
-        if (!swept)
-            return report(swept.error());
-        sweep = std::move(*swept);
-        QJsonArray bands;
-        for (std::size_t i = 0; i < sweep->sizes.size(); ++i)
-            if (parser.isSet("sweep-bytes"))
-                appendRanking(results, skipped, notes, request->operation, sweep->rankings[i], sweep->sizes[i], true);
-        for (const SizeBand& b : sweep->bands)
-            bands.append(QJsonObject{{"from_bytes", b.fromBytes},
-                                     {"to_bytes", b.toBytes},
-                                     {"algorithm", algorithmId(b.algorithm)}});
-        out["bands"] = bands;
-    }
-    if (parser.isSet("sweep-processes")) {
-        PlanRequest at = *request;
-        if (!parser.isSet("bytes"))
-            at.bytes = range->second;
-        auto byCount = sweepProcesses(at, context);
-        if (!byCount)
-            return report(byCount.error());
-        QJsonArray list;
-        for (const auto& [count, ranking] : *byCount) {
-            QJsonArray r, s, n;
-            appendRanking(r, s, n, request->operation, ranking, at.bytes, true);
-            list.append(QJsonObject{{"processes", count}, {"results", r}, {"skipped", s}, {"notes", n}});
-        }
-        out["by_processes"] = list;
-    }
-    if (parser.isSet("rules-out"))
-        if (int code = writeRules(parser, *request, context, *sweep, out); code >= 0)
-            return code;
     if (parser.value("format") == "csv")
-        return writeCsv(results);
-    out["results"] = results;
-    out["skipped"] = skipped;
-    out["notes"] = notes;
+        return writeCsv(out["results"].toArray());
     out["network"] = distanceModelJson(dm, loaded->project.network);
     printJson(out);
     return kExitOk;

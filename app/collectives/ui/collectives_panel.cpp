@@ -485,14 +485,9 @@ QString CollectivesPanel::exportRules(const QString& path)
 {
     if (!m_plan)
         return tr("nothing is planned yet: select a mapping run");
-    std::vector<std::string> notes;
-    auto rules = tunedRules(m_plan->request.operation, m_plan->sweep, m_plan->layout.processes(), notes);
-    if (!rules)
-        return QString::fromStdString(rules.error().message);
-    auto text = collTunedRulesText({*rules});
-    if (!text)
-        return QString::fromStdString(text.error().message);
-    if (auto written = io::writeTextFileAtomically(path.toStdString(), *text); !written)
+    if (auto written = ops::writeTunedRules(path.toStdString(), m_plan->request.operation, m_plan->sweep,
+                                            m_plan->layout.processes());
+        !written)
         return QString::fromStdString(written.error().toString());
     return {};
 }
