@@ -1,12 +1,12 @@
 #include "app/workbench/main_window.h"
 #include "widgets/file_dialogs.h"
 
-#include "app/capture/ui/capture_dialog.h"
-#include "app/collectives/ui/collectives_panel.h"
+#include "app/capture/ui/capture_feature.h"
+#include "app/collectives/ui/collectives_feature.h"
 #include "app/mapping/ui/compare_panel.h"
 #include "app/mapping/ui/run_panel.h"
 #include "app/mapping/ui/runs_panel.h"
-#include "app/partitioning/ui/graphs_panel.h"
+#include "app/partitioning/ui/graphs_feature.h"
 #include "app/project/project_edits.h"
 #include "app/project/project_imports.h"
 #include "app/project/ui/applications_panel.h"
@@ -77,7 +77,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_matrixPanel = new MatrixPanel(m_document, m_tabs);
     m_networkPanel = new NetworkPanel(m_document, m_tabs);
     m_applicationsPanel = new ApplicationsPanel(m_document, m_tabs);
-    m_graphsPanel = new GraphsPanel(m_document, m_tabs);
     m_runPanel = new RunPanel(m_document, m_controller, this);
     m_comparePanel = new ComparePanel(
         m_document, m_controller,
@@ -89,15 +88,12 @@ MainWindow::MainWindow(QWidget* parent)
         },
         m_tabs);
     m_diffPanel = new DiffPanel(m_document, m_tabs);
-    m_collectivesPanel = new CollectivesPanel(m_document, m_runner, m_tabs);
-    m_tabs->addTab(m_mapPanel, tr("Site map"));
-    m_tabs->addTab(m_networkPanel, tr("Network"));
-    m_tabs->addTab(m_applicationsPanel, tr("Applications"));
-    m_tabs->addTab(m_graphsPanel, tr("Graphs"));
-    m_tabs->addTab(m_matrixPanel, tr("Matrices"));
-    m_tabs->addTab(m_comparePanel, tr("Compare"));
-    m_tabs->addTab(m_diffPanel, tr("Diff"));
-    m_tabs->addTab(m_collectivesPanel, tr("Collectives"));
+    // The features build their own panels and actions for this shell.
+    m_graphs = new GraphsFeature(*this, this);
+    m_capture = new CaptureFeature(*this, this);
+    m_collectives = new CollectivesFeature(*this, this);
+    m_features = {m_graphs, m_capture, m_collectives};
+    addTabs();
     setCentralWidget(m_tabs);
 
     buildDocks();
@@ -107,15 +103,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_matrixPanel, &MatrixPanel::errorOccurred, this, errors);
     connect(m_networkPanel, &NetworkPanel::errorOccurred, this, errors);
     connect(m_applicationsPanel, &ApplicationsPanel::errorOccurred, this, errors);
-    connect(m_graphsPanel, &GraphsPanel::errorOccurred, this, errors);
-    connect(m_graphsPanel, &GraphsPanel::importRequested, this, [this] { startImportGraphDialog(); });
-    connect(m_graphsPanel, &GraphsPanel::reimportRequested, this, &MainWindow::importGraph);
-    // Several watcher events while a file is written make one check.
-    auto* graphCheck = new QTimer(this);
-    graphCheck->setSingleShot(true);
-    graphCheck->setInterval(200);
-    connect(graphCheck, &QTimer::timeout, this, &MainWindow::checkGraphFiles);
-    connect(m_document, &document::ProjectDocument::graphCheckNeeded, graphCheck, qOverload<>(&QTimer::start));
     connect(m_networkPanel, &NetworkPanel::importRequested, this, &MainWindow::importNetworkWithDialog);
     // The map counts the pins of the application chosen in the Applications tab or the run panel.
     connect(m_applicationsPanel, &ApplicationsPanel::currentApplicationChanged, this, [this](const QString& name) {
@@ -126,7 +113,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runPanel->applicationChooser(), &QComboBox::currentTextChanged, m_mapPanel, &MapPanel::setPinApplication);
     connect(m_runPanel, &RunPanel::errorOccurred, this, errors);
     connect(m_comparePanel, &ComparePanel::errorOccurred, this, errors);
-    connect(m_collectivesPanel, &CollectivesPanel::errorOccurred, this, errors);
     connect(m_runsPanel, &RunsPanel::errorOccurred, this, errors);
     connect(m_controller, &actions::RunController::runFailed, this, errors);
     connectRunStatus();
@@ -134,7 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (auto run = m_document->run(id))
             m_runPanel->loadRun(*run);
     });
-    connect(m_runsPanel, &RunsPanel::exportPartitionRequested, this, &MainWindow::exportPartitionWithDialog);
+    connect(m_runsPanel, &RunsPanel::exportPartitionRequested, m_graphs, &GraphsFeature::exportPartitionWithDialog);
     connect(m_runsPanel, &RunsPanel::diffRequested, this, [this](int a, int b) {
         m_diffPanel->showDiff(a, b);
         m_tabs->setCurrentWidget(m_diffPanel);
@@ -165,6 +151,38 @@ MainWindow::~MainWindow()
 {
     m_runner->cancelAll();
     m_runner->waitForAll();
+}
+
+GraphsPanel* MainWindow::graphsPanel() const { return m_graphs->panel(); }
+
+CollectivesPanel* MainWindow::collectivesPanel() const { return m_collectives->panel(); }
+
+void MainWindow::addTabs()
+{
+    std::vector<WorkbenchFeature::Tab> tabs{{10, m_mapPanel, tr("Site map"), {}, {}},
+                                            {20, m_networkPanel, tr("Network"), {}, {}},
+                                            {30, m_applicationsPanel, tr("Applications"), {}, {}},
+                                            {50, m_matrixPanel, tr("Matrices"), {}, {}},
+                                            {60, m_comparePanel, tr("Compare"), {}, {}},
+                                            {70, m_diffPanel, tr("Diff"), {}, {}}};
+    for (const WorkbenchFeature* feature : m_features)
+        for (const auto& tab : feature->tabs())
+            tabs.push_back(tab);
+    std::stable_sort(tabs.begin(), tabs.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+    for (const auto& tab : tabs) {
+        m_tabs->addTab(tab.panel, tab.title);
+        if (!tab.statusTip.isEmpty())
+            tab.panel->setStatusTip(tab.statusTip);
+        if (!tab.whatsThis.isEmpty())
+            tab.panel->setWhatsThis(tab.whatsThis);
+    }
+}
+
+void MainWindow::showTab(QWidget* panel) { m_tabs->setCurrentWidget(panel); }
+
+void MainWindow::showStatus(const QString& message, int milliseconds)
+{
+    statusBar()->showMessage(message, milliseconds);
 }
 
 /// The Run dock on the left, Runs and Jobs side by side at the bottom.
@@ -280,39 +298,50 @@ void MainWindow::buildMenus()
         ->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save &As\u2026"), this, &MainWindow::saveWithDialog)->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
+    // The shell's entries and the features', by their order.
+    using Entry = WorkbenchFeature::Entry;
+    using Menu = WorkbenchFeature::Menu;
+    std::vector<Entry> entries;
+    auto own = [&](Menu menu, int order, const QString& text, const char* name, auto slot) {
+        auto* action = new QAction(text, this);
+        if (name)
+            action->setObjectName(name);
+        connect(action, &QAction::triggered, this, slot);
+        entries.push_back({menu, order, action});
+    };
+    own(Menu::Import, 10, tr("&Sites (CSV or GeoJSON)\u2026"), "actionImportSites", [this] { importSitesWithDialog(); });
+    own(Menu::Import, 20, tr("&Hosts (host,site,slots)\u2026"), "actionImportHosts",
+        [this] { importHostsWithDialog(); });
+    own(Menu::Import, 30, tr("&Latency Matrix\u2026"), "actionImportLatency",
+        [this] { importNetworkWithDialog(model::NetworkQuantity::Latency); });
+    own(Menu::Import, 40, tr("&Bandwidth Matrix\u2026"), "actionImportBandwidth",
+        [this] { importNetworkWithDialog(model::NetworkQuantity::Bandwidth); });
+    own(Menu::Import, 50, tr("&Application\u2026"), "actionImportApplication",
+        [this] { importApplicationWithDialog(); });
+    own(Menu::Import, 90, tr("&Pins\u2026"), "actionImportPins", [this] { importPinsWithDialog(); });
+    own(Menu::Import, 100, tr("&Mapping as a Run\u2026"), "actionImportMapping", [this] { importMappingWithDialog(); });
+    own(Menu::Export, 10, tr("Heatmap (PNG, SVG or CSV)\u2026"), nullptr, [this] { exportHeatmapWithDialog(); });
+    own(Menu::Export, 20, tr("Site Map (PNG or SVG)\u2026"), nullptr, [this] { exportMapWithDialog(); });
+    own(Menu::Export, 30, tr("Report (HTML or PDF)\u2026"), nullptr, [this] { reportWithDialog(); });
+    own(Menu::Run, 10, tr("Run &Ticked Algorithms"), nullptr, [this] { m_runPanel->runChecked(); });
+    entries.back().action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    own(Menu::Run, 20, tr("Re-run &Stale Runs"), nullptr, [this] { m_controller->rerunStale(); });
+    own(Menu::Run, 30, tr("&Cancel All"), nullptr, [this] { m_runner->cancelAll(); });
+    for (const WorkbenchFeature* feature : m_features)
+        for (const Entry& entry : feature->entries())
+            entries.push_back(entry);
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.order < b.order; });
     auto* importMenu = file->addMenu(tr("&Import"));
-    named(importMenu->addAction(tr("&Sites (CSV or GeoJSON)\u2026"), this, &MainWindow::importSitesWithDialog),
-          "actionImportSites");
-    named(importMenu->addAction(tr("&Hosts (host,site,slots)\u2026"), this, &MainWindow::importHostsWithDialog),
-          "actionImportHosts");
-    named(importMenu->addAction(tr("&Latency Matrix\u2026"), this,
-                                [this] { importNetworkWithDialog(model::NetworkQuantity::Latency); }),
-          "actionImportLatency");
-    named(importMenu->addAction(tr("&Bandwidth Matrix\u2026"), this,
-                                [this] { importNetworkWithDialog(model::NetworkQuantity::Bandwidth); }),
-          "actionImportBandwidth");
-    named(importMenu->addAction(tr("&Application\u2026"), this, &MainWindow::importApplicationWithDialog),
-          "actionImportApplication");
-    named(importMenu->addAction(tr("Application from a &Capture\u2026"), this, &MainWindow::importCaptureWithDialog),
-          "actionImportCapture");
-    named(importMenu->addAction(tr("&Network Measurement (meridian-probe)\u2026"), this,
-                                &MainWindow::importProbeWithDialog),
-          "actionImportProbe");
-    named(importMenu->addAction(tr("Link from Net&PIPE\u2026"), this, [this] { startNetpipeDialog(); }),
-          "actionImportNetpipe");
-    named(importMenu->addAction(tr("&Graph (SNAP, METIS, Matrix Market)\u2026"), this,
-                                [this] { startImportGraphDialog(); }),
-          "actionImportGraph");
-    named(importMenu->addAction(tr("&Pins\u2026"), this, &MainWindow::importPinsWithDialog), "actionImportPins");
-    named(importMenu->addAction(tr("&Mapping as a Run\u2026"), this, &MainWindow::importMappingWithDialog),
-          "actionImportMapping");
     auto* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Heatmap (PNG, SVG or CSV)\u2026"), this, &MainWindow::exportHeatmapWithDialog);
-    named(exportMenu->addAction(tr("&Partition of the Selected Run (E.tsv, M.tsv)\u2026"), this,
-                                &MainWindow::exportPartitionWithDialog),
-          "actionExportPartition");
-    exportMenu->addAction(tr("Site Map (PNG or SVG)\u2026"), this, &MainWindow::exportMapWithDialog);
-    exportMenu->addAction(tr("Report (HTML or PDF)\u2026"), this, &MainWindow::reportWithDialog);
+    auto* run = new QMenu(tr("&Run"), this);
+    bool separated = false;
+    for (const Entry& entry : entries) {
+        QMenu* menu = entry.menu == Menu::Import ? importMenu : entry.menu == Menu::Export ? exportMenu : run;
+        // The Run menu's entries from 40 on (capture, measurement) are a group of their own.
+        if (menu == run && entry.order >= 40 && !std::exchange(separated, true))
+            run->addSeparator();
+        menu->addAction(entry.action);
+    }
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -326,15 +355,7 @@ void MainWindow::buildMenus()
     edit->addAction(undo);
     edit->addAction(redo);
 
-    auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("Run &Ticked Algorithms"), this, [this] { m_runPanel->runChecked(); })
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    run->addAction(tr("Re-run &Stale Runs"), this, [this] { m_controller->rerunStale(); });
-    run->addAction(tr("&Cancel All"), this, [this] { m_runner->cancelAll(); });
-    run->addSeparator();
-    named(run->addAction(tr("Ca&pture Application\u2026"), this, [this] { startCaptureDialog(); }), "actionCapture");
-    named(run->addAction(tr("Measure &Network\u2026"), this, [this] { startMeasureNetworkDialog(); }),
-          "actionMeasureNetwork");
+    menuBar()->addMenu(run);
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>())
@@ -487,9 +508,10 @@ bool MainWindow::openOrImportUnguarded(const QString& path)
     case document::FileKind::Hosts:
         return imported(actions::importHosts(*m_document, path), tr("the hosts"));
     case document::FileKind::Capture:
-        return importCapture(path, document::unusedApplicationName(*m_document->project(), captureBaseName(path)));
+        return m_capture->importCapture(path,
+                                        document::unusedApplicationName(*m_document->project(), captureBaseName(path)));
     case document::FileKind::ProbeResults:
-        return importProbe(path);
+        return m_capture->importProbe(path);
     case document::FileKind::Unknown:
         break;
     }

@@ -1,12 +1,10 @@
 #pragma once
 
-#include "app/capture/probe_run.h"
-#include "app/capture/ui/capture_actions.h"
 #include "app/jobs/job_runner.h"
 #include "app/mapping/ui/run_controller.h"
-#include "app/partitioning/ui/graph_actions.h"
 #include "app/project/ui/autosave.h"
 #include "app/project/ui/project_document.h"
+#include "app/project/ui/workbench_feature.h"
 #include "app/report/report_writer.h"
 #include "core/common/expected.h"
 #include "core/common/registry.h"
@@ -25,16 +23,15 @@ class QTabWidget;
 namespace meridian::workbench {
 
 class ApplicationsPanel;
-class CaptureDialog;
-class MeasureNetworkDialog;
-class NetpipeLinkDialog;
+class CaptureFeature;
+class CollectivesFeature;
 class ComparePanel;
 class NetworkPanel;
 class NewProjectWizard;
 class CollectivesPanel;
 class DiffPanel;
+class GraphsFeature;
 class GraphsPanel;
-class ImportGraphDialog;
 class JobsPanel;
 class MapPanel;
 class MatrixPanel;
@@ -43,14 +40,13 @@ class RunsPanel;
 class ShortcutsDialog;
 class UserGuideDialog;
 
-/// The application name a capture file suggests: its name up to the first dot, or for an EZTrace OTF2 archive
-/// (NAME_trace/eztrace_log.otf2) the program's name.
-std::string captureBaseName(const QString& path);
-
-/// The workbench window. Thin: it owns the document, the mapper registry, the JobRunner and the run
-/// controller, lays out the panels (map, matrices, compare, diff in the centre; run panel, runs and
-/// jobs in docks) and wires menus to them. Recent files and the window layout are kept in QSettings.
-class MainWindow : public QMainWindow {
+/// The workbench window, the shell the features join (workbench_feature.h). It owns the document, the mapper
+/// registry, the JobRunner and the run controller, the project's panels (map, network, applications, matrices, diff)
+/// and the runs' (run panel, runs and jobs in docks, compare), and the features (graphs, capture, collectives), whose
+/// tabs and menu entries it places by their order. Recent files and the window layout are kept in QSettings.
+class MainWindow
+    : public QMainWindow
+    , public WorkbenchShell {
     Q_OBJECT
 public:
     enum CentralTab {
@@ -87,32 +83,6 @@ public:
     /// the choices, returns the choice or an empty string to cancel.
     void setChoiceQuestion(std::function<QString(const QString&, const QStringList&)> ask) { m_ask = std::move(ask); }
     Status saveProject(const QString& path);
-    /// Adds an application from a capture (Meridian's PREFIX.volume.mtx, an Open MPI NAME.RANK.prof or an
-    /// OTF2 NAME.otf2) as one undoable edit; an error is shown and returned.
-    bool importCapture(const QString& path, const std::string& name);
-    /// Opens Run > Capture Application (non-modal; it deletes itself when closed): when accepted, the
-    /// command runs with the tracer as a background job and its capture becomes an application.
-    CaptureDialog* startCaptureDialog();
-    /// Starts a capture job without the dialog (what the dialog's Run does); returns the job id.
-    int startCapture(const actions::CaptureRequest& request);
-    /// Imports a meridian-probe result (its prefix or any of its files) into the network as one undoable edit;
-    /// an error is shown and returned.
-    bool importProbe(const QString& path);
-    /// Opens File > Import > Link from NetPIPE (non-modal; deletes itself when closed); nullptr without sites.
-    NetpipeLinkDialog* startNetpipeDialog();
-    /// Opens Run > Measure Network (non-modal; deletes itself when closed): when accepted, meridian-probe runs
-    /// as a background job and its results are imported. nullptr without sites.
-    MeasureNetworkDialog* startMeasureNetworkDialog();
-    /// Starts a probe job without the dialog (what the dialog's Measure does); returns the job id.
-    int startProbe(const capture::ProbeRequest& request);
-    /// Reads a graph in the background and adds it to the project as one undoable edit (File > Import > Graph);
-    /// returns the job id. An error is shown.
-    int importGraph(const actions::GraphSource& source);
-    /// Opens File > Import > Graph (non-modal; deletes itself when closed).
-    ImportGraphDialog* startImportGraphDialog();
-    /// Writes a partition run's E.tsv and M.tsv in the background; returns the job id (-1 when the run is not a
-    /// partition run; the error is shown).
-    int exportPartition(int runId, const QString& edgesPath, const QString& mastersPath);
     /// Writes the report as HTML or PDF (by suffix).
     Status writeReport(const QString& path);
     /// Help > User Guide (one non-modal window, raised when open), Help > Keyboard Shortcuts, Help > About.
@@ -122,26 +92,30 @@ public:
     /// The report's figures from the views as they are (renderReportFigures).
     report::Figures reportFigures();
 
-    document::ProjectDocument* document() const { return m_document; }
+    document::ProjectDocument* document() const override { return m_document; }
     document::Autosave* autosave() const { return m_autosave; }
     /// Offers the work a crash left unsaved (document::Autosave::orphans), newest first: recover, discard,
     /// or keep it for later. Returns true when work was recovered into the window.
     bool offerRecovery();
     /// Recovers one entry into the window (what the Recover button does).
     Status recover(const document::Autosave::Entry& entry);
-    jobs::JobRunner* jobRunner() const { return m_runner; }
+    jobs::JobRunner* jobRunner() const override { return m_runner; }
     actions::RunController* runController() const { return m_controller; }
     QTabWidget* centralTabs() const { return m_tabs; }
     MapPanel* mapPanel() const { return m_mapPanel; }
     MatrixPanel* matrixPanel() const { return m_matrixPanel; }
-    NetworkPanel* networkPanel() const { return m_networkPanel; }
-    ApplicationsPanel* applicationsPanel() const { return m_applicationsPanel; }
-    GraphsPanel* graphsPanel() const { return m_graphsPanel; }
+    NetworkPanel* networkPanel() const override { return m_networkPanel; }
+    ApplicationsPanel* applicationsPanel() const override { return m_applicationsPanel; }
+    GraphsPanel* graphsPanel() const;
+    /// The features.
+    GraphsFeature* graphs() const { return m_graphs; }
+    CaptureFeature* capture() const { return m_capture; }
+    CollectivesFeature* collectives() const { return m_collectives; }
     /// The action of a menu entry by its object name ("actionNewProject", "actionImportLatency", ...).
     QAction* menuAction(const QString& objectName) const;
     ComparePanel* comparePanel() const { return m_comparePanel; }
     DiffPanel* diffPanel() const { return m_diffPanel; }
-    CollectivesPanel* collectivesPanel() const { return m_collectivesPanel; }
+    CollectivesPanel* collectivesPanel() const;
     RunPanel* runPanel() const { return m_runPanel; }
     RunsPanel* runsPanel() const { return m_runsPanel; }
     JobsPanel* jobsPanel() const { return m_jobsPanel; }
@@ -149,6 +123,12 @@ public:
     const QString& lastError() const { return m_lastError; }
     /// When false, errors go to the status bar and lastError() only, not to a message box.
     void setInteractive(bool on) { m_interactive = on; }
+
+    // WorkbenchShell
+    QWidget* shellWindow() override { return this; }
+    void showTab(QWidget* panel) override;
+    void showStatus(const QString& message, int milliseconds) override;
+    void showError(const QString& title, const QString& message) override;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -167,7 +147,8 @@ private:
     void buildMenus();
     void explainPanels();
     bool openOrImportUnguarded(const QString& path);
-    void showError(const QString& title, const QString& message);
+    /// Adds the project's tabs and the features' in their order.
+    void addTabs();
     void updateTitle();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -181,15 +162,10 @@ private:
     void importApplicationWithDialog();
     void importPinsWithDialog();
     void importMappingWithDialog();
-    void importCaptureWithDialog();
-    void importProbeWithDialog();
     bool importMapping(const QString& path);
     bool importNetwork(model::NetworkQuantity quantity, const QString& path);
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.
     std::string targetApplication() const;
-    void exportPartitionWithDialog();
-    /// Checks the unchecked graphs' files in the background (ProjectDocument::graphCheckNeeded).
-    void checkGraphFiles();
     void exportHeatmapWithDialog();
     void exportMapWithDialog();
     void reportWithDialog();
@@ -205,10 +181,12 @@ private:
     MatrixPanel* m_matrixPanel = nullptr;
     NetworkPanel* m_networkPanel = nullptr;
     ApplicationsPanel* m_applicationsPanel = nullptr;
-    GraphsPanel* m_graphsPanel = nullptr;
     ComparePanel* m_comparePanel = nullptr;
     DiffPanel* m_diffPanel = nullptr;
-    CollectivesPanel* m_collectivesPanel = nullptr;
+    GraphsFeature* m_graphs = nullptr;
+    CaptureFeature* m_capture = nullptr;
+    CollectivesFeature* m_collectives = nullptr;
+    std::vector<WorkbenchFeature*> m_features;
     RunPanel* m_runPanel = nullptr;
     RunsPanel* m_runsPanel = nullptr;
     JobsPanel* m_jobsPanel = nullptr;

@@ -40,9 +40,6 @@ void MainWindow::explainPanels()
          {tr("Applications: what each application sends, and which processes are pinned to a site."),
           tr("<b>Applications</b><p>Each application's communication matrices (bytes and messages between "
              "processes) and its pins.</p>")}},
-        {m_graphsPanel,
-         {tr("Graphs: the graphs to partition across sites."),
-          tr("<b>Graphs</b><p>Graphs imported from SNAP, METIS or Matrix Market files, for the partitioners.</p>")}},
         {m_matrixPanel,
          {tr("Matrices: any matrix of the project as a heatmap; zoom with the wheel, drag to zoom into a rectangle."),
           tr("<b>Matrices</b><p>Latency, bandwidth, an application's volume or a run's site-pair traffic as a heatmap, "
@@ -56,10 +53,6 @@ void MainWindow::explainPanels()
          {tr("Diff: how two runs of one application place the processes differently."),
           tr("<b>Diff</b><p>Two runs of one application: which processes moved between sites and how the site-pair "
              "traffic changed.</p>")}},
-        {m_collectivesPanel,
-         {tr("Collectives: which algorithm of a collective operation is fastest on the selected run's network."),
-          tr("<b>Collectives</b><p>Ranks broadcast, allreduce and the other collectives' algorithms for the "
-             "selected mapping run, by message size, and exports Open MPI's tuned rules.</p>")}},
         {m_runPanel,
          {tr("Run: tick mappers or partitioners, set their parameters, and run them in the background."),
           tr("<b>Run</b><p>Choose the application or graph, tick the algorithms and run them; each lands in the "

@@ -7,6 +7,7 @@
 // blocked more than 50 ms). Prints RESULT lines.
 #include "app/jobs/job_runner.h"
 #include "app/mapping/ui/run_panel.h"
+#include "app/partitioning/ui/graphs_feature.h"
 #include "app/project/ui/matrix_panel.h"
 #include "app/project/ui/project_document.h"
 #include "app/workbench/jobs_panel.h"
@@ -260,7 +261,7 @@ int benchPartitionWorkbench(workbench::MainWindow& window)
     });
     QElapsedTimer clock;
     clock.start();
-    window.importGraph({"big", graphPath.toStdString(), io::GraphFormat::Snap, {}, 1});
+    window.graphs()->importGraph({"big", graphPath.toStdString(), io::GraphFormat::Snap, {}, 1});
     const double importBlocked = maxBlockedWhile([&] { return doc->project()->graphIndex("big") >= 0; }, 300000);
     const double importSeconds = clock.nsecsElapsed() / 1e9;
     auto* runPanel = window.runPanel();

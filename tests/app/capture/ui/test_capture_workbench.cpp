@@ -1,4 +1,5 @@
 #include "app/capture/ui/capture_dialog.h"
+#include "app/capture/ui/capture_feature.h"
 #include "app/project/ui/applications_panel.h"
 #include "app/workbench/main_window.h"
 #include "test_support.h"
@@ -58,7 +59,7 @@ private Q_SLOTS:
         window.setInteractive(false);
         QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
         const std::size_t before = window.document()->project()->applications.size();
-        QVERIFY(window.importCapture(QString(MERIDIAN_TEST_DATA) + "/monitoring/known/app.2.prof", "known"));
+        QVERIFY(window.capture()->importCapture(QString(MERIDIAN_TEST_DATA) + "/monitoring/known/app.2.prof", "known"));
         const auto* known = findApplication(*window.document()->project(), "known");
         QVERIFY(known);
         QCOMPARE(known->comm.processCount(), 4);
@@ -68,7 +69,7 @@ private Q_SLOTS:
         QCOMPARE(window.document()->project()->applications.size(), before);
 
         QTemporaryDir dir;
-        QVERIFY(!window.importCapture(dir.filePath("notes.txt"), "other"));
+        QVERIFY(!window.capture()->importCapture(dir.filePath("notes.txt"), "other"));
         QVERIFY2(window.lastError().contains("is not a capture"), qPrintable(window.lastError()));
         QCOMPARE(window.document()->project()->applications.size(), before);
     }
@@ -80,7 +81,7 @@ private Q_SLOTS:
         workbench::MainWindow window;
         window.setInteractive(false);
         QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
-        auto* dialog = window.startCaptureDialog();
+        auto* dialog = window.capture()->startCaptureDialog();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
         auto* run = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
         QVERIFY(!run->isEnabled());
@@ -114,7 +115,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QSignalSpy ended(window.jobRunner(), &jobs::JobRunner::jobEnded);
         const QStringList command{mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "4", MERIDIAN_KNOWN_MATRIX};
-        window.startCapture({command, dir.filePath("known"), "known-run"});
+        window.capture()->startCapture({command, dir.filePath("known"), "known-run"});
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 120000);
         QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
         const auto* known = findApplication(*window.document()->project(), "known-run");
@@ -126,8 +127,8 @@ private Q_SLOTS:
 
         // With the trace: the project keeps it with the application, the table says so, and the Applications
         // panel removes it as one undoable edit.
-        window.startCapture({command + QStringList{"--without-subcommunicator-collectives"}, dir.filePath("traced"),
-                             "traced-run", true});
+        window.capture()->startCapture({command + QStringList{"--without-subcommunicator-collectives"},
+                                        dir.filePath("traced"), "traced-run", true});
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 120000);
         QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
         const auto* traced = findApplication(*window.document()->project(), "traced-run");
@@ -144,7 +145,7 @@ private Q_SLOTS:
         const QString refused = window.applicationsPanel()->attachTrace(0, dir.filePath("traced.ti"));
         QVERIFY2(refused.contains("ranks"), qPrintable(refused)); // LU has 64 processes, the trace 4 ranks
 
-        window.startCapture({command + QStringList{"--abort"}, dir.filePath("aborted"), "aborted"});
+        window.capture()->startCapture({command + QStringList{"--abort"}, dir.filePath("aborted"), "aborted"});
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 3, 120000);
         QVERIFY2(window.lastError().contains("exited with status") && window.lastError().contains("nothing was written"),
                  qPrintable(window.lastError()));
@@ -154,7 +155,7 @@ private Q_SLOTS:
         // Cancel stops the command: the job ends canceled at once, nothing is added or written.
         QElapsedTimer clock;
         clock.start();
-        const int id = window.startCapture({{"sleep", "60"}, dir.filePath("slept"), "slept"});
+        const int id = window.capture()->startCapture({{"sleep", "60"}, dir.filePath("slept"), "slept"});
         QTest::qWait(300);
         window.jobRunner()->cancel(id);
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 4, 10000);

@@ -1,3 +1,4 @@
+#include "app/capture/ui/capture_feature.h"
 #include "app/capture/ui/network_measurement_dialogs.h"
 #include "app/project/project_edits.h"
 #include "app/project/ui/network_panel.h"
@@ -145,7 +146,7 @@ private Q_SLOTS:
         QVERIFY(np.setFileTime(QDateTime(QDate(2026, 11, 2), QTime(7, 0), QTimeZone::utc()),
                                QFileDevice::FileModificationTime));
         np.close();
-        auto* dialog = window.startNetpipeDialog();
+        auto* dialog = window.capture()->startNetpipeDialog();
         QVERIFY(dialog);
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
         auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
@@ -167,7 +168,7 @@ private Q_SLOTS:
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("1 fast 0.1\n");
         bad.close();
-        dialog = window.startNetpipeDialog();
+        dialog = window.capture()->startNetpipeDialog();
         dialog->pathEdit()->setText(bad.fileName());
         dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
         QVERIFY2(window.lastError().contains("bad.out:1:"), qPrintable(window.lastError()));
@@ -187,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.loadProject(sampleProject("ec2-4-regions")));
         QTemporaryDir dir;
-        auto* dialog = window.startMeasureNetworkDialog();
+        auto* dialog = window.capture()->startMeasureNetworkDialog();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
         QCOMPARE(dialog->smallRepetitionsBox()->value(), 1000); // CloudMap's 1 KB x 1000
         dialog->launcherEdit()->setText(mpirun + " --allow-run-as-root --oversubscribe -np 4");
@@ -209,7 +210,7 @@ private Q_SLOTS:
         QCOMPARE(doc->runs().size(), std::size_t(1));
         QVERIFY(doc->staleRuns().empty());
 
-        window.startProbe(request);
+        window.capture()->startProbe(request);
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 120000);
         QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
         for (const QString suffix : {".latency.csv", ".bandwidth.csv", ".probe.json"})
@@ -226,7 +227,7 @@ private Q_SLOTS:
         const auto unchanged = doc->project();
         request.launcher = QStringList{mpirun, "--allow-run-as-root", "-np", "1"};
         request.prefix = dir.filePath("one");
-        window.startProbe(request);
+        window.capture()->startProbe(request);
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 3, 120000);
         QVERIFY2(window.lastError().contains("needs at least 2 participants")
                      && window.lastError().contains("nothing was written"),
@@ -237,7 +238,7 @@ private Q_SLOTS:
         // Cancel stops the launcher at once; nothing is written or changed.
         request.launcher = QStringList{"sh", "-c", "sleep 60", "sh"}; // the probe and its options become $1...
         request.prefix = dir.filePath("slept");
-        const int id = window.startProbe(request);
+        const int id = window.capture()->startProbe(request);
         QTest::qWait(300);
         window.jobRunner()->cancel(id);
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 4, 10000);

@@ -7,6 +7,7 @@
 #include "app/mapping/ui/run_table_model.h"
 #include "app/mapping/ui/runs_panel.h"
 #include "app/partitioning/ui/graph_actions.h"
+#include "app/partitioning/ui/graphs_feature.h"
 #include "app/partitioning/ui/graphs_panel.h"
 #include "app/project/project_file.h"
 #include "app/project/ui/map_panel.h"
@@ -95,7 +96,7 @@ private Q_SLOTS:
         QVERIFY(window.grab().save(shotPath("graphs")));
         {
             // File > Import > Graph: the format follows the file's name, the name is free, the seed is shown.
-            auto* dialog = window.startImportGraphDialog();
+            auto* dialog = window.graphs()->startImportGraphDialog();
             dialog->pathEdit()->setText(dir.filePath("wiki-vote.txt"));
             QCOMPARE(dialog->formatBox()->currentData().toString(), QString("snap"));
             QCOMPARE(dialog->nameEdit()->text(), QString("wiki-vote (2)"));
@@ -278,12 +279,12 @@ private Q_SLOTS:
         QTest::qWait(50);
         QVERIFY(window.grab().save(shotPath("what-ifs")));
         const QString updatedEdges = dir.filePath("updated.E.tsv"), updatedMasters = dir.filePath("updated.M.tsv");
-        QVERIFY(window.exportPartition(chained->id, updatedEdges, updatedMasters) >= 0);
+        QVERIFY(window.graphs()->exportPartition(chained->id, updatedEdges, updatedMasters) >= 0);
         QTRY_COMPARE_WITH_TIMEOUT(lineCount(updatedMasters), 7117, 30000);
         QCOMPARE(lineCount(updatedEdges), 103688);
         // Export E.tsv and M.tsv.
         const QString edges = dir.filePath("geo-cut.E.tsv"), masters = dir.filePath("geo-cut.M.tsv");
-        QVERIFY(window.exportPartition(byAlgorithm["geo-cut"]->id, edges, masters) >= 0);
+        QVERIFY(window.graphs()->exportPartition(byAlgorithm["geo-cut"]->id, edges, masters) >= 0);
         QTRY_COMPARE_WITH_TIMEOUT(lineCount(edges), 103689, 30000);
         QCOMPARE(lineCount(masters), 7115);
         QCOMPARE(window.lastError(), refusal);
@@ -357,7 +358,7 @@ private Q_SLOTS:
 
         // Imported again, the graph has the new edge and new runs are current.
         const auto& g = doc->project()->graphs.front();
-        window.importGraph({g.name, g.path, g.format, g.homesPath, g.homesSeed});
+        window.graphs()->importGraph({g.name, g.path, g.format, g.homesPath, g.homesSeed});
         QTRY_COMPARE_WITH_TIMEOUT(doc->project()->graphs.front().stats.edges, std::uint64_t(103690), 30000);
         QVERIFY(doc->graphChangeOnDisk("wiki-vote").empty());
 
@@ -463,7 +464,7 @@ private Q_SLOTS:
             f.write("# homes of another graph\n3\tUSE\n99999999\tEU\n");
         }
         const auto before = window.document()->project();
-        window.importGraph(
+        window.graphs()->importGraph(
             {"other", dir.filePath("wiki-vote.txt").toStdString(), io::GraphFormat::Snap, homes.toStdString(), 1});
         QTRY_VERIFY_WITH_TIMEOUT(!window.lastError().isEmpty(), 30000);
         QVERIFY2(window.lastError().contains("other.homes.tsv:3"), qPrintable(window.lastError()));
