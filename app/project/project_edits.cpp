@@ -609,10 +609,9 @@ Expected<Project> withPin(const Project& project, int application, int process, 
             pins.push_back(pin);
     if (site >= 0)
         pins.push_back({process, site});
-    auto constraints = model::Constraints::fromPins(std::move(pins));
-    if (!constraints)
-        return constraints.error();
-    return withPins(project, application, std::move(*constraints));
+    return model::Constraints::fromPins(std::move(pins)).and_then([&](model::Constraints&& constraints) {
+        return withPins(project, application, std::move(constraints));
+    });
 }
 
 namespace {

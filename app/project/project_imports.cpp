@@ -54,10 +54,8 @@ Expected<std::shared_ptr<const io::StoredTrace>> readTraceFor(const std::string&
     auto trace = io::readApplicationTrace(path, comm);
     if (!trace)
         return trace.error();
-    auto stored = io::storeTiTrace(*trace);
-    if (!stored)
-        return stored.error();
-    return std::make_shared<const io::StoredTrace>(std::move(*stored));
+    return io::storeTiTrace(*trace).transform(
+        [](io::StoredTrace&& stored) { return std::make_shared<const io::StoredTrace>(std::move(stored)); });
 }
 
 namespace {

@@ -211,10 +211,9 @@ Expected<QJsonValue> RunsReader::field(const QJsonObject& o, const char* key, QJ
 
 Expected<std::string> RunsReader::string(const QJsonObject& o, const char* key, bool required) const
 {
-    auto v = field(o, key, QJsonValue::String, "a string", required);
-    if (!v)
-        return v.error();
-    return v->toString().toStdString();
+    return field(o, key, QJsonValue::String, "a string", required).transform([](const QJsonValue& v) {
+        return v.toString().toStdString();
+    });
 }
 
 /// A finite number >= 0 (a time, bytes, dollars); NaN when an optional key is absent.

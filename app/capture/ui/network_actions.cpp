@@ -20,10 +20,9 @@ QString siteName(const document::Project& project, int site)
 
 Expected<QString> importProbeResults(document::ProjectDocument& document, const QString& path)
 {
-    auto probe = io::readProbeResults(path.toStdString());
-    if (!probe)
-        return probe.error();
-    return applyProbeResults(document, *probe);
+    return io::readProbeResults(path.toStdString()).and_then([&](const io::ProbeResults& probe) {
+        return applyProbeResults(document, probe);
+    });
 }
 
 Expected<QString> applyProbeResults(document::ProjectDocument& document, const io::ProbeResults& results)
