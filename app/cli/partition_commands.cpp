@@ -72,10 +72,22 @@ Expected<ops::GasSettings> gasSettings(const QCommandLineParser& parser)
     bool activeOk = false;
     const double active = parser.value("active-fraction").toDouble(&activeOk);
     settings.activeFraction = activeOk ? active : -1.0;
+    return settings;
+}
+
+/// The settings the options give, the partitioner `algorithm` checked against them before the sites are read.
+Expected<ops::GasSettings> checkedSettings(const QCommandLineParser& parser, const std::string& algorithm,
+                                           const Registry<partition::Partitioner>& registry)
+{
+    auto settings = gasSettings(parser);
+    if (!settings)
+        return settings.error();
+    if (auto checked = ops::checkPartitioning(algorithm, *settings, registry); !checked)
+        return checked.error();
     auto topology = loadSites(parser);
     if (!topology)
         return topology.error();
-    settings.topology = std::move(*topology);
+    settings->topology = std::move(*topology);
     return settings;
 }
 
@@ -121,18 +133,18 @@ int runPartition(const QStringList& arguments)
     if (!format)
         return report(format.error());
     request.format = *format;
-    auto settings = gasSettings(parser);
+    Registry<partition::Partitioner> registry;
+    partition::registerBuiltinPartitioners(registry);
+    request.algorithm = parser.value("algorithm").toStdString();
+    auto settings = checkedSettings(parser, request.algorithm, registry);
     if (!settings)
         return report(settings.error());
     request.settings = std::move(*settings);
     request.graphPath = parser.value("graph").toStdString();
     request.useCache = !parser.isSet("no-cache");
     request.homesPath = optionalPath(parser, "homes");
-    request.algorithm = parser.value("algorithm").toStdString();
     request.edgesPath = parser.value("out").toStdString();
     request.mastersPath = optionalPath(parser, "masters");
-    Registry<partition::Partitioner> registry;
-    partition::registerBuiltinPartitioners(registry);
     auto result = ops::partitionFiles(request, registry, Feedback());
     if (!result)
         return report(result.error());
@@ -174,7 +186,12 @@ int runUpdate(const QStringList& arguments)
     request.threshold = parser.value("threshold").toDouble(&ok);
     if (!ok || !(request.threshold > 0.0))
         return usageError("--threshold must be a positive share, e.g. 0.1");
-    auto settings = gasSettings(parser);
+    Registry<partition::Partitioner> registry;
+    partition::registerBuiltinPartitioners(registry);
+    request.scratchAlgorithm = parser.value("algorithm").toStdString();
+    if (!registry.find(request.scratchAlgorithm))
+        return usageError("unknown partitioner '" + parser.value("algorithm") + "'");
+    auto settings = checkedSettings(parser, "geo-cut", registry);
     if (!settings)
         return report(settings.error());
     request.settings = std::move(*settings);
@@ -183,12 +200,9 @@ int runUpdate(const QStringList& arguments)
     request.homesPath = optionalPath(parser, "homes");
     request.insertPath = optionalPath(parser, "insert");
     request.deletePath = optionalPath(parser, "delete");
-    if (parser.isSet("from-scratch"))
-        request.fromScratch = parser.value("algorithm").toStdString();
+    request.fromScratch = parser.isSet("from-scratch");
     request.edgesOutPath = parser.value("out").toStdString();
     request.mastersOutPath = optionalPath(parser, "masters-out");
-    Registry<partition::Partitioner> registry;
-    partition::registerBuiltinPartitioners(registry);
     auto result = ops::updateFiles(request, registry, Feedback());
     if (!result)
         return report(result.error());

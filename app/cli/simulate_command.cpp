@@ -47,7 +47,7 @@ Expected<std::unique_ptr<PlacedProblem>> loadPlacedProblem(const QCommandLinePar
     auto placement = io::readMappingCsv(mapping, project.topology, project.applications[a].comm.processCount());
     if (!placement)
         return placement.error();
-    auto placed = ops::placeApplication(project, a, *placement, mapping);
+    auto placed = ops::placeApplication(project, a, *placement, ops::FitCheck::Full, mapping);
     if (!placed)
         return placed.error();
     out->placed = std::move(*placed);

@@ -247,6 +247,18 @@ QJsonArray notesJson(const std::vector<std::string>& notes)
 
 } // namespace
 
+Status checkPartitioning(const std::string& algorithm, const GasSettings& settings,
+                         const Registry<partition::Partitioner>& registry)
+{
+    return findPartitioner(registry, algorithm)
+        .and_then([&](const partition::Partitioner* p) { return ParamValues::parse(p->parameters(), settings.params); })
+        .and_then([&](const ParamValues&) -> Status {
+            if (auto profile = cost::TrafficProfile::fromId(settings.profile, settings.activeFraction); !profile)
+                return profile.error();
+            return {};
+        });
+}
+
 Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& request,
                                               const Registry<partition::Partitioner>& registry,
                                               const Feedback& feedback)
@@ -290,13 +302,9 @@ Expected<UpdateFilesResult> updateFiles(const UpdateFilesRequest& request,
     auto values = ParamValues::parse((*geoCut)->parameters(), settings.params);
     if (!values)
         return values.error();
-    const partition::Partitioner* scratch = nullptr;
-    if (!request.fromScratch.empty()) {
-        auto found = findPartitioner(registry, request.fromScratch);
-        if (!found)
-            return found.error();
-        scratch = *found;
-    }
+    auto scratch = findPartitioner(registry, request.scratchAlgorithm);
+    if (!scratch)
+        return scratch.error();
     auto loaded = io::readEdgePartition(request.partitionPath, settings.topology);
     if (!loaded)
         return loaded.error();
@@ -328,14 +336,14 @@ Expected<UpdateFilesResult> updateFiles(const UpdateFilesRequest& request,
         return update.error();
     const partition::PartitionProblem& updated = update->updated;
     out.metrics = cost::evaluateGas(graph, part, updated.sizes, updated.network);
-    if (scratch) {
+    if (request.fromScratch) {
         // The comparison the paper draws: the partitioner with its defaults on the updated graph, nothing kept.
         const auto begin = Clock::now();
-        auto fresh = scratch->run(updated, settings.seed, feedback);
+        auto fresh = (*scratch)->run(updated, settings.seed, feedback);
         if (!fresh)
             return fresh.error();
         const double seconds = since(begin);
-        out.fromScratch = UpdateFilesResult::Scratch{std::string(scratch->id()),
+        out.fromScratch = UpdateFilesResult::Scratch{std::string((*scratch)->id()),
                                                      cost::evaluateGas(graph, fresh->partition, updated.sizes,
                                                                        updated.network),
                                                      seconds};

@@ -29,6 +29,11 @@ struct GasSettings {
     std::uint64_t seed = 1;
 };
 
+/// Checks a partitioner's id, the settings' parameters for it and the traffic profile, before anything is read: the
+/// first errors `partition` and `update` report.
+Status checkPartitioning(const std::string& algorithm, const GasSettings& settings,
+                         const Registry<partition::Partitioner>& registry);
+
 /// `meridian-cli partition`: a graph file partitioned across the sites, written as `src dst site` lines (and the
 /// masters as `vertex site` lines). A SNAP file partitioned by an online placer without a budget is streamed
 /// (partition::partitionSnapStream): read, placed and written at once.
@@ -79,10 +84,11 @@ struct UpdateFilesRequest {
     std::string partitionPath; ///< `src dst site` lines, as partitionFiles writes them
     std::string mastersPath;   ///< its masters; "": homesPath gives them
     std::string homesPath;
-    std::string insertPath;     ///< "": none
-    std::string deletePath;     ///< "": none
-    double threshold = 0.1;     ///< traffic change that triggers Geo-Cut's refinement, as a share
-    std::string fromScratch;    ///< a partitioner to repartition the updated graph with, for comparison; "": none
+    std::string insertPath;                   ///< "": none
+    std::string deletePath;                   ///< "": none
+    double threshold = 0.1;                   ///< traffic change that triggers Geo-Cut's refinement, as a share
+    std::string scratchAlgorithm = "geo-cut"; ///< the partitioner of the comparison (checked even without it)
+    bool fromScratch = false;   ///< also repartition the updated graph from nothing with it, for comparison
     std::string edgesOutPath;   ///< required
     std::string mastersOutPath; ///< "": not written
 };

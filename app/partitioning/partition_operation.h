@@ -19,7 +19,8 @@
 // construction every 2^16 edges, measurePartition between its two passes), so a cancel lands within 100 ms on
 // 10^7 edges, the target `bench_workbench partition` measures. The workbench submits these through RunController
 // like mapping runs; `meridian-cli partition` and `update` (partition_files.h) work on files, through the same two
-// steps: partitionGraph and updateGraphPartition.
+// steps, partitionGraph and updateGraphPartition, except where a SNAP file is streamed (hash, HDRF without a budget:
+// partition::partitionSnapStream places each edge as it is read).
 
 namespace meridian::ops {
 

@@ -18,8 +18,8 @@ double simulatedMessages(const document::Run& run, const document::Project& proj
 }
 
 Expected<PlacedApplication> placeApplication(const document::Project& project, int application,
-                                             const model::Placement& placement, const std::string& source,
-                                             const model::Network* completeNetwork)
+                                             const model::Placement& placement, FitCheck check,
+                                             const std::string& source, const model::Network* completeNetwork)
 {
     if (application < 0 || application >= static_cast<int>(project.applications.size()))
         return makeError(ErrorCode::InvalidInput, "the project has no application " + std::to_string(application));
@@ -32,7 +32,9 @@ Expected<PlacedApplication> placeApplication(const document::Project& project, i
                          "the mapping places " + std::to_string(placement.site.size())
                              + " processes, the application has " + std::to_string(out.application->comm.processCount()),
                          where);
-    const auto violations = model::checkPlacement(placement, project.topology, out.application->pins);
+    const auto violations = check == FitCheck::Full
+        ? model::checkPlacement(placement, project.topology, out.application->pins)
+        : std::vector<model::Violation>();
     if (!violations.empty())
         return makeError(ErrorCode::InvalidInput,
                          "the mapping does not fit the project: " + violations.front().message
@@ -61,7 +63,7 @@ Expected<PlacedApplication> placedRun(const document::Run& run, const document::
     if (run.kind != document::RunKind::Mapping || a < 0)
         return makeError(ErrorCode::InvalidInput,
                          "run " + std::to_string(run.id) + " is not a mapping of one of the project's applications");
-    return placeApplication(project, a, run.placement, {}, &network);
+    return placeApplication(project, a, run.placement, FitCheck::Processes, {}, &network);
 }
 
 } // namespace

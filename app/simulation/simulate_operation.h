@@ -39,12 +39,20 @@ struct PlacedApplication {
     sim::SimPlatform platform;
 };
 
+/// How placeApplication checks a placement against the project.
+enum class FitCheck {
+    Full,     ///< capacities, slots and pins: a mapping file given to `simulate` or `predict`
+    Processes ///< the process count only: a run, which keeps its violations as notes (an imported mapping may break
+              ///< pins) and is simulated as it is
+};
+
 /// Places application `application` (an index) of `project` as `placement` says, hosts filled in, and builds the
-/// platform. A placement that does not fit the project (process count, capacities, pins) is refused, the error
-/// naming `source` (the mapping file) when given. `completeNetwork`: the project's complete network when the caller
-/// already has it (the distance model is then left empty), else it is completed here.
+/// platform. A placement that does not fit the project as `check` says is refused, the error naming `source` (the
+/// mapping file) when given. `completeNetwork`: the project's complete network when the caller already has it (the
+/// distance model is then left empty), else it is completed here.
 Expected<PlacedApplication> placeApplication(const document::Project& project, int application,
-                                             const model::Placement& placement, const std::string& source = {},
+                                             const model::Placement& placement, FitCheck check,
+                                             const std::string& source = {},
                                              const model::Network* completeNetwork = nullptr);
 
 /// What to simulate of a placed application.

@@ -128,6 +128,39 @@ private Q_SLOTS:
         }
     }
 
+    /// A run is simulated and predicted as it is: an imported mapping that breaks a pin keeps its violations as
+    /// notes, and Runs > Simulate still gives its times (only meridian-cli's own --mapping must fit the project).
+    void simulatesARunThatBreaksAPin()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        auto plain = request(doc, "geo", 1, "LU");
+        plain.simulateSmallRuns = false;
+        auto run = ops::runMapping(plain, m_mappers, Feedback());
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        const auto& app = doc.project()->applications[doc.project()->applicationIndex("LU")];
+        const std::vector<int> pinned = app.pins.siteVector(app.comm.processCount());
+        // Swap a pinned process with a free one on another site: capacities still hold, the pin does not.
+        int p = -1, q = -1;
+        for (int i = 0; i < app.comm.processCount() && q < 0; ++i)
+            for (int j = 0; j < app.comm.processCount() && pinned[i] >= 0 && q < 0; ++j)
+                if (pinned[j] < 0 && run->placement.site[j] != run->placement.site[i]) {
+                    p = i;
+                    q = j;
+                }
+        QVERIFY(p >= 0);
+        std::swap(run->placement.site[p], run->placement.site[q]);
+        // Site level: the simulation gives the processes the first free slots of their sites' hosts.
+        std::fill(run->placement.host.begin(), run->placement.host.end(), -1);
+        std::fill(run->placement.slot.begin(), run->placement.slot.end(), -1);
+        QVERIFY(!model::checkPlacement(run->placement, doc.project()->topology, app.pins).empty());
+        auto simulated = *run;
+        QVERIFY2(ops::simulateRun(simulated, *doc.project(), doc.completeNetwork(), Feedback()), "simulate");
+        QVERIFY(simulated.metric("simulated_s") && *simulated.metric("simulated_s") > 0.0);
+        QVERIFY2(ops::predictRun(simulated, *doc.project(), doc.completeNetwork(), Feedback()), "predict");
+        QVERIFY(simulated.metric("predicted_s") && *simulated.metric("predicted_s") > 0.0);
+    }
+
     void measuresTheRunItMaps()
     {
         document::ProjectDocument doc;
