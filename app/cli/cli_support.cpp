@@ -44,6 +44,22 @@ StopSignals::~StopSignals()
 
 int stopSignal() { return g_stopSignal; }
 
+namespace {
+const Ranks* g_ranks = &Ranks::single();
+} // namespace
+
+const Ranks& commandRanks() { return *g_ranks; }
+void setCommandRanks(const Ranks& ranks) { g_ranks = &ranks; }
+
+int refuseIfSplit(const QString& what)
+{
+    if (g_ranks->size() == 1)
+        return -1;
+    return usageError(what + " runs whole in one process, so " + QString::number(g_ranks->size())
+                      + " ranks would each do all of it: start it without mpirun (under a launcher, map "
+                        "--algorithm monte-carlo and compare split their work over the ranks)");
+}
+
 int report(const Error& error)
 {
     std::fprintf(stderr, "meridian-cli: error: %s\n", error.toString().c_str());

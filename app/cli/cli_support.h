@@ -5,6 +5,7 @@
 #include "app/project/project.h"
 #include "core/common/error.h"
 #include "core/common/expected.h"
+#include "core/common/ranks.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
@@ -26,6 +27,15 @@ using document::distanceModelJson;
 using document::instanceJson;
 using document::matrixToJson;
 using document::printJson;
+
+/// The ranks an MPI launcher started meridian-cli as (Ranks::single() without one); main() sets them. The
+/// commands that split their work (map with monte-carlo, compare) hand them to their operation's Feedback; rank 0
+/// alone writes files and prints, the other ranks' standard output and error go to /dev/null.
+const Ranks& commandRanks();
+void setCommandRanks(const Ranks& ranks);
+/// Refuses, under a launcher of more than one process, a command or algorithm that runs whole on one process;
+/// returns -1 to go on, or the exit code of the refusal.
+int refuseIfSplit(const QString& what);
 
 /// Prints an error to standard error and returns the exit code for it (1 internal, 2 otherwise).
 int report(const Error& error);

@@ -1,4 +1,6 @@
+#include "app/cli/cli_support.h"
 #include "app/cli/commands.h"
+#include "app/distributed/mpi_launch.h"
 #include "app/version.h"
 #include "core/io/utf8_text.h"
 
@@ -83,9 +85,23 @@ int main(int argc, char** argv)
                          k, meridian::io::shown(argv[k]).c_str(), bad + 1);
             return meridian::cli::kExitBadInput;
         }
-    QCoreApplication app(argc, argv);
-    if (argc > 1 && std::strcmp(argv[1], "report") == 0)
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) {
+        QCoreApplication app(argc, argv);
         return handOverToReport(argc, argv);
+    }
+    // Under an MPI launcher (mpirun -np N), every rank runs this same command; rank 0 alone prints and writes.
+    auto launch = meridian::distributed::Launch::join(&argc, &argv);
+    if (!launch) {
+        std::fprintf(stderr, "meridian-cli: error: %s\n", launch.error().message.c_str());
+        return meridian::cli::kExitBadInput;
+    }
+    const auto& ranks = (*launch)->ranks();
+    meridian::cli::setCommandRanks(ranks);
+    if (!ranks.isRoot()) {
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen("/dev/null", "w", stderr);
+    }
+    QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("meridian-cli");
     QCoreApplication::setApplicationVersion(MERIDIAN_VERSION);
     QStringList args = QCoreApplication::arguments();
@@ -99,6 +115,9 @@ int main(int argc, char** argv)
     }
     const QString command = args[1];
     args.removeAt(1);
+    if (command != "map" && command != "compare")
+        if (const int code = meridian::cli::refuseIfSplit("meridian-cli " + command); code >= 0)
+            return code;
     try {
         if (command == "project")
             return meridian::cli::runProject(args);
@@ -130,6 +149,9 @@ int main(int argc, char** argv)
             return meridian::cli::runUpdate(args);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
+        // The other ranks may wait for this one in a collective call: stop them all.
+        if (ranks.size() > 1)
+            (*launch)->abortAll(meridian::cli::kExitInternal);
         return meridian::cli::kExitInternal;
     }
     std::fprintf(stderr, "meridian-cli: error: unknown command '%s'\n\n%s", command.toLocal8Bit().constData(), kUsage);

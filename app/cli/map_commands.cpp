@@ -301,6 +301,9 @@ int runMap(const QStringList& arguments)
     const Mapper* mapper = registry.find(id);
     if (!mapper)
         return report(unknownAlgorithm(id, registry));
+    if (id != "monte-carlo")
+        if (const int code = refuseIfSplit("map --algorithm " + parser.value("algorithm")); code >= 0)
+            return code;
     std::vector<std::string> assignments;
     for (const auto& p : parser.values("param"))
         assignments.push_back(p.toStdString());
@@ -330,9 +333,13 @@ int runMap(const QStringList& arguments)
             return report(start.error());
         request.start = std::move(*start);
     }
-    auto mapped = ops::mapAndMeasure(request, registry, Feedback());
+    Feedback feedback;
+    feedback.setRanks(commandRanks());
+    auto mapped = ops::mapAndMeasure(request, registry, feedback);
     if (!mapped)
         return report(mapped.error());
+    if (!commandRanks().isRoot())
+        return kExitOk; // rank 0 writes the files and prints
     const model::Placement& placement = mapped->run.placement;
 
     auto written = writeMapOutputs(parser, placement, project->topology);
@@ -409,7 +416,9 @@ int runCompare(const QStringList& arguments)
     for (const auto& id : ids)
         request.mappers.emplace_back(id, values[id]);
     request.seeds = seeds;
-    auto compared = ops::compareMappers(request, registry, Feedback());
+    Feedback feedback;
+    feedback.setRanks(commandRanks());
+    auto compared = ops::compareMappers(request, registry, feedback);
     if (!compared)
         return report(compared.error());
     if (format == "csv")

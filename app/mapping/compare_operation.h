@@ -42,7 +42,9 @@ struct CompareResult {
 };
 
 /// Runs every mapper of the request with every seed on one mapping problem (the replay as refine's judge, as
-/// mapAndMeasure does). Errors name the mapper and the seed.
+/// mapAndMeasure does). Errors name the mapper and the seed. Over several ranks (the Feedback's), each takes a block
+/// of the (mapper, seed) runs and every rank returns the whole result, the same as one process computes (only the
+/// runtimes are each run's own).
 Expected<CompareResult> compareMappers(const CompareRequest& request, const Registry<mapping::Mapper>& mappers,
                                        const Feedback& feedback);
 

@@ -1,5 +1,7 @@
 #include "core/common/executor.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <thread>
 #include <utility>
@@ -9,10 +11,25 @@ namespace meridian {
 
 namespace {
 
+/// The cores this process may run on: those of its affinity mask (an MPI launcher binds each rank to its own
+/// cores, a batch scheduler gives a job its cores), else the machine's.
+int coresAllowed()
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        return std::max(1, CPU_COUNT(&set));
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 /// A thread per offered worker, started and joined within the call.
 class ThreadPerWorker final : public Executor {
 public:
-    int concurrency() const override { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+    int concurrency() const override
+    {
+        static const int cores = coresAllowed();
+        return cores;
+    }
 
     void shareWork(int workers, const Worker& worker) override
     {

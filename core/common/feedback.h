@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/executor.h"
+#include "core/common/ranks.h"
 
 #include <atomic>
 #include <chrono>
@@ -18,7 +19,8 @@ namespace meridian {
 /// 100 ms). The owner, usually on another thread, calls cancel() or supplies a cancel predicate.
 /// Progress callbacks are throttled to one per 20 ms unless the stage changes. All members are
 /// thread-safe; the progress callback runs on the algorithm's thread. The Feedback also names the Executor
-/// the computation's parallel workers run on (Executor::standard() unless the owner gives another).
+/// the computation's parallel workers run on (Executor::standard() unless the owner gives another) and the ranks
+/// it is split over (Ranks::single() unless the command was started by an MPI launcher).
 class Feedback {
 public:
     using ProgressCallback = std::function<void(double fraction, std::string_view stage)>;
@@ -50,12 +52,17 @@ public:
     /// Where the computation's parallel workers run; set before the computation starts.
     Executor& executor() const { return *m_executor; }
     void setExecutor(Executor& executor) { m_executor = &executor; }
+    /// The processes the computation is split over: a computation that shards its work takes its share and gathers
+    /// the result on rank 0; any other runs whole on each. Set before the computation starts.
+    const Ranks& ranks() const { return *m_ranks; }
+    void setRanks(const Ranks& ranks) { m_ranks = &ranks; }
 
 private:
     ProgressCallback m_progressCallback;
     CancelPredicate m_cancelPredicate;
     BestCallback m_bestCallback;
     Executor* m_executor = &Executor::standard();
+    const Ranks* m_ranks = &Ranks::single();
     std::atomic<bool> m_canceled{false};
     mutable std::atomic<double> m_progress{0.0};
     mutable std::mutex m_mutex;
@@ -85,6 +92,7 @@ public:
     void setBest(double best) const { m_parent.setBest(best); }
     const Feedback& parent() const { return m_parent; }
     Executor& executor() const { return m_parent.executor(); }
+    const Ranks& ranks() const { return m_parent.ranks(); }
 
 private:
     const Feedback& m_parent;

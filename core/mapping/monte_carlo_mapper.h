@@ -5,12 +5,14 @@
 namespace meridian::mapping {
 
 /// `monte-carlo`: the best of K uniformly random feasible placements (SC17 Section 5.4), on the cores
-/// its Feedback's Executor offers.
+/// its Feedback's Executor offers and over the ranks of its Feedback (`mpirun -np N meridian-cli map`).
 ///
-/// Samples are drawn in fixed chunks of 4096, chunk c from its own generator seeded by (seed, c), and
-/// merged in chunk order, so the result is the same on any thread count. Keeps the first `keep` sample
+/// Samples are drawn in fixed chunks of 4096, chunk c from its own generator seeded by (seed, c). Each rank takes a
+/// contiguous block of chunks (shareOf); rank 0 gathers the blocks in chunk order, so the result (placement, best
+/// curve, kept costs) is the same on any thread count and any number of ranks. Keeps the first `keep` sample
 /// costs (an unbiased sample of the distribution, for the CDF of SC17 Fig. 9) and the best cost after
-/// 1, 2, 5, 10, 20, 50, ... samples (Fig. 10). O(K nnz) work; memory O(keep + threads n).
+/// 1, 2, 5, 10, 20, 50, ... samples (Fig. 10); on ranks other than 0 the result holds the best placement only.
+/// O(K nnz) work; memory O(keep + threads n + K / 4096).
 class MonteCarloMapper final : public Mapper {
 public:
     std::string_view id() const override { return "monte-carlo"; }

@@ -10,8 +10,8 @@
 namespace {
 
 /// The operations: QtCore-only libraries that meridian-cli and the workbench share.
-const QStringList kOperations = {"project",      "jobs",        "capture", "simulation",
-                                 "partitioning", "collectives", "mapping", "cli"};
+const QStringList kOperations = {"project",     "jobs",    "capture",     "simulation", "partitioning",
+                                 "collectives", "mapping", "distributed", "cli"};
 
 /// Which app/ folders each app/ folder may include (besides itself and the generated app/version.h). Operations
 /// sit below every ui/ folder; among the ui/ folders, the project's (the document and its panels) is lowest, then
@@ -23,6 +23,7 @@ QMap<QString, QStringList> allowedIncludes()
     QMap<QString, QStringList> allowed{
         {"project", {}},
         {"jobs", {}},
+        {"distributed", {}},
         {"capture", {"project"}},
         {"simulation", {"project"}},
         {"partitioning", {"project"}},

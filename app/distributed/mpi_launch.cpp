@@ -1,0 +1,195 @@
+#include "app/distributed/mpi_launch.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace meridian::distributed {
+
+namespace {
+
+/// MPI counts are ints: larger messages go in pieces of at most 1 GiB.
+constexpr std::size_t kPiece = std::size_t{1} << 30;
+
+/// The MPI functions meridian-cli calls, taken from Open MPI's library itself. meridian-cli also links SimGrid,
+/// whose SMPI exports the same MPI_* functions and comes first in the search order, so a plain call would run
+/// SMPI's MPI_Init (which aborts outside smpirun). MPI's data handles (MPI_COMM_WORLD, MPI_BYTE, ...) are Open
+/// MPI's own symbols (ompi_mpi_comm_world, ...), which SimGrid does not define.
+struct Mpi {
+    decltype(&MPI_Init_thread) initThread = nullptr;
+    decltype(&MPI_Comm_rank) commRank = nullptr;
+    decltype(&MPI_Comm_size) commSize = nullptr;
+    decltype(&MPI_Send) send = nullptr;
+    decltype(&MPI_Recv) recv = nullptr;
+    decltype(&MPI_Bcast) bcast = nullptr;
+    decltype(&MPI_Allreduce) allreduce = nullptr;
+    decltype(&MPI_Finalized) finalized = nullptr;
+    decltype(&MPI_Finalize) finalize = nullptr;
+    decltype(&MPI_Abort) abort = nullptr;
+
+    /// Resolves the functions in Open MPI's libmpi.so, which the dynamic linker loaded with meridian-cli; returns
+    /// what is missing, or nothing.
+    static std::string resolve(Mpi& mpi)
+    {
+        std::string path;
+        dl_iterate_phdr(
+            [](dl_phdr_info* object, std::size_t, void* found) {
+                const std::string_view name = object->dlpi_name ? object->dlpi_name : "";
+                const auto slash = name.rfind('/');
+                if (name.substr(slash == std::string_view::npos ? 0 : slash + 1).rfind("libmpi.so", 0) != 0)
+                    return 0;
+                *static_cast<std::string*>(found) = std::string(name);
+                return 1;
+            },
+            &path);
+        if (path.empty())
+            return "Open MPI's libmpi.so is not loaded";
+        void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+        if (!library)
+            return "cannot open " + path;
+        const auto take = [&](auto& function, const char* name) {
+            function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
+            return function != nullptr;
+        };
+        if (take(mpi.initThread, "MPI_Init_thread") && take(mpi.commRank, "MPI_Comm_rank")
+            && take(mpi.commSize, "MPI_Comm_size") && take(mpi.send, "MPI_Send") && take(mpi.recv, "MPI_Recv")
+            && take(mpi.bcast, "MPI_Bcast") && take(mpi.allreduce, "MPI_Allreduce")
+            && take(mpi.finalized, "MPI_Finalized") && take(mpi.finalize, "MPI_Finalize")
+            && take(mpi.abort, "MPI_Abort"))
+            return {};
+        return path + " lacks an MPI function meridian-cli calls";
+    }
+};
+
+Mpi g_mpi;
+
+/// The world communicator as Ranks. Only the thread that initialised MPI calls it (MPI_THREAD_FUNNELED).
+class MpiRanks final : public Ranks {
+public:
+    MpiRanks()
+    {
+        g_mpi.commRank(MPI_COMM_WORLD, &m_rank);
+        g_mpi.commSize(MPI_COMM_WORLD, &m_size);
+    }
+    int rank() const override { return m_rank; }
+    int size() const override { return m_size; }
+
+    std::vector<std::string> gather(std::string_view bytes) const override
+    {
+        std::vector<std::string> all;
+        if (m_rank != 0) {
+            send(bytes, 0);
+            return all;
+        }
+        all.resize(static_cast<std::size_t>(m_size));
+        all[0] = std::string(bytes);
+        for (int r = 1; r < m_size; ++r)
+            all[static_cast<std::size_t>(r)] = receive(r);
+        return all;
+    }
+
+    void broadcast(std::string& bytes) const override
+    {
+        std::uint64_t size = bytes.size();
+        g_mpi.bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        bytes.resize(size);
+        for (std::size_t at = 0; at < size; at += kPiece)
+            g_mpi.bcast(bytes.data() + at, static_cast<int>(std::min(kPiece, size - at)), MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+
+    bool all(bool ok) const override
+    {
+        int mine = ok ? 1 : 0, every = 0;
+        g_mpi.allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        return every == 1;
+    }
+
+private:
+    static constexpr int kTag = 36;
+
+    static void send(std::string_view bytes, int to)
+    {
+        std::uint64_t size = bytes.size();
+        g_mpi.send(&size, 1, MPI_UINT64_T, to, kTag, MPI_COMM_WORLD);
+        for (std::size_t at = 0; at < size; at += kPiece)
+            g_mpi.send(bytes.data() + at, static_cast<int>(std::min(kPiece, size - at)), MPI_BYTE, to, kTag,
+                       MPI_COMM_WORLD);
+    }
+    static std::string receive(int from)
+    {
+        std::uint64_t size = 0;
+        g_mpi.recv(&size, 1, MPI_UINT64_T, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        std::string bytes(size, '\0');
+        for (std::size_t at = 0; at < size; at += kPiece)
+            g_mpi.recv(bytes.data() + at, static_cast<int>(std::min(kPiece, size - at)), MPI_BYTE, from, kTag,
+                       MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        return bytes;
+    }
+
+    int m_rank = 0;
+    int m_size = 1;
+};
+
+/// The number of processes the launcher says it started (Open MPI's mpirun, PMI-1 and PMI-2 launchers such as
+/// MPICH's hydra); -1 when a PMIx launcher (srun --mpi=pmix) started this one without saying how many; 0 when no
+/// launcher did.
+int launcherSize()
+{
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+        if (const char* value = std::getenv(name); value && *value)
+            return std::max(1, std::atoi(value));
+    return std::getenv("PMIX_RANK") ? -1 : 0;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Launch>> Launch::join(int* argc, char*** argv)
+{
+    std::unique_ptr<Launch> launch(new Launch());
+    const int expected = launcherSize();
+    if (expected == 0)
+        return launch;
+    // hwloc, which Open MPI uses to find the cores, would load its OpenGL and OpenCL plugins, and with them the
+    // display libraries a cluster node may lack.
+    setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl", 0);
+    if (const std::string missing = Mpi::resolve(g_mpi); !missing.empty())
+        return makeError(ErrorCode::Internal, "an MPI launcher started meridian-cli, but " + missing);
+    int provided = 0;
+    if (g_mpi.initThread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return makeError(ErrorCode::Internal, "an MPI launcher started meridian-cli, but MPI could not start");
+    launch->m_launched = true;
+    launch->m_owned = std::make_unique<MpiRanks>();
+    launch->m_ranks = launch->m_owned.get();
+    if (expected > 0 && launch->m_ranks->size() != expected)
+        return makeError(ErrorCode::InvalidInput,
+                         "the launcher started " + std::to_string(expected) + " processes, but MPI sees "
+                             + std::to_string(launch->m_ranks->size())
+                             + ": it is not the launcher of the MPI meridian-cli is built with (Open MPI); start "
+                               "it with Open MPI's mpirun (mpirun.openmpi), or srun with --mpi=pmix");
+    return launch;
+}
+
+Launch::~Launch()
+{
+    if (m_launched) {
+        int finalized = 0;
+        g_mpi.finalized(&finalized);
+        if (!finalized)
+            g_mpi.finalize();
+    }
+}
+
+void Launch::abortAll(int code) const
+{
+    if (m_launched)
+        g_mpi.abort(MPI_COMM_WORLD, code);
+    std::exit(code);
+}
+
+} // namespace meridian::distributed

@@ -1,0 +1,83 @@
+#include "core/common/ranks.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace meridian {
+
+namespace {
+
+class SingleProcess final : public Ranks {
+public:
+    int rank() const override { return 0; }
+    int size() const override { return 1; }
+    std::vector<std::string> gather(std::string_view bytes) const override { return {std::string(bytes)}; }
+    void broadcast(std::string&) const override {}
+    bool all(bool ok) const override { return ok; }
+};
+
+} // namespace
+
+const Ranks& Ranks::single()
+{
+    static const SingleProcess instance;
+    return instance;
+}
+
+Status agreeOn(const Ranks& ranks, const Status& local)
+{
+    if (ranks.all(static_cast<bool>(local)))
+        return {};
+    Packer mine;
+    mine.put<char>(local ? 1 : 0);
+    if (!local) {
+        const Error& e = local.error();
+        mine.put(static_cast<int>(e.code));
+        mine.put(e.where.line);
+        mine.put(e.where.column);
+        mine.putVector(std::vector<char>(e.message.begin(), e.message.end()));
+        mine.putVector(std::vector<char>(e.where.file.begin(), e.where.file.end()));
+    }
+    std::string first;
+    const auto all = ranks.gather(mine.bytes());
+    for (std::size_t r = 0; r < all.size() && first.empty(); ++r)
+        if (all[r][0] == 0) {
+            Packer tagged;
+            tagged.put(static_cast<int>(r));
+            first = tagged.bytes() + all[r];
+        }
+    ranks.broadcast(first);
+    Unpacker in(first);
+    const int failed = in.get<int>();
+    in.get<char>();
+    Error error;
+    error.code = static_cast<ErrorCode>(in.get<int>());
+    error.where.line = in.get<decltype(error.where.line)>();
+    error.where.column = in.get<decltype(error.where.column)>();
+    const auto message = in.getVector<char>();
+    const auto file = in.getVector<char>();
+    error.message = std::string(message.begin(), message.end());
+    error.where.file = std::string(file.begin(), file.end());
+    if (failed != 0)
+        error.message = "rank " + std::to_string(failed) + " of " + std::to_string(ranks.size()) + ": " + error.message;
+    return error;
+}
+
+Share shareOf(std::int64_t count, int rank, int size)
+{
+    const std::int64_t base = count / size, extra = count % size;
+    const std::int64_t begin = rank * base + std::min<std::int64_t>(rank, extra);
+    return {begin, begin + base + (rank < extra ? 1 : 0)};
+}
+
+void Unpacker::take(void* out, std::size_t n)
+{
+    if (n > m_bytes.size())
+        throw std::runtime_error("a rank's message is shorter than its contents say");
+    if (n > 0)
+        std::memcpy(out, m_bytes.data(), n);
+    m_bytes.remove_prefix(n);
+}
+
+} // namespace meridian

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "core/common/expected.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace meridian {
+
+/// The processes one command is split over, as an MPI launcher started them (`mpirun -np N meridian-cli ...`):
+/// each has a rank from 0 to size() - 1, runs the same command on the same inputs and takes its share of the work
+/// by global index, and rank 0 gathers the shares, writes the files and prints the result. The engine knows no MPI:
+/// it sees this interface; the CLI gives the MPI communicator (app/distributed), everything else single(), one
+/// process. Every call is collective: all ranks make it, in the same order, or the ones that did wait forever.
+class Ranks {
+public:
+    virtual ~Ranks() = default;
+
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    bool isRoot() const { return rank() == 0; }
+
+    /// Returns, on rank 0, every rank's bytes in rank order; elsewhere, nothing.
+    virtual std::vector<std::string> gather(std::string_view bytes) const = 0;
+    /// Gives every rank rank 0's bytes.
+    virtual void broadcast(std::string& bytes) const = 0;
+    /// Returns on every rank whether `ok` holds on all of them: a rank that failed tells the others, so that none
+    /// waits in a later call for it.
+    virtual bool all(bool ok) const = 0;
+
+    /// The process alone: gather returns its own bytes, broadcast and all change nothing.
+    static const Ranks& single();
+};
+
+/// Returns on every rank the first failure of all ranks (the lowest rank's, named "rank R of N" unless it is rank 0,
+/// which speaks for all when the ranks fail alike), or success when every rank succeeded. A sharded computation
+/// calls it after its local work and before it gathers, so that a rank that failed alone (out of memory, a file
+/// only it could not read) stops every rank with its own message.
+Status agreeOn(const Ranks& ranks, const Status& local);
+
+/// The share of `count` items, numbered from 0, that `rank` of `size` ranks takes: a contiguous block, the first
+/// `count % size` ranks one item more. The blocks cover the items in rank order.
+struct Share {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+};
+Share shareOf(std::int64_t count, int rank, int size);
+
+/// Appends plain values to a byte string and reads them back, for what ranks send each other (one machine's byte
+/// order: the ranks of one job run the same build).
+class Packer {
+public:
+    template <typename T>
+    void put(const T& value)
+    {
+        m_bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
+    }
+    template <typename T>
+    void putVector(const std::vector<T>& values)
+    {
+        put<std::uint64_t>(values.size());
+        m_bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+    }
+    std::string& bytes() { return m_bytes; }
+
+private:
+    std::string m_bytes;
+};
+
+class Unpacker {
+public:
+    explicit Unpacker(std::string_view bytes)
+        : m_bytes(bytes)
+    {}
+    template <typename T>
+    T get()
+    {
+        T value{};
+        take(&value, sizeof(T));
+        return value;
+    }
+    template <typename T>
+    std::vector<T> getVector()
+    {
+        std::vector<T> values(get<std::uint64_t>());
+        take(values.data(), values.size() * sizeof(T));
+        return values;
+    }
+
+private:
+    void take(void* out, std::size_t n);
+    std::string_view m_bytes;
+};
+
+} // namespace meridian

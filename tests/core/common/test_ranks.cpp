@@ -1,0 +1,174 @@
+// Ranks: the shares of a count, the messages ranks send, and a failure on one rank reaching all of them; the
+// Monte Carlo mapper over three ranks (threads standing in for MPI processes) gives one process's result.
+
+#include "core/common/ranks.h"
+#include "core/mapping/builtin_mappers.h"
+#include "core/model/network_estimator.h"
+#include "test_support.h"
+
+#include <QTest>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+using namespace meridian;
+
+namespace {
+
+/// Ranks as threads of one process: every call is a meeting of all of them.
+class ThreadRanks final : public Ranks {
+public:
+    struct Board {
+        explicit Board(int size)
+            : posted(static_cast<std::size_t>(size))
+        {}
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::vector<std::string> posted;
+        int arrived = 0;
+        int left = 0;
+        std::uint64_t round = 0;
+    };
+    ThreadRanks(Board& board, int rank)
+        : m_board(board)
+        , m_rank(rank)
+    {}
+    int rank() const override { return m_rank; }
+    int size() const override { return static_cast<int>(m_board.posted.size()); }
+    std::vector<std::string> gather(std::string_view bytes) const override
+    {
+        auto all = meet(std::string(bytes));
+        return isRoot() ? all : std::vector<std::string>{};
+    }
+    void broadcast(std::string& bytes) const override { bytes = meet(bytes)[0]; }
+    bool all(bool ok) const override
+    {
+        const auto votes = meet(ok ? "1" : "0");
+        return std::all_of(votes.begin(), votes.end(), [](const std::string& v) { return v == "1"; });
+    }
+
+private:
+    /// Posts this rank's bytes and returns everyone's once all have posted.
+    std::vector<std::string> meet(std::string bytes) const
+    {
+        std::unique_lock lock(m_board.mutex);
+        m_board.changed.wait(lock, [&] { return m_board.left == 0; }); // the last meeting is over
+        const std::uint64_t round = m_board.round;
+        m_board.posted[static_cast<std::size_t>(m_rank)] = std::move(bytes);
+        if (++m_board.arrived == size()) {
+            m_board.arrived = 0;
+            m_board.left = size();
+            ++m_board.round;
+            m_board.changed.notify_all();
+        } else {
+            m_board.changed.wait(lock, [&] { return m_board.round != round; });
+        }
+        auto all = m_board.posted;
+        if (--m_board.left == 0)
+            m_board.changed.notify_all();
+        return all;
+    }
+    Board& m_board;
+    int m_rank;
+};
+
+/// Runs `work(ranks)` on `size` threads, each one rank.
+void onRanks(int size, const std::function<void(const Ranks&)>& work)
+{
+    ThreadRanks::Board board(size);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < size; ++r)
+        threads.emplace_back([&, r] { work(ThreadRanks(board, r)); });
+    for (auto& t : threads)
+        t.join();
+}
+
+} // namespace
+
+class TestRanks : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sharesCoverTheItemsInRankOrder()
+    {
+        for (std::int64_t count : {0, 1, 2, 7, 30, 1000003})
+            for (int size : {1, 2, 3, 4, 64}) {
+                std::int64_t next = 0;
+                for (int r = 0; r < size; ++r) {
+                    const Share s = shareOf(count, r, size);
+                    QCOMPARE(s.begin, next);
+                    QVERIFY(s.end - s.begin == count / size || s.end - s.begin == count / size + 1);
+                    next = s.end;
+                }
+                QCOMPARE(next, count);
+            }
+    }
+
+    void packedValuesComeBack()
+    {
+        Packer out;
+        out.put(3.5);
+        out.putVector(std::vector<std::int64_t>{4, -5});
+        out.putVector(std::vector<int>{});
+        Unpacker in(out.bytes());
+        QCOMPARE(in.get<double>(), 3.5);
+        QCOMPARE(in.getVector<std::int64_t>(), (std::vector<std::int64_t>{4, -5}));
+        QVERIFY(in.getVector<int>().empty());
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, in.get<char>());
+    }
+
+    void aFailureOnOneRankReachesEveryRank()
+    {
+        QVERIFY(agreeOn(Ranks::single(), {}));
+        QCOMPARE(agreeOn(Ranks::single(), makeError(ErrorCode::InvalidInput, "bad")).error().message,
+                 std::string("bad"));
+        std::vector<std::string> said(3);
+        onRanks(3, [&](const Ranks& ranks) {
+            const Status local = ranks.rank() == 0
+                ? Status{}
+                : Status(makeError(ErrorCode::Internal, "no memory " + std::to_string(ranks.rank())));
+            const Status agreed = agreeOn(ranks, local);
+            said[static_cast<std::size_t>(ranks.rank())] = agreed ? "ok" : agreed.error().message;
+        });
+        for (const auto& s : said)
+            QCOMPARE(s, std::string("rank 1 of 3: no memory 1"));
+        onRanks(2, [&](const Ranks& ranks) { QVERIFY(agreeOn(ranks, {})); });
+    }
+
+    void monteCarloOverRanksIsOneProcesssResult()
+    {
+        auto topo = *model::Topology::create(
+            {test::site("a", 0, 0, 1, 8), test::site("b", 10, 10, 1, 8), test::site("c", 40, 40, 1, 8)});
+        std::vector<model::CommEntry> entries;
+        for (int p = 0; p < 12; ++p)
+            entries.push_back({p, (p + 1) % 12, 1e6 * (p + 1), 10});
+        auto comm = *model::CommMatrix::fromEntries(12, entries);
+        model::Network network(topo.siteCount());
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                network.set(model::NetworkQuantity::Latency, i, j, i == j ? 0.01 : 10.0 * (1 + i + j));
+                network.set(model::NetworkQuantity::Bandwidth, i, j, i == j ? 1000.0 : 10.0 / (1 + i * j));
+            }
+        auto problem = *mapping::MappingProblem::create(topo, model::NetworkEstimator::complete(network, topo), comm);
+        Registry<mapping::Mapper> registry;
+        mapping::registerBuiltinMappers(registry);
+        const auto* mc = registry.find("monte-carlo");
+        auto values = *ParamValues::parse(mc->parameters(), {"samples=50000", "keep=9000", "threads=2"});
+        const Feedback alone;
+        const auto expected = *mc->map(problem, values, 3, alone);
+        std::vector<mapping::MappingResult> results(3);
+        onRanks(3, [&](const Ranks& ranks) {
+            Feedback feedback;
+            feedback.setRanks(ranks);
+            results[static_cast<std::size_t>(ranks.rank())] = *mc->map(problem, values, 3, feedback);
+        });
+        QCOMPARE(results[0].costSamples, expected.costSamples);
+        QCOMPARE(results[0].bestCurve, expected.bestCurve);
+        QCOMPARE(results[0].notes, expected.notes);
+        for (const auto& r : results)
+            QCOMPARE(r.placement.site, expected.placement.site);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRanks)
+#include "test_ranks.moc"
