@@ -35,6 +35,7 @@ constexpr const char* kUsage
       "  predict             a mapping's predicted run time: the application replayed by SimGrid's SMPI\n"
       "  collective          rank a collective's algorithms on a mapping's network; write Open MPI rules\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
+      "  sweep               sweep the constraint ratio or the process count (SC17 Fig. 7, 8)\n"
       "  report              write the project's report (PDF or HTML), running mappers first if it has no runs;\n"
       "                      hands over to meridian-report, installed with the workbench\n"
       "  list-algorithms     the mappers, their parameters and defaults\n"
@@ -115,7 +116,7 @@ int main(int argc, char** argv)
     }
     const QString command = args[1];
     args.removeAt(1);
-    if (command != "map" && command != "compare")
+    if (command != "map" && command != "compare" && command != "sweep")
         if (const int code = meridian::cli::refuseIfSplit("meridian-cli " + command); code >= 0)
             return code;
     try {
@@ -141,6 +142,8 @@ int main(int argc, char** argv)
             return meridian::cli::runCollective(args);
         if (command == "compare")
             return meridian::cli::runCompare(args);
+        if (command == "sweep")
+            return meridian::cli::runSweep(args);
         if (command == "list-algorithms")
             return meridian::cli::runListAlgorithms(args);
         if (command == "partition")

@@ -3,7 +3,9 @@
 #include "app/cli/problem_loader.h"
 #include "app/mapping/compare_operation.h"
 #include "app/mapping/map_operation.h"
+#include "app/mapping/sweep_operation.h"
 #include "app/project/json_util.h"
+#include "app/project/project_file.h"
 #include "core/cost/instance_metrics.h"
 #include "core/io/launcher_files.h"
 #include "core/io/placement_io.h"
@@ -262,6 +264,46 @@ QJsonObject compareJson(const ops::CompareResult& compared, const std::string& a
                        {"results", table}};
 }
 
+/// The mappers --algorithms names (default: every registered one but monte-carlo), each with the parameters
+/// --param id:key=value gives it; random first when `withRandom` and it is not named.
+Expected<std::vector<std::pair<std::string, ParamValues>>> mapperList(const QCommandLineParser& parser,
+                                                                      const Registry<Mapper>& registry, bool withRandom)
+{
+    std::vector<std::string> ids;
+    if (parser.isSet("algorithms")) {
+        for (const auto& part : parser.value("algorithms").split(',', Qt::SkipEmptyParts))
+            ids.push_back(part.trimmed().toStdString());
+    } else {
+        for (const auto& id : registry.ids())
+            if (id != "monte-carlo" && (withRandom || id != "random"))
+                ids.push_back(id);
+    }
+    if (withRandom && std::find(ids.begin(), ids.end(), "random") == ids.end())
+        ids.insert(ids.begin(), "random");
+    std::map<std::string, std::vector<std::string>> assignments;
+    for (const auto& p : parser.values("param")) {
+        const auto colon = p.indexOf(':');
+        if (colon <= 0)
+            return makeError(ErrorCode::InvalidInput, "--param must be id:key=value, not '" + p.toStdString() + "'");
+        assignments[p.left(colon).toStdString()].push_back(p.mid(colon + 1).toStdString());
+    }
+    std::vector<std::pair<std::string, ParamValues>> chosen;
+    for (const auto& id : ids) {
+        const Mapper* mapper = registry.find(id);
+        if (!mapper)
+            return unknownAlgorithm(id, registry);
+        auto v = ParamValues::parse(mapper->parameters(), assignments[id]);
+        if (!v)
+            return makeError(v.error().code, id + ": " + v.error().message);
+        chosen.emplace_back(id, std::move(*v));
+    }
+    for (const auto& [id, list] : assignments)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            return makeError(ErrorCode::InvalidInput,
+                             "--param names '" + id + "', which is not among the algorithms run");
+    return chosen;
+}
+
 } // namespace
 
 int runMap(const QStringList& arguments)
@@ -373,38 +415,9 @@ int runCompare(const QStringList& arguments)
 
     Registry<Mapper> registry;
     mapping::registerBuiltinMappers(registry);
-    std::vector<std::string> ids;
-    if (parser.isSet("algorithms")) {
-        for (const auto& part : parser.value("algorithms").split(',', Qt::SkipEmptyParts))
-            ids.push_back(part.trimmed().toStdString());
-    } else {
-        for (const auto& id : registry.ids())
-            if (id != "monte-carlo")
-                ids.push_back(id);
-    }
-    if (std::find(ids.begin(), ids.end(), "random") == ids.end())
-        ids.insert(ids.begin(), "random");
-    std::map<std::string, std::vector<std::string>> assignments;
-    for (const auto& p : parser.values("param")) {
-        const auto colon = p.indexOf(':');
-        if (colon <= 0)
-            return usageError("--param for compare must be id:key=value, not '" + p + "'");
-        assignments[p.left(colon).toStdString()].push_back(p.mid(colon + 1).toStdString());
-    }
-    std::map<std::string, ParamValues> values;
-    for (const auto& id : ids) {
-        const Mapper* mapper = registry.find(id);
-        if (!mapper)
-            return report(unknownAlgorithm(id, registry));
-        auto v = ParamValues::parse(mapper->parameters(), assignments[id]);
-        if (!v)
-            return report(makeError(v.error().code, id + ": " + v.error().message));
-        values[id] = std::move(*v);
-    }
-    for (const auto& [id, list] : assignments)
-        if (std::find(ids.begin(), ids.end(), id) == ids.end())
-            return usageError(
-                QString::fromStdString("--param names '" + id + "', which is not among the algorithms compared"));
+    auto chosen = mapperList(parser, registry, true);
+    if (!chosen)
+        return report(chosen.error());
 
     auto loaded = loadProblem(parser);
     if (!loaded)
@@ -413,8 +426,7 @@ int runCompare(const QStringList& arguments)
     request.completeNetwork = loaded->project.completeNetwork();
     request.application = loaded->project.applications[loaded->application].name;
     request.project = std::make_shared<const document::Project>(std::move(loaded->project));
-    for (const auto& id : ids)
-        request.mappers.emplace_back(id, values[id]);
+    request.mappers = std::move(*chosen);
     request.seeds = seeds;
     Feedback feedback;
     feedback.setRanks(commandRanks());
@@ -425,6 +437,118 @@ int runCompare(const QStringList& arguments)
         printCompareCsv(*compared, seeds);
     else
         printJson(compareJson(*compared, request.application, seeds));
+    return kExitOk;
+}
+
+int runSweep(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Sweeps the constraint ratio of an application (SC17 Fig. 7) or the process count of a generated pattern "
+        "(Fig. 8): at each point and seed, pins are drawn, random and the mappers run on them, and the mean over "
+        "seeds of each mapper's cost normalised to random's is printed with its mean runtime. Under mpirun the "
+        "(point, seed) units are split over the ranks, with the same result.");
+    addNetworkOptions(parser);
+    parser.addOptions({
+        {"kind", "ratio (the pins of --application) or processes (a --pattern at each count).", "kind", "ratio"},
+        {"application", "The application whose pins are redrawn (kind ratio; default: the project's first).", "name"},
+        {"pattern", "The pattern generated at each count (kind processes; see generate; default lu).", "id", "lu"},
+        {"ratio", "The share of pinned processes at every count (kind processes; default 0.2).", "r", "0.2"},
+        {"points", "Comma-separated ratios in [0, 1], or process counts.", "list"},
+        {"algorithms", "Comma-separated mapper ids (default: all but random and monte-carlo).", "ids"},
+        {"seeds", "Number of seeds per point (seeds 1..N; default 5).", "n", "5"},
+        {"param", "Parameter for one algorithm: id:key=value (repeatable).", "id:key=value"},
+        {"format", "json (default) or csv.", "format", "json"},
+    });
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    const QString kind = parser.value("kind");
+    if (kind != "ratio" && kind != "processes")
+        return usageError("--kind must be ratio or processes, not '" + kind + "'");
+    const QString format = parser.value("format");
+    if (format != "json" && format != "csv")
+        return usageError("--format must be json or csv, not '" + format + "'");
+    bool ok = false;
+    const int seeds = parser.value("seeds").toInt(&ok);
+    if (!ok || seeds < 1 || seeds > 100000)
+        return usageError("--seeds must be an integer from 1 to 100000, not '" + parser.value("seeds") + "'");
+    const double ratio = parser.value("ratio").toDouble(&ok);
+    if (!ok || !(ratio >= 0.0 && ratio <= 1.0))
+        return usageError("--ratio must be a number from 0 to 1, not '" + parser.value("ratio") + "'");
+    if (!parser.isSet("points"))
+        return usageError("--points is required (for example --points 0,0.2,0.4 or --points 16,64,256)");
+    ops::SweepRequest request;
+    request.kind = kind == "ratio" ? ops::SweepKind::ConstraintRatio : ops::SweepKind::ProcessCount;
+    auto points = ops::parseSweepPoints(request.kind, parser.value("points").toStdString());
+    if (!points)
+        return report(prefixedBy("--points")(points.error()));
+    Registry<Mapper> registry;
+    mapping::registerBuiltinMappers(registry);
+    auto chosen = mapperList(parser, registry, false);
+    if (!chosen)
+        return report(chosen.error());
+    std::erase_if(*chosen, [](const auto& m) { return m.first == "random"; });
+    if (chosen->empty())
+        return usageError("--algorithms names no mapper besides random, the baseline every sweep runs");
+
+    if (!parser.isSet("project") && !parser.isSet("sites"))
+        return usageError("name the network with --project, or with --sites, --latency and --bandwidth");
+    if (parser.isSet("project"))
+        if (auto ok = refuseRawWithProject(parser, {"sites", "latency", "bandwidth"}); !ok)
+            return report(ok.error());
+    auto project = parser.isSet("project") ? document::ProjectFile::load(parser.value("project"))
+                                           : loadSitesAndNetwork(parser);
+    if (!project)
+        return report(project.error());
+    if (request.kind == ops::SweepKind::ConstraintRatio) {
+        if (project->applications.empty())
+            return usageError("a sweep of the constraint ratio needs a project with an application (--project)");
+        request.application = parser.isSet("application") ? parser.value("application").toStdString()
+                                                          : project->applications.front().name;
+        if (project->applicationIndex(request.application) < 0)
+            return report(
+                makeError(ErrorCode::InvalidInput, "the project has no application '" + request.application + "'"));
+    }
+    request.completeNetwork = project->completeNetwork();
+    request.project = std::make_shared<const document::Project>(std::move(*project));
+    request.pattern = parser.value("pattern").toStdString();
+    request.constraintRatio = ratio;
+    request.points = std::move(*points);
+    request.mappers = std::move(*chosen);
+    request.seeds = seeds;
+    Feedback feedback;
+    feedback.setRanks(commandRanks());
+    auto swept = ops::runSweep(request, registry, feedback);
+    if (!swept)
+        return report(swept.error());
+    if (format == "csv") {
+        std::printf("point,algorithm,seeds,normalized_to_random,mean_runtime_s\n");
+        for (std::size_t p = 0; p < swept->points.size(); ++p)
+            for (std::size_t k = 0; k < swept->mappers.size(); ++k)
+                std::printf("%.9g,%s,%d,%.9g,%.6g\n", swept->points[p], swept->mappers[k].c_str(), seeds,
+                            swept->normalisedCost[k][p], swept->runtimeSeconds[k][p]);
+        return kExitOk;
+    }
+    QJsonArray rows;
+    for (std::size_t k = 0; k < swept->mappers.size(); ++k) {
+        QJsonArray cost, runtime;
+        for (std::size_t p = 0; p < swept->points.size(); ++p) {
+            cost.append(swept->normalisedCost[k][p]);
+            runtime.append(swept->runtimeSeconds[k][p]);
+        }
+        rows.append(QJsonObject{{"algorithm", QString::fromStdString(swept->mappers[k])},
+                                {"normalized_to_random", cost},
+                                {"mean_runtime_s", runtime}});
+    }
+    QJsonArray pointList;
+    for (double x : swept->points)
+        pointList.append(x);
+    printJson(QJsonObject{{"kind", kind},
+                          {kind == "ratio" ? "application" : "pattern", QString::fromStdString(swept->subject)},
+                          {"points", pointList},
+                          {"seeds", seeds},
+                          {"baseline", "random"},
+                          {"results", rows}});
     return kExitOk;
 }
 

@@ -1,11 +1,14 @@
 #include "app/mapping/sweep_operation.h"
 
+#include "core/common/ranks.h"
 #include "core/mapping/mapping_problem.h"
 #include "core/synth/constraint_generator.h"
 #include "core/synth/patterns.h"
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <sstream>
 
 namespace meridian::ops {
@@ -52,12 +55,79 @@ std::string pointText(SweepKind kind, double x)
     return out.str();
 }
 
+/// One unit of a sweep: at point x with one seed, the pins drawn, then random and every mapper of the request;
+/// returns each mapper's cost normalised to random's, then each one's runtime (s). `progress` receives the
+/// fraction of the current run and its mapper; `stepDone` is called after each run.
+Expected<std::vector<double>> sweepUnit(const SweepRequest& request, const Registry<mapping::Mapper>& mappers,
+                                        const mapping::Mapper& random, const model::Network& scaledNetwork, double x,
+                                        std::uint64_t seed,
+                                        const std::function<void(double, const std::string&)>& progress,
+                                        const std::function<void()>& stepDone, const std::function<bool()>& canceled)
+{
+    const auto& project = *request.project;
+    model::Topology topology = project.topology;
+    model::CommMatrix comm;
+    double ratio = request.constraintRatio;
+    if (request.kind == SweepKind::ConstraintRatio) {
+        const int a = project.applicationIndex(request.application);
+        if (a < 0)
+            return makeError(ErrorCode::InvalidInput, "the project has no application '" + request.application + "'");
+        comm = project.applications[a].comm;
+        ratio = x;
+    } else {
+        const auto pattern = synth::patternFromId(request.pattern);
+        if (!pattern)
+            return makeError(ErrorCode::InvalidInput, "unknown pattern '" + request.pattern + "'");
+        synth::PatternOptions options;
+        options.processes = static_cast<int>(x);
+        auto generated = synth::generatePattern(*pattern, options)
+                             .transform_error(prefixedBy(pointText(request.kind, x)));
+        if (!generated)
+            return generated.error();
+        comm = std::move(*generated);
+        auto scaled = scaledTopology(project.topology, options.processes);
+        if (!scaled)
+            return scaled.error();
+        topology = std::move(*scaled);
+    }
+    const auto& network = request.kind == SweepKind::ProcessCount ? scaledNetwork : request.completeNetwork;
+    auto problem = synth::generateConstraints(comm.processCount(), ratio, topology, seed)
+                       .and_then([&](const model::Constraints& pins) {
+                           return mapping::MappingProblem::create(topology, network, comm, pins);
+                       })
+                       .transform_error(prefixedBy(pointText(request.kind, x)));
+    if (!problem)
+        return problem.error();
+    Feedback baselineFeedback([&](double f, std::string_view) { progress(f, "random"); }, canceled);
+    auto base = random.map(*problem, seed, baselineFeedback);
+    stepDone();
+    if (!base)
+        return base.error();
+    const double baseCost = problem->cost().evaluate(base->placement.site);
+    const std::size_t m = request.mappers.size();
+    std::vector<double> values(2 * m);
+    for (std::size_t k = 0; k < m; ++k) {
+        // Named members, not a structured binding: clang 14 cannot capture a binding in a lambda.
+        const auto& id = request.mappers[k].first;
+        const auto& params = request.mappers[k].second;
+        Feedback inner([&](double f, std::string_view) { progress(f, id); }, canceled);
+        const auto begin = std::chrono::steady_clock::now();
+        auto mapped = mappers.find(id)->map(*problem, params, seed, inner);
+        stepDone();
+        if (!mapped)
+            return prefixedBy(pointText(request.kind, x) + ", " + id)(mapped.error());
+        const double c = problem->cost().evaluate(mapped->placement.site);
+        values[k] = baseCost > 0 ? c / baseCost : 1.0;
+        values[m + k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    }
+    return values;
+}
+
 } // namespace
 
 Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mapping::Mapper>& mappers,
                                const Feedback& feedback)
 {
-    const auto& project = *request.project;
     if (request.points.empty() || request.mappers.empty() || request.seeds < 1)
         return makeError(ErrorCode::InvalidInput, "a sweep needs at least one point, one mapper and one seed");
     const mapping::Mapper* random = mappers.find("random");
@@ -77,82 +147,83 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
     result.normalisedCost.assign(m, std::vector<double>(request.points.size(), 0.0));
     result.runtimeSeconds.assign(m, std::vector<double>(request.points.size(), 0.0));
 
+    // Unit u is point u / seeds with seed u % seeds + 1: the random baseline and every mapper on one draw of the
+    // pins. Each rank computes a block of units (a unit whole on one rank, its mappers on one process); the units'
+    // values are then shared and summed in unit order by every rank, as one process sums them.
     const model::Network scaledNetwork = siteLevel(request.completeNetwork);
-    const std::size_t steps = request.points.size() * request.seeds * (m + 1);
+    const Ranks& ranks = feedback.ranks();
+    const std::int64_t units = static_cast<std::int64_t>(request.points.size()) * request.seeds;
+    const Share share = shareOf(units, ranks.rank(), ranks.size());
+    const std::size_t steps = static_cast<std::size_t>(share.end - share.begin) * (m + 1);
     std::size_t step = 0;
-    for (std::size_t p = 0; p < request.points.size(); ++p) {
-        const double x = request.points[p];
-        model::Topology topology = project.topology;
-        model::CommMatrix comm;
-        double ratio = request.constraintRatio;
-        if (request.kind == SweepKind::ConstraintRatio) {
-            const int a = project.applicationIndex(request.application);
-            if (a < 0)
-                return makeError(ErrorCode::InvalidInput,
-                                 "the project has no application '" + request.application + "'");
-            comm = project.applications[a].comm;
-            ratio = x;
-        } else {
-            const auto pattern = synth::patternFromId(request.pattern);
-            if (!pattern)
-                return makeError(ErrorCode::InvalidInput, "unknown pattern '" + request.pattern + "'");
-            synth::PatternOptions options;
-            options.processes = static_cast<int>(x);
-            auto generated = synth::generatePattern(*pattern, options)
-                                 .transform_error(prefixedBy(pointText(request.kind, x)));
-            if (!generated)
-                return generated.error();
-            comm = std::move(*generated);
-            auto scaled = scaledTopology(project.topology, options.processes);
-            if (!scaled)
-                return scaled.error();
-            topology = std::move(*scaled);
-        }
-        for (int seed = 1; seed <= request.seeds; ++seed) {
-            const auto& network = request.kind == SweepKind::ProcessCount ? scaledNetwork : request.completeNetwork;
-            auto problem = synth::generateConstraints(comm.processCount(), ratio, topology,
-                                                      static_cast<std::uint64_t>(seed))
-                               .and_then([&](const model::Constraints& pins) {
-                                   return mapping::MappingProblem::create(topology, network, comm, pins);
-                               })
-                               .transform_error(prefixedBy(pointText(request.kind, x)));
-            if (!problem)
-                return problem.error();
-            Feedback baselineFeedback(
-                [&](double f, std::string_view) {
-                    feedback.setProgress((static_cast<double>(step) + f) / static_cast<double>(steps),
-                                         pointText(request.kind, x) + ": random");
-                },
-                [&] { return feedback.isCanceled(); });
-            auto base = random->map(*problem, static_cast<std::uint64_t>(seed), baselineFeedback);
-            ++step;
-            if (!base)
-                return base.error();
-            const double baseCost = problem->cost().evaluate(base->placement.site);
-            for (std::size_t k = 0; k < m; ++k) {
-                // Named members, not a structured binding: clang 14 cannot capture a binding in a lambda.
-                const auto& id = request.mappers[k].first;
-                const auto& params = request.mappers[k].second;
-                Feedback inner(
-                    [&](double f, std::string_view) {
-                        feedback.setProgress((static_cast<double>(step) + f) / static_cast<double>(steps),
-                                             pointText(request.kind, x) + ": " + id);
-                    },
-                    [&] { return feedback.isCanceled(); });
-                const auto begin = std::chrono::steady_clock::now();
-                auto mapped = mappers.find(id)->map(*problem, params, static_cast<std::uint64_t>(seed), inner);
-                ++step;
-                if (!mapped)
-                    return prefixedBy(pointText(request.kind, x) + ", " + id)(mapped.error());
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-                const double c = problem->cost().evaluate(mapped->placement.site);
-                result.normalisedCost[k][p] += (baseCost > 0 ? c / baseCost : 1.0) / request.seeds;
-                result.runtimeSeconds[k][p] += seconds / request.seeds;
-            }
+    std::vector<double> values; // per unit: m normalised costs, then m runtimes
+    Status local;
+    for (std::int64_t u = share.begin; u < share.end && local; ++u) {
+        const double x = request.points[static_cast<std::size_t>(u / request.seeds)];
+        const auto seed = static_cast<std::uint64_t>(u % request.seeds + 1);
+        auto unit = sweepUnit(
+            request, mappers, *random, scaledNetwork, x, seed,
+            [&](double f, const std::string& what) {
+                feedback.setProgress((static_cast<double>(step) + f) / static_cast<double>(steps),
+                                     pointText(request.kind, x) + ": " + what);
+            },
+            [&] { ++step; }, [&] { return feedback.isCanceled(); });
+        if (!unit)
+            local = unit.error();
+        else
+            values.insert(values.end(), unit->begin(), unit->end());
+    }
+    if (auto agreed = agreeOn(ranks, local); !agreed)
+        return agreed.error();
+    Packer mine;
+    mine.putVector(values);
+    std::string all;
+    for (const auto& bytes : ranks.gather(mine.bytes()))
+        all += bytes;
+    ranks.broadcast(all);
+    values.clear();
+    for (Unpacker in(all); values.size() < static_cast<std::size_t>(units) * 2 * m;) {
+        const auto part = in.getVector<double>();
+        values.insert(values.end(), part.begin(), part.end());
+    }
+    for (std::int64_t u = 0; u < units; ++u) {
+        const auto p = static_cast<std::size_t>(u / request.seeds);
+        const double* unit = values.data() + static_cast<std::size_t>(u) * 2 * m;
+        for (std::size_t k = 0; k < m; ++k) {
+            result.normalisedCost[k][p] += unit[k] / request.seeds;
+            result.runtimeSeconds[k][p] += unit[m + k] / request.seeds;
         }
     }
     feedback.setProgress(1.0, "done");
     return result;
+}
+
+Expected<std::vector<double>> parseSweepPoints(SweepKind kind, std::string_view text)
+{
+    std::vector<double> points;
+    const bool ratio = kind == SweepKind::ConstraintRatio;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        std::string part(text.substr(at, comma - at));
+        at = comma + 1;
+        part.erase(0, part.find_first_not_of(" \t"));
+        part.erase(part.find_last_not_of(" \t") + 1);
+        if (part.empty())
+            continue;
+        char* end = nullptr;
+        const double v = std::strtod(part.c_str(), &end);
+        if (end != part.c_str() + part.size() || !std::isfinite(v) || (ratio && (v < 0 || v > 1))
+            || (!ratio && (v < 2 || v != std::floor(v) || v > 1e6)))
+            return makeError(ErrorCode::InvalidInput,
+                             "'" + part + "' is not "
+                                 + (ratio ? std::string("a ratio between 0 and 1")
+                                          : std::string("a whole process count of at least 2")));
+        points.push_back(v);
+    }
+    if (points.empty())
+        return makeError(ErrorCode::InvalidInput, "a sweep needs at least one point");
+    return points;
 }
 
 } // namespace meridian::ops

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace meridian::ops {
@@ -44,8 +45,14 @@ struct SweepResult {
 };
 
 /// Runs a sweep. Every mapper at every point and seed runs on the same pins; the random baseline uses the
-/// same seed. Cancellable between and inside mapper runs; errors name the point that failed.
+/// same seed. Cancellable between and inside mapper runs; errors name the point that failed. Over several ranks
+/// (the Feedback's), each takes a block of the (point, seed) units and every rank returns the whole result, the
+/// same as one process computes (only the runtimes are each run's own).
 Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mapping::Mapper>& mappers,
                                const Feedback& feedback);
+
+/// The points of a sweep typed as a comma-separated list: ratios in [0, 1], or whole process counts of at least
+/// 2. An error quotes the first value that is not one.
+Expected<std::vector<double>> parseSweepPoints(SweepKind kind, std::string_view text);
 
 } // namespace meridian::ops

@@ -833,20 +833,14 @@ int ComparePanel::startSweep()
     request.seeds = m_sweepSeeds->value();
     request.mappers = m_mapperProvider();
     std::erase_if(request.mappers, [](const auto& m) { return m.first == "random"; });
-    for (const QString& part : m_sweepPoints->text().split(',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const double v = part.trimmed().toDouble(&ok);
-        const bool ratio = request.kind == ops::SweepKind::ConstraintRatio;
-        if (!ok || (ratio && (v < 0 || v > 1)) || (!ratio && (v < 2 || v != std::floor(v)))) {
-            Q_EMIT errorOccurred(tr("The sweep was not started"),
-                                 tr("'%1' is not %2.")
-                                     .arg(part.trimmed(),
-                                          ratio ? tr("a ratio between 0 and 1")
-                                                : tr("a whole process count of at least 2")));
-            return -1;
-        }
-        request.points.push_back(v);
+    auto points = ops::parseSweepPoints(request.kind, m_sweepPoints->text().toStdString());
+    if (!points && m_sweepPoints->text().trimmed().isEmpty())
+        points = std::vector<double>();
+    if (!points) {
+        Q_EMIT errorOccurred(tr("The sweep was not started"), QString::fromStdString(points.error().message) + ".");
+        return -1;
     }
+    request.points = std::move(*points);
     if (request.points.empty() || request.mappers.empty()) {
         Q_EMIT errorOccurred(
             tr("The sweep was not started"),

@@ -10,7 +10,7 @@
 #include <QtTest>
 
 /// `mpirun -np N meridian-cli ...` gives, for N = 1, 2 and 3, what one process without a launcher gives: the Monte
-/// Carlo mapper's placement, its kept costs and best-so-far curve, and compare's table. Commands that would run
+/// Carlo mapper's placement, its kept costs and best-so-far curve, compare's table and the sweeps' costs. Commands that would run
 /// whole on every rank are refused, with one message.
 class TestDistributedCli : public QObject {
     Q_OBJECT
@@ -93,6 +93,45 @@ private Q_SLOTS:
             QVERIFY2(run.code == 0, run.err.constData());
             QCOMPARE(table(run.out), table(alone.out));
         }
+    }
+
+    void sweepsAreTheSameOnAnyNumberOfRanks()
+    {
+        // The runtimes are each run's own.
+        const auto costs = [](QJsonObject o) {
+            QJsonArray rows;
+            for (const auto& row : o["results"].toArray()) {
+                QJsonObject r = row.toObject();
+                r.remove("mean_runtime_s");
+                rows.append(r);
+            }
+            o["results"] = rows;
+            return o;
+        };
+        // 3 points x 3 seeds = 9 units (blocks of 9, 5 and 4, 3 each); 2 counts x 2 seeds = 4 units.
+        for (const QStringList& args :
+             {QStringList{"sweep", "--project", m_project, "--points", "0,0.25,0.5", "--algorithms", "geo,greedy",
+                          "--seeds", "3"},
+              QStringList{"sweep", "--project", m_project, "--kind", "processes", "--pattern", "lu", "--points",
+                          "16,32", "--algorithms", "geo,refine", "--seeds", "2"}}) {
+            const auto alone = meridian::test::cli(args, 120000);
+            QVERIFY2(alone.code == 0, alone.err.constData());
+            const QJsonObject expected = costs(alone.json());
+            QCOMPARE(expected["results"].toArray().size(), 2);
+            for (int ranks : {1, 2, 3}) {
+                const auto run = mpirun(ranks, args);
+                QVERIFY2(run.code == 0, run.err.constData());
+                QCOMPARE(costs(run.json()), expected);
+            }
+        }
+        // Points out of range are refused before anything runs.
+        const auto bad = meridian::test::cli({"sweep", "--project", m_project, "--points", "0,1.5"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("--points: '1.5' is not a ratio between 0 and 1"));
+        const auto count = meridian::test::cli(
+            {"sweep", "--project", m_project, "--kind", "processes", "--points", "16,2.5"});
+        QCOMPARE(count.code, 2);
+        QVERIFY(count.err.contains("'2.5' is not a whole process count of at least 2"));
     }
 
     void aCommandThatRunsWholeIsRefusedOnce()
