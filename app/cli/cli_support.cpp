@@ -57,7 +57,7 @@ int refuseIfSplit(const QString& what)
         return -1;
     return usageError(what + " runs whole in one process, so " + QString::number(g_ranks->size())
                       + " ranks would each do all of it: start it without mpirun (under a launcher, map "
-                        "--algorithm monte-carlo, compare and sweep split their work over the ranks)");
+                        "--algorithm monte-carlo, compare, sweep and pareto split their work over the ranks)");
 }
 
 int report(const Error& error)

@@ -29,7 +29,7 @@ using document::matrixToJson;
 using document::printJson;
 
 /// The ranks an MPI launcher started meridian-cli as (Ranks::single() without one); main() sets them. The
-/// commands that split their work (map with monte-carlo, compare, sweep) hand them to their operation's Feedback; rank 0
+/// commands that split their work (map with monte-carlo, compare, sweep, pareto) hand them to their operation's Feedback; rank 0
 /// alone writes files and prints, the other ranks' standard output and error go to /dev/null.
 const Ranks& commandRanks();
 void setCommandRanks(const Ranks& ranks);

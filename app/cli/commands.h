@@ -15,6 +15,8 @@ int runGenerate(const QStringList& arguments);
 int runEvaluate(const QStringList& arguments);
 int runMap(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
+/// meridian-cli pareto: refine's weighted objective at evenly spaced weights between time and dollars.
+int runPareto(const QStringList& arguments);
 /// meridian-cli sweep: SC17 Fig. 7 and 8, the constraint ratio or the process count swept.
 int runSweep(const QStringList& arguments);
 int runListAlgorithms(const QStringList& arguments);

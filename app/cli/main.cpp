@@ -36,6 +36,7 @@ constexpr const char* kUsage
       "  collective          rank a collective's algorithms on a mapping's network; write Open MPI rules\n"
       "  compare             run several mappers over several seeds, normalised to random\n"
       "  sweep               sweep the constraint ratio or the process count (SC17 Fig. 7, 8)\n"
+      "  pareto              refine between time and dollars at several weights; the Pareto front\n"
       "  report              write the project's report (PDF or HTML), running mappers first if it has no runs;\n"
       "                      hands over to meridian-report, installed with the workbench\n"
       "  list-algorithms     the mappers, their parameters and defaults\n"
@@ -116,7 +117,7 @@ int main(int argc, char** argv)
     }
     const QString command = args[1];
     args.removeAt(1);
-    if (command != "map" && command != "compare" && command != "sweep")
+    if (command != "map" && command != "compare" && command != "sweep" && command != "pareto")
         if (const int code = meridian::cli::refuseIfSplit("meridian-cli " + command); code >= 0)
             return code;
     try {
@@ -144,6 +145,8 @@ int main(int argc, char** argv)
             return meridian::cli::runCompare(args);
         if (command == "sweep")
             return meridian::cli::runSweep(args);
+        if (command == "pareto")
+            return meridian::cli::runPareto(args);
         if (command == "list-algorithms")
             return meridian::cli::runListAlgorithms(args);
         if (command == "partition")

@@ -7,6 +7,7 @@
 #include "app/project/json_util.h"
 #include "app/project/project_file.h"
 #include "core/cost/instance_metrics.h"
+#include "core/cost/pareto_front.h"
 #include "core/io/launcher_files.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
@@ -437,6 +438,92 @@ int runCompare(const QStringList& arguments)
         printCompareCsv(*compared, seeds);
     else
         printJson(compareJson(*compared, request.application, seeds));
+    return kExitOk;
+}
+
+int runPareto(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "A Pareto sweep between time and dollars: refine with objective=weighted at each of --points weights from 0 "
+        "(time alone) to 1 (dollars alone), the workbench's Compare > Skyline > Pareto Sweep as a command. Prints "
+        "each run's weight, metrics and notes, and which runs are on the front of mapping cost against dollars "
+        "(usd). The sites need instance prices. Under mpirun the weights are split over the ranks, with the same "
+        "result.");
+    addProblemOptions(parser);
+    parser.addOption({"points", "How many weights, evenly from 0 to 1 (default 5).", "n", "5"});
+    parser.addOption(
+        {"param", "A parameter of refine besides objective and weight, key=value (repeatable).", "key=value"});
+    parser.addOption({"seed", "Random seed (default 1).", "n", "1"});
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    bool ok = false;
+    const int points = parser.value("points").toInt(&ok);
+    if (!ok || points < 1 || points > 1000)
+        return usageError("--points must be an integer from 1 to 1000, not '" + parser.value("points") + "'");
+    const qulonglong seed = parser.value("seed").toULongLong(&ok);
+    if (!ok)
+        return usageError("--seed must be a non-negative integer, not '" + parser.value("seed") + "'");
+    Registry<Mapper> registry;
+    mapping::registerBuiltinMappers(registry);
+    const Mapper* refine = registry.find("refine");
+    std::vector<std::string> assignments;
+    for (const auto& p : parser.values("param")) {
+        if (p.startsWith("objective=") || p.startsWith("weight="))
+            return usageError("--param " + p + ": the sweep sets refine's objective and weight itself");
+        assignments.push_back(p.toStdString());
+    }
+    auto values = ParamValues::parse(refine->parameters(), assignments);
+    if (!values)
+        return report(values.error());
+    auto loaded = loadProblem(parser);
+    if (!loaded)
+        return report(loaded.error());
+    auto project = std::make_shared<const document::Project>(std::move(loaded->project));
+    ops::MappingRequest request;
+    request.completeNetwork = project->completeNetwork();
+    request.application = project->applications[loaded->application].name;
+    request.project = project;
+    request.params = *values;
+    request.seed = seed;
+    request.simulateSmallRuns = false;
+    const auto weights = ops::paretoWeights(points);
+    Feedback feedback;
+    feedback.setRanks(commandRanks());
+    auto runs = ops::runParetoSweep(request, weights, registry, feedback);
+    if (!runs)
+        return report(runs.error());
+    std::vector<std::pair<double, double>> plane;
+    bool priced = true;
+    for (const auto& run : *runs) {
+        const auto cost = run.metric("cost_s"), usd = run.metric("usd");
+        priced = priced && usd;
+        plane.emplace_back(cost.value_or(0.0), usd.value_or(0.0));
+    }
+    std::vector<bool> onFront(runs->size(), false);
+    if (priced)
+        for (std::size_t k : cost::paretoFront(plane))
+            onFront[k] = true;
+    QJsonArray list;
+    for (std::size_t k = 0; k < runs->size(); ++k) {
+        const auto& run = (*runs)[k];
+        QJsonObject metrics;
+        for (const auto& m : run.metrics)
+            metrics[QString::fromStdString(m.id)] = m.value;
+        QJsonArray notes;
+        for (const auto& n : run.notes)
+            notes.append(QString::fromStdString(n));
+        QJsonObject one{{"weight", weights[k]}, {"metrics", metrics}, {"notes", notes}};
+        if (priced)
+            one["on_front"] = static_cast<bool>(onFront[k]);
+        list.append(one);
+    }
+    printJson(QJsonObject{{"application", QString::fromStdString(request.application)},
+                          {"algorithm", "refine"},
+                          {"objective", "weighted"},
+                          {"seed", static_cast<double>(seed)},
+                          {"front", "cost_s against usd"},
+                          {"runs", list}});
     return kExitOk;
 }
 

@@ -1,9 +1,11 @@
 #include "app/mapping/map_operation.h"
 
+#include "app/project/run_file.h"
 #include "app/simulation/simulate_operation.h"
 
 #include <algorithm>
 
+#include "core/common/ranks.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/bottleneck_cost.h"
 #include "core/cost/dollars.h"
@@ -161,32 +163,41 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
     return mapAndMeasure(request, mappers, feedback).transform([](MappedRun mapped) { return std::move(mapped.run); });
 }
 
-Expected<std::vector<document::Run>> runParetoSweep(const MappingRequest& request, const std::vector<double>& weights,
-                                                    const Registry<mapping::Mapper>& mappers, const Feedback& feedback)
+std::vector<double> paretoWeights(int points)
 {
-    const mapping::Mapper* refine = mappers.find("refine");
-    if (!refine)
-        return makeError(ErrorCode::Internal, "the refine mapper is not registered");
-    if (weights.empty())
-        return makeError(ErrorCode::InvalidInput, "a Pareto sweep needs at least one weight");
-    const auto specs = refine->parameters();
+    std::vector<double> weights;
+    weights.reserve(static_cast<std::size_t>(std::max(points, 0)));
+    for (int i = 0; i < points; ++i)
+        weights.push_back(points == 1 ? 0.5 : static_cast<double>(i) / (points - 1));
+    return weights;
+}
+
+namespace {
+
+/// The Pareto sweep's runs with indices in [begin, end).
+Expected<std::vector<document::Run>> paretoRuns(const MappingRequest& request, const std::vector<double>& weights,
+                                                const mapping::Mapper& refine, const Registry<mapping::Mapper>& mappers,
+                                                Share share, const Feedback& feedback)
+{
+    const auto specs = refine.parameters();
     std::vector<document::Run> runs;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-        const std::string label = "weight " + std::to_string(weights[i]).substr(0, 4);
+    const auto count = static_cast<double>(share.end - share.begin);
+    for (std::int64_t i = share.begin; i < share.end; ++i) {
+        const double weight = weights[static_cast<std::size_t>(i)];
+        const std::string label = "weight " + std::to_string(weight).substr(0, 4);
         MappingRequest one = request;
         one.algorithm = "refine";
         auto params = ParamValues::with(specs,
                                         request.params.values().empty() ? ParamValues::defaults(specs) : request.params,
                                         "objective", std::string("weighted"))
-                          .and_then([&](ParamValues p) {
-                              return ParamValues::with(specs, std::move(p), "weight", weights[i]);
-                          })
+                          .and_then(
+                              [&](ParamValues p) { return ParamValues::with(specs, std::move(p), "weight", weight); })
                           .transform_error(prefixedBy(label));
         if (!params)
             return params.error();
         one.params = std::move(*params);
-        const double from = static_cast<double>(i) / static_cast<double>(weights.size());
-        const double to = static_cast<double>(i + 1) / static_cast<double>(weights.size());
+        const double from = static_cast<double>(i - share.begin) / count;
+        const double to = static_cast<double>(i - share.begin + 1) / count;
         Feedback inner(
             [&](double f, std::string_view stage) {
                 feedback.setProgress(from + (to - from) * f, label + ": " + std::string(stage));
@@ -198,11 +209,64 @@ Expected<std::vector<document::Run>> runParetoSweep(const MappingRequest& reques
             return run.error();
         runs.push_back(std::move(*run));
     }
-    const bool oneSite = std::all_of(runs.begin(), runs.end(), [&](const document::Run& r) {
-        return r.placement.site == runs.front().placement.site;
+    return runs;
+}
+
+/// Every rank's runs, in rank order, on every rank: each rank's go through the runs file's text (exact: numbers are
+/// written in the shortest form that reads back to the same double).
+Expected<std::vector<document::Run>> shareRuns(const Ranks& ranks, std::vector<document::Run> mine, Share share,
+                                               const document::Project& project)
+{
+    std::vector<std::shared_ptr<const document::Run>> numbered;
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+        mine[k].id = static_cast<int>(share.begin + static_cast<std::int64_t>(k)) + 1; // ids are >= 1 in the file
+        numbered.push_back(std::make_shared<const document::Run>(std::move(mine[k])));
+    }
+    std::vector<document::Run> all;
+    const auto texts = ranks.gather(document::RunFile::text(numbered));
+    Packer packed;
+    for (const auto& text : texts)
+        packed.putVector(std::vector<char>(text.begin(), text.end()));
+    ranks.broadcast(packed.bytes());
+    Unpacker in(packed.bytes());
+    for (int r = 0; r < ranks.size(); ++r) {
+        const auto text = in.getVector<char>();
+        auto loaded = document::RunFile::fromText(std::string(text.begin(), text.end()),
+                                                  QString("the runs of rank %1").arg(r), project);
+        if (!loaded)
+            return loaded.error();
+        for (auto& run : loaded->runs) {
+            run.id = 0;
+            all.push_back(std::move(run));
+        }
+    }
+    return all;
+}
+
+} // namespace
+
+Expected<std::vector<document::Run>> runParetoSweep(const MappingRequest& request, const std::vector<double>& weights,
+                                                    const Registry<mapping::Mapper>& mappers, const Feedback& feedback)
+{
+    const mapping::Mapper* refine = mappers.find("refine");
+    if (!refine)
+        return makeError(ErrorCode::Internal, "the refine mapper is not registered");
+    if (weights.empty())
+        return makeError(ErrorCode::InvalidInput, "a Pareto sweep needs at least one weight");
+    // Each rank takes a block of the weights, each run whole on one rank; every rank then holds every run.
+    const Ranks& ranks = feedback.ranks();
+    const Share share = shareOf(static_cast<std::int64_t>(weights.size()), ranks.rank(), ranks.size());
+    auto mine = paretoRuns(request, weights, *refine, mappers, share, feedback);
+    if (auto agreed = agreeOn(ranks, mine ? Status{} : Status(mine.error())); !agreed)
+        return agreed.error();
+    auto runs = ranks.size() == 1 ? std::move(mine) : shareRuns(ranks, std::move(*mine), share, *request.project);
+    if (!runs)
+        return runs.error();
+    const bool oneSite = std::all_of(runs->begin(), runs->end(), [&](const document::Run& r) {
+        return r.placement.site == runs->front().placement.site;
     });
-    if (oneSite && runs.size() > 1)
-        for (auto& r : runs)
+    if (oneSite && runs->size() > 1)
+        for (auto& r : *runs)
             r.notes.emplace_back("every weight of the sweep gave this placement: no placement here is both cheaper and "
                                  "slower (with every node in use and dollars mostly instance-hours, the fastest is "
                                  "also the cheapest; sites with spare nodes at other prices give a trade-off)");

@@ -68,7 +68,10 @@ Expected<document::Run> runMapping(const MappingRequest& request, const Registry
 /// A Pareto sweep: `refine` with objective=weighted at each weight (0 = time alone ... 1 = dollars alone), other
 /// parameters from `request.params` (refine's), one run per weight in the order given. Cancellable between and
 /// inside the runs; an error names the weight. The project's sites need instance prices (refine says which lacks
-/// one).
+/// one). Over several ranks (the Feedback's), each takes a block of the weights and every rank returns every run,
+/// as one process computes them (only their runtimes are each run's own).
+/// The weights of a Pareto sweep of `points` runs: evenly from 0 to 1 (0.5 alone for one run).
+std::vector<double> paretoWeights(int points);
 Expected<std::vector<document::Run>> runParetoSweep(const MappingRequest& request, const std::vector<double>& weights,
                                                     const Registry<mapping::Mapper>& mappers, const Feedback& feedback);
 

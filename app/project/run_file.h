@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace meridian::document {
@@ -46,6 +47,8 @@ public:
     /// a current run that does not fit is an error. Errors name the file and, for JSON syntax errors,
     /// the line.
     static Expected<LoadedRuns> load(const QString& path, const Project& project);
+    /// load() of a runs file's text (what text() returns), with `path` naming it in errors.
+    static Expected<LoadedRuns> fromText(const std::string& text, const QString& path, const Project& project);
 };
 
 } // namespace meridian::document

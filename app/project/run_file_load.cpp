@@ -680,7 +680,12 @@ Expected<LoadedRuns> RunFile::load(const QString& path, const Project& project)
     auto text = io::readTextFile(path.toStdString(), kMaxRunsFileBytes);
     if (!text)
         return text.error();
-    const QByteArray bytes = QByteArray::fromStdString(*text);
+    return fromText(*text, path, project);
+}
+
+Expected<LoadedRuns> RunFile::fromText(const std::string& text, const QString& path, const Project& project)
+{
+    const QByteArray bytes = QByteArray::fromStdString(text);
     QJsonParseError parseError;
     const auto doc = QJsonDocument::fromJson(bytes, &parseError);
     if (doc.isNull()) {

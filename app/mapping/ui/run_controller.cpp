@@ -295,10 +295,7 @@ int RunController::startParetoSweep(const std::string& application, int points, 
     request.application = application;
     request.seed = seed;
     request.fingerprint = m_document->fingerprint(application);
-    std::vector<double> weights;
-    weights.reserve(static_cast<std::size_t>(std::max(points, 0)));
-    for (int i = 0; i < points; ++i)
-        weights.push_back(points == 1 ? 0.5 : static_cast<double>(i) / (points - 1));
+    std::vector<double> weights = ops::paretoWeights(points);
     const QString title = tr("Pareto sweep of %1 between time and dollars (%n weight(s))", nullptr, points)
                               .arg(QString::fromStdString(application));
     const Registry<mapping::Mapper>* mappers = m_mappers;

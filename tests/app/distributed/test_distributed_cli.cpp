@@ -10,7 +10,8 @@
 #include <QtTest>
 
 /// `mpirun -np N meridian-cli ...` gives, for N = 1, 2 and 3, what one process without a launcher gives: the Monte
-/// Carlo mapper's placement, its kept costs and best-so-far curve, compare's table and the sweeps' costs. Commands that would run
+/// Carlo mapper's placement, its kept costs and best-so-far curve, compare's table, the sweeps' costs and the
+/// Pareto sweep's runs. Commands that would run
 /// whole on every rank are refused, with one message.
 class TestDistributedCli : public QObject {
     Q_OBJECT
@@ -132,6 +133,39 @@ private Q_SLOTS:
             {"sweep", "--project", m_project, "--kind", "processes", "--points", "16,2.5"});
         QCOMPARE(count.code, 2);
         QVERIFY(count.err.contains("'2.5' is not a whole process count of at least 2"));
+    }
+
+    void paretoIsTheSameOnAnyNumberOfRanks()
+    {
+        // Each run's notes name its weight ("objective: 0.750000 x time / ..."), so runs out of order would differ.
+        // Over 2 and 3 ranks the runs travel as runs files' text, whose numbers must read back exactly.
+        const auto withoutRuntimes = [](QJsonObject o) {
+            QJsonArray runs;
+            for (const auto& run : o["runs"].toArray()) {
+                QJsonObject r = run.toObject();
+                QJsonObject metrics = r["metrics"].toObject();
+                metrics.remove("runtime_s");
+                r["metrics"] = metrics;
+                runs.append(r);
+            }
+            o["runs"] = runs;
+            return o;
+        };
+        const QStringList args{"pareto", "--project", m_project, "--points", "5"};
+        const auto alone = meridian::test::cli(args, 120000);
+        QVERIFY2(alone.code == 0, alone.err.constData());
+        const QJsonObject expected = withoutRuntimes(alone.json());
+        QCOMPARE(expected["runs"].toArray().size(), 5);
+        QVERIFY(expected["runs"].toArray()[3].toObject()["notes"].toArray()[1].toString().contains(
+            "objective: 0.250000 x time"));
+        for (int ranks : {1, 2, 3}) {
+            const auto run = mpirun(ranks, args);
+            QVERIFY2(run.code == 0, run.err.constData());
+            QCOMPARE(withoutRuntimes(run.json()), expected);
+        }
+        const auto refused = meridian::test::cli({"pareto", "--project", m_project, "--param", "weight=0.3"});
+        QCOMPARE(refused.code, 2);
+        QVERIFY(refused.err.contains("the sweep sets refine's objective and weight itself"));
     }
 
     void aCommandThatRunsWholeIsRefusedOnce()
