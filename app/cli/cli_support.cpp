@@ -81,12 +81,26 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments)
     return -1;
 }
 
-int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs)
+Status outputsWritable(const QCommandLineParser& parser, const QStringList& outputs)
 {
     for (const QString& option : outputs)
         if (parser.isSet(option))
             if (auto writable = io::checkWritable(parser.value(option).toStdString()); !writable)
-                return report(writable.error());
+                return writable.error();
+    return {};
+}
+
+int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs)
+{
+    if (auto writable = outputsWritable(parser, outputs); !writable)
+        return report(writable.error());
+    return -1;
+}
+
+int agreeToRun(const Status& prepared)
+{
+    if (auto agreed = agreeOn(*g_ranks, prepared); !agreed)
+        return report(agreed.error());
     return -1;
 }
 

@@ -43,6 +43,21 @@ int report(const Error& error);
 int usageError(const QString& message);
 /// Adds --help and parses `arguments`; returns -1 to go on, or an exit code (help printed, or a usage error).
 int parseArguments(QCommandLineParser& parser, const QStringList& arguments);
+/// Under several ranks, tells every rank whether each one read and checked the command's inputs (`prepared`): a
+/// project only some nodes can see, or a file that changed between their reads, stops every rank at once, with
+/// rank 0 printing the first failure; alone, just reports `prepared`'s error. Returns -1 to go on, or the exit
+/// code. A split command calls it after its last check and before its operation; every rank calls it.
+int agreeToRun(const Status& prepared);
+/// An Expected's outcome without its value, for agreeToRun.
+template <typename T>
+Status statusOf(const Expected<T>& e)
+{
+    if (e)
+        return {};
+    return e.error();
+}
+/// The check of checkOutputs, as a value (rank 0 alone writes, so only rank 0 checks).
+Status outputsWritable(const QCommandLineParser& parser, const QStringList& outputs);
 /// Checks that the files the options `outputs` name can be written (io::checkWritable), before a command computes
 /// anything; returns -1 to go on, or the exit code of the refusal.
 int checkOutputs(const QCommandLineParser& parser, const QStringList& outputs);

@@ -14,6 +14,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <new>
+#include <string>
 #include <vector>
 
 namespace {
@@ -88,18 +91,29 @@ int main(int argc, char** argv)
             return meridian::cli::kExitBadInput;
         }
     if (argc > 1 && std::strcmp(argv[1], "report") == 0) {
+        // The report is one process's work: refused under a launcher of several, before MPI is touched.
+        if (const int size = meridian::distributed::Launch::launcherSize(); size > 1) {
+            if (meridian::distributed::Launch::launcherRank() != 0)
+                return meridian::cli::kExitBadInput; // rank 0 says why
+            std::fprintf(stderr,
+                         "meridian-cli: error: meridian-cli report runs whole in one process, so %d ranks would "
+                         "each write it: start it without mpirun\n",
+                         size);
+            return meridian::cli::kExitBadInput;
+        }
         QCoreApplication app(argc, argv);
         return handOverToReport(argc, argv);
     }
     // Under an MPI launcher (mpirun -np N), every rank runs this same command; rank 0 alone prints and writes.
     auto launch = meridian::distributed::Launch::join(&argc, &argv);
-    if (!launch) {
-        std::fprintf(stderr, "meridian-cli: error: %s\n", launch.error().message.c_str());
-        return meridian::cli::kExitBadInput;
-    }
+    if (!launch)
+        return meridian::cli::report(launch.error());
     const auto& ranks = (*launch)->ranks();
     meridian::cli::setCommandRanks(ranks);
+    // The other ranks print nothing; an internal error of theirs still reaches the terminal (rankErrors).
+    int rankErrors = -1;
     if (!ranks.isRoot()) {
+        rankErrors = ::dup(STDERR_FILENO);
         std::freopen("/dev/null", "w", stdout);
         std::freopen("/dev/null", "w", stderr);
     }
@@ -117,49 +131,52 @@ int main(int argc, char** argv)
     }
     const QString command = args[1];
     args.removeAt(1);
-    if (command != "map" && command != "compare" && command != "sweep" && command != "pareto")
+    using Command = int (*)(const QStringList&);
+    // The commands that split their work over the ranks of a launcher's job.
+    const std::map<QString, std::pair<Command, bool>> commands{
+        {"project", {meridian::cli::runProject, false}},
+        {"capture", {meridian::cli::runCapture, false}},
+        {"import-comm", {meridian::cli::runImportComm, false}},
+        {"info", {meridian::cli::runInfo, false}},
+        {"generate", {meridian::cli::runGenerate, false}},
+        {"evaluate", {meridian::cli::runEvaluate, false}},
+        {"map", {meridian::cli::runMap, true}},
+        {"simulate", {meridian::cli::runSimulate, false}},
+        {"predict", {meridian::cli::runPredict, false}},
+        {"collective", {meridian::cli::runCollective, false}},
+        {"compare", {meridian::cli::runCompare, true}},
+        {"sweep", {meridian::cli::runSweep, true}},
+        {"pareto", {meridian::cli::runPareto, true}},
+        {"list-algorithms", {meridian::cli::runListAlgorithms, false}},
+        {"partition", {meridian::cli::runPartition, false}},
+        {"update", {meridian::cli::runUpdate, false}},
+    };
+    const auto found = commands.find(command);
+    if (found == commands.end()) {
+        std::fprintf(stderr, "meridian-cli: error: unknown command '%s'\n\n%s", command.toLocal8Bit().constData(),
+                     kUsage);
+        return meridian::cli::kExitBadInput;
+    }
+    if (!found->second.second)
         if (const int code = meridian::cli::refuseIfSplit("meridian-cli " + command); code >= 0)
             return code;
-    try {
-        if (command == "project")
-            return meridian::cli::runProject(args);
-        if (command == "capture")
-            return meridian::cli::runCapture(args);
-        if (command == "import-comm")
-            return meridian::cli::runImportComm(args);
-        if (command == "info")
-            return meridian::cli::runInfo(args);
-        if (command == "generate")
-            return meridian::cli::runGenerate(args);
-        if (command == "evaluate")
-            return meridian::cli::runEvaluate(args);
-        if (command == "map")
-            return meridian::cli::runMap(args);
-        if (command == "simulate")
-            return meridian::cli::runSimulate(args);
-        if (command == "predict")
-            return meridian::cli::runPredict(args);
-        if (command == "collective")
-            return meridian::cli::runCollective(args);
-        if (command == "compare")
-            return meridian::cli::runCompare(args);
-        if (command == "sweep")
-            return meridian::cli::runSweep(args);
-        if (command == "pareto")
-            return meridian::cli::runPareto(args);
-        if (command == "list-algorithms")
-            return meridian::cli::runListAlgorithms(args);
-        if (command == "partition")
-            return meridian::cli::runPartition(args);
-        if (command == "update")
-            return meridian::cli::runUpdate(args);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
+    const auto stopEveryRank = [&](const std::string& what) {
+        if (rankErrors >= 0)
+            dprintf(rankErrors, "meridian-cli: rank %d of %d: %s\n", ranks.rank(), ranks.size(), what.c_str());
         // The other ranks may wait for this one in a collective call: stop them all.
         if (ranks.size() > 1)
             (*launch)->abortAll(meridian::cli::kExitInternal);
+    };
+    try {
+        return found->second.first(args);
+    } catch (const std::bad_alloc&) {
+        const std::string what = "out of memory: give the job more ranks, or each rank more memory";
+        std::fprintf(stderr, "meridian-cli: error: %s\n", what.c_str());
+        stopEveryRank(what);
+        return meridian::cli::kExitInternal;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "meridian-cli: internal error: %s\n", e.what());
+        stopEveryRank(std::string("internal error: ") + e.what());
         return meridian::cli::kExitInternal;
     }
-    std::fprintf(stderr, "meridian-cli: error: unknown command '%s'\n\n%s", command.toLocal8Bit().constData(), kUsage);
-    return meridian::cli::kExitBadInput;
 }

@@ -331,7 +331,11 @@ int runMap(const QStringList& arguments)
     parser.addOption({"slurm-hostfile", "Write a Slurm hostfile for srun --distribution=arbitrary.", "file"});
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
-    if (int code = checkOutputs(parser, {"out", "rankfile", "hostfile", "slurm-hostfile"}); code >= 0)
+    // Rank 0 alone writes; every rank learns whether it can.
+    if (int code = agreeToRun(commandRanks().isRoot()
+                                  ? outputsWritable(parser, {"out", "rankfile", "hostfile", "slurm-hostfile"})
+                                  : Status{});
+        code >= 0)
         return code;
     bool seedOk = false;
     const qulonglong seed = parser.value("seed").toULongLong(&seedOk);
@@ -355,8 +359,8 @@ int runMap(const QStringList& arguments)
         return report(values.error());
 
     auto loaded = loadProblem(parser);
-    if (!loaded)
-        return report(loaded.error());
+    if (int code = agreeToRun(statusOf(loaded)); code >= 0)
+        return code;
     const int application = loaded->application;
     auto project = std::make_shared<const document::Project>(std::move(loaded->project));
     const auto& app = project->applications[application];
@@ -372,8 +376,8 @@ int runMap(const QStringList& arguments)
     if (parser.isSet("start")) {
         request.startFile = parser.value("start").toStdString();
         auto start = io::readMappingCsv(request.startFile, project->topology, app.comm.processCount());
-        if (!start)
-            return report(start.error());
+        if (int code = agreeToRun(statusOf(start)); code >= 0)
+            return code;
         request.start = std::move(*start);
     }
     Feedback feedback;
@@ -421,8 +425,8 @@ int runCompare(const QStringList& arguments)
         return report(chosen.error());
 
     auto loaded = loadProblem(parser);
-    if (!loaded)
-        return report(loaded.error());
+    if (int code = agreeToRun(statusOf(loaded)); code >= 0)
+        return code;
     ops::CompareRequest request;
     request.completeNetwork = loaded->project.completeNetwork();
     request.application = loaded->project.applications[loaded->application].name;
@@ -477,8 +481,8 @@ int runPareto(const QStringList& arguments)
     if (!values)
         return report(values.error());
     auto loaded = loadProblem(parser);
-    if (!loaded)
-        return report(loaded.error());
+    if (int code = agreeToRun(statusOf(loaded)); code >= 0)
+        return code;
     auto project = std::make_shared<const document::Project>(std::move(loaded->project));
     ops::MappingRequest request;
     request.completeNetwork = project->completeNetwork();
@@ -559,18 +563,38 @@ int runSweep(const QStringList& arguments)
     const int seeds = parser.value("seeds").toInt(&ok);
     if (!ok || seeds < 1 || seeds > 100000)
         return usageError("--seeds must be an integer from 1 to 100000, not '" + parser.value("seeds") + "'");
+    ops::SweepRequest request;
+    request.kind = kind == "ratio" ? ops::SweepKind::ConstraintRatio : ops::SweepKind::ProcessCount;
+    const bool byRatio = request.kind == ops::SweepKind::ConstraintRatio;
+    // Each kind has its own options: one given to the other kind would be silently unused.
+    for (const char* option :
+         byRatio ? std::vector<const char*>{"pattern", "ratio"} : std::vector<const char*>{"application"})
+        if (parser.isSet(option))
+            return usageError(QString("--%1 is an option of --kind %2").arg(option, byRatio ? "processes" : "ratio"));
+    if (byRatio && !parser.isSet("project"))
+        return usageError("a sweep of the constraint ratio redraws an application's pins: give a --project with "
+                          "the application (or sweep a generated pattern with --kind processes)");
     const double ratio = parser.value("ratio").toDouble(&ok);
     if (!ok || !(ratio >= 0.0 && ratio <= 1.0))
         return usageError("--ratio must be a number from 0 to 1, not '" + parser.value("ratio") + "'");
+    if (!byRatio) {
+        std::string ids;
+        for (const auto p : synth::allPatterns())
+            ids += (ids.empty() ? "" : ", ") + std::string(synth::patternId(p));
+        if (!synth::patternFromId(parser.value("pattern").toStdString()))
+            return usageError("unknown pattern '" + parser.value("pattern") + "'; expected "
+                              + QString::fromStdString(ids));
+    }
     if (!parser.isSet("points"))
         return usageError("--points is required (for example --points 0,0.2,0.4 or --points 16,64,256)");
-    ops::SweepRequest request;
-    request.kind = kind == "ratio" ? ops::SweepKind::ConstraintRatio : ops::SweepKind::ProcessCount;
     auto points = ops::parseSweepPoints(request.kind, parser.value("points").toStdString());
     if (!points)
         return report(prefixedBy("--points")(points.error()));
     Registry<Mapper> registry;
     mapping::registerBuiltinMappers(registry);
+    for (const auto& p : parser.values("param"))
+        if (p.startsWith("random:"))
+            return usageError("--param " + p + ": random, the baseline, runs with its defaults");
     auto chosen = mapperList(parser, registry, false);
     if (!chosen)
         return report(chosen.error());
@@ -581,21 +605,33 @@ int runSweep(const QStringList& arguments)
     if (!parser.isSet("project") && !parser.isSet("sites"))
         return usageError("name the network with --project, or with --sites, --latency and --bandwidth");
     if (parser.isSet("project"))
-        if (auto ok = refuseRawWithProject(parser, {"sites", "latency", "bandwidth"}); !ok)
-            return report(ok.error());
+        if (auto raw = refuseRawWithProject(parser, {"sites", "latency", "bandwidth"}); !raw)
+            return report(raw.error());
     auto project = parser.isSet("project") ? document::ProjectFile::load(parser.value("project"))
                                            : loadSitesAndNetwork(parser);
-    if (!project)
-        return report(project.error());
-    if (request.kind == ops::SweepKind::ConstraintRatio) {
+    if (project && byRatio) {
         if (project->applications.empty())
-            return usageError("a sweep of the constraint ratio needs a project with an application (--project)");
+            project = makeError(
+                ErrorCode::InvalidInput,
+                "the project has no application whose pins a sweep of the constraint ratio could redraw",
+                {parser.value("project").toStdString()});
+        else if (parser.isSet("application")
+                 && project->applicationIndex(parser.value("application").toStdString()) < 0) {
+            std::string names;
+            for (const auto& a : project->applications)
+                names += (names.empty() ? "'" : ", '") + a.name + "'";
+            project = makeError(ErrorCode::InvalidInput,
+                                "no application named '" + parser.value("application").toStdString()
+                                    + "'; the project has " + names,
+                                {parser.value("project").toStdString()});
+        }
+    }
+    // Every rank read the inputs: all go on, or all stop with the first failure.
+    if (int code = agreeToRun(statusOf(project)); code >= 0)
+        return code;
+    if (byRatio)
         request.application = parser.isSet("application") ? parser.value("application").toStdString()
                                                           : project->applications.front().name;
-        if (project->applicationIndex(request.application) < 0)
-            return report(
-                makeError(ErrorCode::InvalidInput, "the project has no application '" + request.application + "'"));
-    }
     request.completeNetwork = project->completeNetwork();
     request.project = std::make_shared<const document::Project>(std::move(*project));
     request.pattern = parser.value("pattern").toStdString();

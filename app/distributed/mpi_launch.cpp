@@ -136,15 +136,32 @@ private:
     int m_size = 1;
 };
 
-/// The number of processes the launcher says it started (Open MPI's mpirun, PMI-1 and PMI-2 launchers such as
-/// MPICH's hydra); -1 when a PMIx launcher (srun --mpi=pmix) started this one without saying how many; 0 when no
-/// launcher did.
-int launcherSize()
+} // namespace
+
+int Launch::launcherSize()
 {
+    // Open MPI's mpirun; PMI-1 and PMI-2 launchers (MPICH's hydra, srun --mpi=pmi2).
     for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
         if (const char* value = std::getenv(name); value && *value)
             return std::max(1, std::atoi(value));
-    return std::getenv("PMIX_RANK") ? -1 : 0;
+    return std::getenv("PMIX_RANK") ? -1 : 0; // srun --mpi=pmix
+}
+
+int Launch::launcherRank()
+{
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+        if (const char* value = std::getenv(name); value && *value)
+            return std::atoi(value);
+    return 0;
+}
+
+namespace {
+
+/// How many tasks Slurm started for this job step (1 outside Slurm).
+int slurmTasks()
+{
+    const char* value = std::getenv("SLURM_STEP_NUM_TASKS");
+    return value && *value ? std::max(1, std::atoi(value)) : 1;
 }
 
 } // namespace
@@ -153,8 +170,15 @@ Expected<std::unique_ptr<Launch>> Launch::join(int* argc, char*** argv)
 {
     std::unique_ptr<Launch> launch(new Launch());
     const int expected = launcherSize();
-    if (expected == 0)
+    if (expected == 0) {
+        // srun without an MPI plugin starts N copies that know nothing of each other: N whole runs, one output.
+        if (slurmTasks() > 1)
+            return makeError(ErrorCode::InvalidInput,
+                             "srun started " + std::to_string(slurmTasks())
+                                 + " tasks without MPI, so each would run the whole command: start them with srun "
+                                   "--mpi=pmix (or Open MPI's mpirun)");
         return launch;
+    }
     // hwloc, which Open MPI uses to find the cores, would load its OpenGL and OpenCL plugins, and with them the
     // display libraries a cluster node may lack.
     setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl", 0);
@@ -163,13 +187,21 @@ Expected<std::unique_ptr<Launch>> Launch::join(int* argc, char*** argv)
     int provided = 0;
     if (g_mpi.initThread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return makeError(ErrorCode::Internal, "an MPI launcher started meridian-cli, but MPI could not start");
+    // Only the main thread calls MPI; the mappers' worker threads never do.
+    if (provided < MPI_THREAD_FUNNELED) {
+        g_mpi.abort(MPI_COMM_WORLD, 1);
+        return makeError(ErrorCode::Internal, "this MPI library does not allow threads beside the one calling MPI");
+    }
     launch->m_launched = true;
     launch->m_owned = std::make_unique<MpiRanks>();
     launch->m_ranks = launch->m_owned.get();
-    if (expected > 0 && launch->m_ranks->size() != expected)
+    const int seen = launch->m_ranks->size();
+    // Under Open MPI's mpirun inside a Slurm job, Slurm's count is that of mpirun's daemons: only a PMIx launch is
+    // checked against it.
+    if ((expected > 0 && seen != expected) || (expected < 0 && slurmTasks() > 1 && seen != slurmTasks()))
         return makeError(ErrorCode::InvalidInput,
-                         "the launcher started " + std::to_string(expected) + " processes, but MPI sees "
-                             + std::to_string(launch->m_ranks->size())
+                         "the launcher started " + std::to_string(std::max(expected, slurmTasks()))
+                             + " processes, but MPI sees " + std::to_string(seen)
                              + ": it is not the launcher of the MPI meridian-cli is built with (Open MPI); start "
                                "it with Open MPI's mpirun (mpirun.openmpi), or srun with --mpi=pmix");
     return launch;

@@ -22,6 +22,11 @@ public:
     Launch& operator=(const Launch&) = delete;
 
     const Ranks& ranks() const { return *m_ranks; }
+    /// The number of processes a launcher says it started, from the environment alone (MPI untouched): 0 when no
+    /// launcher started this one, -1 when one did without saying how many (PMIx).
+    static int launcherSize();
+    /// This process's rank as the launcher's environment gives it (0 when it gives none).
+    static int launcherRank();
     /// Whether an MPI launcher started this process.
     bool launched() const { return m_launched; }
     /// Stops every rank of the job at once with this exit code (MPI_Abort), for a failure the others cannot learn

@@ -28,6 +28,8 @@ Expected<CompareResult> compareMappers(const CompareRequest& request, const Regi
                        });
     if (!problem)
         return problem.error();
+    if (request.seeds < 1)
+        return makeError(ErrorCode::InvalidInput, "compare needs at least one seed");
     std::vector<const mapping::Mapper*> chosen;
     for (const auto& [id, params] : request.mappers) {
         chosen.push_back(mappers.find(id));

@@ -5,9 +5,9 @@
 #include "core/synth/constraint_generator.h"
 #include "core/synth/patterns.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <sstream>
 
@@ -55,41 +55,55 @@ std::string pointText(SweepKind kind, double x)
     return out.str();
 }
 
+/// A sweep point's application or generated pattern and its topology, kept for the point's next seed.
+struct SweepPoint {
+    double x = std::nan("");
+    model::Topology topology;
+    model::CommMatrix comm;
+};
+
 /// One unit of a sweep: at point x with one seed, the pins drawn, then random and every mapper of the request;
 /// returns each mapper's cost normalised to random's, then each one's runtime (s). `progress` receives the
 /// fraction of the current run and its mapper; `stepDone` is called after each run.
 Expected<std::vector<double>> sweepUnit(const SweepRequest& request, const Registry<mapping::Mapper>& mappers,
-                                        const mapping::Mapper& random, const model::Network& scaledNetwork, double x,
-                                        std::uint64_t seed,
+                                        const mapping::Mapper& random, const model::Network& scaledNetwork,
+                                        SweepPoint& point, double x, std::uint64_t seed,
                                         const std::function<void(double, const std::string&)>& progress,
                                         const std::function<void()>& stepDone, const std::function<bool()>& canceled)
 {
     const auto& project = *request.project;
-    model::Topology topology = project.topology;
-    model::CommMatrix comm;
     double ratio = request.constraintRatio;
-    if (request.kind == SweepKind::ConstraintRatio) {
-        const int a = project.applicationIndex(request.application);
-        if (a < 0)
-            return makeError(ErrorCode::InvalidInput, "the project has no application '" + request.application + "'");
-        comm = project.applications[a].comm;
+    if (request.kind == SweepKind::ConstraintRatio)
         ratio = x;
-    } else {
-        const auto pattern = synth::patternFromId(request.pattern);
-        if (!pattern)
-            return makeError(ErrorCode::InvalidInput, "unknown pattern '" + request.pattern + "'");
-        synth::PatternOptions options;
-        options.processes = static_cast<int>(x);
-        auto generated = synth::generatePattern(*pattern, options)
-                             .transform_error(prefixedBy(pointText(request.kind, x)));
-        if (!generated)
-            return generated.error();
-        comm = std::move(*generated);
-        auto scaled = scaledTopology(project.topology, options.processes);
-        if (!scaled)
-            return scaled.error();
-        topology = std::move(*scaled);
+    if (!(point.x == x)) { // a new point: its pattern and topology (a point's seeds follow each other)
+        point.x = std::nan("");
+        point.topology = project.topology;
+        if (request.kind == SweepKind::ConstraintRatio) {
+            const int a = project.applicationIndex(request.application);
+            if (a < 0)
+                return makeError(ErrorCode::InvalidInput,
+                                 "the project has no application '" + request.application + "'");
+            point.comm = project.applications[a].comm;
+        } else {
+            const auto pattern = synth::patternFromId(request.pattern);
+            if (!pattern)
+                return makeError(ErrorCode::InvalidInput, "unknown pattern '" + request.pattern + "'");
+            synth::PatternOptions options;
+            options.processes = static_cast<int>(x);
+            auto generated = synth::generatePattern(*pattern, options)
+                                 .transform_error(prefixedBy(pointText(request.kind, x)));
+            if (!generated)
+                return generated.error();
+            point.comm = std::move(*generated);
+            auto scaled = scaledTopology(project.topology, options.processes);
+            if (!scaled)
+                return scaled.error();
+            point.topology = std::move(*scaled);
+        }
+        point.x = x;
     }
+    const model::Topology& topology = point.topology;
+    const model::CommMatrix& comm = point.comm;
     const auto& network = request.kind == SweepKind::ProcessCount ? scaledNetwork : request.completeNetwork;
     auto problem = synth::generateConstraints(comm.processCount(), ratio, topology, seed)
                        .and_then([&](const model::Constraints& pins) {
@@ -157,12 +171,13 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
     const std::size_t steps = static_cast<std::size_t>(share.end - share.begin) * (m + 1);
     std::size_t step = 0;
     std::vector<double> values; // per unit: m normalised costs, then m runtimes
+    SweepPoint point;
     Status local;
     for (std::int64_t u = share.begin; u < share.end && local; ++u) {
         const double x = request.points[static_cast<std::size_t>(u / request.seeds)];
         const auto seed = static_cast<std::uint64_t>(u % request.seeds + 1);
         auto unit = sweepUnit(
-            request, mappers, *random, scaledNetwork, x, seed,
+            request, mappers, *random, scaledNetwork, point, x, seed,
             [&](double f, const std::string& what) {
                 feedback.setProgress((static_cast<double>(step) + f) / static_cast<double>(steps),
                                      pointText(request.kind, x) + ": " + what);
@@ -200,6 +215,7 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
 
 Expected<std::vector<double>> parseSweepPoints(SweepKind kind, std::string_view text)
 {
+    constexpr int kMaxSweepProcesses = 1000000;
     std::vector<double> points;
     const bool ratio = kind == SweepKind::ConstraintRatio;
     std::size_t at = 0;
@@ -211,14 +227,19 @@ Expected<std::vector<double>> parseSweepPoints(SweepKind kind, std::string_view 
         part.erase(part.find_last_not_of(" \t") + 1);
         if (part.empty())
             continue;
-        char* end = nullptr;
-        const double v = std::strtod(part.c_str(), &end);
-        if (end != part.c_str() + part.size() || !std::isfinite(v) || (ratio && (v < 0 || v > 1))
-            || (!ratio && (v < 2 || v != std::floor(v) || v > 1e6)))
+        // Not strtod: the C locale of a German or French desktop would read "0.2" as 0.
+        double v = 0.0;
+        const auto [end, failed] = std::from_chars(part.data(), part.data() + part.size(), v);
+        const bool number = failed == std::errc() && end == part.data() + part.size() && std::isfinite(v);
+        if (!number || (ratio && (v < 0 || v > 1)) || (!ratio && (v < 2 || v != std::floor(v))))
             return makeError(ErrorCode::InvalidInput,
                              "'" + part + "' is not "
                                  + (ratio ? std::string("a ratio between 0 and 1")
                                           : std::string("a whole process count of at least 2")));
+        if (!ratio && v > kMaxSweepProcesses)
+            return makeError(ErrorCode::InvalidInput,
+                             "'" + part + "' processes: a sweep generates patterns of at most "
+                                 + std::to_string(kMaxSweepProcesses) + " processes");
         points.push_back(v);
     }
     if (points.empty())

@@ -71,10 +71,12 @@ Share shareOf(std::int64_t count, int rank, int size)
     return {begin, begin + base + (rank < extra ? 1 : 0)};
 }
 
+void Unpacker::fail() { throw std::runtime_error("a rank's message is shorter than its contents say"); }
+
 void Unpacker::take(void* out, std::size_t n)
 {
     if (n > m_bytes.size())
-        throw std::runtime_error("a rank's message is shorter than its contents say");
+        fail();
     if (n > 0)
         std::memcpy(out, m_bytes.data(), n);
     m_bytes.remove_prefix(n);

@@ -36,8 +36,8 @@ public:
 
 /// Returns on every rank the first failure of all ranks (the lowest rank's, named "rank R of N" unless it is rank 0,
 /// which speaks for all when the ranks fail alike), or success when every rank succeeded. A sharded computation
-/// calls it after its local work and before it gathers, so that a rank that failed alone (out of memory, a file
-/// only it could not read) stops every rank with its own message.
+/// calls it after its local work and before it gathers, so that a rank that failed alone (a run of its share, a
+/// file only it could not read) stops every rank with its own message.
 Status agreeOn(const Ranks& ranks, const Status& local);
 
 /// The share of `count` items, numbered from 0, that `rank` of `size` ranks takes: a contiguous block, the first
@@ -84,13 +84,17 @@ public:
     template <typename T>
     std::vector<T> getVector()
     {
-        std::vector<T> values(get<std::uint64_t>());
+        const auto count = get<std::uint64_t>();
+        if (count > m_bytes.size() / sizeof(T))
+            fail(); // before allocating what the bytes cannot hold
+        std::vector<T> values(count);
         take(values.data(), values.size() * sizeof(T));
         return values;
     }
 
 private:
     void take(void* out, std::size_t n);
+    [[noreturn]] static void fail();
     std::string_view m_bytes;
 };
 

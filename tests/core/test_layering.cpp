@@ -18,7 +18,9 @@ const QStringList kOperations = {"project",     "jobs",    "capture",     "simul
 /// the report's figures, then the features' panels, then the main window that holds them all.
 QMap<QString, QStringList> allowedIncludes()
 {
-    const QStringList ops = kOperations.mid(0, kOperations.size() - 1); // every operation but the CLI's commands
+    // Every operation but MPI (which only meridian-cli links) and the CLI's commands.
+    QStringList ops = kOperations.mid(0, kOperations.size() - 1);
+    ops.removeAll("distributed");
     const QStringList featureUi = ops + QStringList{"project/ui", "report"};
     QMap<QString, QStringList> allowed{
         {"project", {}},
@@ -29,7 +31,7 @@ QMap<QString, QStringList> allowedIncludes()
         {"partitioning", {"project"}},
         {"collectives", {"project"}},
         {"mapping", {"project", "simulation"}},
-        {"cli", ops},
+        {"cli", ops + QStringList{"distributed"}},
         {"project/ui", ops},
         {"report", ops + QStringList{"project/ui"}},
         {"capture/ui", featureUi},

@@ -34,7 +34,16 @@ private:
         p.start(MERIDIAN_MPIRUN,
                 QStringList{"--allow-run-as-root", "--oversubscribe", "-np", QString::number(ranks), MERIDIAN_CLI}
                     + args);
-        p.waitForFinished(300000);
+        if (!p.waitForFinished(300000)) {
+            // A rank that waits forever for another is the failure this test looks for: end the job, say so.
+            p.terminate();
+            if (!p.waitForFinished(10000))
+                p.kill();
+            p.waitForFinished(10000);
+            return {-1, p.readAllStandardOutput(), "timed out after 300 s: " + p.readAllStandardError(), 0.0};
+        }
+        if (p.exitStatus() != QProcess::NormalExit)
+            return {-1, p.readAllStandardOutput(), "mpirun crashed: " + p.readAllStandardError(), 0.0};
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError(), 0.0};
     }
 
@@ -168,6 +177,30 @@ private Q_SLOTS:
         QVERIFY(refused.err.contains("the sweep sets refine's objective and weight itself"));
     }
 
+    void aFailureStopsEveryRankWithOneMessage()
+    {
+        // sp needs a square number of processes: the point 10 fails, and over 2 or 3 ranks only on rank 1, which
+        // holds that unit (2 units: blocks of 1, 1 and 0).
+        const QStringList args{"sweep",    "--project", m_project, "--kind", "processes",    "--pattern", "sp",
+                               "--points", "16,10",     "--seeds", "1",      "--algorithms", "geo"};
+        const auto alone = meridian::test::cli(args);
+        QCOMPARE(alone.code, 2);
+        QVERIFY2(alone.err.contains("10 processes: ") && alone.err.contains("square number"), alone.err.constData());
+        for (int ranks : {2, 3}) {
+            const auto run = mpirun(ranks, args);
+            QCOMPARE(run.code, 2);
+            QVERIFY(run.out.isEmpty());
+            const QString err = QString::fromUtf8(run.err);
+            QCOMPARE(err.count("meridian-cli: error:"), 1);
+            QVERIFY2(err.contains(QString("rank 1 of %1: 10 processes: ").arg(ranks)), qPrintable(err));
+        }
+        // Inputs that no rank can read stop every rank before any work, with one message.
+        const auto missing = mpirun(3, {"map", "--project", "/nonexistent/p.meridian", "--algorithm", "monte-carlo"});
+        QCOMPARE(missing.code, 2);
+        QCOMPARE(QString::fromUtf8(missing.err).count("meridian-cli: error:"), 1);
+        QVERIFY2(missing.err.contains("/nonexistent/p.meridian"), missing.err.constData());
+    }
+
     void aCommandThatRunsWholeIsRefusedOnce()
     {
         for (const QStringList& args :
@@ -177,6 +210,12 @@ private Q_SLOTS:
             QVERIFY(run.out.isEmpty());
             QCOMPARE(QString::fromUtf8(run.err).count("runs whole in one process"), 1);
         }
+        const auto report = mpirun(2, {"report", "--project", m_project, "--out", "/tmp/never.pdf"});
+        QCOMPARE(report.code, 2);
+        QCOMPARE(QString::fromUtf8(report.err).count("runs whole in one process"), 1);
+        const auto unknown = mpirun(2, {"mapp"});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY(unknown.err.contains("unknown command 'mapp'"));
         // One rank is one process: nothing to refuse.
         const auto one = mpirun(1, {"info", m_project});
         QVERIFY2(one.code == 0, one.err.constData());

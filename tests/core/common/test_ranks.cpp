@@ -132,7 +132,11 @@ private Q_SLOTS:
         });
         for (const auto& s : said)
             QCOMPARE(s, std::string("rank 1 of 3: no memory 1"));
-        onRanks(2, [&](const Ranks& ranks) { QVERIFY(agreeOn(ranks, {})); });
+        std::vector<int> agreed(2, 0);
+        onRanks(2, [&](const Ranks& ranks) {
+            agreed[static_cast<std::size_t>(ranks.rank())] = agreeOn(ranks, {}) ? 1 : 0;
+        });
+        QCOMPARE(agreed, (std::vector<int>{1, 1}));
     }
 
     void monteCarloOverRanksIsOneProcesssResult()
@@ -153,15 +157,25 @@ private Q_SLOTS:
         Registry<mapping::Mapper> registry;
         mapping::registerBuiltinMappers(registry);
         const auto* mc = registry.find("monte-carlo");
-        auto values = *ParamValues::parse(mc->parameters(), {"samples=50000", "keep=9000", "threads=2"});
+        // 13 chunks of 4096: shares of 5, 4 and 4 chunks; the 30,000 kept costs span ranks 0 and 1.
+        auto values = *ParamValues::parse(mc->parameters(), {"samples=50000", "keep=30000", "threads=2"});
         const Feedback alone;
-        const auto expected = *mc->map(problem, values, 3, alone);
+        const auto one = mc->map(problem, values, 3, alone);
+        QVERIFY(one);
+        const auto& expected = *one;
+        QCOMPARE(expected.costSamples.size(), std::size_t{30000});
         std::vector<mapping::MappingResult> results(3);
+        std::vector<int> mapped(3, 0);
         onRanks(3, [&](const Ranks& ranks) {
             Feedback feedback;
             feedback.setRanks(ranks);
-            results[static_cast<std::size_t>(ranks.rank())] = *mc->map(problem, values, 3, feedback);
+            auto result = mc->map(problem, values, 3, feedback);
+            if (!result)
+                return;
+            mapped[static_cast<std::size_t>(ranks.rank())] = 1;
+            results[static_cast<std::size_t>(ranks.rank())] = std::move(*result);
         });
+        QCOMPARE(mapped, (std::vector<int>{1, 1, 1}));
         QCOMPARE(results[0].costSamples, expected.costSamples);
         QCOMPARE(results[0].bestCurve, expected.bestCurve);
         QCOMPARE(results[0].notes, expected.notes);
