@@ -305,6 +305,68 @@ Expected<std::vector<std::pair<std::string, ParamValues>>> mapperList(const QCom
     return chosen;
 }
 
+/// The project a sweep reads (--project, or --sites with the network files), with the application a sweep of
+/// the constraint ratio redraws the pins of.
+Expected<document::Project> sweepProject(const QCommandLineParser& parser, bool byRatio)
+{
+    if (parser.isSet("project"))
+        if (auto raw = refuseRawWithProject(parser, {"sites", "latency", "bandwidth"}); !raw)
+            return raw.error();
+    auto project = parser.isSet("project") ? document::ProjectFile::load(parser.value("project"))
+                                           : loadSitesAndNetwork(parser);
+    if (!project || !byRatio)
+        return project;
+    const std::string file = parser.value("project").toStdString();
+    if (project->applications.empty())
+        return makeError(ErrorCode::InvalidInput,
+                         "the project has no application whose pins a sweep of the constraint ratio could redraw",
+                         {file});
+    if (parser.isSet("application") && project->applicationIndex(parser.value("application").toStdString()) < 0) {
+        std::string names;
+        for (const auto& a : project->applications)
+            names += (names.empty() ? "'" : ", '") + a.name + "'";
+        return makeError(ErrorCode::InvalidInput,
+                         "no application named '" + parser.value("application").toStdString() + "'; the project has "
+                             + names,
+                         {file});
+    }
+    return project;
+}
+
+/// Prints a sweep's result as JSON or CSV.
+void printSweep(const ops::SweepResult& swept, const QString& kind, bool csv)
+{
+    const int seeds = swept.seeds;
+    if (csv) {
+        std::printf("point,algorithm,seeds,normalized_to_random,mean_runtime_s\n");
+        for (std::size_t p = 0; p < swept.points.size(); ++p)
+            for (std::size_t k = 0; k < swept.mappers.size(); ++k)
+                std::printf("%.9g,%s,%d,%.9g,%.6g\n", swept.points[p], swept.mappers[k].c_str(), seeds,
+                            swept.normalisedCost[k][p], swept.runtimeSeconds[k][p]);
+        return;
+    }
+    QJsonArray rows;
+    for (std::size_t k = 0; k < swept.mappers.size(); ++k) {
+        QJsonArray cost, runtime;
+        for (std::size_t p = 0; p < swept.points.size(); ++p) {
+            cost.append(swept.normalisedCost[k][p]);
+            runtime.append(swept.runtimeSeconds[k][p]);
+        }
+        rows.append(QJsonObject{{"algorithm", QString::fromStdString(swept.mappers[k])},
+                                {"normalized_to_random", cost},
+                                {"mean_runtime_s", runtime}});
+    }
+    QJsonArray pointList;
+    for (double x : swept.points)
+        pointList.append(x);
+    printJson(QJsonObject{{"kind", kind},
+                          {kind == "ratio" ? "application" : "pattern", QString::fromStdString(swept.subject)},
+                          {"points", pointList},
+                          {"seeds", seeds},
+                          {"baseline", "random"},
+                          {"results", rows}});
+}
+
 } // namespace
 
 int runMap(const QStringList& arguments)
@@ -604,28 +666,7 @@ int runSweep(const QStringList& arguments)
 
     if (!parser.isSet("project") && !parser.isSet("sites"))
         return usageError("name the network with --project, or with --sites, --latency and --bandwidth");
-    if (parser.isSet("project"))
-        if (auto raw = refuseRawWithProject(parser, {"sites", "latency", "bandwidth"}); !raw)
-            return report(raw.error());
-    auto project = parser.isSet("project") ? document::ProjectFile::load(parser.value("project"))
-                                           : loadSitesAndNetwork(parser);
-    if (project && byRatio) {
-        if (project->applications.empty())
-            project = makeError(
-                ErrorCode::InvalidInput,
-                "the project has no application whose pins a sweep of the constraint ratio could redraw",
-                {parser.value("project").toStdString()});
-        else if (parser.isSet("application")
-                 && project->applicationIndex(parser.value("application").toStdString()) < 0) {
-            std::string names;
-            for (const auto& a : project->applications)
-                names += (names.empty() ? "'" : ", '") + a.name + "'";
-            project = makeError(ErrorCode::InvalidInput,
-                                "no application named '" + parser.value("application").toStdString()
-                                    + "'; the project has " + names,
-                                {parser.value("project").toStdString()});
-        }
-    }
+    auto project = sweepProject(parser, byRatio);
     // Every rank read the inputs: all go on, or all stop with the first failure.
     if (int code = agreeToRun(statusOf(project)); code >= 0)
         return code;
@@ -644,34 +685,7 @@ int runSweep(const QStringList& arguments)
     auto swept = ops::runSweep(request, registry, feedback);
     if (!swept)
         return report(swept.error());
-    if (format == "csv") {
-        std::printf("point,algorithm,seeds,normalized_to_random,mean_runtime_s\n");
-        for (std::size_t p = 0; p < swept->points.size(); ++p)
-            for (std::size_t k = 0; k < swept->mappers.size(); ++k)
-                std::printf("%.9g,%s,%d,%.9g,%.6g\n", swept->points[p], swept->mappers[k].c_str(), seeds,
-                            swept->normalisedCost[k][p], swept->runtimeSeconds[k][p]);
-        return kExitOk;
-    }
-    QJsonArray rows;
-    for (std::size_t k = 0; k < swept->mappers.size(); ++k) {
-        QJsonArray cost, runtime;
-        for (std::size_t p = 0; p < swept->points.size(); ++p) {
-            cost.append(swept->normalisedCost[k][p]);
-            runtime.append(swept->runtimeSeconds[k][p]);
-        }
-        rows.append(QJsonObject{{"algorithm", QString::fromStdString(swept->mappers[k])},
-                                {"normalized_to_random", cost},
-                                {"mean_runtime_s", runtime}});
-    }
-    QJsonArray pointList;
-    for (double x : swept->points)
-        pointList.append(x);
-    printJson(QJsonObject{{"kind", kind},
-                          {kind == "ratio" ? "application" : "pattern", QString::fromStdString(swept->subject)},
-                          {"points", pointList},
-                          {"seeds", seeds},
-                          {"baseline", "random"},
-                          {"results", rows}});
+    printSweep(*swept, kind, format == "csv");
     return kExitOk;
 }
 
