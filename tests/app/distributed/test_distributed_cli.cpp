@@ -105,6 +105,25 @@ private Q_SLOTS:
         }
     }
 
+    void refineReplaysOnARank()
+    {
+        // refine judges its last candidates with an SMPI replay: smpirun started from inside an Open MPI rank.
+        const QStringList args{"compare",           "--project", m_project, "--algorithms", "refine", "--param",
+                               "refine:searches=2", "--seeds",   "2",       "--format",     "csv"};
+        const auto table = [](const QByteArray& csv) {
+            return QString::fromUtf8(csv).replace(QRegularExpression(",[^,\n]*\n"), "\n");
+        };
+        const auto alone = meridian::test::cli(args, 120000);
+        QVERIFY2(alone.code == 0, alone.err.constData());
+        const auto run = mpirun(2, args);
+        QVERIFY2(run.code == 0, run.err.constData());
+        QCOMPARE(table(run.out), table(alone.out));
+        const auto notes = meridian::test::cli({"map", "--project", m_project, "--algorithm", "refine", "--param",
+                                                "searches=2"},
+                                               120000);
+        QVERIFY2(notes.out.contains("replayed the last two candidates"), notes.out.constData());
+    }
+
     void sweepsAreTheSameOnAnyNumberOfRanks()
     {
         // The runtimes are each run's own.
