@@ -6,6 +6,15 @@
 
 namespace meridian::test {
 
+/// True in a build under AddressSanitizer or ThreadSanitizer (scripts/dev sanitize and tsan), where every process
+/// runs several times slower. Tests that repeat one check many times (kill loops, rank counts) repeat it fewer
+/// times there; each repetition checks the same as in a Release build.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kUnderSanitizer = true;
+#else
+inline constexpr bool kUnderSanitizer = false;
+#endif
+
 /// Returns the path of a fixture in tests/data.
 inline std::string data(const std::string& name) { return std::string(MERIDIAN_TEST_DATA) + "/" + name; }
 inline QString qdata(const std::string& name) { return QString::fromStdString(data(name)); }
