@@ -552,6 +552,10 @@ Status commitTogether(const std::vector<StreamedFile*>& files)
         return checked;
     if (auto finished = completeJournal(journal, theseFiles(paths)); !finished)
         return finished;
+    // As writeFilesWithJournal: what killed writers of these files left goes (this process's temporaries stay).
+    removeStaleTemporaries(journal);
+    for (const auto& path : paths)
+        removeStaleTemporaries(path);
     // The temporaries are renamed (or removed on failure) by the transaction, not by the files' destructors.
     for (auto* f : files)
         f->markCommitted();

@@ -323,6 +323,29 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(notes));
     }
 
+    // Streamed outputs (a partition's E.tsv and masters) clean up after killed writers as written ones do: a
+    // temporary of a process that no longer exists goes when the set is committed; this process's stay until then.
+    void streamedFilesRemoveWhatKilledWritersLeft()
+    {
+        QTemporaryDir dir;
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(0);
+        ::waitpid(child, nullptr, 0);
+        const std::string edges = dir.filePath("e.tsv").toStdString();
+        const std::string masters = dir.filePath("m.tsv").toStdString();
+        for (const auto& f : {edges, masters, edges + ".saving"})
+            QVERIFY(io::writeTextFileAtomically(f + QString(".part-%1-0-0000beef").arg(child).toStdString(), "x"));
+        auto e = io::StreamedFile::create(edges);
+        auto m = io::StreamedFile::create(masters);
+        QVERIFY(e && m);
+        QVERIFY(e->append("0\t1\t0\n") && m->append("0\t0\n"));
+        QVERIFY(e->finish() && m->finish());
+        QVERIFY(io::commitTogether({&*e, &*m}));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), (QStringList{"e.tsv", "m.tsv"}));
+        QCOMPARE(readAll(QString::fromStdString(edges)), QByteArray("0\t1\t0\n"));
+    }
+
     // A waiter whose lock file was removed (a holder discarded it) takes the lock on the file now at the path.
     void aWaiterTakesTheLockAgainAfterTheFileWasRemoved()
     {
