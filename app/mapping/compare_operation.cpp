@@ -62,21 +62,8 @@ Expected<CompareResult> compareMappers(const CompareRequest& request, const Regi
     }
     if (auto agreed = agreeOn(ranks, local); !agreed)
         return agreed.error();
-    Packer mine;
-    mine.putVector(costs);
-    mine.putVector(runtimes);
-    std::string all;
-    for (const auto& bytes : ranks.gather(mine.bytes()))
-        all += bytes;
-    ranks.broadcast(all);
-    costs.clear();
-    runtimes.clear();
-    for (Unpacker in(all); costs.size() < static_cast<std::size_t>(runs);) {
-        const auto c = in.getVector<double>();
-        const auto t = in.getVector<double>();
-        costs.insert(costs.end(), c.begin(), c.end());
-        runtimes.insert(runtimes.end(), t.begin(), t.end());
-    }
+    costs = concatenatedOnEveryRank(ranks, costs);
+    runtimes = concatenatedOnEveryRank(ranks, runtimes);
 
     CompareResult result;
     result.processes = problem->processCount();

@@ -190,17 +190,7 @@ Expected<SweepResult> runSweep(const SweepRequest& request, const Registry<mappi
     }
     if (auto agreed = agreeOn(ranks, local); !agreed)
         return agreed.error();
-    Packer mine;
-    mine.putVector(values);
-    std::string all;
-    for (const auto& bytes : ranks.gather(mine.bytes()))
-        all += bytes;
-    ranks.broadcast(all);
-    values.clear();
-    for (Unpacker in(all); values.size() < static_cast<std::size_t>(units) * 2 * m;) {
-        const auto part = in.getVector<double>();
-        values.insert(values.end(), part.begin(), part.end());
-    }
+    values = concatenatedOnEveryRank(ranks, values);
     for (std::int64_t u = 0; u < units; ++u) {
         const auto p = static_cast<std::size_t>(u / request.seeds);
         const double* unit = values.data() + static_cast<std::size_t>(u) * 2 * m;

@@ -71,6 +71,23 @@ Share shareOf(std::int64_t count, int rank, int size)
     return {begin, begin + base + (rank < extra ? 1 : 0)};
 }
 
+std::vector<double> concatenatedOnEveryRank(const Ranks& ranks, const std::vector<double>& local)
+{
+    Packer mine;
+    mine.putVector(local);
+    std::string all;
+    for (const auto& bytes : ranks.gather(mine.bytes()))
+        all += bytes;
+    ranks.broadcast(all);
+    std::vector<double> values;
+    Unpacker in(all);
+    for (int r = 0; r < ranks.size(); ++r) {
+        const auto part = in.getVector<double>();
+        values.insert(values.end(), part.begin(), part.end());
+    }
+    return values;
+}
+
 void Unpacker::fail() { throw std::runtime_error("a rank's message is shorter than its contents say"); }
 
 void Unpacker::take(void* out, std::size_t n)

@@ -48,6 +48,10 @@ struct Share {
 };
 Share shareOf(std::int64_t count, int rank, int size);
 
+/// Returns on every rank the values of every rank's `local`, one after the other in rank order: what a computation
+/// split by shareOf() gathers when every rank needs the whole result.
+std::vector<double> concatenatedOnEveryRank(const Ranks& ranks, const std::vector<double>& local);
+
 /// Appends plain values to a byte string and reads them back, for what ranks send each other (one machine's byte
 /// order: the ranks of one job run the same build).
 class Packer {

@@ -117,6 +117,21 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, in.get<char>());
     }
 
+    void everyRankGetsEveryRanksValuesInRankOrder()
+    {
+        QCOMPARE(concatenatedOnEveryRank(Ranks::single(), {1.5, 2.5}), (std::vector<double>{1.5, 2.5}));
+        // Three ranks with shares of 2, 0 and 1 values (a rank may have nothing to give).
+        std::vector<std::vector<double>> got(3);
+        onRanks(3, [&](const Ranks& ranks) {
+            const std::vector<std::vector<double>> local{{1.0, 2.0}, {}, {3.0}};
+            got[static_cast<std::size_t>(ranks.rank())] = concatenatedOnEveryRank(ranks,
+                                                                                  local[static_cast<std::size_t>(
+                                                                                      ranks.rank())]);
+        });
+        for (const auto& values : got)
+            QCOMPARE(values, (std::vector<double>{1.0, 2.0, 3.0}));
+    }
+
     void aFailureOnOneRankReachesEveryRank()
     {
         QVERIFY(agreeOn(Ranks::single(), {}));
