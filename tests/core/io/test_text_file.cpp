@@ -44,6 +44,17 @@ io::JournalScope ownFilesIn(const QString& folder)
         "the project's own files");
 }
 
+/// The id of a process that has exited: what a killed writer's temporary names.
+pid_t exitedProcessId()
+{
+    const pid_t child = ::fork();
+    if (child == 0)
+        ::_exit(0);
+    if (child > 0)
+        ::waitpid(child, nullptr, 0);
+    return child;
+}
+
 } // namespace
 
 class TestTextFile : public QObject {
@@ -136,11 +147,8 @@ private Q_SLOTS:
         const std::string project = dir.filePath("p.meridian").toStdString();
         const std::string journal = project + ".saving";
         // A writer that has exited (its process id no longer exists), this process, and an unrelated name.
-        const pid_t child = ::fork();
-        if (child == 0)
-            ::_exit(0);
+        const pid_t child = exitedProcessId();
         QVERIFY(child > 0);
-        ::waitpid(child, nullptr, 0);
         const QString dead = QString::fromStdString(project) + QString(".part-%1-0-0000beef").arg(child);
         const QString mine = QString::fromStdString(project) + QString(".part-%1-7-0000beef").arg(::getpid());
         const QString other = dir.filePath("p.meridian.part-notapid");
@@ -304,10 +312,8 @@ private Q_SLOTS:
     void staleTemporariesThatAJournalNamesStay()
     {
         QTemporaryDir dir;
-        const pid_t child = ::fork();
-        if (child == 0)
-            ::_exit(0);
-        ::waitpid(child, nullptr, 0);
+        const pid_t child = exitedProcessId();
+        QVERIFY(child > 0);
         const std::string sidecar = dir.filePath("b.volume.mtx").toStdString();
         const QString named = QString::fromStdString(sidecar) + QString(".part-%1-0-0000beef").arg(child);
         const QString loose = QString::fromStdString(sidecar) + QString(".part-%1-1-0000beef").arg(child);
@@ -328,10 +334,8 @@ private Q_SLOTS:
     void streamedFilesRemoveWhatKilledWritersLeft()
     {
         QTemporaryDir dir;
-        const pid_t child = ::fork();
-        if (child == 0)
-            ::_exit(0);
-        ::waitpid(child, nullptr, 0);
+        const pid_t child = exitedProcessId();
+        QVERIFY(child > 0);
         const std::string edges = dir.filePath("e.tsv").toStdString();
         const std::string masters = dir.filePath("m.tsv").toStdString();
         for (const auto& f : {edges, masters, edges + ".saving"})
