@@ -26,8 +26,11 @@ public:
     {
         const std::size_t first = m_records.size();
         m_records.resize(first + count);
-        for (std::size_t k = 0; k < count; ++k)
+        for (std::size_t k = 0; k < count; ++k) {
             m_records[first + k].sites.replicas = 1ull << homes[k];
+            if constexpr (requires(R r) { r.home; })
+                m_records[first + k].home = homes[k];
+        }
     }
     void place(const std::uint32_t* src, const std::uint32_t* dst, std::size_t count, std::uint64_t firstEdge,
                std::uint8_t* sites) override
@@ -71,30 +74,16 @@ std::unique_ptr<OnlinePlacer> placerOf(Rule rule)
     return std::make_unique<RecordPlacer<R, Rule>>(std::move(rule));
 }
 
-std::uint64_t mix(std::uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
 struct HashRecord {
     Sites sites;
+    std::uint8_t home = 0;
 };
 
-/// Geo-Cut's Baseline: a seeded hash of the edge's position picks one of the sites holding either endpoint.
 struct HashRule {
     std::uint64_t seed;
     int operator()(const HashRecord& a, const HashRecord& b, std::uint64_t e) const
     {
-        std::uint64_t candidates = a.sites.replicas | b.sites.replicas;
-        std::uint64_t pick = mix(seed + 0x9e3779b97f4a7c15ull * (e + 1))
-            % static_cast<std::uint64_t>(std::popcount(candidates));
-        while (pick--)
-            candidates &= candidates - 1;
-        return std::countr_zero(candidates);
+        return hashSite(seed, a.home, b.home, e);
     }
 };
 

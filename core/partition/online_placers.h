@@ -28,6 +28,21 @@ public:
     virtual void sites(std::vector<std::uint64_t>& replicas, std::vector<std::uint64_t>& inSites) const = 0;
 };
 
+/// Geo-Cut's Baseline, as its paper defines it: random hashing assigns an edge to the data centre holding its source
+/// or its target. A seeded hash of the edge's position in the stream (`edge`, from 0) picks the source's home or the
+/// target's (one site when they share it). It needs nothing but the two homes, so ranks that each hold a part of the
+/// stream place their edges alone and give the one-process partition.
+inline int hashSite(std::uint64_t seed, int sourceHome, int targetHome, std::uint64_t edge)
+{
+    std::uint64_t x = seed + 0x9e3779b97f4a7c15ull * (edge + 1);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return (x & 1) ? targetHome : sourceHome;
+}
+
 /// True for the partitioners with an online placer ("hash", "hdrf").
 bool hasOnlinePlacer(std::string_view algorithm);
 /// The placer of one of them with its parameter values and seed, over `sites` sites (at most 64).

@@ -9,15 +9,15 @@
 
 namespace meridian::partition {
 
-/// `hash`: Geo-Cut's Baseline (PowerGraph's random placement): an edge goes to a site chosen by a seeded
-/// hash among the sites already holding a replica of either endpoint (a vertex's home always does). Edges are
-/// placed in input order (an online placer, shared with the file stream).
+/// `hash`: Geo-Cut's Baseline: random hashing sends an edge to the site holding its source or its target, a seeded
+/// hash of the edge's position choosing which (hashSite). Edges are placed in input order (an online placer, shared
+/// with the file stream); the rule needs only the two homes, so ranks partition a file's parts alone.
 class HashPartitioner final : public Partitioner {
 public:
     std::string_view id() const override { return "hash"; }
     std::string_view description() const override
     {
-        return "Random hash to a site holding either endpoint (Geo-Cut's Baseline)";
+        return "Random hash to the home of the source or the target (Geo-Cut's Baseline)";
     }
 
 private:
