@@ -148,7 +148,7 @@ int main(int argc, char** argv)
         {"sweep", {meridian::cli::runSweep, true}},
         {"pareto", {meridian::cli::runPareto, true}},
         {"list-algorithms", {meridian::cli::runListAlgorithms, false}},
-        {"partition", {meridian::cli::runPartition, false}},
+        {"partition", {meridian::cli::runPartition, true}},
         {"update", {meridian::cli::runUpdate, false}},
     };
     const auto found = commands.find(command);

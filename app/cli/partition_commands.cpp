@@ -126,7 +126,7 @@ int runPartition(const QStringList& arguments)
         return code;
     if (!parser.isSet("graph") || !parser.isSet("out"))
         return usageError("--graph and --out are required");
-    if (int code = checkOutputs(parser, {"out", "masters"}); code >= 0)
+    if (int code = agreeToRun(outputsWritable(parser, {"out", "masters"})); code >= 0)
         return code;
     ops::PartitionFilesRequest request;
     auto format = io::graphFormatFromId(parser.value("format").toStdString());
@@ -145,7 +145,9 @@ int runPartition(const QStringList& arguments)
     request.homesPath = optionalPath(parser, "homes");
     request.edgesPath = parser.value("out").toStdString();
     request.mastersPath = optionalPath(parser, "masters");
-    auto result = ops::partitionFiles(request, registry, Feedback());
+    Feedback feedback;
+    feedback.setRanks(commandRanks());
+    auto result = ops::partitionFiles(request, registry, feedback);
     if (!result)
         return report(result.error());
     printJson(ops::partitionFilesJson(*result, request.settings.topology));

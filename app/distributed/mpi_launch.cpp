@@ -27,6 +27,7 @@ struct Mpi {
     decltype(&MPI_Comm_size) commSize = nullptr;
     decltype(&MPI_Send) send = nullptr;
     decltype(&MPI_Recv) recv = nullptr;
+    decltype(&MPI_Sendrecv) sendrecv = nullptr;
     decltype(&MPI_Bcast) bcast = nullptr;
     decltype(&MPI_Allreduce) allreduce = nullptr;
     decltype(&MPI_Finalized) finalized = nullptr;
@@ -59,9 +60,9 @@ struct Mpi {
         };
         if (take(mpi.initThread, "MPI_Init_thread") && take(mpi.commRank, "MPI_Comm_rank")
             && take(mpi.commSize, "MPI_Comm_size") && take(mpi.send, "MPI_Send") && take(mpi.recv, "MPI_Recv")
-            && take(mpi.bcast, "MPI_Bcast") && take(mpi.allreduce, "MPI_Allreduce")
-            && take(mpi.finalized, "MPI_Finalized") && take(mpi.finalize, "MPI_Finalize")
-            && take(mpi.abort, "MPI_Abort"))
+            && take(mpi.sendrecv, "MPI_Sendrecv") && take(mpi.bcast, "MPI_Bcast")
+            && take(mpi.allreduce, "MPI_Allreduce") && take(mpi.finalized, "MPI_Finalized")
+            && take(mpi.finalize, "MPI_Finalize") && take(mpi.abort, "MPI_Abort"))
             return {};
         return path + " lacks an MPI function meridian-cli calls";
     }
@@ -84,7 +85,7 @@ public:
     {
         std::vector<std::string> all;
         if (m_rank != 0) {
-            send(bytes, 0);
+            send(0, bytes);
             return all;
         }
         all.resize(static_cast<std::size_t>(m_size));
@@ -110,10 +111,33 @@ public:
         return every == 1;
     }
 
-private:
-    static constexpr int kTag = 36;
+    /// In size() - 1 steps: at step k each rank sends to the rank k after it and receives from the rank k before
+    /// it, at once (MPI_Sendrecv), so no step waits on a send that nobody receives yet.
+    std::vector<std::string> exchange(const std::vector<std::string>& toEach) const override
+    {
+        std::vector<std::string> received(static_cast<std::size_t>(m_size));
+        received[static_cast<std::size_t>(m_rank)] = toEach[static_cast<std::size_t>(m_rank)];
+        for (int k = 1; k < m_size; ++k) {
+            const int to = (m_rank + k) % m_size, from = (m_rank - k + m_size) % m_size;
+            const std::string& out = toEach[static_cast<std::size_t>(to)];
+            std::string& in = received[static_cast<std::size_t>(from)];
+            std::uint64_t outSize = out.size(), inSize = 0;
+            g_mpi.sendrecv(&outSize, 1, MPI_UINT64_T, to, kExchangeTag, &inSize, 1, MPI_UINT64_T, from, kExchangeTag,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            in.resize(inSize);
+            for (std::size_t at = 0; at < std::max(outSize, inSize); at += kPiece) {
+                const auto piece = [&](std::uint64_t size) {
+                    return static_cast<int>(at < size ? std::min<std::uint64_t>(kPiece, size - at) : 0);
+                };
+                g_mpi.sendrecv(out.data() + std::min<std::uint64_t>(at, outSize), piece(outSize), MPI_BYTE, to,
+                               kExchangeTag, in.data() + std::min<std::uint64_t>(at, inSize), piece(inSize), MPI_BYTE,
+                               from, kExchangeTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+        }
+        return received;
+    }
 
-    static void send(std::string_view bytes, int to)
+    void send(int to, std::string_view bytes) const override
     {
         std::uint64_t size = bytes.size();
         g_mpi.send(&size, 1, MPI_UINT64_T, to, kTag, MPI_COMM_WORLD);
@@ -121,7 +145,7 @@ private:
             g_mpi.send(bytes.data() + at, static_cast<int>(std::min(kPiece, size - at)), MPI_BYTE, to, kTag,
                        MPI_COMM_WORLD);
     }
-    static std::string receive(int from)
+    std::string receive(int from) const override
     {
         std::uint64_t size = 0;
         g_mpi.recv(&size, 1, MPI_UINT64_T, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -132,6 +156,9 @@ private:
         return bytes;
     }
 
+private:
+    static constexpr int kTag = 36;
+    static constexpr int kExchangeTag = 37; ///< apart from send's, so that an exchange never takes a fold's bytes
     int m_rank = 0;
     int m_size = 1;
 };

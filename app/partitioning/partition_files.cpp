@@ -1,5 +1,6 @@
 #include "app/partitioning/partition_files.h"
 
+#include "core/common/ranks.h"
 #include "core/io/edge_partition_io.h"
 #include "core/partition/cost_bound.h"
 #include "core/partition/snap_stream.h"
@@ -125,6 +126,15 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
     out.peakMemoryBytes = peakMemoryBytes();
     out.notes = {"streamed: the graph was read, partitioned and written at once, in file order (load_s, runtime_s "
                  "and write_s overlap)"};
+    if (const Ranks& ranks = feedback.ranks(); ranks.size() > 1) {
+        for (const std::uint64_t peak : valueOfEveryRank(ranks, static_cast<std::uint64_t>(out.peakMemoryBytes)))
+            out.rankPeakMemoryBytes.push_back(static_cast<double>(peak));
+        out.peakMemoryBytes = *std::max_element(out.rankPeakMemoryBytes.begin(), out.rankPeakMemoryBytes.end());
+        out.notes = {"split over " + std::to_string(ranks.size())
+                     + " ranks: each read its share of the file's lines, placed them by the hash rule and wrote "
+                       "them at their offsets; load_s is when every part was read, runtime_s when every edge was "
+                       "placed"};
+    }
     return out;
 }
 
@@ -281,8 +291,13 @@ Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& reque
     out.profile = std::string(profile->id());
     out.seed = settings.seed;
     out.budgetUsd = settings.budgetUsd;
-    if (request.format == io::GraphFormat::Snap && !settings.budgetUsd
-        && partition::canStreamSnap(request.algorithm, *profile))
+    const bool streams = request.format == io::GraphFormat::Snap && !settings.budgetUsd
+        && partition::canStreamSnap(request.algorithm, *profile);
+    if (feedback.ranks().size() > 1 && !(streams && request.algorithm == "hash"))
+        return makeError(ErrorCode::InvalidInput,
+                         "under an MPI launcher, partition splits its work over the ranks only for hash on a SNAP "
+                         "graph, without a budget, with the pagerank or sssp profile: start this one without mpirun");
+    if (streams)
         return streamPartition(request, std::move(out), *profile, feedback);
     return loadAndPartition(request, std::move(out), **partitioner, *profile, feedback);
 }
@@ -431,6 +446,12 @@ QJsonObject partitionFilesJson(const PartitionFilesResult& r, const model::Topol
     out["streaming_s"] = t.streaming;
     out["streaming_edges_per_second"] = rate(t.streaming);
     out["peak_memory_bytes"] = r.peakMemoryBytes;
+    if (!r.rankPeakMemoryBytes.empty()) {
+        QJsonArray peaks;
+        for (const double peak : r.rankPeakMemoryBytes)
+            peaks.append(peak);
+        out["rank_peak_memory_bytes"] = peaks;
+    }
     out["notes"] = notesJson(r.notes);
     return out;
 }

@@ -67,6 +67,9 @@ struct PartitionFilesResult {
     double homesFromFile = 0, homesRandom = 0;
     PartitionPhases phases;
     double peakMemoryBytes = 0;
+    /// Split over the ranks of an MPI launcher's job: each rank's peak, in rank order (peakMemoryBytes is the
+    /// largest); empty in one process.
+    std::vector<double> rankPeakMemoryBytes;
     std::vector<std::string> notes;
 };
 

@@ -15,6 +15,10 @@ public:
     std::vector<std::string> gather(std::string_view bytes) const override { return {std::string(bytes)}; }
     void broadcast(std::string&) const override {}
     bool all(bool ok) const override { return ok; }
+    std::vector<std::string> exchange(const std::vector<std::string>& toEach) const override { return toEach; }
+    /// One process has no other rank: a fold through the ranks hands nothing over.
+    void send(int, std::string_view) const override { throw std::logic_error("one process sends to no other rank"); }
+    std::string receive(int) const override { throw std::logic_error("one process receives from no other rank"); }
 };
 
 } // namespace
@@ -85,6 +89,22 @@ std::vector<double> concatenatedOnEveryRank(const Ranks& ranks, const std::vecto
         const auto part = in.getVector<double>();
         values.insert(values.end(), part.begin(), part.end());
     }
+    return values;
+}
+
+std::vector<std::uint64_t> valueOfEveryRank(const Ranks& ranks, std::uint64_t value)
+{
+    Packer mine;
+    mine.put(value);
+    std::string all;
+    for (const auto& bytes : ranks.gather(mine.bytes()))
+        all += bytes;
+    ranks.broadcast(all);
+    std::vector<std::uint64_t> values;
+    values.reserve(static_cast<std::size_t>(ranks.size()));
+    Unpacker in(all);
+    for (int r = 0; r < ranks.size(); ++r)
+        values.push_back(in.get<std::uint64_t>());
     return values;
 }
 

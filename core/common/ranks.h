@@ -29,6 +29,13 @@ public:
     /// Returns on every rank whether `ok` holds on all of them: a rank that failed tells the others, so that none
     /// waits in a later call for it.
     virtual bool all(bool ok) const = 0;
+    /// Sends `toEach[r]` to rank r (toEach has size() entries) and returns what each rank sent this one, in rank
+    /// order: the all-to-all of a computation whose records belong to the rank that owns them.
+    virtual std::vector<std::string> exchange(const std::vector<std::string>& toEach) const = 0;
+    /// Sends bytes to one rank, which takes them with receive(): the hand-over of a fold that runs through the
+    /// ranks in order. Not collective: only the two ranks take part.
+    virtual void send(int to, std::string_view bytes) const = 0;
+    virtual std::string receive(int from) const = 0;
 
     /// The process alone: gather returns its own bytes, broadcast and all change nothing.
     static const Ranks& single();
@@ -51,6 +58,10 @@ Share shareOf(std::int64_t count, int rank, int size);
 /// Returns on every rank the values of every rank's `local`, one after the other in rank order: what a computation
 /// split by shareOf() gathers when every rank needs the whole result.
 std::vector<double> concatenatedOnEveryRank(const Ranks& ranks, const std::vector<double>& local);
+
+/// Returns on every rank each rank's `value`, in rank order (counts and sizes, from which a rank takes its offset:
+/// the sum of the values before its own).
+std::vector<std::uint64_t> valueOfEveryRank(const Ranks& ranks, std::uint64_t value);
 
 /// Appends plain values to a byte string and reads them back, for what ranks send each other (one machine's byte
 /// order: the ranks of one job run the same build).

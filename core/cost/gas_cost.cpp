@@ -1,5 +1,7 @@
 #include "core/cost/gas_cost.h"
 
+#include "core/common/ranks.h"
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -299,19 +301,66 @@ GasMetrics evaluateGasFromSites(const std::vector<std::uint64_t>& replicas, cons
                                 const std::vector<std::uint8_t>& masters, const VertexSizes& sizes,
                                 const GasNetwork& network)
 {
-    Totals t(network.siteCount());
-    double replicaSum = 0.0;
-    const auto n = static_cast<std::uint32_t>(replicas.size());
-    for (std::uint32_t v = 0; v < n; ++v) {
+    GasSitesFold fold(network.siteCount());
+    fold.add(replicas.data(), inSites.data(), masters.data(), sizes.apply.data(), replicas.size(), sizes.gather);
+    return fold.metrics(network);
+}
+
+GasSitesFold::GasSitesFold(int sites)
+    : m_gUp(sites, 0.0)
+    , m_gDown(sites, 0.0)
+    , m_aUp(sites, 0.0)
+    , m_aDown(sites, 0.0)
+{}
+
+void GasSitesFold::add(const std::uint64_t* replicas, const std::uint64_t* inSites, const std::uint8_t* masters,
+                       const float* apply, std::size_t count, double gather)
+{
+    for (std::size_t v = 0; v < count; ++v) {
         const std::uint64_t sites = replicas[v] | 1ull << masters[v];
-        replicaSum += std::popcount(sites);
+        m_replicaSum += std::popcount(sites);
         addVertexTraffic(
-            [&t](int link, int r, double bytes) {
-                (link == 0 ? t.gUp : link == 1 ? t.gDown : link == 2 ? t.aUp : t.aDown)[r] += bytes;
+            [this](int link, int r, double bytes) {
+                (link == 0 ? m_gUp : link == 1 ? m_gDown : link == 2 ? m_aUp : m_aDown)[r] += bytes;
             },
-            sites, masters[v], sizes.apply[v], [&](int r) { return (inSites[v] >> r & 1) ? sizes.gather : 0.0; }, 1.0);
+            sites, masters[v], apply[v], [&](int r) { return (inSites[v] >> r & 1) ? gather : 0.0; }, 1.0);
     }
-    return finish(t, network, replicaSum, n);
+    m_vertices += count;
+}
+
+std::string GasSitesFold::pack() const
+{
+    Packer out;
+    out.putVector(m_gUp);
+    out.putVector(m_gDown);
+    out.putVector(m_aUp);
+    out.putVector(m_aDown);
+    out.put(m_replicaSum);
+    out.put(m_vertices);
+    return std::move(out.bytes());
+}
+
+GasSitesFold GasSitesFold::unpack(std::string_view bytes)
+{
+    Unpacker in(bytes);
+    GasSitesFold fold(0);
+    fold.m_gUp = in.getVector<double>();
+    fold.m_gDown = in.getVector<double>();
+    fold.m_aUp = in.getVector<double>();
+    fold.m_aDown = in.getVector<double>();
+    fold.m_replicaSum = in.get<double>();
+    fold.m_vertices = in.get<std::uint64_t>();
+    return fold;
+}
+
+GasMetrics GasSitesFold::metrics(const GasNetwork& network) const
+{
+    Totals t(0);
+    t.gUp = m_gUp;
+    t.gDown = m_gDown;
+    t.aUp = m_aUp;
+    t.aDown = m_aDown;
+    return finish(t, network, m_replicaSum, static_cast<std::uint32_t>(m_vertices));
 }
 
 std::vector<double> gasTrafficMatrix(const model::Graph& graph, const model::EdgePartition& partition,

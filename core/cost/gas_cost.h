@@ -246,6 +246,26 @@ GasMetrics evaluateGasFromSites(const std::vector<std::uint64_t>& replicas, cons
                                 const std::vector<std::uint8_t>& masters, const VertexSizes& sizes,
                                 const GasNetwork& network);
 
+/// evaluateGasFromSites in pieces: the vertices added in order, over as many calls as wanted, give the metrics of one
+/// call over them all, bit for bit (the sums are made in the same order). Ranks that each hold a block of the vertices
+/// hand the fold on from one to the next (pack, unpack).
+class GasSitesFold {
+public:
+    explicit GasSitesFold(int sites);
+    /// Adds `count` vertices: their replica sites, in-edge sites, masters and apply sizes; `gather` as VertexSizes.
+    void add(const std::uint64_t* replicas, const std::uint64_t* inSites, const std::uint8_t* masters,
+             const float* apply, std::size_t count, double gather);
+    std::string pack() const;
+    /// The fold pack() gave; throws std::runtime_error on bytes it did not write (as Unpacker).
+    static GasSitesFold unpack(std::string_view bytes);
+    GasMetrics metrics(const GasNetwork& network) const;
+
+private:
+    std::vector<double> m_gUp, m_gDown, m_aUp, m_aDown;
+    double m_replicaSum = 0.0;
+    std::uint64_t m_vertices = 0;
+};
+
 /// The bytes one GAS iteration sends from each site to each other site (row = sender, `sites` x `sites`, row
 /// major): apply data from a master to each of its mirrors, gathered data from each mirror to its master. Row
 /// sums are the sites' uploads of evaluateGas. O(E + V M).

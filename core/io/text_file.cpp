@@ -234,6 +234,38 @@ Expected<StreamedFile> StreamedFile::create(const std::string& path)
     return StreamedFile(path, std::move(temporary), fd);
 }
 
+Expected<StreamedFile> StreamedFile::openPiece(const std::string& path, const std::string& temporary)
+{
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ioError(path,
+                       "cannot open the file that rank 0 is writing (" + temporary
+                           + "): every rank must see the output's folder",
+                       errno);
+    StreamedFile piece(path, temporary, fd);
+    piece.markCommitted(); // rank 0's to rename or remove
+    return piece;
+}
+
+Status StreamedFile::writeAt(std::uint64_t offset, std::string_view data)
+{
+    const std::uint64_t first = offset;
+    while (!data.empty()) {
+        const ssize_t n = ::pwrite(m_fd, data.data(), data.size(), static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return ioError(m_path, "cannot write the file", errno);
+        data.remove_prefix(static_cast<std::size_t>(n));
+        offset += static_cast<std::uint64_t>(n);
+    }
+#ifdef __linux__
+    (void)::sync_file_range(m_fd, static_cast<off_t>(first), static_cast<off_t>(offset - first), SYNC_FILE_RANGE_WRITE);
+#endif
+    m_size = std::max(m_size, offset);
+    return {};
+}
+
 Status StreamedFile::append(std::string_view data)
 {
     while (!data.empty()) {

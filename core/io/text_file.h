@@ -73,6 +73,10 @@ Status writeFilesTogether(const std::vector<PendingFile>& files);
 class StreamedFile {
 public:
     static Expected<StreamedFile> create(const std::string& path);
+    /// Opens the temporary another process created for `path` (the rank that commits), to write pieces of it at
+    /// their offsets: this object never renames or removes it. An error names the path and says that every rank
+    /// must see the output's folder.
+    static Expected<StreamedFile> openPiece(const std::string& path, const std::string& temporary);
     StreamedFile(StreamedFile&& other) noexcept;
     StreamedFile& operator=(StreamedFile&&) = delete;
     StreamedFile(const StreamedFile&) = delete;
@@ -80,6 +84,8 @@ public:
 
     /// Appends all of `data`; an error names the file.
     Status append(std::string_view data);
+    /// Writes all of `data` at `offset` (pwrite), as the ranks write their parts of one file; an error names it.
+    Status writeAt(std::uint64_t offset, std::string_view data);
     /// Flushes what was appended to disk (fsync) and closes the temporary.
     Status finish();
     const std::string& path() const { return m_path; }

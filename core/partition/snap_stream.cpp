@@ -1,10 +1,13 @@
 #include "core/partition/snap_stream.h"
 
+#include "core/partition/snap_stream_ranks.h"
+
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
 #include "core/partition/online_placers.h"
 #include "core/partition/partitioner.h"
+#include "core/partition/stream_homes.h"
 
 #include <algorithm>
 #include <atomic>
@@ -31,42 +34,13 @@ struct Slot {
     std::string mastersText; ///< the lines of the vertices that first appear in the chunk
 };
 
-/// Each vertex's home as it first appears: from the homes file (looked up by original id) or drawn from the same
-/// HomeDraws as assignRandomHomes.
-class Homes {
-public:
-    Homes(std::vector<io::HomeLine> lines, int sites, std::uint64_t seed)
-        : m_byId(std::move(lines))
-        , m_draws(sites, seed)
-    {
-        std::stable_sort(m_byId.begin(), m_byId.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-    }
-    std::uint8_t next(std::uint64_t originalId)
-    {
-        const int draw = m_draws.next();
-        const auto it = std::lower_bound(m_byId.begin(), m_byId.end(), originalId,
-                                         [](const io::HomeLine& l, std::uint64_t id) { return l.id < id; });
-        if (it != m_byId.end() && it->id == originalId) {
-            ++fromFile;
-            return static_cast<std::uint8_t>(it->site);
-        }
-        ++drawn;
-        return static_cast<std::uint8_t>(draw);
-    }
-    std::size_t fromFile = 0, drawn = 0;
-
-private:
-    std::vector<io::HomeLine> m_byId;
-    HomeDraws m_draws;
-};
-
 /// The stream's shared state: the slots in flight, what comes next at each in-order step, and the failure that
 /// stops it. Workers take the most urgent task there is (append, place, format, parse), and wait only while
 /// another worker holds what they need, so one worker alone also finishes.
 class Stream {
 public:
-    Stream(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, OnlinePlacer& placer, Homes& homes,
-           io::StreamedFile& edges, io::StreamedFile* masters, const Feedback& feedback)
+    Stream(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, OnlinePlacer& placer,
+           StreamHomes& homes, io::StreamedFile& edges, io::StreamedFile* masters, const Feedback& feedback)
         : m_chunks(chunks)
         , m_placer(placer)
         , m_homes(homes)
@@ -268,7 +242,7 @@ private:
 
     const io::detail::SnapChunks& m_chunks;
     OnlinePlacer& m_placer;
-    Homes& m_homes;
+    StreamHomes& m_homes;
     io::StreamedFile& m_edges;
     io::StreamedFile* m_masters;
     const Feedback& m_feedback;
@@ -299,6 +273,8 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
 {
     if (!canStreamSnap(request.algorithm, request.profile))
         return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
+    if (feedback.ranks().size() > 1)
+        return partitionSnapOverRanks(request, feedback);
     const auto start = Clock::now();
     const auto& topology = *request.topology;
     auto network = cost::GasNetwork::fromTopology(topology);
@@ -325,7 +301,7 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
         masters.emplace(std::move(*created));
     }
     auto placer = makeOnlinePlacer(request.algorithm, request.values, request.seed, topology.siteCount());
-    Homes homes(homeLines, topology.siteCount(), request.seed);
+    StreamHomes homes(homeLines, topology.siteCount(), request.seed);
     Stream stream(request, *chunks, *placer, homes, *edges, masters ? &*masters : nullptr, feedback);
     FirstException thrown;
     feedback.executor().shareWork(std::max(1, feedback.executor().concurrency()),

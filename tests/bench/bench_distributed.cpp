@@ -5,10 +5,22 @@
 //                 every core). Open MPI binds each of up to 2 ranks to a core of its own, so np = 1 samples on one
 //                 core and np = 2 on two. identical=1 when the placement, the kept costs' distribution and the
 //                 best-so-far curve equal np = 1's. Target: np = 2 at least 1.8x as fast as np = 1.
-// Arguments: the number of samples (default 10^8).
+//   partition     `partition --algorithm hash` of a generated power-law graph (SNAP text, 2 x 10^8 edges by
+//                 default, in the page cache) onto the geo-cut-ec2-8-regions sample's sites, from the text to the
+//                 partition and masters files, at np = 1, 2 and 4 (4 oversubscribes the 2 cores) and without a
+//                 launcher (one process, a stream on both cores). identical=1 when both files equal np = 1's byte for
+//                 byte and the metrics are np = 1's. rank_peak_mb is the largest rank's peak resident memory,
+//                 share_of_np1 that over np = 1's peak. Target: np = 2 at least 1.6x as fast as np = 1.
+//   outgrown      the same partition with every rank's address space limited (prlimit --as) to 40% of what
+//                 np = 1 needs (its smallest limit that completes, found by halving): np = 1 must refuse cleanly
+//                 (exit code 2 or 3 with a message, no output file), np = 4 must complete with np = 1's files.
+// Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), cases (default
+// monte_carlo,partition,outgrown).
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -25,8 +37,8 @@ struct Run {
     double seconds = 0.0;
 };
 
-/// Runs meridian-cli, under mpirun with `ranks` processes when ranks > 0.
-Run cli(int ranks, const QStringList& args)
+/// Runs meridian-cli, under mpirun with `ranks` processes when ranks > 0, each under `prefix` (prlimit) if given.
+Run cli(int ranks, const QStringList& args, const QStringList& prefix = {})
 {
     QProcess p;
     QStringList env = QProcess::systemEnvironment();
@@ -34,25 +46,44 @@ Run cli(int ranks, const QStringList& args)
     p.setEnvironment(env);
     QElapsedTimer timer;
     timer.start();
+    const QStringList command = prefix + QStringList{MERIDIAN_CLI} + args;
     if (ranks > 0)
         p.start(MERIDIAN_MPIRUN,
-                QStringList{"--allow-run-as-root", "--oversubscribe", "-np", QString::number(ranks), MERIDIAN_CLI}
-                    + args);
+                QStringList{"--allow-run-as-root", "--oversubscribe", "-np", QString::number(ranks)} + command);
     else
-        p.start(MERIDIAN_CLI, args);
+        p.start(command.first(), command.mid(1));
     p.waitForFinished(-1);
     Run run{p.exitCode(), QJsonDocument::fromJson(p.readAllStandardOutput()).object(), p.readAllStandardError(),
             static_cast<double>(timer.nsecsElapsed()) * 1e-9};
     return run;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// SHA-256 of a file, read in blocks.
+QByteArray digestOf(const QString& path)
 {
-    QCoreApplication app(argc, argv);
-    const QString samples = argc > 1 ? QString(argv[1]) : QString("100000000");
-    QTemporaryDir dir;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&f);
+    return hash.result();
+}
+
+/// A partition's JSON without its clocks, peak memory and notes.
+QJsonObject withoutTimes(QJsonObject o)
+{
+    for (const QString& key : o.keys())
+        if (QStringList{"runtime_s", "evaluate_s", "write_s", "whole_s", "streaming_s", "notes"}.contains(key)
+            || key.contains("per_second") || key.contains("memory"))
+            o.remove(key);
+    QJsonObject graph = o["graph"].toObject();
+    graph.remove("load_s");
+    o["graph"] = graph;
+    return o;
+}
+
+int monteCarlo(const QString& samples, QTemporaryDir& dir)
+{
     const QString project = QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/ec2-4-regions/ec2-4-regions.meridian";
     const auto args = [&](const QString& out) {
         return QStringList{"map",     "--project",          project, "--algorithm",    "monte-carlo",
@@ -99,5 +130,148 @@ int main(int argc, char** argv)
         if (!identical)
             ++failures;
     }
+    return failures;
+}
+
+struct Partitioned {
+    Run run;
+    QByteArray edges, masters;
+};
+
+/// One partition run: the whole command, then the digests of its files (outside the clock), which it removes.
+Partitioned partition(int ranks, const QString& graph, QTemporaryDir& dir, const QStringList& prefix = {})
+{
+    const QString project = QString(MERIDIAN_SOURCE_DIR)
+        + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian";
+    const QString e = dir.filePath("E.tsv"), m = dir.filePath("M.tsv");
+    QFile::remove(e);
+    QFile::remove(m);
+    Partitioned out;
+    out.run = cli(ranks,
+                  {"partition", "--graph", graph, "--project", project, "--algorithm", "hash", "--no-cache", "--out", e,
+                   "--masters", m},
+                  prefix);
+    if (out.run.code == 0) {
+        out.edges = digestOf(e);
+        out.masters = digestOf(m);
+    }
+    QFile::remove(e);
+    QFile::remove(m);
+    return out;
+}
+
+double peakOf(const QJsonObject& json) { return json["peak_memory_bytes"].toDouble(); }
+
+int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDir& dir)
+{
+    const QString graph = dir.filePath("power-law.txt");
+    QElapsedTimer timer;
+    timer.start();
+    const Run generated = cli(0, {"generate", "graph", "--edges", edges, "--seed", "3", "--out", graph});
+    if (generated.code != 0) {
+        std::printf("RESULT case=partition error=1\n%s\n", generated.err.constData());
+        return 1;
+    }
+    std::printf("# generated %s edges, %.0f vertices, %.1f MB of text in %.1f s (not timed below)\n", qPrintable(edges),
+                generated.json["vertices"].toDouble(), static_cast<double>(QFileInfo(graph).size()) / 1e6,
+                timer.nsecsElapsed() * 1e-9);
+    std::fflush(stdout);
+    int failures = 0;
+    const Partitioned reference = partition(1, graph, dir);
+    if (reference.run.code != 0) {
+        std::printf("RESULT case=partition ranks=1 error=1\n%s\n", reference.run.err.constData());
+        return 1;
+    }
+    const double np1Peak = peakOf(reference.run.json);
+    const auto identical = [&](const Partitioned& p) {
+        return p.run.code == 0 && p.edges == reference.edges && p.masters == reference.masters
+            && withoutTimes(p.run.json) == withoutTimes(reference.run.json);
+    };
+    if (speed) {
+        for (int ranks : {1, 2, 4, 0}) {
+            const Partitioned p = ranks == 1 ? reference : partition(ranks, graph, dir);
+            if (p.run.code != 0) {
+                std::printf("RESULT case=partition ranks=%d error=1\n%s\n", ranks, p.run.err.constData());
+                ++failures;
+                continue;
+            }
+            const bool same = identical(p);
+            const double speedup = reference.run.seconds / p.run.seconds;
+            const double peak = peakOf(p.run.json);
+            std::printf("RESULT case=partition algorithm=hash ranks=%s edges=%s wall_s=%.2f "
+                        "edges_per_second=%.0f speedup_vs_np1=%.2f identical=%d rank_peak_mb=%.0f "
+                        "share_of_np1=%.2f transfer_s=%.6g wan_usd=%.6g",
+                        ranks == 0 ? "none" : qPrintable(QString::number(ranks)), qPrintable(edges), p.run.seconds,
+                        edges.toDouble() / p.run.seconds, speedup, same ? 1 : 0, peak / 1e6, peak / np1Peak,
+                        p.run.json["transfer_time_s"].toDouble(), p.run.json["wan_cost_usd"].toDouble());
+            if (ranks == 2)
+                std::printf(" target_speedup=1.6 met=%d", same && speedup >= 1.6 ? 1 : 0);
+            std::printf("\n");
+            std::fflush(stdout);
+            if (!same)
+                ++failures;
+        }
+    }
+    if (outgrown) {
+        // What np = 1 needs of address space: the smallest limit, halving from 4x its resident peak, at which it
+        // still completes (a 5% step at the end).
+        double high = 4.0 * np1Peak, low = 0.0;
+        const auto completesAlone = [&](double limit) {
+            const Partitioned p = partition(1, graph, dir, {"prlimit", QString("--as=%1").arg(qint64(limit))});
+            return p.run.code == 0;
+        };
+        if (!completesAlone(high)) {
+            std::printf("RESULT case=outgrown error=1 (np = 1 does not complete within 4x its resident peak)\n");
+            return failures + 1;
+        }
+        while (high - low > 0.05 * high) {
+            const double mid = 0.5 * (low + high);
+            (completesAlone(mid) ? high : low) = mid;
+        }
+        const double limit = 0.4 * high;
+        const QStringList prefix{"prlimit", QString("--as=%1").arg(qint64(limit))};
+        const Partitioned alone = partition(1, graph, dir, prefix);
+        const bool refused = (alone.run.code == 2 || alone.run.code == 3) && !alone.run.err.isEmpty()
+            && !QFile::exists(dir.filePath("E.tsv"));
+        const Partitioned four = partition(4, graph, dir, prefix);
+        const bool completed = identical(four);
+        const QByteArray said = alone.run.err.trimmed().split('\n').value(0);
+        std::printf("RESULT case=outgrown edges=%s np1_needs_mb=%.0f limit_mb=%.0f np1_exit=%d np1_refused=%d "
+                    "np4_exit=%d np4_identical=%d np4_wall_s=%.2f np4_rank_peak_mb=%.0f met=%d\n# np = 1 said: %s\n",
+                    qPrintable(edges), high / 1e6, limit / 1e6, alone.run.code, refused ? 1 : 0, four.run.code,
+                    completed ? 1 : 0, four.run.seconds, peakOf(four.run.json) / 1e6, refused && completed ? 1 : 0,
+                    said.constData());
+        if (!completed)
+            std::printf("# np = 4 said: %s\n", four.run.err.constData());
+        std::fflush(stdout);
+        if (!refused || !completed)
+            ++failures;
+    }
+    return failures;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QString samples = "100000000", edges = "200000000", cases = "monte_carlo,partition,outgrown";
+    for (int k = 1; k < argc; ++k) {
+        const QString arg = argv[k];
+        const QString value = arg.section('=', 1);
+        if (arg.startsWith("samples="))
+            samples = value;
+        else if (arg.startsWith("edges="))
+            edges = value;
+        else if (arg.startsWith("cases="))
+            cases = value;
+    }
+    QTemporaryDir dir;
+    const QStringList chosen = cases.split(',');
+    int failures = 0;
+    if (chosen.contains("monte_carlo"))
+        failures += monteCarlo(samples, dir);
+    if (chosen.contains("partition") || chosen.contains("outgrown"))
+        failures += partitionCases(edges, chosen.contains("partition"), chosen.contains("outgrown"), dir);
     return failures == 0 ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 #include "cli_run.h"
 #include "test_support.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,7 +16,7 @@
 
 /// `mpirun -np N meridian-cli ...` gives, for N = 1, 2 and 3 (1 and 3 under a sanitizer), what one process without
 /// a launcher gives: the Monte Carlo mapper's placement, its kept costs and best-so-far curve, compare's table, the
-/// sweeps' costs and the Pareto sweep's runs. Commands that would run whole on every rank are refused, with one
+/// sweeps' costs, the Pareto sweep's runs, and hash's partition and masters files. Commands that would run whole on every rank are refused, with one
 /// message.
 class TestDistributedCli : public QObject {
     Q_OBJECT
@@ -63,6 +65,30 @@ private:
         o.remove("runtime_s");
         o.remove("written");
         return o;
+    }
+
+    /// A partition's JSON without its clocks, its peak memory and its notes (which say how the work was split).
+    static QJsonObject withoutTimes(QJsonObject o)
+    {
+        for (const QString& key : o.keys())
+            if (QStringList{"runtime_s", "evaluate_s", "write_s", "whole_s", "streaming_s", "notes"}.contains(key)
+                || key.contains("per_second") || key.contains("memory"))
+                o.remove(key);
+        QJsonObject graph = o["graph"].toObject();
+        graph.remove("load_s");
+        o["graph"] = graph;
+        return o;
+    }
+    static QByteArray readAll(const QString& path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+    static void writeAll(const QString& path, const QByteArray& bytes)
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
     }
 
 private Q_SLOTS:
@@ -205,6 +231,81 @@ private Q_SLOTS:
         const auto refused = meridian::test::cli({"pareto", "--project", m_project, "--param", "weight=0.3"});
         QCOMPARE(refused.code, 2);
         QVERIFY(refused.err.contains("the sweep sets refine's objective and weight itself"));
+    }
+
+    void partitionIsTheSameOnAnyNumberOfRanks()
+    {
+        // hash on Wiki-Vote (1 MB: cut into 64 KiB chunks, so that every rank reads a part), with homes drawn at
+        // random and with the sample's homes file: the same partition and masters, byte for byte, and the same
+        // metrics as one process.
+        const QString folder = QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions";
+        const QString graph = folder + "/wiki-vote.txt";
+        const QString project = folder + "/geo-cut-ec2-8-regions.meridian";
+        QTemporaryDir dir;
+        for (const QStringList& homes : {QStringList{}, QStringList{"--homes", folder + "/wiki-vote.homes.tsv"}}) {
+            const QStringList args = QStringList{"partition",   "--graph", graph,    "--project", project,
+                                                 "--algorithm", "hash",    "--seed", "5",         "--no-cache"}
+                + homes;
+            const auto alone = meridian::test::cli(
+                args + QStringList{"--out", dir.filePath("e.tsv"), "--masters", dir.filePath("m.tsv")});
+            QVERIFY2(alone.code == 0, alone.err.constData());
+            const QByteArray edges = readAll(dir.filePath("e.tsv")), masters = readAll(dir.filePath("m.tsv"));
+            QCOMPARE(edges.count('\n'), 103689);
+            for (int ranks : rankCounts()) {
+                const QString e = dir.filePath(QString("e%1.tsv").arg(ranks)),
+                              m = dir.filePath(QString("m%1.tsv").arg(ranks));
+                const auto run = mpirun(ranks, args + QStringList{"--out", e, "--masters", m});
+                QVERIFY2(run.code == 0, run.err.constData());
+                QVERIFY2(readAll(e) == edges, qPrintable(QString("%1 ranks").arg(ranks)));
+                QVERIFY(readAll(m) == masters);
+                QCOMPARE(withoutTimes(run.json()), withoutTimes(alone.json()));
+                if (ranks > 1)
+                    QCOMPARE(run.json()["rank_peak_memory_bytes"].toArray().size(), ranks);
+                // Nothing is left beside the outputs.
+                QCOMPARE(QDir(dir.path()).entryList(QDir::Files).filter(".part-").size(), 0);
+            }
+        }
+
+        // A bad line in the last rank's part is reported at its line of the file, as one process reports it, and
+        // nothing is written.
+        QByteArray text = readAll(graph);
+        const auto at = text.lastIndexOf('\n', text.size() - 2000) + 1;
+        const auto line = text.left(at).count('\n') + 1;
+        text.insert(at, "12 x3\n");
+        const QString bad = dir.filePath("bad.txt");
+        writeAll(bad, text);
+        const QStringList badArgs{"partition",   "--graph", bad,          "--project", project,
+                                  "--algorithm", "hash",    "--no-cache", "--out",     dir.filePath("never.tsv")};
+        const auto aloneBad = meridian::test::cli(badArgs);
+        QCOMPARE(aloneBad.code, 2);
+        QVERIFY2(aloneBad.err.contains(QString("bad.txt:%1:4:").arg(line).toUtf8()), aloneBad.err.constData());
+        const auto splitBad = mpirun(3, badArgs);
+        QCOMPARE(splitBad.code, 2);
+        QCOMPARE(QString::fromUtf8(splitBad.err).count("meridian-cli: error:"), 1);
+        QVERIFY2(splitBad.err.contains(aloneBad.err.trimmed()), splitBad.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("never.tsv")));
+        // A homes file naming a vertex the graph lacks: its line, as one process says it.
+        QByteArray homes = readAll(folder + "/wiki-vote.homes.tsv");
+        homes.append("99999999\tNC\n");
+        writeAll(dir.filePath("homes.tsv"), homes);
+        const QStringList homesArgs{"partition",  "--graph", graph,
+                                    "--project",  project,   "--algorithm",
+                                    "hash",       "--homes", dir.filePath("homes.tsv"),
+                                    "--no-cache", "--out",   dir.filePath("never.tsv")};
+        const auto aloneHomes = meridian::test::cli(homesArgs);
+        QCOMPARE(aloneHomes.code, 2);
+        QVERIFY2(aloneHomes.err.contains("vertex 99999999 is not in the graph"), aloneHomes.err.constData());
+        const auto splitHomes = mpirun(2, homesArgs);
+        QCOMPARE(splitHomes.code, 2);
+        QVERIFY2(splitHomes.err.contains(aloneHomes.err.trimmed()), splitHomes.err.constData());
+        // HDRF places each edge from those before it: refused once, before any work.
+        const auto hdrf = mpirun(2,
+                                 {"partition", "--graph", graph, "--project", project, "--algorithm", "hdrf", "--out",
+                                  dir.filePath("never.tsv")});
+        QCOMPARE(hdrf.code, 2);
+        QCOMPARE(QString::fromUtf8(hdrf.err).count("meridian-cli: error:"), 1);
+        QVERIFY2(hdrf.err.contains("only for hash"), hdrf.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("never.tsv")));
     }
 
     void aFailureStopsEveryRankWithOneMessage()

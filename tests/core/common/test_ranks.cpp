@@ -5,86 +5,11 @@
 #include "core/mapping/builtin_mappers.h"
 #include "core/model/network_estimator.h"
 #include "test_support.h"
+#include "thread_ranks.h"
 
 #include <QTest>
 
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-
 using namespace meridian;
-
-namespace {
-
-/// Ranks as threads of one process: every call is a meeting of all of them.
-class ThreadRanks final : public Ranks {
-public:
-    struct Board {
-        explicit Board(int size)
-            : posted(static_cast<std::size_t>(size))
-        {}
-        std::mutex mutex;
-        std::condition_variable changed;
-        std::vector<std::string> posted;
-        int arrived = 0;
-        int left = 0;
-        std::uint64_t round = 0;
-    };
-    ThreadRanks(Board& board, int rank)
-        : m_board(board)
-        , m_rank(rank)
-    {}
-    int rank() const override { return m_rank; }
-    int size() const override { return static_cast<int>(m_board.posted.size()); }
-    std::vector<std::string> gather(std::string_view bytes) const override
-    {
-        auto all = meet(std::string(bytes));
-        return isRoot() ? all : std::vector<std::string>{};
-    }
-    void broadcast(std::string& bytes) const override { bytes = meet(bytes)[0]; }
-    bool all(bool ok) const override
-    {
-        const auto votes = meet(ok ? "1" : "0");
-        return std::all_of(votes.begin(), votes.end(), [](const std::string& v) { return v == "1"; });
-    }
-
-private:
-    /// Posts this rank's bytes and returns everyone's once all have posted.
-    std::vector<std::string> meet(std::string bytes) const
-    {
-        std::unique_lock lock(m_board.mutex);
-        m_board.changed.wait(lock, [&] { return m_board.left == 0; }); // the last meeting is over
-        const std::uint64_t round = m_board.round;
-        m_board.posted[static_cast<std::size_t>(m_rank)] = std::move(bytes);
-        if (++m_board.arrived == size()) {
-            m_board.arrived = 0;
-            m_board.left = size();
-            ++m_board.round;
-            m_board.changed.notify_all();
-        } else {
-            m_board.changed.wait(lock, [&] { return m_board.round != round; });
-        }
-        auto all = m_board.posted;
-        if (--m_board.left == 0)
-            m_board.changed.notify_all();
-        return all;
-    }
-    Board& m_board;
-    int m_rank;
-};
-
-/// Runs `work(ranks)` on `size` threads, each one rank.
-void onRanks(int size, const std::function<void(const Ranks&)>& work)
-{
-    ThreadRanks::Board board(size);
-    std::vector<std::thread> threads;
-    for (int r = 0; r < size; ++r)
-        threads.emplace_back([&, r] { work(ThreadRanks(board, r)); });
-    for (auto& t : threads)
-        t.join();
-}
-
-} // namespace
 
 class TestRanks : public QObject {
     Q_OBJECT
@@ -122,7 +47,7 @@ private Q_SLOTS:
         QCOMPARE(concatenatedOnEveryRank(Ranks::single(), {1.5, 2.5}), (std::vector<double>{1.5, 2.5}));
         // Three ranks with shares of 2, 0 and 1 values (a rank may have nothing to give).
         std::vector<std::vector<double>> got(3);
-        onRanks(3, [&](const Ranks& ranks) {
+        test::onRanks(3, [&](const Ranks& ranks) {
             const std::vector<std::vector<double>> local{{1.0, 2.0}, {}, {3.0}};
             got[static_cast<std::size_t>(ranks.rank())] = concatenatedOnEveryRank(ranks,
                                                                                   local[static_cast<std::size_t>(
@@ -132,13 +57,42 @@ private Q_SLOTS:
             QCOMPARE(values, (std::vector<double>{1.0, 2.0, 3.0}));
     }
 
+    void exchangeAndSendReachTheirRanks()
+    {
+        QCOMPARE(Ranks::single().exchange({"x"}), (std::vector<std::string>{"x"}));
+        QCOMPARE(valueOfEveryRank(Ranks::single(), 7), (std::vector<std::uint64_t>{7}));
+        std::vector<std::vector<std::string>> received(3);
+        std::vector<std::string> folded(3);
+        std::vector<std::vector<std::uint64_t>> values(3);
+        test::onRanks(3, [&](const Ranks& ranks) {
+            const int me = ranks.rank();
+            std::vector<std::string> toEach;
+            for (int r = 0; r < 3; ++r)
+                toEach.push_back(std::to_string(me) + ">" + std::to_string(r));
+            received[static_cast<std::size_t>(me)] = ranks.exchange(toEach);
+            // A fold through the ranks in order: each appends its rank to what the one before it sent.
+            std::string so_far = me == 0 ? std::string() : ranks.receive(me - 1);
+            so_far += std::to_string(me);
+            if (me + 1 < ranks.size())
+                ranks.send(me + 1, so_far);
+            folded[static_cast<std::size_t>(me)] = so_far;
+            values[static_cast<std::size_t>(me)] = valueOfEveryRank(ranks, static_cast<std::uint64_t>(10 * me));
+        });
+        for (int r = 0; r < 3; ++r) {
+            const auto to = std::to_string(r);
+            QCOMPARE(received[static_cast<std::size_t>(r)], (std::vector<std::string>{"0>" + to, "1>" + to, "2>" + to}));
+            QCOMPARE(values[static_cast<std::size_t>(r)], (std::vector<std::uint64_t>{0, 10, 20}));
+        }
+        QCOMPARE(folded, (std::vector<std::string>{"0", "01", "012"}));
+    }
+
     void aFailureOnOneRankReachesEveryRank()
     {
         QVERIFY(agreeOn(Ranks::single(), {}));
         QCOMPARE(agreeOn(Ranks::single(), makeError(ErrorCode::InvalidInput, "bad")).error().message,
                  std::string("bad"));
         std::vector<std::string> said(3);
-        onRanks(3, [&](const Ranks& ranks) {
+        test::onRanks(3, [&](const Ranks& ranks) {
             const Status local = ranks.rank() == 0
                 ? Status{}
                 : Status(makeError(ErrorCode::Internal, "no memory " + std::to_string(ranks.rank())));
@@ -148,7 +102,7 @@ private Q_SLOTS:
         for (const auto& s : said)
             QCOMPARE(s, std::string("rank 1 of 3: no memory 1"));
         std::vector<int> agreed(2, 0);
-        onRanks(2, [&](const Ranks& ranks) {
+        test::onRanks(2, [&](const Ranks& ranks) {
             agreed[static_cast<std::size_t>(ranks.rank())] = agreeOn(ranks, {}) ? 1 : 0;
         });
         QCOMPARE(agreed, (std::vector<int>{1, 1}));
@@ -181,7 +135,7 @@ private Q_SLOTS:
         QCOMPARE(expected.costSamples.size(), std::size_t{30000});
         std::vector<mapping::MappingResult> results(3);
         std::vector<int> mapped(3, 0);
-        onRanks(3, [&](const Ranks& ranks) {
+        test::onRanks(3, [&](const Ranks& ranks) {
             Feedback feedback;
             feedback.setRanks(ranks);
             auto result = mc->map(problem, values, 3, feedback);

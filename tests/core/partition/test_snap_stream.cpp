@@ -1,4 +1,5 @@
 #include "partition_fixtures.h"
+#include "thread_ranks.h"
 
 #include "core/io/edge_partition_io.h"
 #include "core/io/graph_io.h"
@@ -8,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 using namespace meridian;
 using namespace meridian::partition;
@@ -172,6 +174,87 @@ private Q_SLOTS:
         QCOMPARE(slurp(path("stream.E.tsv")), std::string("old edges\n"));
         QCOMPARE(slurp(path("stream.M.tsv")), std::string("old masters\n"));
         QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+    }
+
+    // Split over 2, 3 and 5 ranks (threads standing in for MPI processes, chunks of 4 KiB so that every rank reads a
+    // part), hash gives one process's files byte for byte and its metrics to the last bit, with homes drawn and from
+    // a file, with self-loops (one vertex appears only in one). A bad line in a later rank's part is reported at its
+    // line of the file, with nothing written and no temporary left.
+    void ranksGiveOneProcesssResult()
+    {
+        std::string text = slurp(test::data("graphs/Wiki-Vote.txt"));
+        text.insert(text.find('\n', text.size() / 3) + 1, "77777777\t77777777\n30\t30\n");
+        text.insert(text.find('\n', 2 * text.size() / 3) + 1, "8\t8\n");
+        spit(path("loops.txt"), text);
+        spit(path("some-homes.tsv"), "# homes\n30\tdc2\n8\tdc5\n77777777\tdc7\n");
+        for (const bool homesFile : {false, true}) {
+            auto r = request("hash", path("loops.txt"));
+            if (homesFile)
+                r.homesPath = path("some-homes.tsv");
+            r.edgesPath = path("alone.E.tsv");
+            r.mastersPath = path("alone.M.tsv");
+            const auto alone = partitionSnapStream(r, Feedback());
+            QVERIFY2(alone, alone ? "" : alone.error().toString().c_str());
+            QCOMPARE(alone->selfLoopsDropped, std::uint64_t(3));
+            for (const int size : {2, 3, 5}) {
+                std::vector<std::optional<Expected<SnapStreamResult>>> results(static_cast<std::size_t>(size));
+                test::onRanks(size, [&](const Ranks& ranks) {
+                    auto split = r;
+                    split.edgesPath = path("split.E.tsv");
+                    split.mastersPath = path("split.M.tsv");
+                    Feedback feedback;
+                    feedback.setRanks(ranks);
+                    results[static_cast<std::size_t>(ranks.rank())].emplace(partitionSnapStream(split, feedback));
+                });
+                const auto& root = *results[0];
+                QVERIFY2(root, root ? "" : root.error().toString().c_str());
+                QVERIFY(slurp(path("split.E.tsv")) == slurp(path("alone.E.tsv")));
+                QVERIFY(slurp(path("split.M.tsv")) == slurp(path("alone.M.tsv")));
+                QCOMPARE(root->metrics.transferSeconds, alone->metrics.transferSeconds);
+                QCOMPARE(root->metrics.wanUsd, alone->metrics.wanUsd);
+                QCOMPARE(root->metrics.replicationFactor, alone->metrics.replicationFactor);
+                QCOMPARE(root->metrics.uploadShare, alone->metrics.uploadShare);
+                QCOMPARE(root->vertices, alone->vertices);
+                QCOMPARE(root->edges, alone->edges);
+                QCOMPARE(root->selfLoopsDropped, alone->selfLoopsDropped);
+                QCOMPARE(root->homesFromFile, alone->homesFromFile);
+                QCOMPARE(root->homesDrawn, alone->homesDrawn);
+                for (const auto& other : results)
+                    QVERIFY(*other);
+                QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+            }
+        }
+
+        spit(path("split.E.tsv"), "old edges\n");
+        text.insert(text.find('\n', text.size() - 5000) + 1, "5\t-6\n");
+        spit(path("bad.txt"), text);
+        auto r = request("hash", path("bad.txt"));
+        r.edgesPath = path("split.E.tsv");
+        r.mastersPath = path("split.M.tsv");
+        const auto alone = partitionSnapStream(r, Feedback());
+        QVERIFY(!alone);
+        std::vector<std::string> said(3);
+        test::onRanks(3, [&](const Ranks& ranks) {
+            Feedback feedback;
+            feedback.setRanks(ranks);
+            const auto split = partitionSnapStream(r, feedback);
+            said[static_cast<std::size_t>(ranks.rank())] = split ? "ok" : split.error().toString();
+        });
+        for (const auto& message : said)
+            QCOMPARE(message, alone.error().toString());
+        QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
+        QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+
+        // Only hash splits: the others place each edge from the edges before it.
+        std::vector<std::string> refused(2);
+        test::onRanks(2, [&](const Ranks& ranks) {
+            Feedback feedback;
+            feedback.setRanks(ranks);
+            const auto hdrf = partitionSnapStream(request("hdrf", test::data("graphs/Wiki-Vote.txt")), feedback);
+            refused[static_cast<std::size_t>(ranks.rank())] = hdrf ? "ok" : hdrf.error().message;
+        });
+        QVERIFY2(refused[0].find("only hash splits") != std::string::npos, refused[0].c_str());
+        QCOMPARE(refused[1], refused[0]);
     }
 
     // Self-loops are dropped and counted, as readSnapGraph does; a graph of self-loops alone has no edges.
