@@ -20,6 +20,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kNoHome = 0xFF;
+constexpr std::size_t kAhead = 32; ///< how far ahead (in ids) the passes over a part's edges load vertex records
 
 /// The rank that owns a vertex id: it decides where the vertex first appears, holds its home for the others and
 /// merges its sites.
@@ -196,17 +197,27 @@ public:
                 return makeError(ErrorCode::InvalidInput, "bad line");
             }
             lines += chunk.lines;
-            const auto& raw = chunk.pairs;
-            for (std::size_t i = 0; i < raw.size(); i += 2) {
-                m_ids.get(raw[i]);
-                if (raw[i] == raw[i + 1]) {
+            // The chunk's pairs become its edges' local ids, in place, self-loops dropped; kept for the passes after.
+            auto& pairs = chunk.pairs;
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < pairs.size(); i += 2) {
+                if (i + 2 * kAhead < pairs.size()) { // the id map is larger than the caches
+                    m_ids.prefetch(pairs[i + 2 * kAhead]);
+                    m_ids.prefetch(pairs[i + 2 * kAhead + 1]);
+                }
+                const std::uint32_t a = pairs[i], b = pairs[i + 1];
+                const std::uint32_t u = m_ids.get(a);
+                if (a == b) {
                     ++m_selfLoops;
                     continue;
                 }
-                m_ids.get(raw[i + 1]);
-                ++m_edges;
-                m_idBytes += digits(raw[i]) + digits(raw[i + 1]) + 1;
+                m_idBytes += digits(a) + digits(b) + 1;
+                pairs[kept++] = u;
+                pairs[kept++] = m_ids.get(b);
             }
+            pairs.resize(kept);
+            m_edges += kept / 2;
+            m_pairs.push_back(std::move(pairs));
             return {};
         });
         const auto linesOf = valueOfEveryRank(m_ranks, static_cast<std::uint64_t>(lines));
@@ -317,35 +328,38 @@ public:
     Status placeEdges()
     {
         std::uint64_t edge = before(m_edgeCounts, m_ranks.rank());
-        m_sites.reserve(m_edges);
         m_replicas.assign(m_local.vertexCount, 0);
         m_inSites.assign(m_local.vertexCount, 0);
         for (std::uint32_t v = 0; v < m_local.vertexCount; ++v)
             m_replicas[v] = 1ull << m_home[v];
         std::vector<std::uint64_t> perSite(m_endings.size(), 0);
         const std::uint64_t seed = m_request.seed;
-        auto placed = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
-            const auto& raw = chunk.pairs;
-            for (std::size_t i = 0; i < raw.size(); i += 2) {
-                if (raw[i] == raw[i + 1])
-                    continue;
-                const std::uint32_t u = m_ids.get(raw[i]), v = m_ids.get(raw[i + 1]);
+        for (const auto& pairs : m_pairs) {
+            if (m_feedback.isCanceled())
+                return makeError(ErrorCode::Canceled, "canceled");
+            for (std::size_t i = 0; i < pairs.size(); i += 2) {
+                if (i + kAhead < pairs.size()) { // the vertices are random: their records are loaded ahead
+                    __builtin_prefetch(m_replicas.data() + pairs[i + kAhead], 1);
+                    __builtin_prefetch(m_replicas.data() + pairs[i + kAhead + 1], 1);
+                    __builtin_prefetch(m_inSites.data() + pairs[i + kAhead + 1], 1);
+                    __builtin_prefetch(m_home.data() + pairs[i + kAhead]);
+                    __builtin_prefetch(m_home.data() + pairs[i + kAhead + 1]);
+                }
+                const std::uint32_t u = pairs[i], v = pairs[i + 1];
                 const int site = hashSite(seed, m_home[u], m_home[v], edge++);
                 const std::uint64_t bit = 1ull << site;
                 m_replicas[u] |= bit;
                 m_replicas[v] |= bit;
                 m_inSites[v] |= bit;
-                m_sites.push_back(static_cast<std::uint8_t>(site));
                 ++perSite[static_cast<std::size_t>(site)];
             }
-            return {};
-        });
+        }
         m_edgeBytes = m_idBytes;
         for (std::size_t s = 0; s < perSite.size(); ++s)
             m_edgeBytes += perSite[s] * m_endings[s].size();
         for (const std::uint32_t v : m_new)
             io::appendVertexLine(m_mastersText, m_local.originalId[v], m_endings[m_home[v]]);
-        return placed;
+        return {};
     }
 
     /// Pass 3: writes the part's lines at its offset of the edge partition, and its new vertices' lines at its
@@ -356,21 +370,34 @@ public:
         const auto masterBytes = valueOfEveryRank(m_ranks, m_mastersText.size());
         std::uint64_t at = before(edgeBytes, m_ranks.rank());
         const std::uint64_t end = at + m_edgeBytes;
-        std::size_t e = 0;
+        std::uint64_t edge = before(m_edgeCounts, m_ranks.rank());
+        const std::uint64_t seed = m_request.seed;
+        const auto& ids = m_local.originalId;
         std::string text;
         constexpr std::size_t kFlush = 8u << 20;
-        auto written = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
-            const auto& raw = chunk.pairs;
-            for (std::size_t i = 0; i < raw.size(); i += 2)
-                if (raw[i] != raw[i + 1])
-                    io::appendEdgeLine(text, raw[i], raw[i + 1], m_endings[m_sites[e++]]);
+        Status written;
+        for (auto& pairs : m_pairs) {
+            if (m_feedback.isCanceled())
+                return makeError(ErrorCode::Canceled, "canceled");
+            for (std::size_t i = 0; i < pairs.size(); i += 2) {
+                if (i + kAhead < pairs.size()) {
+                    __builtin_prefetch(ids.data() + pairs[i + kAhead]);
+                    __builtin_prefetch(ids.data() + pairs[i + kAhead + 1]);
+                    __builtin_prefetch(m_home.data() + pairs[i + kAhead]);
+                    __builtin_prefetch(m_home.data() + pairs[i + kAhead + 1]);
+                }
+                const std::uint32_t u = pairs[i], v = pairs[i + 1];
+                io::appendEdgeLine(text, ids[u], ids[v], m_endings[hashSite(seed, m_home[u], m_home[v], edge++)]);
+            }
+            std::vector<std::uint32_t>().swap(pairs);
             if (text.size() < kFlush)
-                return {};
-            auto s = edges.writeAt(at, text);
+                continue;
+            written = edges.writeAt(at, text);
+            if (!written)
+                break;
             at += text.size();
             text.clear();
-            return s;
-        });
+        }
         if (written && !text.empty()) {
             written = edges.writeAt(at, text);
             at += text.size();
@@ -462,8 +489,9 @@ private:
     std::vector<int> m_firstRank;                    ///< per owned id: the rank holding its first appearance
     std::vector<std::vector<std::uint32_t>> m_sent;  ///< per owner: the local vertices sent to it, in order
     std::vector<std::vector<std::uint32_t>> m_slots; ///< per rank: the owned slot of each id it sent, in order
-    std::vector<std::uint8_t> m_isNew, m_home, m_sites;
-    std::vector<std::uint32_t> m_new; ///< the local vertices that first appear in this part, in order
+    std::vector<std::uint8_t> m_isNew, m_home;
+    std::vector<std::vector<std::uint32_t>> m_pairs; ///< per chunk, its edges' local ids (self-loops dropped)
+    std::vector<std::uint32_t> m_new;                ///< the local vertices that first appear in this part, in order
     std::vector<std::uint64_t> m_replicas, m_inSites, m_edgeCounts, m_newCounts;
     std::vector<std::string> m_endings;
     std::string m_mastersText;
@@ -580,7 +608,7 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
             return s.error();
     StreamHomes homes(homeLines, topology.siteCount(), request.seed);
     part.giveHomes(homes);
-    if (auto agreed = agreeOn(ranks, part.placeEdges()); !agreed)
+    if (auto agreed = agreeOn(ranks, part.placeEdges()); !agreed) // a cancel
         return agreed.error();
     const double placedSeconds = since(start);
     feedback.setProgress(0.6, "partitioning the graph's parts");

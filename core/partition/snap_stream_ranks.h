@@ -18,8 +18,9 @@ namespace meridian::partition {
 /// (cost::GasSitesFold), as one process sums them. Errors are one process's: the first bad line of the file, the
 /// first bad line of the homes file; every rank stops on any rank's failure (agreeOn), and nothing is renamed.
 ///
-/// Memory per rank: the id map and 26 bytes per vertex of its part, the owned vertices' records (about 30 bytes
-/// each), one byte per edge of its part, and a few chunks in flight.
+/// Memory per rank: the id map and about 30 bytes per vertex of its part, the owned vertices' records (about 30
+/// bytes each), 8 bytes per edge of its part (its local ids, so that the file is parsed once), and the chunks in
+/// flight.
 Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& request, const Feedback& feedback);
 
 } // namespace meridian::partition
