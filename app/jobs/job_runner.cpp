@@ -4,6 +4,7 @@
 #include <QRunnable>
 #include <QSemaphore>
 
+#include <new>
 #include <vector>
 
 namespace meridian::jobs {
@@ -72,6 +73,8 @@ Error errorOf(const std::exception_ptr& exception)
 {
     try {
         std::rethrow_exception(exception);
+    } catch (const std::bad_alloc&) {
+        return makeError(ErrorCode::Internal, "out of memory: the job needs more memory than the machine could give it");
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal, std::string("the job failed: ") + e.what());
     } catch (...) {

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <new>
 
 namespace meridian::partition {
 
@@ -86,6 +87,10 @@ public:
             Status done;
             try {
                 done = run(*slot, next);
+            } catch (const std::bad_alloc&) {
+                // Out of memory is the caller's to report (the CLI says to give it more memory or ranks).
+                m_outOfMemory = true;
+                done = makeError(ErrorCode::Internal, "out of memory");
             } catch (const std::exception& e) {
                 done = makeError(ErrorCode::Internal, std::string("the stream failed: ") + e.what());
             }
@@ -100,6 +105,8 @@ public:
     }
 
     const std::optional<Error>& failure() const { return m_failure; }
+    /// Whether a task ran out of memory (which failure() then names).
+    bool outOfMemory() const { return m_outOfMemory; }
     model::Graph& idGraph() { return m_idGraph; }
     std::uint64_t edges() const { return m_edgeCount; }
     std::uint64_t selfLoops() const { return m_selfLoops; }
@@ -258,6 +265,7 @@ private:
     std::int64_t m_linesBefore = 0;
     std::uint64_t m_edgeCount = 0, m_selfLoops = 0;
     std::optional<Error> m_failure;
+    std::atomic<bool> m_outOfMemory{false};
     Clock::time_point m_start;
     double m_readSeconds = 0.0, m_placedSeconds = 0.0;
 };
@@ -307,6 +315,8 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
     feedback.executor().shareWork(std::max(1, feedback.executor().concurrency()),
                                   [&](int) { thrown.run([&] { stream.work(); }); });
     thrown.rethrow();
+    if (stream.outOfMemory())
+        throw std::bad_alloc(); // with the stream's memory released, as any allocation failure reaches the caller
     if (stream.failure())
         return *stream.failure();
 

@@ -52,13 +52,17 @@ Status forEachChunk(const io::detail::SnapChunks& chunks, Share share, const Fee
             return makeError(ErrorCode::Canceled, "canceled");
         const std::size_t count = std::min(width, static_cast<std::size_t>(share.end) - first);
         std::atomic<std::size_t> next{0};
+        FirstException thrown; // an allocation that fails in a worker reaches the caller
         feedback.executor().shareWork(static_cast<int>(count), [&](int) {
-            for (std::size_t k = next++; k < count; k = next++) {
-                failed[k].reset();
-                if (auto s = chunks.parse(first + k, window[k]); !s)
-                    failed[k] = s.error();
-            }
+            thrown.run([&] {
+                for (std::size_t k = next++; k < count; k = next++) {
+                    failed[k].reset();
+                    if (auto s = chunks.parse(first + k, window[k]); !s)
+                        failed[k] = s.error();
+                }
+            });
         });
+        thrown.rethrow();
         for (std::size_t k = 0; k < count; ++k) {
             if (failed[k])
                 return *failed[k];

@@ -13,7 +13,8 @@
 //                 share_of_np1 that over np = 1's peak. Target: np = 2 at least 1.6x as fast as np = 1.
 //   outgrown      the same partition with every rank's address space limited (prlimit --as) to 40% of what
 //                 np = 1 needs (its smallest limit that completes, found by halving): np = 1 must refuse cleanly
-//                 (exit code 2 or 3 with a message, no output file), np = 4 must complete with np = 1's files.
+//                 (a failed exit with the out-of-memory message, no output file), np = 4 must complete with np = 1's
+//                 files.
 // Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), cases (default
 // monte_carlo,partition,outgrown).
 #include <QCoreApplication>
@@ -231,7 +232,7 @@ int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDi
         const double limit = 0.4 * high;
         const QStringList prefix{"prlimit", QString("--as=%1").arg(qint64(limit))};
         const Partitioned alone = partition(1, graph, dir, prefix);
-        const bool refused = (alone.run.code == 2 || alone.run.code == 3) && !alone.run.err.isEmpty()
+        const bool refused = alone.run.code != 0 && alone.run.err.contains("out of memory")
             && !QFile::exists(dir.filePath("E.tsv"));
         const Partitioned four = partition(4, graph, dir, prefix);
         const bool completed = identical(four);
