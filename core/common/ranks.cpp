@@ -75,14 +75,25 @@ Share shareOf(std::int64_t count, int rank, int size)
     return {begin, begin + base + (rank < extra ? 1 : 0)};
 }
 
+namespace {
+
+/// Every rank's bytes, one after the other in rank order, on every rank.
+std::string allRanksBytes(const Ranks& ranks, const std::string& mine)
+{
+    std::string all;
+    for (const auto& bytes : ranks.gather(mine))
+        all += bytes;
+    ranks.broadcast(all);
+    return all;
+}
+
+} // namespace
+
 std::vector<double> concatenatedOnEveryRank(const Ranks& ranks, const std::vector<double>& local)
 {
     Packer mine;
     mine.putVector(local);
-    std::string all;
-    for (const auto& bytes : ranks.gather(mine.bytes()))
-        all += bytes;
-    ranks.broadcast(all);
+    const std::string all = allRanksBytes(ranks, mine.bytes());
     std::vector<double> values;
     Unpacker in(all);
     for (int r = 0; r < ranks.size(); ++r) {
@@ -96,10 +107,7 @@ std::vector<std::uint64_t> valueOfEveryRank(const Ranks& ranks, std::uint64_t va
 {
     Packer mine;
     mine.put(value);
-    std::string all;
-    for (const auto& bytes : ranks.gather(mine.bytes()))
-        all += bytes;
-    ranks.broadcast(all);
+    const std::string all = allRanksBytes(ranks, mine.bytes());
     std::vector<std::uint64_t> values;
     values.reserve(static_cast<std::size_t>(ranks.size()));
     Unpacker in(all);

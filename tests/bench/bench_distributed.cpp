@@ -17,6 +17,8 @@
 //                 files.
 // Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), cases (default
 // monte_carlo,partition,outgrown).
+#include "../partition_json.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -68,19 +70,6 @@ QByteArray digestOf(const QString& path)
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(&f);
     return hash.result();
-}
-
-/// A partition's JSON without its clocks, peak memory and notes.
-QJsonObject withoutTimes(QJsonObject o)
-{
-    for (const QString& key : o.keys())
-        if (QStringList{"runtime_s", "evaluate_s", "write_s", "whole_s", "streaming_s", "notes"}.contains(key)
-            || key.contains("per_second") || key.contains("memory"))
-            o.remove(key);
-    QJsonObject graph = o["graph"].toObject();
-    graph.remove("load_s");
-    o["graph"] = graph;
-    return o;
 }
 
 int monteCarlo(const QString& samples, QTemporaryDir& dir)
@@ -186,7 +175,7 @@ int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDi
     const double np1Peak = peakOf(reference.run.json);
     const auto identical = [&](const Partitioned& p) {
         return p.run.code == 0 && p.edges == reference.edges && p.masters == reference.masters
-            && withoutTimes(p.run.json) == withoutTimes(reference.run.json);
+            && meridian::test::withoutTimes(p.run.json) == meridian::test::withoutTimes(reference.run.json);
     };
     if (speed) {
         for (int ranks : {1, 2, 4, 0}) {

@@ -1,4 +1,5 @@
 #include "cli_run.h"
+#include "partition_json.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -67,18 +68,6 @@ private:
         return o;
     }
 
-    /// A partition's JSON without its clocks, its peak memory and its notes (which say how the work was split).
-    static QJsonObject withoutTimes(QJsonObject o)
-    {
-        for (const QString& key : o.keys())
-            if (QStringList{"runtime_s", "evaluate_s", "write_s", "whole_s", "streaming_s", "notes"}.contains(key)
-                || key.contains("per_second") || key.contains("memory"))
-                o.remove(key);
-        QJsonObject graph = o["graph"].toObject();
-        graph.remove("load_s");
-        o["graph"] = graph;
-        return o;
-    }
     static QByteArray readAll(const QString& path)
     {
         QFile f(path);
@@ -258,7 +247,7 @@ private Q_SLOTS:
                 QVERIFY2(run.code == 0, run.err.constData());
                 QVERIFY2(readAll(e) == edges, qPrintable(QString("%1 ranks").arg(ranks)));
                 QVERIFY(readAll(m) == masters);
-                QCOMPARE(withoutTimes(run.json()), withoutTimes(alone.json()));
+                QCOMPARE(meridian::test::withoutTimes(run.json()), meridian::test::withoutTimes(alone.json()));
                 if (ranks > 1)
                     QCOMPARE(run.json()["rank_peak_memory_bytes"].toArray().size(), ranks);
                 // Nothing is left beside the outputs.
