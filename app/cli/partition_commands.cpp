@@ -136,9 +136,10 @@ int runPartition(const QStringList& arguments)
     Registry<partition::Partitioner> registry;
     partition::registerBuiltinPartitioners(registry);
     request.algorithm = parser.value("algorithm").toStdString();
+    // Under a launcher a rank that cannot read the sites stops every rank (agreeToRun), not only itself.
     auto settings = checkedSettings(parser, request.algorithm, registry);
-    if (!settings)
-        return report(settings.error());
+    if (int code = agreeToRun(statusOf(settings)); code >= 0)
+        return code;
     request.settings = std::move(*settings);
     request.graphPath = parser.value("graph").toStdString();
     request.useCache = !parser.isSet("no-cache");

@@ -125,13 +125,17 @@ public:
             g_mpi.sendrecv(&outSize, 1, MPI_UINT64_T, to, kExchangeTag, &inSize, 1, MPI_UINT64_T, from, kExchangeTag,
                            MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             in.resize(inSize);
-            for (std::size_t at = 0; at < std::max(outSize, inSize); at += kPiece) {
-                const auto piece = [&](std::uint64_t size) {
-                    return static_cast<int>(at < size ? std::min<std::uint64_t>(kPiece, size - at) : 0);
-                };
-                g_mpi.sendrecv(out.data() + std::min<std::uint64_t>(at, outSize), piece(outSize), MPI_BYTE, to,
-                               kExchangeTag, in.data() + std::min<std::uint64_t>(at, inSize), piece(inSize), MPI_BYTE,
-                               from, kExchangeTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            // Each side sends its own number of pieces and receives the other's: a partner with nothing left to
+            // send or receive in a step is MPI_PROC_NULL, so no message is ever sent that nobody receives.
+            const std::uint64_t outPieces = (outSize + kPiece - 1) / kPiece, inPieces = (inSize + kPiece - 1) / kPiece;
+            for (std::uint64_t k = 0; k < std::max(outPieces, inPieces); ++k) {
+                const std::uint64_t at = k * kPiece;
+                const bool sending = k < outPieces, receiving = k < inPieces;
+                g_mpi.sendrecv(sending ? out.data() + at : nullptr,
+                               sending ? static_cast<int>(std::min<std::uint64_t>(kPiece, outSize - at)) : 0, MPI_BYTE,
+                               sending ? to : MPI_PROC_NULL, kExchangeTag, receiving ? in.data() + at : nullptr,
+                               receiving ? static_cast<int>(std::min<std::uint64_t>(kPiece, inSize - at)) : 0, MPI_BYTE,
+                               receiving ? from : MPI_PROC_NULL, kExchangeTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             }
         }
         return received;

@@ -331,38 +331,38 @@ public:
     /// and the bytes of the part's lines.
     Status placeEdges()
     {
+        // The one-process stream's placer, over the part's vertices (their homes known) and edges in order: the
+        // same rule and bookkeeping, with each edge's position in the whole file.
+        auto placer = makeOnlinePlacer(m_request.algorithm, m_request.values, m_request.seed,
+                                       m_request.topology->siteCount());
+        placer->addVertices(m_home.data(), m_home.size());
         std::uint64_t edge = before(m_edgeCounts, m_ranks.rank());
-        m_replicas.assign(m_local.vertexCount, 0);
-        m_inSites.assign(m_local.vertexCount, 0);
-        for (std::uint32_t v = 0; v < m_local.vertexCount; ++v)
-            m_replicas[v] = 1ull << m_home[v];
-        std::vector<std::uint64_t> perSite(m_endings.size(), 0);
-        const std::uint64_t seed = m_request.seed;
+        m_sites.resize(m_edges);
+        std::size_t placed = 0;
+        std::vector<std::uint32_t> src, dst;
         for (const auto& pairs : m_pairs) {
             if (m_feedback.isCanceled())
                 return makeError(ErrorCode::Canceled, "canceled");
-            for (std::size_t i = 0; i < pairs.size(); i += 2) {
-                if (i + kAhead < pairs.size()) { // the vertices are random: their records are loaded ahead
-                    __builtin_prefetch(m_replicas.data() + pairs[i + kAhead], 1);
-                    __builtin_prefetch(m_replicas.data() + pairs[i + kAhead + 1], 1);
-                    __builtin_prefetch(m_inSites.data() + pairs[i + kAhead + 1], 1);
-                    __builtin_prefetch(m_home.data() + pairs[i + kAhead]);
-                    __builtin_prefetch(m_home.data() + pairs[i + kAhead + 1]);
-                }
-                const std::uint32_t u = pairs[i], v = pairs[i + 1];
-                const int site = hashSite(seed, m_home[u], m_home[v], edge++);
-                const std::uint64_t bit = 1ull << site;
-                m_replicas[u] |= bit;
-                m_replicas[v] |= bit;
-                m_inSites[v] |= bit;
-                ++perSite[static_cast<std::size_t>(site)];
+            src.resize(pairs.size() / 2);
+            dst.resize(pairs.size() / 2);
+            for (std::size_t i = 0; i < src.size(); ++i) {
+                src[i] = pairs[2 * i];
+                dst[i] = pairs[2 * i + 1];
             }
+            placer->place(src.data(), dst.data(), src.size(), edge, m_sites.data() + placed);
+            edge += src.size();
+            placed += src.size();
         }
+        placer->sites(m_replicas, m_inSites);
+        std::vector<std::uint64_t> perSite(m_endings.size(), 0);
+        for (const std::uint8_t site : m_sites)
+            ++perSite[site];
         m_edgeBytes = m_idBytes;
         for (std::size_t s = 0; s < perSite.size(); ++s)
             m_edgeBytes += perSite[s] * m_endings[s].size();
-        for (const std::uint32_t v : m_new)
-            io::appendVertexLine(m_mastersText, m_local.originalId[v], m_endings[m_home[v]]);
+        if (!m_request.mastersPath.empty())
+            for (const std::uint32_t v : m_new)
+                io::appendVertexLine(m_mastersText, m_local.originalId[v], m_endings[m_home[v]]);
         return {};
     }
 
@@ -374,9 +374,8 @@ public:
         const auto masterBytes = valueOfEveryRank(m_ranks, m_mastersText.size());
         std::uint64_t at = before(edgeBytes, m_ranks.rank());
         const std::uint64_t end = at + m_edgeBytes;
-        std::uint64_t edge = before(m_edgeCounts, m_ranks.rank());
-        const std::uint64_t seed = m_request.seed;
         const auto& ids = m_local.originalId;
+        std::size_t e = 0;
         std::string text;
         constexpr std::size_t kFlush = 8u << 20;
         Status written;
@@ -384,14 +383,11 @@ public:
             if (m_feedback.isCanceled())
                 return makeError(ErrorCode::Canceled, "canceled");
             for (std::size_t i = 0; i < pairs.size(); i += 2) {
-                if (i + kAhead < pairs.size()) {
+                if (i + kAhead < pairs.size()) { // the original ids are random: loaded ahead
                     __builtin_prefetch(ids.data() + pairs[i + kAhead]);
                     __builtin_prefetch(ids.data() + pairs[i + kAhead + 1]);
-                    __builtin_prefetch(m_home.data() + pairs[i + kAhead]);
-                    __builtin_prefetch(m_home.data() + pairs[i + kAhead + 1]);
                 }
-                const std::uint32_t u = pairs[i], v = pairs[i + 1];
-                io::appendEdgeLine(text, ids[u], ids[v], m_endings[hashSite(seed, m_home[u], m_home[v], edge++)]);
+                io::appendEdgeLine(text, ids[pairs[i]], ids[pairs[i + 1]], m_endings[m_sites[e++]]);
             }
             std::vector<std::uint32_t>().swap(pairs);
             if (text.size() < kFlush)
@@ -494,6 +490,7 @@ private:
     std::vector<std::vector<std::uint32_t>> m_sent;  ///< per owner: the local vertices sent to it, in order
     std::vector<std::vector<std::uint32_t>> m_slots; ///< per rank: the owned slot of each id it sent, in order
     std::vector<std::uint8_t> m_isNew, m_home;
+    std::vector<std::uint8_t> m_sites;               ///< the site of each edge of the part, in order
     std::vector<std::vector<std::uint32_t>> m_pairs; ///< per chunk, its edges' local ids (self-loops dropped)
     std::vector<std::uint32_t> m_new;                ///< the local vertices that first appear in this part, in order
     std::vector<std::uint64_t> m_replicas, m_inSites, m_edgeCounts, m_newCounts;
@@ -537,7 +534,17 @@ Status openInputs(const SnapStreamRequest& request, const Ranks& ranks, std::vec
         chunks.emplace(std::move(*reopened));
         return {};
     };
-    return agreeOnFileError(ranks, open());
+    if (auto agreed = agreeOnFileError(ranks, open()); !agreed)
+        return agreed;
+    // The ranks cut the file alike only if they see it alike (a copy still under way, a stale network file system).
+    const auto sizes = valueOfEveryRank(ranks, chunks->fileBytes());
+    for (std::size_t r = 1; r < sizes.size(); ++r)
+        if (sizes[r] != sizes[0])
+            return makeError(ErrorCode::Io,
+                             "rank 0 sees " + std::to_string(sizes[0]) + " bytes and rank " + std::to_string(r)
+                                 + " sees " + std::to_string(sizes[r]) + ": every rank must read the same file",
+                             SourceLocation{request.graphPath, 0, 0});
+    return {};
 }
 
 /// Rank 0 creates the outputs' temporaries; the others open them to write their parts.
@@ -624,10 +631,9 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
     if (auto agreed = agreeOn(ranks, written); !agreed)
         return agreed.error();
     const auto metrics = part.measure(*network, request.profile);
-    if (feedback.isCanceled())
-        return makeError(ErrorCode::Canceled, "canceled");
-    Status committed;
-    if (ranks.isRoot()) {
+    // A cancel seen on any rank stops all of them before the rename.
+    Status committed = feedback.isCanceled() ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{};
+    if (ranks.isRoot() && committed) {
         std::vector<io::StreamedFile*> files{&*edges};
         if (masters)
             files.push_back(&*masters);

@@ -255,6 +255,29 @@ private Q_SLOTS:
             }
         }
 
+        // A file of one chunk: every rank but rank 0 has an empty part, and exchanges messages of nothing.
+        const QString data = QString(MERIDIAN_SOURCE_DIR) + "/tests/data/graphs/";
+        const QStringList tiny{"partition",
+                               "--graph",
+                               data + "tiny.txt",
+                               "--sites",
+                               data + "two_sites.csv",
+                               "--homes",
+                               data + "homes_partial.tsv",
+                               "--algorithm",
+                               "hash",
+                               "--no-cache"};
+        const auto tinyAlone = meridian::test::cli(
+            tiny + QStringList{"--out", dir.filePath("t.tsv"), "--masters", dir.filePath("tm.tsv")});
+        QVERIFY2(tinyAlone.code == 0, tinyAlone.err.constData());
+        const auto tinySplit = mpirun(3,
+                                      tiny
+                                          + QStringList{"--out", dir.filePath("t3.tsv"), "--masters",
+                                                        dir.filePath("tm3.tsv")});
+        QVERIFY2(tinySplit.code == 0, tinySplit.err.constData());
+        QCOMPARE(readAll(dir.filePath("t3.tsv")), readAll(dir.filePath("t.tsv")));
+        QCOMPARE(readAll(dir.filePath("tm3.tsv")), readAll(dir.filePath("tm.tsv")));
+
         // A bad line in the last rank's part is reported at its line of the file, as one process reports it, and
         // nothing is written.
         QByteArray text = readAll(graph);
