@@ -12,15 +12,17 @@ namespace meridian::partition {
 /// Each vertex id has an owner rank (a hash of the id). The ranks send the ids of their parts to the owners, which
 /// find the first appearance of each (the lowest rank holding it), so every rank knows which vertices are new in
 /// its part; the k-th vertex of the file takes the k-th home draw, as in one process. The owners pass the homes
-/// on, each rank places its edges at their positions in the whole file, counts its lines' bytes, and all write
+/// on, each rank places its edges at their positions in the whole file with the one-process stream's placer
+/// (makeOnlinePlacer), counts its lines' bytes, and all write
 /// their lines at their offsets into the temporaries rank 0 created (the ranks must share the output's folder); rank
 /// 0 renames them once every rank has synced its part. The metrics are folded through the ranks in vertex order
 /// (cost::GasSitesFold), as one process sums them. Errors are one process's: the first bad line of the file, the
 /// first bad line of the homes file; every rank stops on any rank's failure (agreeOn), and nothing is renamed.
 ///
-/// Memory per rank: the id map and about 30 bytes per vertex of its part, the owned vertices' records (about 30
-/// bytes each), 8 bytes per edge of its part (its local ids, so that the file is parsed once), and the chunks in
-/// flight.
+/// Memory per rank: the id map and about 60 bytes per vertex of its part (the placer's records among them), the
+/// owned vertices' records during the exchanges (about 30 bytes each), 9 bytes per edge of its part (its edges'
+/// local ids, so that the file is parsed once, and sites), and the chunks in flight. A part of a shuffled file
+/// touches nearly every vertex of the graph, so a rank's memory does not fall as 1/N with more ranks.
 Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& request, const Feedback& feedback);
 
 } // namespace meridian::partition
