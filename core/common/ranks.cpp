@@ -116,6 +116,23 @@ std::vector<std::uint64_t> valueOfEveryRank(const Ranks& ranks, std::uint64_t va
     return values;
 }
 
+std::vector<std::uint64_t> sumOnEveryRank(const Ranks& ranks, const std::vector<std::uint64_t>& local)
+{
+    Packer mine;
+    mine.putVector(local);
+    const std::string all = allRanksBytes(ranks, mine.bytes());
+    std::vector<std::uint64_t> sums(local.size(), 0);
+    Unpacker in(all);
+    for (int r = 0; r < ranks.size(); ++r) {
+        const auto part = in.getVector<std::uint64_t>();
+        if (part.size() != sums.size())
+            throw std::runtime_error("the ranks sum counts of different lengths");
+        for (std::size_t k = 0; k < sums.size(); ++k)
+            sums[k] += part[k];
+    }
+    return sums;
+}
+
 void Unpacker::fail() { throw std::runtime_error("a rank's message is shorter than its contents say"); }
 
 void Unpacker::take(void* out, std::size_t n)

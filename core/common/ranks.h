@@ -63,6 +63,10 @@ std::vector<double> concatenatedOnEveryRank(const Ranks& ranks, const std::vecto
 /// the sum of the values before its own).
 std::vector<std::uint64_t> valueOfEveryRank(const Ranks& ranks, std::uint64_t value);
 
+/// Returns on every rank the sum, entry by entry, of every rank's `local` (all of the same length): counts that
+/// the ranks make of one set of items.
+std::vector<std::uint64_t> sumOnEveryRank(const Ranks& ranks, const std::vector<std::uint64_t>& local);
+
 /// Appends plain values to a byte string and reads them back, for what ranks send each other (one machine's byte
 /// order: the ranks of one job run the same build).
 class Packer {

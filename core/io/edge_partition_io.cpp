@@ -55,11 +55,13 @@ Status forEachVertexSite(const std::string& path, const model::Topology& topolog
 
 } // namespace
 
-Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const model::Topology& topology)
+Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const model::Topology& topology,
+                                              const std::function<bool(std::uint64_t)>& keep)
 {
     std::vector<HomeLine> lines;
     auto ok = forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
-        lines.push_back({id, site, static_cast<int>(number)});
+        if (!keep || keep(id))
+            lines.push_back({id, site, static_cast<int>(number)});
         return {};
     });
     if (!ok)
@@ -75,15 +77,27 @@ Expected<std::vector<int>> homesOf(const std::string& path, const std::vector<Ho
     for (std::uint32_t v = 0; v < originalIds.size(); ++v)
         index.emplace(originalIds[v], v);
     std::vector<int> home(originalIds.size(), -1);
-    for (const auto& l : lines) {
-        const auto it = index.find(l.id);
-        if (it == index.end())
-            return parseError(path, l.line, 1, "vertex " + std::to_string(l.id) + " is not in the graph");
-        if (home[it->second] >= 0)
-            return parseError(path, l.line, 1, "vertex " + std::to_string(l.id) + " is listed twice");
-        home[it->second] = l.site;
-    }
+    const auto slotOf = [&](std::uint64_t id) -> std::int64_t {
+        const auto it = index.find(id);
+        return it == index.end() ? -1 : std::int64_t{it->second};
+    };
+    if (auto assigned = assignHomeLines(path, lines, slotOf, home); !assigned)
+        return assigned.error();
     return home;
+}
+
+Status assignHomeLines(const std::string& path, const std::vector<HomeLine>& lines,
+                       const std::function<std::int64_t(std::uint64_t)>& slotOf, std::vector<int>& home)
+{
+    for (const auto& l : lines) {
+        const std::int64_t slot = slotOf(l.id);
+        if (slot < 0)
+            return parseError(path, l.line, 1, "vertex " + std::to_string(l.id) + " is not in the graph");
+        if (home[static_cast<std::size_t>(slot)] >= 0)
+            return parseError(path, l.line, 1, "vertex " + std::to_string(l.id) + " is listed twice");
+        home[static_cast<std::size_t>(slot)] = l.site;
+    }
+    return {};
 }
 
 Expected<std::vector<int>> readHomes(const std::string& path, const model::Graph& graph, const model::Topology& topology)

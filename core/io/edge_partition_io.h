@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,8 +26,15 @@ struct HomeLine {
     int site = 0;
     int line = 0;
 };
-/// Reads a homes file's lines (unknown sites are errors with file and line), in file order.
-Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const model::Topology& topology);
+/// Reads a homes file's lines (unknown sites are errors with file and line), in file order; with `keep`, only the
+/// lines of the vertices it keeps (a rank holds those of the vertices it owns).
+Expected<std::vector<HomeLine>> readHomeLines(const std::string& path, const model::Topology& topology,
+                                              const std::function<bool(std::uint64_t)>& keep = {});
+/// Checks home lines against a graph's vertices as readHomes does (a vertex not in the graph, or listed twice, is an
+/// error at its line; the first such line in the file wins) and sets `home` (one site per dense vertex, -1 where the
+/// file gives none). `slotOf` gives a vertex's dense number from its original id, or -1 when it is not in the graph.
+Status assignHomeLines(const std::string& path, const std::vector<HomeLine>& lines,
+                       const std::function<std::int64_t(std::uint64_t)>& slotOf, std::vector<int>& home);
 /// Checks home lines against a graph's original ids as readHomes does (a vertex not in the graph, or listed
 /// twice, is an error at its line; the first such line in the file wins), and returns one site per dense vertex,
 /// -1 where the file gives none.

@@ -20,14 +20,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kNoHome = 0xFF;
-constexpr std::size_t kAhead = 32; ///< how far ahead (in ids) the passes over a part's edges load vertex records
-
-/// The rank that owns a vertex id: it decides where the vertex first appears, holds its home for the others and
-/// merges its sites.
-int ownerOf(std::uint64_t id, int ranks)
-{
-    return static_cast<int>(((id * 0x9E3779B97F4A7C15ull) >> 32) % static_cast<std::uint64_t>(ranks));
-}
+constexpr std::uint8_t kInEdge = 0x80; ///< in a message of sites gained: the site holds one of the vertex's in-edges
+constexpr std::size_t kAhead = 32;     ///< how far ahead (in ids) the passes over a message load vertex records
+constexpr std::size_t kRoundBytes = 4u << 20; ///< the most text a rank reads in one round of a pass
 
 /// Decimal digits of an id, as appendEdgeLine writes it.
 std::uint64_t digits(std::uint64_t id)
@@ -119,15 +114,24 @@ class Outbox {
 public:
     explicit Outbox(int ranks)
         : m_bytes(static_cast<std::size_t>(ranks))
+        , m_used(static_cast<std::size_t>(ranks), 0)
     {}
+    /// Appends a value to the message to `rank` (inlined: a pass puts a few values per edge).
     template <typename T>
     void put(std::size_t rank, T value)
     {
-        m_bytes[rank].append(reinterpret_cast<const char*>(&value), sizeof(T));
+        std::string& bytes = m_bytes[rank];
+        std::size_t& used = m_used[rank];
+        if (used + sizeof(T) > bytes.size())
+            bytes.resize(std::max<std::size_t>(4096, 2 * bytes.size()));
+        std::memcpy(bytes.data() + used, &value, sizeof(T));
+        used += sizeof(T);
     }
     /// Sends every message (Ranks::exchange) and frees them; returns what each rank sent this one.
     std::vector<std::string> exchange(const Ranks& ranks)
     {
+        for (std::size_t r = 0; r < m_bytes.size(); ++r)
+            m_bytes[r].resize(m_used[r]);
         auto received = ranks.exchange(m_bytes);
         std::vector<std::string>().swap(m_bytes);
         return received;
@@ -135,6 +139,7 @@ public:
 
 private:
     std::vector<std::string> m_bytes;
+    std::vector<std::size_t> m_used;
 };
 
 /// A received message read as plain values of type T, in place.
@@ -159,6 +164,30 @@ private:
     const std::string& m_bytes;
 };
 
+/// Sends `count` items, a record per vertex, to their ranks in exchanges of at most 2^18 items from each rank (as
+/// many exchanges on every rank), so that no rank holds more than a batch of them in messages: `put(item, out)` adds
+/// an item to its rank's message, `take(from, bytes)` reads a message a rank sent.
+template <typename Put, typename Take>
+void exchangeItems(const Ranks& ranks, std::size_t count, const Put& put, const Take& take)
+{
+    constexpr std::size_t kItems = 1u << 18;
+    std::uint64_t exchanges = 0;
+    for (const std::uint64_t n : valueOfEveryRank(ranks, (count + kItems - 1) / kItems))
+        exchanges = std::max(exchanges, n);
+    for (std::uint64_t x = 0; x < exchanges; ++x) {
+        Outbox out(ranks.size());
+        const std::size_t first = std::min<std::size_t>(count, x * kItems);
+        const std::size_t last = std::min(count, first + kItems);
+        for (std::size_t item = first; item < last; ++item)
+            put(item, out);
+        auto received = out.exchange(ranks);
+        for (std::size_t from = 0; from < received.size(); ++from) {
+            take(from, received[from]);
+            std::string().swap(received[from]);
+        }
+    }
+}
+
 /// The sum of the values of the ranks before this one.
 std::uint64_t before(const std::vector<std::uint64_t>& values, int rank)
 {
@@ -173,8 +202,210 @@ std::uint64_t total(const std::vector<std::uint64_t>& values)
     return before(values, static_cast<int>(values.size()));
 }
 
-/// One rank's part of the work: its chunks of the file, the vertices that appear in them (local ids in order of
-/// first appearance within them), and what it learns of those vertices from their owners.
+/// Who owns each vertex id, and its number among the owner's ids. Ids go to the ranks in runs of N (the number of
+/// ranks): the ids k N ... k N + N - 1 have one owner each, in a rotation that a hash of their block of 64 runs
+/// picks, so every stride of ids spreads over the owners. An owner numbers its ids k, which is dense when the file's
+/// ids are, so its records sit in direct tables.
+class Owners {
+public:
+    explicit Owners(int ranks)
+        : m_n(static_cast<std::uint32_t>(ranks))
+        , m_inverse(m_n > 1 ? ~0ull / m_n + 1 : 0)
+    {}
+    /// The owner of an id (ids beyond 32 bits, which no graph read here has, belong to rank 0).
+    int of(std::uint64_t id) const
+    {
+        if (id > 0xFFFFFFFFull)
+            return 0;
+        const auto small = static_cast<std::uint32_t>(id);
+        const std::uint32_t run = quotient(small);
+        const std::uint32_t owner = small - run * m_n + rotation(run);
+        return static_cast<int>(owner >= m_n ? owner - m_n : owner);
+    }
+    std::uint32_t indexOf(std::uint32_t id) const { return quotient(id); }
+    std::uint64_t idOf(std::uint32_t index, int owner) const
+    {
+        const auto o = static_cast<std::uint32_t>(owner);
+        const std::uint32_t r = rotation(index);
+        return std::uint64_t{index} * m_n + (o >= r ? o - r : o + m_n - r);
+    }
+
+private:
+    /// x / N without a division instruction (Lemire, Kaser and Kurz's fastdiv, exact for 32-bit x): the passes
+    /// find owners a few times per edge.
+    std::uint32_t quotient(std::uint32_t x) const
+    {
+        if (m_n == 1)
+            return x;
+        // The high 64 bits of m_inverse * x, from two 32 x 32-bit products.
+        const std::uint64_t low = (m_inverse & 0xFFFFFFFFu) * x, high = (m_inverse >> 32) * x;
+        return static_cast<std::uint32_t>((high + (low >> 32)) >> 32);
+    }
+    /// The rotation of the run's block of 64 runs.
+    std::uint32_t rotation(std::uint32_t run) const
+    {
+        const auto h = static_cast<std::uint32_t>((std::uint64_t{run >> 6} * 0x9E3779B97F4A7C15ull) >> 32);
+        return h - quotient(h) * m_n;
+    }
+    std::uint32_t m_n;
+    std::uint64_t m_inverse;
+};
+
+/// Maps keys (an owner's indices, when the file's ids are not dense: OwnedSlots) to slots 0, 1, 2, ... in order of
+/// insertion: open addressing, kept at most half full, 8-byte keys so that every 32-bit key can be told from an
+/// empty entry.
+class IdSlots {
+public:
+    static constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
+    /// The id's slot, or kAbsent.
+    std::uint32_t find(std::uint32_t id) const
+    {
+        if (m_keys.empty())
+            return kAbsent;
+        for (std::size_t i = start(id);; i = (i + 1) & m_mask) {
+            if (m_keys[i] == kEmpty)
+                return kAbsent;
+            if (m_keys[i] == id)
+                return m_slots[i];
+        }
+    }
+    /// The id's slot, a new one (size() - 1 after the call) if it had none.
+    std::uint32_t insert(std::uint32_t id)
+    {
+        if (2 * (std::size_t{m_size} + 1) > m_keys.size())
+            grow();
+        std::size_t i = start(id);
+        for (; m_keys[i] != kEmpty; i = (i + 1) & m_mask)
+            if (m_keys[i] == id)
+                return m_slots[i];
+        m_keys[i] = id;
+        m_slots[i] = m_size;
+        m_ids.push_back(id);
+        return m_size++;
+    }
+    std::uint32_t size() const { return m_size; }
+    /// Starts loading the table's entry for `id` into the cache, for a find or insert a few ids later.
+    void prefetch(std::uint32_t id) const
+    {
+        if (!m_keys.empty())
+            __builtin_prefetch(m_keys.data() + start(id));
+    }
+    /// The id of each slot.
+    const std::vector<std::uint32_t>& ids() const { return m_ids; }
+
+private:
+    static constexpr std::uint64_t kEmpty = ~0ull;
+    /// A full mix of the id: ids that share an owner differ in a few bits only.
+    std::size_t start(std::uint32_t id) const
+    {
+        std::uint64_t x = id;
+        x ^= x >> 16;
+        x *= 0x7feb352dull;
+        x ^= x >> 15;
+        x *= 0x846ca68bull;
+        x ^= x >> 16;
+        return static_cast<std::size_t>(x) & m_mask;
+    }
+    void grow()
+    {
+        const std::size_t capacity = std::max<std::size_t>(1024, 2 * m_keys.size());
+        m_keys.assign(capacity, kEmpty);
+        m_slots.assign(capacity, 0);
+        m_mask = capacity - 1;
+        for (std::uint32_t slot = 0; slot < m_size; ++slot) {
+            std::size_t i = start(m_ids[slot]);
+            while (m_keys[i] != kEmpty)
+                i = (i + 1) & m_mask;
+            m_keys[i] = m_ids[slot];
+            m_slots[i] = slot;
+        }
+    }
+    std::vector<std::uint64_t> m_keys; ///< an id, or kEmpty
+    std::vector<std::uint32_t> m_slots, m_ids;
+    std::size_t m_mask = 0;
+    std::uint32_t m_size = 0;
+};
+
+/// The slots (0, 1, 2, ... in order of arrival) of the vertices a rank owns, by their index (Owners::indexOf): a
+/// direct table while the indices are dense, an IdSlots once they are not (ids spread over 32 bits).
+class OwnedSlots {
+public:
+    static constexpr std::uint32_t kAbsent = IdSlots::kAbsent;
+    /// Readies the table for `count` more indices, the largest `largest`.
+    void expect(std::uint32_t largest, std::size_t count)
+    {
+        if (m_hashed || largest < m_direct.size())
+            return;
+        const std::uint64_t dense = 16 * (std::uint64_t{m_keys.size()} + count) + (1u << 20);
+        if (largest < dense) {
+            m_direct.resize(std::max<std::size_t>(std::size_t{largest} + 1, m_direct.size() + m_direct.size() / 2),
+                            kAbsent);
+            return;
+        }
+        m_hashed = true;
+        std::vector<std::uint32_t>().swap(m_direct);
+        for (const std::uint32_t key : m_keys)
+            m_hash.insert(key);
+        std::vector<std::uint32_t>().swap(m_keys);
+    }
+    std::uint32_t find(std::uint32_t index) const
+    {
+        if (m_hashed)
+            return m_hash.find(index);
+        return index < m_direct.size() ? m_direct[index] : kAbsent;
+    }
+    /// The index's slot, a new one (size() - 1 after the call) if it had none.
+    std::uint32_t insert(std::uint32_t index)
+    {
+        expect(index, 1);
+        if (m_hashed)
+            return m_hash.insert(index);
+        std::uint32_t& slot = m_direct[index];
+        if (slot == kAbsent) {
+            slot = static_cast<std::uint32_t>(m_keys.size());
+            m_keys.push_back(index);
+        }
+        return slot;
+    }
+    std::uint32_t size() const { return m_hashed ? m_hash.size() : static_cast<std::uint32_t>(m_keys.size()); }
+    std::uint32_t index(std::uint32_t slot) const { return m_hashed ? m_hash.ids()[slot] : m_keys[slot]; }
+    void prefetch(std::uint32_t index) const
+    {
+        if (m_hashed)
+            m_hash.prefetch(index);
+        else // branch-free: GCC drops a prefetch inside a condition
+            __builtin_prefetch(m_direct.data() + (index < m_direct.size() ? index : 0));
+    }
+
+private:
+    bool m_hashed = false;
+    std::vector<std::uint32_t> m_direct; ///< per index, its slot or kAbsent
+    std::vector<std::uint32_t> m_keys;   ///< per slot, its index (direct table)
+    IdSlots m_hash;
+};
+
+/// The error of a file that changed between two passes over it.
+Error fileChanged(const std::string& path)
+{
+    return makeError(ErrorCode::Io, "the file changed while it was read: run again when nothing writes to it",
+                     SourceLocation{path, 0, 0});
+}
+
+/// A running digest of a part's id pairs, by which the passes after the first see that the file changed.
+std::uint64_t digestOf(std::uint64_t digest, const std::vector<std::uint32_t>& pairs)
+{
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        digest ^= (std::uint64_t{pairs[i]} << 32 | pairs[i + 1]) * 0x9E3779B97F4A7C15ull;
+        digest = (digest << 29 | digest >> 35) * 0xBF58476D1CE4E5B9ull;
+    }
+    return digest;
+}
+
+/// One rank's part of the work. The rank reads its chunks of the file three times (first appearances, placing,
+/// writing) and keeps 1 byte per edge of them (its site). Each vertex has one record, at its owner (Owners): where
+/// the vertex first appears, its home, the sites holding it. A part of a shuffled file touches nearly every vertex
+/// of the graph, so a part's vertices ask their owners, in rounds of one chunk per rank, and every record is held
+/// once among the ranks.
 class RankPart {
 public:
     RankPart(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, const Ranks& ranks,
@@ -183,47 +414,47 @@ public:
         , m_chunks(chunks)
         , m_ranks(ranks)
         , m_feedback(feedback)
+        , m_owners(ranks.size())
         , m_share(shareOf(static_cast<std::int64_t>(chunks.count()), ranks.rank(), ranks.size()))
-        , m_ids(m_local, chunks.fileBytes())
-        , m_owned(m_ownedIds, chunks.fileBytes())
         , m_endings(io::siteLineEndings(*request.topology))
-    {}
+    {
+        for (int r = 0; r < ranks.size(); ++r) {
+            const Share s = shareOf(static_cast<std::int64_t>(chunks.count()), r, ranks.size());
+            m_rounds = std::max<std::uint64_t>(m_rounds, static_cast<std::uint64_t>(s.end - s.begin));
+        }
+    }
 
-    /// Pass 1: numbers the part's vertices and counts its edges, self-loops and id digits. A bad line's error is
-    /// located in the whole file (every rank tells the others how many lines its part has).
-    Status readIds()
+    /// Pass 1: counts the part's edges, self-loops and id digits, and sends the owners every vertex occurrence
+    /// (sendFirsts); an owner keeps the earliest, by rank (the parts are in file order) and then round and place.
+    /// A bad line's error is located in the whole file (every rank tells the others how many lines its part has).
+    Status findFirstAppearances()
     {
         std::int64_t lines = 0;
+        std::uint64_t round = 0;
         std::optional<Error> bad;
         auto read = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
+            ++round;
             if (chunk.error) {
                 bad = io::detail::SnapChunks::located(chunk, lines);
+                sendFirsts(nullptr, 0, round);
                 return makeError(ErrorCode::InvalidInput, "bad line");
             }
             lines += chunk.lines;
-            // The chunk's pairs become its edges' local ids, in place, self-loops dropped; kept for the passes after.
-            auto& pairs = chunk.pairs;
-            std::size_t kept = 0;
+            const auto& pairs = chunk.pairs;
+            m_digest = digestOf(m_digest, pairs);
             for (std::size_t i = 0; i < pairs.size(); i += 2) {
-                if (i + 2 * kAhead < pairs.size()) { // the id map is larger than the caches
-                    m_ids.prefetch(pairs[i + 2 * kAhead]);
-                    m_ids.prefetch(pairs[i + 2 * kAhead + 1]);
-                }
-                const std::uint32_t a = pairs[i], b = pairs[i + 1];
-                const std::uint32_t u = m_ids.get(a);
-                if (a == b) {
+                if (pairs[i] == pairs[i + 1]) {
                     ++m_selfLoops;
                     continue;
                 }
-                m_idBytes += digits(a) + digits(b) + 1;
-                pairs[kept++] = u;
-                pairs[kept++] = m_ids.get(b);
+                ++m_edges;
+                m_idBytes += digits(pairs[i]) + digits(pairs[i + 1]) + 1;
             }
-            pairs.resize(kept);
-            m_edges += kept / 2;
-            m_pairs.push_back(std::move(pairs));
+            sendFirsts(pairs.data(), pairs.size() / 2, round);
             return {};
         });
+        while (round < m_rounds) // a rank that stopped early still takes part in every round, numbered alike
+            sendFirsts(nullptr, 0, ++round);
         const auto linesOf = valueOfEveryRank(m_ranks, static_cast<std::uint64_t>(lines));
         if (bad) {
             Error e = *bad;
@@ -239,232 +470,246 @@ public:
         return {};
     }
 
-    /// Sends every vertex of the part to its owner; the owner tells each rank which of them appear first in its
-    /// part (the lowest rank holding a vertex holds its first appearance: the parts are in file order).
-    void findFirstAppearances()
-    {
-        const int size = m_ranks.size();
-        m_sent.assign(static_cast<std::size_t>(size), {});
-        Outbox ids(size);
-        for (std::uint32_t v = 0; v < m_local.vertexCount; ++v) {
-            const auto owner = static_cast<std::size_t>(ownerOf(m_local.originalId[v], size));
-            m_sent[owner].push_back(v);
-            ids.put(owner, static_cast<std::uint32_t>(m_local.originalId[v]));
-        }
-        auto received = ids.exchange(m_ranks);
-        m_slots.assign(static_cast<std::size_t>(size), {});
-        Outbox first(size);
-        for (std::size_t s = 0; s < received.size(); ++s) {
-            const Values<std::uint32_t> idsOfRank(received[s]);
-            m_slots[s].reserve(idsOfRank.size());
-            for (std::size_t k = 0; k < idsOfRank.size(); ++k) {
-                const std::uint32_t known = m_ownedIds.vertexCount;
-                const std::uint32_t slot = m_owned.get(idsOfRank[k]);
-                if (slot == known)
-                    m_firstRank.push_back(static_cast<int>(s));
-                m_slots[s].push_back(slot);
-                first.put<std::uint8_t>(s, m_firstRank[slot] == static_cast<int>(s) ? 1 : 0);
-            }
-            std::string().swap(received[s]);
-        }
-        const auto replies = first.exchange(m_ranks);
-        m_isNew.assign(m_local.vertexCount, 0);
-        for (std::size_t o = 0; o < replies.size(); ++o) {
-            const Values<std::uint8_t> flags(replies[o]);
-            for (std::size_t k = 0; k < flags.size() && k < m_sent[o].size(); ++k)
-                m_isNew[m_sent[o][k]] = flags[k];
-        }
-        for (std::uint32_t v = 0; v < m_local.vertexCount; ++v)
-            if (m_isNew[v])
-                m_new.push_back(v);
-        m_newCounts = valueOfEveryRank(m_ranks, m_new.size());
-    }
-
-    /// Checks the homes file's lines against the graph as readHomes does: each owner checks the lines of its
-    /// vertices, and the earliest bad line in the file wins.
+    /// Checks the lines of the homes file this rank holds (those of the vertices it owns) as readHomes does; the
+    /// earliest bad line in the file wins.
     Status checkHomeLines(const std::vector<io::HomeLine>& lines)
     {
-        std::vector<io::HomeLine> mine;
-        for (const auto& line : lines)
-            if (ownerOf(line.id, m_ranks.size()) == m_ranks.rank())
-                mine.push_back(line);
-        Status checked;
-        if (auto homes = io::homesOf(m_request.homesPath, mine, m_ownedIds.originalId); !homes)
-            checked = homes.error();
-        return firstLineInFile(m_ranks, checked);
+        m_fileHome.assign(m_owned.size(), -1);
+        const auto slotOf = [&](std::uint64_t id) -> std::int64_t {
+            if (id > 0xFFFFFFFFull) // the graph's ids have 32 bits
+                return -1;
+            const std::uint32_t slot = m_owned.find(m_owners.indexOf(static_cast<std::uint32_t>(id)));
+            return slot == OwnedSlots::kAbsent ? -1 : std::int64_t{slot};
+        };
+        return firstLineInFile(m_ranks, io::assignHomeLines(m_request.homesPath, lines, slotOf, m_fileHome));
     }
 
-    /// Gives the part's new vertices their homes (the k-th vertex of the file takes the k-th draw), and every other
-    /// vertex of the part its home from its owner.
+    /// Orders the graph's vertices by first appearance, split over the ranks. The vertices that first appear in one
+    /// rank's chunk of one round (a bucket) go together to one holder: the buckets, in file order, to ranks 0, 1,
+    /// ... by equal shares of the vertices. Each holder sorts its vertices by where they appear; it then draws their
+    /// homes, writes their masters lines and folds their metrics, so no rank keeps a record per vertex of the graph.
+    /// Each vertex's site in the homes file comes with it.
+    void orderVertices()
+    {
+        const int size = m_ranks.size();
+        const std::uint64_t buckets = static_cast<std::uint64_t>(size) * m_rounds;
+        const auto bucketOf = [&](std::uint32_t slot) {
+            return std::uint64_t{m_rankOf[slot]} * m_rounds + (m_firstAt[slot] >> 32) - 1; // rounds count from 1
+        };
+        std::vector<std::uint64_t> counts(buckets, 0);
+        for (std::uint32_t slot = 0; slot < m_owned.size(); ++slot)
+            ++counts[bucketOf(slot)];
+        counts = sumOnEveryRank(m_ranks, counts);
+        const std::uint64_t vertices = std::max<std::uint64_t>(1, total(counts));
+        std::vector<std::uint16_t> holder(buckets);
+        std::uint64_t earlier = 0;
+        for (std::uint64_t b = 0; b < buckets; ++b) {
+            holder[b] = static_cast<std::uint16_t>(
+                std::min<std::uint64_t>(static_cast<std::uint64_t>(size) - 1, earlier * size / vertices));
+            earlier += counts[b];
+        }
+        const int me = m_ranks.rank();
+        struct Held {
+            std::uint64_t order; ///< bucket, then place in the bucket's chunk
+            std::uint32_t id;
+            std::int8_t fileHome;
+        };
+        std::vector<Held> mine;
+        exchangeItems(
+            m_ranks, m_owned.size(),
+            [&](std::size_t slot, Outbox& out) {
+                const std::uint64_t bucket = bucketOf(static_cast<std::uint32_t>(slot));
+                const std::uint16_t h = holder[bucket];
+                out.put(h, bucket << 32 | (m_firstAt[slot] & 0xFFFFFFFFu));
+                out.put(h,
+                        static_cast<std::uint32_t>(m_owners.idOf(m_owned.index(static_cast<std::uint32_t>(slot)), me)));
+                out.put(h, static_cast<std::int8_t>(m_fileHome.empty() ? -1 : m_fileHome[slot]));
+            },
+            [&](std::size_t, const std::string& bytes) {
+                for (std::size_t at = 0; at + 13 <= bytes.size(); at += 13) {
+                    Held v{};
+                    std::memcpy(&v.order, bytes.data() + at, 8);
+                    std::memcpy(&v.id, bytes.data() + at + 8, 4);
+                    std::memcpy(&v.fileHome, bytes.data() + at + 12, 1);
+                    mine.push_back(v);
+                }
+            });
+        for (std::uint32_t slot = 0; slot < m_owned.size(); ++slot)
+            m_rankOf[slot] = holder[bucketOf(slot)];
+        std::vector<std::uint64_t>().swap(m_firstAt);
+        std::vector<int>().swap(m_fileHome);
+        std::sort(mine.begin(), mine.end(), [](const Held& a, const Held& b) { return a.order < b.order; });
+        m_held.reserve(mine.size());
+        m_heldHome.reserve(mine.size());
+        for (const auto& v : mine) {
+            m_held.push_back(v.id);
+            m_heldHome.push_back(static_cast<std::uint8_t>(v.fileHome)); // a file site, or kNoHome until drawn
+        }
+        m_heldCounts = valueOfEveryRank(m_ranks, m_held.size());
+    }
+
+    /// Gives the held vertices their homes (the k-th vertex of the file takes the k-th draw) and tells the owners
+    /// each one's home and place among its holder's vertices.
     void giveHomes(StreamHomes& homes)
     {
-        homes.skip(before(m_newCounts, m_ranks.rank()));
-        m_home.assign(m_local.vertexCount, kNoHome);
-        for (const std::uint32_t v : m_new)
-            m_home[v] = homes.next(m_local.originalId[v]);
-        const int size = m_ranks.size();
-        Outbox toOwner(size);
-        for (std::size_t o = 0; o < m_sent.size(); ++o)
-            for (const std::uint32_t v : m_sent[o])
-                toOwner.put(o, m_home[v]);
-        const auto received = toOwner.exchange(m_ranks);
-        std::vector<std::uint8_t> ownedHome(m_ownedIds.vertexCount, kNoHome);
-        for (std::size_t s = 0; s < received.size(); ++s) {
-            const Values<std::uint8_t> homesOfRank(received[s]);
-            for (std::size_t k = 0; k < homesOfRank.size() && k < m_slots[s].size(); ++k)
-                if (homesOfRank[k] != kNoHome)
-                    ownedHome[m_slots[s][k]] = homesOfRank[k];
+        homes.skip(before(m_heldCounts, m_ranks.rank()));
+        for (std::size_t k = 0; k < m_held.size(); ++k) {
+            const int fileSite = m_heldHome[k] == kNoHome ? -1 : int{m_heldHome[k]};
+            m_heldHome[k] = homes.nextWithFileSite(fileSite);
+            m_mastersBytes += digits(m_held[k]) + m_endings[m_heldHome[k]].size();
         }
-        Outbox replies(size);
-        for (std::size_t s = 0; s < m_slots.size(); ++s)
-            for (const std::uint32_t slot : m_slots[s])
-                replies.put(s, ownedHome[slot]);
-        const auto answers = replies.exchange(m_ranks);
-        for (std::size_t o = 0; o < answers.size(); ++o) {
-            const Values<std::uint8_t> homesOfVertices(answers[o]);
-            for (std::size_t k = 0; k < homesOfVertices.size() && k < m_sent[o].size(); ++k)
-                m_home[m_sent[o][k]] = homesOfVertices[k];
-        }
+        m_home.assign(m_owned.size(), kNoHome);
+        m_place.assign(m_owned.size(), 0);
+        exchangeItems(
+            m_ranks, m_held.size(),
+            [&](std::size_t k, Outbox& out) {
+                const auto owner = static_cast<std::size_t>(m_owners.of(m_held[k]));
+                out.put(owner, m_held[k]);
+                out.put(owner, static_cast<std::uint32_t>(k));
+                out.put(owner, m_heldHome[k]);
+            },
+            [&](std::size_t, const std::string& bytes) {
+                for (std::size_t at = 0; at + 9 <= bytes.size(); at += 9) {
+                    std::uint32_t id = 0, place = 0;
+                    std::memcpy(&id, bytes.data() + at, 4);
+                    std::memcpy(&place, bytes.data() + at + 4, 4);
+                    const std::uint32_t slot = ownedSlot(id, "the home");
+                    m_place[slot] = place;
+                    m_home[slot] = static_cast<std::uint8_t>(bytes[at + 8]);
+                }
+            });
     }
 
-    /// Pass 2: each edge's site by the hash rule at its position in the whole file, the sites holding each vertex,
-    /// and the bytes of the part's lines.
+    /// Pass 2, one chunk per round: asks the owners the homes of the chunk's vertices, places its edges with the
+    /// one-process stream's placer (makeOnlinePlacer) at their positions in the whole file, and sends the owners
+    /// the sites each vertex gained.
     Status placeEdges()
     {
-        // The one-process stream's placer, over the part's vertices (their homes known) and edges in order: the
-        // same rule and bookkeeping, with each edge's position in the whole file.
-        auto placer = makeOnlinePlacer(m_request.algorithm, m_request.values, m_request.seed,
-                                       m_request.topology->siteCount());
-        placer->addVertices(m_home.data(), m_home.size());
-        std::uint64_t edge = before(m_edgeCounts, m_ranks.rank());
+        m_replicas.assign(m_owned.size(), 0);
+        m_inSites.assign(m_owned.size(), 0);
+        for (std::uint32_t slot = 0; slot < m_owned.size(); ++slot)
+            m_replicas[slot] = 1ull << m_home[slot];
         m_sites.resize(m_edges);
+        std::uint64_t edge = before(m_edgeCounts, m_ranks.rank()), round = 0;
         std::size_t placed = 0;
-        std::vector<std::uint32_t> src, dst;
-        for (const auto& pairs : m_pairs) {
-            if (m_feedback.isCanceled())
-                return makeError(ErrorCode::Canceled, "canceled");
-            src.resize(pairs.size() / 2);
-            dst.resize(pairs.size() / 2);
-            for (std::size_t i = 0; i < src.size(); ++i) {
-                src[i] = pairs[2 * i];
-                dst[i] = pairs[2 * i + 1];
+        std::uint64_t digest = 0;
+        auto read = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
+            ++round;
+            digest = digestOf(digest, chunk.pairs);
+            std::size_t edges = 0;
+            for (std::size_t i = 0; i < chunk.pairs.size(); i += 2)
+                edges += chunk.pairs[i] != chunk.pairs[i + 1] ? 1 : 0;
+            if (chunk.error || placed + edges > m_sites.size()) {
+                placeRound(nullptr, 0, edge, placed);
+                return fileChanged(m_request.graphPath);
             }
-            placer->place(src.data(), dst.data(), src.size(), edge, m_sites.data() + placed);
-            edge += src.size();
-            placed += src.size();
-        }
-        placer->sites(m_replicas, m_inSites);
+            placeRound(chunk.pairs.data(), chunk.pairs.size() / 2, edge, placed);
+            return {};
+        });
+        for (; round < m_rounds; ++round)
+            placeRound(nullptr, 0, edge, placed);
+        if (read && (placed != m_sites.size() || digest != m_digest || m_unknownAsked))
+            read = fileChanged(m_request.graphPath);
+        if (auto agreed = agreeOnFileError(m_ranks, read); !agreed)
+            return agreed;
         std::vector<std::uint64_t> perSite(m_endings.size(), 0);
         for (const std::uint8_t site : m_sites)
             ++perSite[site];
         m_edgeBytes = m_idBytes;
         for (std::size_t s = 0; s < perSite.size(); ++s)
             m_edgeBytes += perSite[s] * m_endings[s].size();
-        if (!m_request.mastersPath.empty())
-            for (const std::uint32_t v : m_new)
-                io::appendVertexLine(m_mastersText, m_local.originalId[v], m_endings[m_home[v]]);
         return {};
     }
 
-    /// Pass 3: writes the part's lines at its offset of the edge partition, and its new vertices' lines at its
+    /// Pass 3: writes the part's lines at its offset of the edge partition, and the held vertices' lines at its
     /// offset of the masters.
     Status write(io::StreamedFile& edges, io::StreamedFile* masters)
     {
         const auto edgeBytes = valueOfEveryRank(m_ranks, m_edgeBytes);
-        const auto masterBytes = valueOfEveryRank(m_ranks, m_mastersText.size());
+        const auto masterBytes = valueOfEveryRank(m_ranks, m_mastersBytes);
         std::uint64_t at = before(edgeBytes, m_ranks.rank());
         const std::uint64_t end = at + m_edgeBytes;
-        const auto& ids = m_local.originalId;
         std::size_t e = 0;
         std::string text;
         constexpr std::size_t kFlush = 8u << 20;
-        Status written;
-        for (auto& pairs : m_pairs) {
-            if (m_feedback.isCanceled())
-                return makeError(ErrorCode::Canceled, "canceled");
+        std::uint64_t digest = 0;
+        Status written = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
+            if (chunk.error)
+                return fileChanged(m_request.graphPath);
+            const auto& pairs = chunk.pairs;
+            digest = digestOf(digest, pairs);
             for (std::size_t i = 0; i < pairs.size(); i += 2) {
-                if (i + kAhead < pairs.size()) { // the original ids are random: loaded ahead
-                    __builtin_prefetch(ids.data() + pairs[i + kAhead]);
-                    __builtin_prefetch(ids.data() + pairs[i + kAhead + 1]);
-                }
-                io::appendEdgeLine(text, ids[pairs[i]], ids[pairs[i + 1]], m_endings[m_sites[e++]]);
+                if (pairs[i] == pairs[i + 1])
+                    continue;
+                if (e == m_sites.size())
+                    return fileChanged(m_request.graphPath);
+                io::appendEdgeLine(text, pairs[i], pairs[i + 1], m_endings[m_sites[e++]]);
             }
-            std::vector<std::uint32_t>().swap(pairs);
             if (text.size() < kFlush)
-                continue;
-            written = edges.writeAt(at, text);
-            if (!written)
-                break;
+                return {};
+            auto s = edges.writeAt(at, text);
             at += text.size();
             text.clear();
-        }
+            return s;
+        });
         if (written && !text.empty()) {
             written = edges.writeAt(at, text);
             at += text.size();
         }
-        if (written && at != end)
-            written = makeError(ErrorCode::Internal,
-                                "the part of rank " + std::to_string(m_ranks.rank())
-                                    + " came out at another size than counted");
-        if (written && masters && !m_mastersText.empty())
-            written = masters->writeAt(before(masterBytes, m_ranks.rank()), m_mastersText);
+        if (written && (e != m_sites.size() || at != end || digest != m_digest))
+            written = fileChanged(m_request.graphPath);
+        std::vector<std::uint8_t>().swap(m_sites);
+        if (!written || !masters || m_held.empty())
+            return written;
+        text.clear();
+        at = before(masterBytes, m_ranks.rank());
+        for (std::size_t k = 0; k < m_held.size() && written; ++k) {
+            io::appendVertexLine(text, m_held[k], m_endings[m_heldHome[k]]);
+            if (text.size() >= kFlush || k + 1 == m_held.size()) {
+                written = masters->writeAt(at, text);
+                at += text.size();
+                text.clear();
+            }
+        }
         return written;
     }
 
-    /// Merges each vertex's sites at its owner, hands the merged sites of the part's new vertices back to it, and
-    /// folds eq. 1-4 through the ranks in order (rank 0's new vertices, then rank 1's, ...): one process's sums,
-    /// in one process's order. Rank 0 gets the metrics.
+    /// Hands each owned vertex's sites to its holder, which lays them out in the order of its vertices, and folds
+    /// eq. 1-4 through the ranks in order (rank 0's held vertices, then rank 1's, ...): one process's sums, in one
+    /// process's order. Rank 0 gets the metrics.
     cost::GasMetrics measure(const cost::GasNetwork& network, const cost::TrafficProfile& profile)
     {
         const int size = m_ranks.size();
-        Outbox toOwner(size);
-        for (std::size_t o = 0; o < m_sent.size(); ++o)
-            for (const std::uint32_t v : m_sent[o]) {
-                toOwner.put(o, m_replicas[v]);
-                toOwner.put(o, m_inSites[v]);
-            }
-        auto received = toOwner.exchange(m_ranks);
-        std::vector<std::uint64_t> merged(2 * static_cast<std::size_t>(m_ownedIds.vertexCount), 0);
-        for (std::size_t s = 0; s < received.size(); ++s) {
-            const Values<std::uint64_t> sites(received[s]);
-            for (std::size_t k = 0; 2 * k + 1 < sites.size() && k < m_slots[s].size(); ++k) {
-                const std::size_t at = 2 * std::size_t{m_slots[s][k]};
-                merged[at] |= sites[2 * k];
-                merged[at + 1] |= sites[2 * k + 1];
-            }
-            std::string().swap(received[s]);
-        }
-        Outbox toFirst(size);
-        for (std::size_t s = 0; s < m_slots.size(); ++s)
-            for (const std::uint32_t slot : m_slots[s])
-                if (m_firstRank[slot] == static_cast<int>(s)) {
-                    toFirst.put(s, merged[2 * std::size_t{slot}]);
-                    toFirst.put(s, merged[2 * std::size_t{slot} + 1]);
+        std::vector<std::uint64_t> replicas(m_held.size(), 0), inSites(m_held.size(), 0);
+        exchangeItems(
+            m_ranks, m_owned.size(),
+            [&](std::size_t slot, Outbox& out) {
+                out.put(m_rankOf[slot], m_place[slot]);
+                out.put(m_rankOf[slot], m_replicas[slot]);
+                out.put(m_rankOf[slot], m_inSites[slot]);
+            },
+            [&](std::size_t, const std::string& bytes) {
+                for (std::size_t at = 0; at + 20 <= bytes.size(); at += 20) {
+                    std::uint32_t place = 0;
+                    std::memcpy(&place, bytes.data() + at, 4);
+                    if (place >= m_held.size())
+                        throw std::runtime_error("an owner sent the sites of a vertex the rank does not hold");
+                    std::memcpy(&replicas[place], bytes.data() + at + 4, 8);
+                    std::memcpy(&inSites[place], bytes.data() + at + 12, 8);
                 }
-        std::vector<std::uint64_t>().swap(merged);
-        const auto answers = toFirst.exchange(m_ranks);
-        for (std::size_t o = 0; o < answers.size(); ++o) {
-            const Values<std::uint64_t> sites(answers[o]);
-            std::size_t k = 0;
-            for (const std::uint32_t v : m_sent[o])
-                if (m_isNew[v] && 2 * k + 1 < sites.size()) {
-                    m_replicas[v] = sites[2 * k];
-                    m_inSites[v] = sites[2 * k + 1];
-                    ++k;
-                }
-        }
-        std::vector<std::uint64_t> replicas, inSites;
-        std::vector<std::uint8_t> masters;
-        for (const std::uint32_t v : m_new) {
-            replicas.push_back(m_replicas[v]);
-            inSites.push_back(m_inSites[v]);
-            masters.push_back(m_home[v]);
-        }
-        const auto sizes = cost::combiningSizes(static_cast<std::uint32_t>(m_new.size()), profile);
+            });
+        // The owned records are not needed after this.
+        std::vector<std::uint64_t>().swap(m_replicas);
+        std::vector<std::uint64_t>().swap(m_inSites);
+        std::vector<std::uint32_t>().swap(m_place);
+        std::vector<std::uint8_t>().swap(m_home);
+        std::vector<std::uint16_t>().swap(m_rankOf);
+        m_owned = OwnedSlots();
+        const auto sizes = cost::combiningSizes(static_cast<std::uint32_t>(m_held.size()), profile);
         const int me = m_ranks.rank();
         auto fold = me == 0 ? cost::GasSitesFold(network.siteCount())
                             : cost::GasSitesFold::unpack(m_ranks.receive(me - 1));
-        fold.add(replicas.data(), inSites.data(), masters.data(), sizes.apply.data(), m_new.size(), sizes.gather);
+        fold.add(replicas.data(), inSites.data(), m_heldHome.data(), sizes.apply.data(), m_held.size(), sizes.gather);
         if (size > 1)
             m_ranks.send((me + 1) % size, fold.pack());
         if (me == 0 && size > 1)
@@ -474,29 +719,171 @@ public:
 
     std::uint64_t selfLoops() const { return m_selfLoops; }
     std::uint64_t edges() const { return total(m_edgeCounts); }
-    std::uint64_t vertices() const { return total(m_newCounts); }
+    std::uint64_t vertices() const { return total(m_heldCounts); }
 
 private:
+    /// The slot of an owned vertex that a rank asks about (`what`); every such vertex reached its owner in pass 1.
+    std::uint32_t ownedSlot(std::uint32_t id, const char* what) const
+    {
+        const std::uint32_t slot = m_owned.find(m_owners.indexOf(id));
+        if (slot == OwnedSlots::kAbsent)
+            throw std::runtime_error(std::string("a rank sent ") + what + " of a vertex its owner does not know");
+        return slot;
+    }
+
+    /// A round of pass 1: every vertex occurrence of the chunk goes to the vertex's owner with its number (the
+    /// round's, then its place in the chunk), source before target, self-loops once. `pairs` is null on a rank with
+    /// no chunk left.
+    void sendFirsts(const std::uint32_t* pairs, std::size_t count, std::uint64_t round)
+    {
+        const int size = m_ranks.size();
+        if (2 * count >= (1ull << 32))
+            throw std::runtime_error("a chunk holds more than 2^32 vertex occurrences");
+        Outbox out(size);
+        std::uint32_t occurrence = 0;
+        const auto seen = [&](std::uint32_t id) {
+            const auto owner = static_cast<std::size_t>(m_owners.of(id));
+            out.put(owner, id);
+            out.put(owner, occurrence++);
+        };
+        for (std::size_t i = 0; i < count; ++i) {
+            seen(pairs[2 * i]);
+            if (pairs[2 * i] != pairs[2 * i + 1])
+                seen(pairs[2 * i + 1]);
+        }
+        const auto received = out.exchange(m_ranks);
+        for (std::size_t from = 0; from < received.size(); ++from) {
+            const Values<std::uint32_t> words(received[from]);
+            std::uint32_t largest = 0;
+            for (std::size_t k = 0; k + 1 < words.size(); k += 2)
+                largest = std::max(largest, m_owners.indexOf(words[k]));
+            m_owned.expect(largest, words.size() / 2);
+            for (std::size_t k = 0; k + 1 < words.size(); k += 2) {
+                if (k + 2 * kAhead < words.size())
+                    m_owned.prefetch(m_owners.indexOf(words[k + 2 * kAhead]));
+                const std::uint32_t slot = m_owned.insert(m_owners.indexOf(words[k]));
+                // Rounds and places grow within a rank's part, and the parts are in file order: the first
+                // occurrence is the first seen from the lowest rank.
+                if (slot == m_rankOf.size()) {
+                    m_rankOf.push_back(static_cast<std::uint16_t>(from));
+                    m_firstAt.push_back(round << 32 | words[k + 1]);
+                } else if (from < m_rankOf[slot]) {
+                    m_rankOf[slot] = static_cast<std::uint16_t>(from);
+                    m_firstAt[slot] = round << 32 | words[k + 1];
+                }
+            }
+        }
+    }
+
+    /// A round of pass 2 (see placeEdges); `pairs` is null on a rank with no chunk left.
+    void placeRound(const std::uint32_t* pairs, std::size_t count, std::uint64_t& edge, std::size_t& placed)
+    {
+        const int size = m_ranks.size();
+        // The edges' endpoints are asked of their owners, ...
+        Outbox questions(size);
+        m_endOwners.clear();
+        for (std::size_t i = 0; i < count; ++i)
+            for (int end = 0; end < 2 && pairs[2 * i] != pairs[2 * i + 1]; ++end) {
+                const std::uint32_t id = pairs[2 * i + static_cast<std::size_t>(end)];
+                const auto owner = static_cast<std::uint16_t>(m_owners.of(id));
+                m_endOwners.push_back(owner);
+                questions.put(owner, id);
+            }
+        auto asked = questions.exchange(m_ranks);
+        // ... who answer with their homes, in the order asked, ...
+        for (auto& bytes : asked) {
+            const Values<std::uint32_t> ids(bytes);
+            std::string answer(ids.size(), '\0');
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+                if (k + kAhead < ids.size())
+                    m_owned.prefetch(m_owners.indexOf(ids[k + kAhead]));
+                // A vertex pass 1 did not see: the file changed, which placeEdges reports.
+                const std::uint32_t slot = m_owned.find(m_owners.indexOf(ids[k]));
+                answer[k] = static_cast<char>(slot == OwnedSlots::kAbsent ? kNoHome : m_home[slot]);
+            }
+            bytes = std::move(answer);
+        }
+        const auto answers = m_ranks.exchange(asked);
+        // ... each edge goes where the hash rule puts it at its position in the file (hashSite, as in one
+        // process), and the owners learn the sites their vertices gained: the source the edge's site when it is not
+        // its home, the target the site as an in-edge site.
+        std::vector<std::size_t> next(static_cast<std::size_t>(size), 0);
+        const auto homeOf = [&](std::uint16_t owner) {
+            if (next[owner] >= answers[owner].size())
+                throw std::runtime_error("an owner answered fewer homes than asked");
+            return static_cast<std::uint8_t>(answers[owner][next[owner]++]);
+        };
+        Outbox gained(size);
+        std::size_t end = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::uint32_t a = pairs[2 * i], b = pairs[2 * i + 1];
+            if (a == b)
+                continue;
+            const std::uint16_t ownerA = m_endOwners[end++], ownerB = m_endOwners[end++];
+            const std::uint8_t homeA = homeOf(ownerA), homeB = homeOf(ownerB);
+            if (homeA == kNoHome || homeB == kNoHome) {
+                m_unknownAsked = true;
+                m_sites[placed++] = 0;
+                ++edge;
+                continue;
+            }
+            const auto site = static_cast<std::uint8_t>(hashSite(m_request.seed, homeA, homeB, edge++));
+            m_sites[placed++] = site;
+            if (site != homeA) {
+                gained.put(ownerA, a);
+                gained.put(ownerA, site);
+            }
+            gained.put(ownerB, b);
+            gained.put(ownerB, static_cast<std::uint8_t>(site | kInEdge));
+        }
+        for (const auto& bytes : gained.exchange(m_ranks))
+            for (std::size_t at = 0; at + 5 <= bytes.size(); at += 5) {
+                if (at + 5 * kAhead + 4 <= bytes.size())
+                    m_owned.prefetch(indexAt(bytes, at + 5 * kAhead));
+                std::uint32_t id = 0;
+                std::memcpy(&id, bytes.data() + at, 4);
+                const auto code = static_cast<std::uint8_t>(bytes[at + 4]);
+                const std::uint64_t bit = 1ull << (code & ~kInEdge);
+                const std::uint32_t slot = ownedSlot(id, "the sites");
+                m_replicas[slot] |= bit;
+                if (code & kInEdge)
+                    m_inSites[slot] |= bit;
+            }
+    }
+
+    /// The owned index of the id at byte `at` of a message.
+    std::uint32_t indexAt(const std::string& bytes, std::size_t at) const
+    {
+        std::uint32_t id = 0;
+        std::memcpy(&id, bytes.data() + at, 4);
+        return m_owners.indexOf(id);
+    }
+
     const SnapStreamRequest& m_request;
     const io::detail::SnapChunks& m_chunks;
     const Ranks& m_ranks;
     const Feedback& m_feedback;
+    Owners m_owners;
     Share m_share;
-    model::Graph m_local; ///< the original id of each local vertex (no edges)
-    io::detail::DenseIdMap m_ids;
-    model::Graph m_ownedIds; ///< the ids this rank owns, in the order they reached it
-    io::detail::DenseIdMap m_owned;
-    std::vector<int> m_firstRank;                    ///< per owned id: the rank holding its first appearance
-    std::vector<std::vector<std::uint32_t>> m_sent;  ///< per owner: the local vertices sent to it, in order
-    std::vector<std::vector<std::uint32_t>> m_slots; ///< per rank: the owned slot of each id it sent, in order
-    std::vector<std::uint8_t> m_isNew, m_home;
-    std::vector<std::uint8_t> m_sites;               ///< the site of each edge of the part, in order
-    std::vector<std::vector<std::uint32_t>> m_pairs; ///< per chunk, its edges' local ids (self-loops dropped)
-    std::vector<std::uint32_t> m_new;                ///< the local vertices that first appear in this part, in order
-    std::vector<std::uint64_t> m_replicas, m_inSites, m_edgeCounts, m_newCounts;
+    std::uint64_t m_rounds = 0; ///< rounds of each pass with exchanges: the most chunks any rank has
+    // The owned vertices' records, by slot.
+    OwnedSlots m_owned;
+    std::vector<std::uint16_t> m_rankOf;  ///< the rank of its first appearance, then (orderVertices) its holder
+    std::vector<std::uint64_t> m_firstAt; ///< the first occurrence's number in that rank's part
+    std::vector<int> m_fileHome;          ///< its site in the homes file, or -1
+    std::vector<std::uint32_t> m_place;   ///< its place among its holder's vertices
+    std::vector<std::uint8_t> m_home;
+    std::vector<std::uint64_t> m_replicas, m_inSites;
+    // The vertices this rank holds (orderVertices), in order of first appearance, and their homes.
+    std::vector<std::uint32_t> m_held;
+    std::vector<std::uint8_t> m_heldHome;
+    std::vector<std::uint8_t> m_sites;      ///< the site of each edge of the part, in order
+    std::vector<std::uint16_t> m_endOwners; ///< a round's edges' endpoints' owners, in order
+    std::vector<std::uint64_t> m_edgeCounts, m_heldCounts;
     std::vector<std::string> m_endings;
-    std::string m_mastersText;
-    std::uint64_t m_edges = 0, m_selfLoops = 0, m_idBytes = 0, m_edgeBytes = 0;
+    std::uint64_t m_edges = 0, m_selfLoops = 0, m_idBytes = 0, m_edgeBytes = 0, m_mastersBytes = 0;
+    std::uint64_t m_digest = 0;  ///< digestOf the part as pass 1 read it
+    bool m_unknownAsked = false; ///< an owner knew none of a vertex asked in pass 2 (the file changed)
 };
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -506,17 +893,23 @@ Status openInputs(const SnapStreamRequest& request, const Ranks& ranks, std::vec
                   std::optional<io::detail::SnapChunks>& chunks)
 {
     const auto open = [&]() -> Status {
+        if (ranks.size() > 0xFFFF) // a rank is kept in 16 bits
+            return makeError(ErrorCode::InvalidInput, "a graph splits over at most 65535 ranks");
         if (request.algorithm != "hash")
             return makeError(ErrorCode::InvalidInput,
                              "under an MPI launcher only hash splits a graph over the ranks ('" + request.algorithm
                                  + "' places each edge from those placed before it): start it without mpirun");
         if (!request.homesPath.empty()) {
-            auto lines = io::readHomeLines(request.homesPath, *request.topology);
+            // A rank holds the lines of the vertices it owns.
+            const Owners owners(ranks.size());
+            auto lines = io::readHomeLines(request.homesPath, *request.topology,
+                                           [&](std::uint64_t id) { return owners.of(id) == ranks.rank(); });
             if (!lines)
                 return lines.error();
             homeLines = std::move(*lines);
         }
-        auto opened = io::detail::SnapChunks::open(request.graphPath, request.chunkBytes);
+        // A chunk is a round's work: its messages, a few bytes per edge, are what a rank holds beyond its records.
+        auto opened = io::detail::SnapChunks::open(request.graphPath, std::min(request.chunkBytes, kRoundBytes));
         if (!opened)
             return opened.error();
         // Every rank needs chunks to read: a file of few chunks is cut finer (at least 4 per rank, of 64 KiB or
@@ -609,18 +1002,18 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
         return s.error();
 
     RankPart part(request, *chunks, ranks, feedback);
-    if (auto s = part.readIds(); !s)
+    if (auto s = part.findFirstAppearances(); !s)
         return s.error();
     const double readSeconds = since(start);
     feedback.setProgress(0.3, "reading the graph's parts");
-    part.findFirstAppearances();
-    if (!request.homesPath.empty())
-        if (auto s = part.checkHomeLines(homeLines); !s)
-            return s.error();
-    StreamHomes homes(homeLines, topology.siteCount(), request.seed);
+    if (auto s = part.checkHomeLines(homeLines); !s)
+        return s.error();
+    std::vector<io::HomeLine>().swap(homeLines);
+    part.orderVertices();
+    StreamHomes homes({}, topology.siteCount(), request.seed);
     part.giveHomes(homes);
-    if (auto agreed = agreeOn(ranks, part.placeEdges()); !agreed) // a cancel
-        return agreed.error();
+    if (auto s = part.placeEdges(); !s)
+        return s.error();
     const double placedSeconds = since(start);
     feedback.setProgress(0.6, "partitioning the graph's parts");
     Status written = part.write(*edges, masters ? &*masters : nullptr);
@@ -632,8 +1025,12 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
         return agreed.error();
     const auto metrics = part.measure(*network, request.profile);
     // A cancel seen on any rank stops all of them before the rename.
-    Status committed = feedback.isCanceled() ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{};
-    if (ranks.isRoot() && committed) {
+    if (auto agreed = agreeOn(ranks,
+                              feedback.isCanceled() ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{});
+        !agreed)
+        return agreed.error();
+    Status committed;
+    if (ranks.isRoot()) {
         std::vector<io::StreamedFile*> files{&*edges};
         if (masters)
             files.push_back(&*masters);

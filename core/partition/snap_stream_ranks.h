@@ -9,20 +9,26 @@ namespace meridian::partition {
 /// splits this way: its rule needs the two homes alone (hashSite), where HDRF places each edge from those placed
 /// before it; another algorithm is refused with a message saying so.
 ///
-/// Each vertex id has an owner rank (a hash of the id). The ranks send the ids of their parts to the owners, which
-/// find the first appearance of each (the lowest rank holding it), so every rank knows which vertices are new in
-/// its part; the k-th vertex of the file takes the k-th home draw, as in one process. The owners pass the homes
-/// on, each rank places its edges at their positions in the whole file with the one-process stream's placer
-/// (makeOnlinePlacer), counts its lines' bytes, and all write
-/// their lines at their offsets into the temporaries rank 0 created (the ranks must share the output's folder); rank
-/// 0 renames them once every rank has synced its part. The metrics are folded through the ranks in vertex order
-/// (cost::GasSitesFold), as one process sums them. Errors are one process's: the first bad line of the file, the
-/// first bad line of the homes file; every rank stops on any rank's failure (agreeOn), and nothing is renamed.
+/// Each vertex has one record, at its owner rank (a rotation of the ids in runs of N, so that an owner numbers its
+/// ids densely), and no rank keeps a record per vertex of its part: a part of a shuffled file touches nearly every
+/// vertex of the graph. The ranks read their parts three times, in rounds of one chunk each (every rank takes part in
+/// every round, with an empty chunk once its own are done):
+/// 1. Each vertex occurrence goes to the owner, which keeps the earliest (the lowest rank, then the earliest
+///    round and place). The vertices are then ordered by first appearance, split over the ranks: the vertices first
+///    seen in one rank's chunk of one round go to one holder, by equal shares in file order, and each holder sorts
+///    its own. The holders draw the homes in that order (the k-th vertex of the file takes the k-th draw, or its
+///    site in the homes file, of which each rank holds its owned vertices' lines) and tell the owners.
+/// 2. Each edge's endpoints ask their owners for their homes; the edge goes where hashSite puts it at its position
+///    in the whole file, as in one process, and the owners learn the sites their vertices gained. A rank keeps its
+///    edges' sites (1 byte per edge).
+/// 3. Each rank writes its lines at their offsets into the temporaries rank 0 created (the ranks must share the
+///    output's folder), and the holders their masters lines; rank 0 renames them once every rank has synced.
+/// The metrics are folded through the holders in vertex order (cost::GasSitesFold), as one process sums them.
+/// Errors are one process's: the first bad line of the file, the first bad line of the homes file; every rank stops
+/// on any rank's failure (agreeOn), and nothing is renamed. A file that changes between the passes is an error.
 ///
-/// Memory per rank: the id map and about 60 bytes per vertex of its part (the placer's records among them), the
-/// owned vertices' records during the exchanges (about 30 bytes each), 9 bytes per edge of its part (its edges'
-/// local ids, so that the file is parsed once, and sites), and the chunks in flight. A part of a shuffled file
-/// touches nearly every vertex of the graph, so a rank's memory does not fall as 1/N with more ranks.
+/// Memory per rank: about 45 bytes per vertex it owns and 21 per vertex it holds (each about V/N), 1 byte per edge
+/// of its part (about E/N), and a round's messages, a few bytes per edge of a 4 MB chunk.
 Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& request, const Feedback& feedback);
 
 } // namespace meridian::partition

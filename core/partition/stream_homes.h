@@ -11,7 +11,7 @@ namespace meridian::partition {
 
 /// Each vertex's home as it first appears in a stream: from the homes file (looked up by original id) or drawn from
 /// the same HomeDraws as assignRandomHomes. Every vertex takes a draw, whether the file gives its home or not, so the
-/// k-th vertex to appear takes the k-th draw: a rank whose first new vertex is the k-th skips k draws.
+/// k-th vertex to appear takes the k-th draw: a rank whose first vertex (in file order) is the k-th skips k draws.
 class StreamHomes {
 public:
     StreamHomes(std::vector<io::HomeLine> lines, int sites, std::uint64_t seed)
@@ -22,12 +22,17 @@ public:
     }
     std::uint8_t next(std::uint64_t originalId)
     {
-        const int draw = m_draws.next();
         const auto it = std::lower_bound(m_byId.begin(), m_byId.end(), originalId,
                                          [](const io::HomeLine& l, std::uint64_t id) { return l.id < id; });
-        if (it != m_byId.end() && it->id == originalId) {
+        return nextWithFileSite(it != m_byId.end() && it->id == originalId ? it->site : -1);
+    }
+    /// The next vertex's home when its file site is known already (-1: the file gives none).
+    std::uint8_t nextWithFileSite(int fileSite)
+    {
+        const int draw = m_draws.next();
+        if (fileSite >= 0) {
             ++fromFile;
-            return static_cast<std::uint8_t>(it->site);
+            return static_cast<std::uint8_t>(fileSite);
         }
         ++drawn;
         return static_cast<std::uint8_t>(draw);

@@ -233,17 +233,32 @@ private Q_SLOTS:
         r.mastersPath = path("split.M.tsv");
         const auto alone = partitionSnapStream(r, Feedback());
         QVERIFY(!alone);
-        std::vector<std::string> said(3);
-        test::onRanks(3, [&](const Ranks& ranks) {
-            Feedback feedback;
-            feedback.setRanks(ranks);
-            const auto split = partitionSnapStream(r, feedback);
-            said[static_cast<std::size_t>(ranks.rank())] = split ? "ok" : split.error().toString();
-        });
-        for (const auto& message : said)
+        // What each of 3 ranks says.
+        const auto saidOnRanks = [](const SnapStreamRequest& split) {
+            std::vector<std::string> said(3);
+            test::onRanks(3, [&](const Ranks& ranks) {
+                Feedback feedback;
+                feedback.setRanks(ranks);
+                const auto result = partitionSnapStream(split, feedback);
+                said[static_cast<std::size_t>(ranks.rank())] = result ? "ok" : result.error().toString();
+            });
+            return said;
+        };
+        for (const auto& message : saidOnRanks(r))
             QCOMPARE(message, alone.error().toString());
         QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
         QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+
+        // A homes line of a vertex the graph lacks, its id far beyond the others: one process's message.
+        spit(path("far-homes.tsv"), "30\tdc2\n4000000000\tdc1\n");
+        auto far = request("hash", path("loops.txt"));
+        far.homesPath = path("far-homes.tsv");
+        const auto farAlone = partitionSnapStream(far, Feedback());
+        QVERIFY(!farAlone);
+        QVERIFY2(farAlone.error().toString().find("4000000000 is not in the graph") != std::string::npos,
+                 farAlone.error().toString().c_str());
+        for (const auto& message : saidOnRanks(far))
+            QCOMPARE(message, farAlone.error().toString());
 
         // Only hash splits: the others place each edge from the edges before it.
         std::vector<std::string> refused(2);
