@@ -260,6 +260,38 @@ private Q_SLOTS:
         for (const auto& message : saidOnRanks(far))
             QCOMPARE(message, farAlone.error().toString());
 
+        // A file that changes between the passes (here once every rank has read it the first time), its size kept:
+        // an edge turned around, or an id the first pass never saw. Every rank stops with the same message, and
+        // nothing is written.
+        const std::string original = slurp(test::data("graphs/Wiki-Vote.txt"));
+        const std::size_t line = original.find('\n', original.size() / 2) + 1;
+        const std::size_t tab = original.find('\t', line), end = original.find_first_of("\r\n", tab);
+        const std::string source = original.substr(line, tab - line), target = original.substr(tab + 1, end - tab - 1);
+        const std::string turned = original.substr(0, line) + target + '\t' + source + original.substr(end);
+        const std::string unseen = original.substr(0, line) + source + '\t' + std::string(target.size(), '9')
+            + original.substr(end);
+        for (const std::string& changed : {turned, unseen}) {
+            QCOMPARE(changed.size(), original.size());
+            spit(path("changing.txt"), original);
+            spit(path("split.E.tsv"), "old edges\n");
+            auto changing = request("hash", path("changing.txt"));
+            changing.edgesPath = path("split.E.tsv");
+            std::vector<std::string> said(2);
+            test::onRanks(2, [&](const Ranks& ranks) {
+                Feedback feedback([&](double, std::string_view stage) {
+                    if (ranks.isRoot() && stage == "reading the graph's parts")
+                        spit(path("changing.txt"), changed);
+                });
+                feedback.setRanks(ranks);
+                const auto result = partitionSnapStream(changing, feedback);
+                said[static_cast<std::size_t>(ranks.rank())] = result ? "ok" : result.error().toString();
+            });
+            QVERIFY2(said[0].find("the file changed while it was read") != std::string::npos, said[0].c_str());
+            QCOMPARE(said[1], said[0]);
+            QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
+            QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+        }
+
         // Only hash splits: the others place each edge from the edges before it.
         std::vector<std::string> refused(2);
         test::onRanks(2, [&](const Ranks& ranks) {
