@@ -451,10 +451,13 @@ public:
                 m_idBytes += digits(pairs[i]) + digits(pairs[i + 1]) + 1;
             }
             sendFirsts(pairs.data(), pairs.size() / 2, round);
-            return {};
+            return m_canceled ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{};
         });
-        while (round < m_rounds) // a rank that stopped early still takes part in every round, numbered alike
+        // A rank that stopped early still takes part in every round, numbered alike, unless the ranks stop.
+        while (round < m_rounds && !m_canceled)
             sendFirsts(nullptr, 0, ++round);
+        if (read && m_canceled)
+            read = makeError(ErrorCode::Canceled, "canceled");
         const auto linesOf = valueOfEveryRank(m_ranks, static_cast<std::uint64_t>(lines));
         if (bad) {
             Error e = *bad;
@@ -604,10 +607,12 @@ public:
                 return fileChanged(m_request.graphPath);
             }
             placeRound(chunk.pairs.data(), chunk.pairs.size() / 2, edge, placed);
-            return {};
+            return m_canceled ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{};
         });
-        for (; round < m_rounds; ++round)
+        for (; round < m_rounds && !m_canceled; ++round)
             placeRound(nullptr, 0, edge, placed);
+        if (read && m_canceled)
+            read = makeError(ErrorCode::Canceled, "canceled");
         if (read && (placed != m_sites.size() || digest != m_digest || m_unknownAsked))
             read = fileChanged(m_request.graphPath);
         if (auto agreed = agreeOnFileError(m_ranks, read); !agreed)
@@ -731,11 +736,22 @@ private:
         return slot;
     }
 
+    /// Whether the ranks go on with another round of a pass: false on every rank at the same round once any rank
+    /// was canceled, so that a cancel takes effect within a round (a collective call before each round's exchanges).
+    bool nextRound()
+    {
+        if (!m_canceled)
+            m_canceled = !m_ranks.all(!m_feedback.isCanceled());
+        return !m_canceled;
+    }
+
     /// A round of pass 1: every vertex occurrence of the chunk goes to the vertex's owner with its number (the
     /// round's, then its place in the chunk), source before target, self-loops once. `pairs` is null on a rank with
     /// no chunk left.
     void sendFirsts(const std::uint32_t* pairs, std::size_t count, std::uint64_t round)
     {
+        if (!nextRound())
+            return;
         const int size = m_ranks.size();
         if (2 * count >= (1ull << 32))
             throw std::runtime_error("a chunk holds more than 2^32 vertex occurrences");
@@ -778,6 +794,8 @@ private:
     /// A round of pass 2 (see placeEdges); `pairs` is null on a rank with no chunk left.
     void placeRound(const std::uint32_t* pairs, std::size_t count, std::uint64_t& edge, std::size_t& placed)
     {
+        if (!nextRound())
+            return;
         const int size = m_ranks.size();
         // The edges' endpoints are asked of their owners, ...
         Outbox questions(size);
@@ -884,6 +902,7 @@ private:
     std::uint64_t m_edges = 0, m_selfLoops = 0, m_idBytes = 0, m_edgeBytes = 0, m_mastersBytes = 0;
     std::uint64_t m_digest = 0;  ///< digestOf the part as pass 1 read it
     bool m_unknownAsked = false; ///< an owner knew none of a vertex asked in pass 2 (the file changed)
+    bool m_canceled = false;     ///< the ranks agreed to stop (nextRound)
 };
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }

@@ -292,6 +292,32 @@ private Q_SLOTS:
             QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
         }
 
+        // A cancel on one rank, in the middle of the first pass, stops every rank within a round: each says
+        // canceled, and nothing is written.
+        for (const int canceledAfter : {3, 40}) {
+            spit(path("split.E.tsv"), "old edges\n");
+            auto stopped = request("hash", test::data("graphs/Wiki-Vote.txt"));
+            stopped.edgesPath = path("split.E.tsv");
+            std::vector<std::optional<ErrorCode>> codes(3);
+            std::vector<int> asked(3, 0); // how often each rank asked whether it was canceled
+            test::onRanks(3, [&](const Ranks& ranks) {
+                int& mine = asked[static_cast<std::size_t>(ranks.rank())];
+                Feedback feedback({}, [&] { return ++mine > canceledAfter && ranks.rank() == 1; });
+                feedback.setRanks(ranks);
+                const auto result = partitionSnapStream(stopped, feedback);
+                if (!result)
+                    codes[static_cast<std::size_t>(ranks.rank())] = result.error().code;
+            });
+            for (const auto& code : codes)
+                QVERIFY(code == ErrorCode::Canceled);
+            // The others stopped at the round rank 1 stopped at (it asks once per round and once per window of
+            // chunks, as they do), not at the end of the pass, some 90 rounds on.
+            QVERIFY2(asked[0] <= canceledAfter + 4, std::to_string(asked[0]).c_str());
+            QVERIFY2(asked[2] <= canceledAfter + 4, std::to_string(asked[2]).c_str());
+            QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
+            QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+        }
+
         // Only hash splits: the others place each edge from the edges before it.
         std::vector<std::string> refused(2);
         test::onRanks(2, [&](const Ranks& ranks) {
