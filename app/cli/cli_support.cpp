@@ -6,9 +6,14 @@
 #include "app/project/json_util.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
 
 namespace meridian::cli {
 
@@ -50,6 +55,39 @@ const Ranks* g_ranks = &Ranks::single();
 
 const Ranks& commandRanks() { return *g_ranks; }
 void setCommandRanks(const Ranks& ranks) { g_ranks = &ranks; }
+
+void addProgressOption(QCommandLineParser& parser)
+{
+    parser.addOption({"progress",
+                      "Print the progress to standard error as it goes, one JSON object per line: "
+                      "{\"progress\": 0.42, \"stage\": \"...\"} (0 to 1; rank 0 alone under a launcher)."});
+}
+
+Feedback::ProgressCallback progressPrinter(const QCommandLineParser& parser)
+{
+    if (!parser.isSet("progress") || !g_ranks->isRoot())
+        return {};
+    // The callback may come from several of the command's threads at once.
+    struct Printer {
+        std::mutex mutex;
+        std::string stage;
+        std::chrono::steady_clock::time_point last;
+    };
+    auto printer = std::make_shared<Printer>();
+    return [printer](double fraction, std::string_view stage) {
+        const auto now = std::chrono::steady_clock::now();
+        const std::lock_guard lock(printer->mutex);
+        const bool newStage = stage != printer->stage;
+        if (!newStage && fraction < 1.0 && now - printer->last < std::chrono::milliseconds(100))
+            return;
+        printer->last = now;
+        printer->stage.assign(stage);
+        const QJsonObject line{{"progress", fraction}, {"stage", QString::fromStdString(std::string(stage))}};
+        const QByteArray text = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
+        std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stderr);
+        std::fflush(stderr);
+    };
+}
 
 int refuseIfSplit(const QString& what)
 {

@@ -5,6 +5,7 @@
 #include "app/project/project.h"
 #include "core/common/error.h"
 #include "core/common/expected.h"
+#include "core/common/feedback.h"
 #include "core/common/ranks.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/dollars.h"
@@ -36,6 +37,13 @@ void setCommandRanks(const Ranks& ranks);
 /// Refuses, under a launcher of more than one process, a command or algorithm that runs whole on one process;
 /// returns -1 to go on, or the exit code of the refusal.
 int refuseIfSplit(const QString& what);
+
+/// Adds --progress: rank 0 prints the command's progress to standard error as it goes, one JSON object per line,
+/// {"progress": 0.42, "stage": "sampling"} (progress from 0 to 1), at most ten lines a second but every change of
+/// stage: what the workbench reads from a run it sent to a launcher.
+void addProgressOption(QCommandLineParser& parser);
+/// The progress callback of a command's Feedback: prints as --progress says when the option is set, else none.
+Feedback::ProgressCallback progressPrinter(const QCommandLineParser& parser);
 
 /// Prints an error to standard error and returns the exit code for it (1 internal, 2 otherwise).
 int report(const Error& error);

@@ -5,7 +5,9 @@
 #include "app/mapping/map_operation.h"
 #include "app/mapping/sweep_operation.h"
 #include "app/project/json_util.h"
+#include "app/project/project_edits.h"
 #include "app/project/project_file.h"
+#include "app/project/run_file.h"
 #include "core/cost/instance_metrics.h"
 #include "core/cost/pareto_front.h"
 #include "core/io/launcher_files.h"
@@ -146,8 +148,10 @@ QJsonObject launchAdvice(const QCommandLineParser& parser, const model::Placemen
 
 /// Writes --out and the launcher files of a placement, all or none: every text is prepared first, and the
 /// files are written and synced together before any replaces an older one. Returns what was written, by option.
+/// Writes the files the options name, together: the mapping CSV, the launcher files and (--run-out) the run as a
+/// runs file of one run, `runText`.
 Expected<QJsonObject> writeMapOutputs(const QCommandLineParser& parser, const model::Placement& placement,
-                                      const model::Topology& topology)
+                                      const model::Topology& topology, const std::string& runText)
 {
     struct Output {
         const char* option;
@@ -173,6 +177,11 @@ Expected<QJsonObject> writeMapOutputs(const QCommandLineParser& parser, const mo
         texts.push_back(std::move(*text));
         paths.push_back(parser.value(o.option).toStdString());
         written[o.option] = parser.value(o.option);
+    }
+    if (parser.isSet("run-out")) {
+        texts.push_back(runText);
+        paths.push_back(parser.value("run-out").toStdString());
+        written["run"] = parser.value("run-out");
     }
     std::vector<io::PendingFile> files;
     for (std::size_t k = 0; k < texts.size(); ++k)
@@ -391,11 +400,16 @@ int runMap(const QStringList& arguments)
     parser.addOption({"rankfile", "Write an Open MPI rankfile.", "file"});
     parser.addOption({"hostfile", "Write an MPICH/Intel MPI machinefile (one host:1 line per rank).", "file"});
     parser.addOption({"slurm-hostfile", "Write a Slurm hostfile for srun --distribution=arbitrary.", "file"});
+    parser.addOption({"run-out",
+                      "Write the run as the workbench keeps it (a runs file of one run, with the fingerprint of the "
+                      "inputs it was computed from): how a run sent from the workbench to a launcher comes back.",
+                      "file"});
+    addProgressOption(parser);
     if (int code = parseArguments(parser, arguments); code >= 0)
         return code;
     // Rank 0 alone writes; every rank learns whether it can.
     if (int code = agreeToRun(commandRanks().isRoot()
-                                  ? outputsWritable(parser, {"out", "rankfile", "hostfile", "slurm-hostfile"})
+                                  ? outputsWritable(parser, {"out", "rankfile", "hostfile", "slurm-hostfile", "run-out"})
                                   : Status{});
         code >= 0)
         return code;
@@ -435,6 +449,8 @@ int runMap(const QStringList& arguments)
     request.params = *values;
     request.seed = seed;
     request.simulateSmallRuns = false;
+    if (parser.isSet("run-out"))
+        request.fingerprint = document::inputFingerprint(*project, app.name);
     if (parser.isSet("start")) {
         request.startFile = parser.value("start").toStdString();
         auto start = io::readMappingCsv(request.startFile, project->topology, app.comm.processCount());
@@ -442,7 +458,7 @@ int runMap(const QStringList& arguments)
             return code;
         request.start = std::move(*start);
     }
-    Feedback feedback;
+    Feedback feedback(progressPrinter(parser));
     feedback.setRanks(commandRanks());
     auto mapped = ops::mapAndMeasure(request, registry, feedback);
     if (!mapped)
@@ -451,7 +467,13 @@ int runMap(const QStringList& arguments)
         return kExitOk; // rank 0 writes the files and prints
     const model::Placement& placement = mapped->run.placement;
 
-    auto written = writeMapOutputs(parser, placement, project->topology);
+    std::string runText;
+    if (parser.isSet("run-out")) {
+        auto run = std::make_shared<document::Run>(mapped->run);
+        run->id = 1; // the workbench numbers the runs it adds
+        runText = document::RunFile::text({run});
+    }
+    auto written = writeMapOutputs(parser, placement, project->topology, runText);
     if (!written)
         return report(written.error());
     printJson(mapJson(*mapped, *project, app, parser, *written, distanceModelJson(dm, project->network)));

@@ -139,22 +139,30 @@ Expected<MappedRun> mapAndMeasure(const MappingRequest& request, const Registry<
     if (!measures)
         return measures.error();
     addMetrics(run, project.topology, *measures);
-    // Small enough runs are simulated and their time predicted at once; a failure is a note, not a failed run.
-    if (request.simulateSmallRuns && simulatedMessages(run, project) <= kAutoSimulateMessages) {
-        feedback.setProgress(1.0, "simulating with SimGrid");
-        if (auto s = simulateRun(run, project, request.completeNetwork, feedback); !s) {
-            if (s.error().code == ErrorCode::Canceled)
-                return s.error();
-            run.notes.push_back("not simulated: " + s.error().message);
-        }
-        feedback.setProgress(1.0, "predicting its run time with SMPI");
-        if (auto p = predictRun(run, project, request.completeNetwork, feedback); !p) {
-            if (p.error().code == ErrorCode::Canceled)
-                return p.error();
-            run.notes.push_back("no predicted time: " + p.error().message);
-        }
-    }
+    if (request.simulateSmallRuns)
+        if (auto simulated = simulateIfSmall(run, project, request.completeNetwork, feedback); !simulated)
+            return simulated.error();
     return MappedRun{std::move(run), std::move(*measures)};
+}
+
+Status simulateIfSmall(document::Run& run, const document::Project& project, const model::Network& completeNetwork,
+                       const Feedback& feedback)
+{
+    if (simulatedMessages(run, project) > kAutoSimulateMessages)
+        return {};
+    feedback.setProgress(1.0, "simulating with SimGrid");
+    if (auto s = simulateRun(run, project, completeNetwork, feedback); !s) {
+        if (s.error().code == ErrorCode::Canceled)
+            return s.error();
+        run.notes.push_back("not simulated: " + s.error().message);
+    }
+    feedback.setProgress(1.0, "predicting its run time with SMPI");
+    if (auto p = predictRun(run, project, completeNetwork, feedback); !p) {
+        if (p.error().code == ErrorCode::Canceled)
+            return p.error();
+        run.notes.push_back("no predicted time: " + p.error().message);
+    }
+    return {};
 }
 
 Expected<document::Run> runMapping(const MappingRequest& request, const Registry<mapping::Mapper>& mappers,

@@ -61,6 +61,11 @@ struct MappedRun {
 /// registry). Errors name the application.
 Expected<MappedRun> mapAndMeasure(const MappingRequest& request, const Registry<mapping::Mapper>& mappers,
                                   const Feedback& feedback);
+/// Simulates a run with SimGrid and predicts its time by SMPI replay when it is small enough to do so at once
+/// (kAutoSimulateMessages), as the workbench does with each run it computes; a failure of either is a note on the
+/// run, a cancel an error.
+Status simulateIfSmall(document::Run& run, const document::Project& project, const model::Network& completeNetwork,
+                       const Feedback& feedback);
 /// mapAndMeasure's run alone (the workbench's mapping job).
 Expected<document::Run> runMapping(const MappingRequest& request, const Registry<mapping::Mapper>& mappers,
                                    const Feedback& feedback);

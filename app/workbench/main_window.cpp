@@ -4,6 +4,7 @@
 #include "app/capture/ui/capture_feature.h"
 #include "app/collectives/ui/collectives_feature.h"
 #include "app/mapping/ui/compare_panel.h"
+#include "app/mapping/ui/launch_dialog.h"
 #include "app/mapping/ui/run_panel.h"
 #include "app/mapping/ui/runs_panel.h"
 #include "app/partitioning/ui/graphs_feature.h"
@@ -28,6 +29,7 @@
 #include <QChartView>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFile>
@@ -325,6 +327,8 @@ void MainWindow::buildMenus()
     own(Menu::Export, 30, tr("Report (HTML or PDF)\u2026"), nullptr, [this] { reportWithDialog(); });
     own(Menu::Run, 10, tr("Run &Ticked Algorithms"), nullptr, [this] { m_runPanel->runChecked(); });
     entries.back().action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    own(Menu::Run, 15, tr("Run Ticked Algorithms on a &Launcher\u2026"), "actionRunLaunched",
+        [this] { launchWithDialog(); });
     own(Menu::Run, 20, tr("Re-run &Stale Runs"), nullptr, [this] { m_controller->rerunStale(); });
     own(Menu::Run, 30, tr("&Cancel All"), nullptr, [this] { m_runner->cancelAll(); });
     for (const WorkbenchFeature* feature : m_features)
@@ -806,6 +810,14 @@ void MainWindow::importMappingWithDialog()
                                                tr("Mapping CSV: process,site[,host,slot] (*.csv);;All files (*)"));
     if (!path.isEmpty())
         importMapping(path);
+}
+
+void MainWindow::launchWithDialog()
+{
+    const QString folder = m_document->path().isEmpty() ? QDir::tempPath() : QFileInfo(m_document->path()).path();
+    LaunchDialog dialog(m_runPanel->requests(), folder, this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_controller->submitLaunched(m_runPanel->requests(), dialog.settings());
 }
 
 QAction* MainWindow::menuAction(const QString& objectName) const { return findChild<QAction*>(objectName); }

@@ -162,6 +162,8 @@ private:
     void importApplicationWithDialog();
     void importPinsWithDialog();
     void importMappingWithDialog();
+    /// Sends the ticked mapping runs to an MPI launcher (LaunchDialog, RunController::submitLaunched).
+    void launchWithDialog();
     bool importMapping(const QString& path);
     bool importNetwork(model::NetworkQuantity quantity, const QString& path);
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.

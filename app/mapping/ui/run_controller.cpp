@@ -1,10 +1,12 @@
 #include "app/mapping/ui/run_controller.h"
 
+#include "app/mapping/launched_mapping.h"
 #include "app/mapping/map_operation.h"
 #include "app/partitioning/partition_operation.h"
 #include "app/simulation/simulate_operation.h"
 #include "core/partition/builtin_partitioners.h"
 
+#include <QFileInfo>
 #include <QUndoStack>
 
 namespace meridian::actions {
@@ -29,10 +31,8 @@ std::vector<int> RunController::submit(const std::vector<RunRequest>& requests)
     return ids;
 }
 
-int RunController::submitOne(const RunRequest& r, int replaces)
+ops::MappingRequest RunController::mappingRequest(const RunRequest& r) const
 {
-    if (r.partition)
-        return submitPartition(r, replaces);
     ops::MappingRequest request;
     request.project = m_document->project();
     request.completeNetwork = m_document->completeNetwork();
@@ -42,6 +42,43 @@ int RunController::submitOne(const RunRequest& r, int replaces)
     request.seed = r.seed;
     request.start = r.start;
     request.fingerprint = m_document->fingerprint(r.application);
+    return request;
+}
+
+std::vector<int> RunController::submitLaunched(const std::vector<RunRequest>& requests,
+                                               const ops::LauncherSettings& settings)
+{
+    std::vector<int> ids;
+    for (const auto& r : requests) {
+        const QString title = tr("%1 on %2, seed %3, by %4")
+                                  .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
+                                  .arg(r.seed)
+                                  .arg(QFileInfo(settings.launcher.section(' ', 0, 0)).fileName());
+        if (r.partition) {
+            Q_EMIT runFailed(title,
+                             tr("A partition run goes to a launcher from the command line: mpirun -np N "
+                                "meridian-cli partition --graph ... (see the README); here, run it on this "
+                                "machine."));
+            continue;
+        }
+        ops::LauncherSettings one = settings;
+        if (r.algorithm != "monte-carlo")
+            one.ranks = 1; // the other mappers run whole in one process
+        ids.push_back(startRun(
+            title,
+            [request = mappingRequest(r), one](const Feedback& feedback) {
+                return ops::runMappingLaunched(request, one, feedback);
+            },
+            -1));
+    }
+    return ids;
+}
+
+int RunController::submitOne(const RunRequest& r, int replaces)
+{
+    if (r.partition)
+        return submitPartition(r, replaces);
+    ops::MappingRequest request = mappingRequest(r);
     const QString title = tr("%1 on %2, seed %3")
                               .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
                               .arg(r.seed);

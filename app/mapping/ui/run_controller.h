@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/jobs/job_runner.h"
+#include "app/mapping/launched_mapping.h"
 #include "app/mapping/sweep_operation.h"
 #include "app/project/ui/project_document.h"
 #include "core/common/registry.h"
@@ -48,6 +49,10 @@ public:
     const Registry<partition::Partitioner>& partitioners() const { return m_partitioners; }
     /// Starts one job per request; returns the job ids.
     std::vector<int> submit(const std::vector<RunRequest>& requests);
+    /// Starts one job per mapping request that computes its run through an MPI launcher (ops::runMappingLaunched:
+    /// meridian-cli under `mpirun`, `srun`, ... on the project as it is now); each lands as a run computed here
+    /// would. A partition request is refused (runFailed says how to launch one). Returns the job ids.
+    std::vector<int> submitLaunched(const std::vector<RunRequest>& requests, const ops::LauncherSettings& settings);
     /// Runs again with the same algorithm, parameters and seed on the current inputs. A what-if derived from
     /// another run is not re-run (runFailed says to re-run its source).
     std::vector<int> rerun(const std::vector<int>& runIds);
@@ -96,6 +101,8 @@ Q_SIGNALS:
 
 private:
     int submitOne(const RunRequest& request, int replaces);
+    /// A mapping request for a run request on the current project.
+    ops::MappingRequest mappingRequest(const RunRequest& request) const;
     int submitPartition(const RunRequest& request, int replaces);
     /// Says why a derived run is not re-run; true for a derived run.
     bool refuseDerived(const document::Run& run);

@@ -1,0 +1,257 @@
+#include "app/mapping/launched_mapping.h"
+
+#include "app/project/project_file.h"
+#include "app/project/run_file.h"
+#include "core/io/placement_io.h"
+#include "core/io/text_file.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <charconv>
+#include <deque>
+#include <variant>
+
+namespace meridian::ops {
+
+namespace {
+
+std::string local(const QString& text) { return text.toStdString(); }
+
+/// A parameter as `name=value`, a real written in the fewest digits that read back as the same double.
+QString assignment(const std::string& name, const ParamValue& value)
+{
+    std::string text;
+    if (const auto* real = std::get_if<double>(&value)) {
+        char buffer[32];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, *real).ptr;
+        text.assign(buffer, end);
+    } else {
+        text = paramValueToString(value);
+    }
+    return QString::fromStdString(name + "=" + text);
+}
+
+/// The launched command's standard error as it arrives: progress lines go to the feedback, the others are kept
+/// (the last kKeptLines) for an error message.
+class ErrorStream {
+public:
+    explicit ErrorStream(const Feedback& feedback)
+        : m_feedback(feedback)
+    {}
+    void add(const QByteArray& bytes)
+    {
+        m_pending += bytes;
+        for (qsizetype end = m_pending.indexOf('\n'); end >= 0; end = m_pending.indexOf('\n')) {
+            line(m_pending.left(end));
+            m_pending.remove(0, end + 1);
+        }
+    }
+    void finish()
+    {
+        if (!m_pending.isEmpty())
+            line(m_pending);
+        m_pending.clear();
+    }
+    /// The last lines that were not progress, joined.
+    std::string tail() const
+    {
+        std::string text;
+        for (const QString& l : m_kept) {
+            if (!text.empty())
+                text += '\n';
+            text += local(l);
+        }
+        return text;
+    }
+
+private:
+    static constexpr std::size_t kKeptLines = 12;
+    void line(const QByteArray& text)
+    {
+        QJsonParseError error{};
+        const QJsonDocument json = QJsonDocument::fromJson(text, &error);
+        const QJsonObject o = json.object();
+        if (error.error == QJsonParseError::NoError && o.value("progress").isDouble() && o.value("stage").isString()) {
+            m_feedback.setProgress(o.value("progress").toDouble(), local(o.value("stage").toString()));
+            return;
+        }
+        if (text.trimmed().isEmpty())
+            return;
+        m_kept.push_back(QString::fromUtf8(text).trimmed());
+        if (m_kept.size() > kKeptLines)
+            m_kept.pop_front();
+    }
+    const Feedback& m_feedback;
+    QByteArray m_pending;
+    std::deque<QString> m_kept;
+};
+
+/// Runs `command` to its end under the feedback's cancellation; its standard output goes to `outputFile`.
+Status runLauncher(const QStringList& command, const QString& outputFile, ErrorStream& errors, const Feedback& feedback)
+{
+    QProcess process;
+    process.setProgram(command.front());
+    process.setArguments(command.mid(1));
+    process.setStandardOutputFile(outputFile);
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start();
+    if (!process.waitForStarted(30000))
+        return makeError(ErrorCode::Io,
+                         "cannot start the launcher '" + local(command.front()) + "': " + local(process.errorString()));
+    while (!process.waitForFinished(50)) {
+        if (process.state() == QProcess::NotRunning)
+            break;
+        errors.add(process.readAllStandardError());
+        if (feedback.isCanceled()) {
+            process.terminate(); // mpirun and srun pass it to their ranks
+            if (!process.waitForFinished(5000)) {
+                process.kill();
+                process.waitForFinished(5000);
+            }
+            return makeError(ErrorCode::Canceled, "canceled");
+        }
+    }
+    errors.add(process.readAllStandardError());
+    errors.finish();
+    if (process.exitStatus() == QProcess::CrashExit)
+        return makeError(ErrorCode::Io, "the launcher stopped: " + local(process.errorString()));
+    if (process.exitCode() != 0)
+        return makeError(ErrorCode::Io, "the launcher exited with status " + std::to_string(process.exitCode()));
+    return {};
+}
+
+/// Saves what the command reads into the job folder: the project snapshot and a start placement.
+Status saveInputs(const MappingRequest& request, const QDir& folder)
+{
+    if (auto saved = document::ProjectFile::save(*request.project, folder.filePath("project.meridian")); !saved)
+        return saved;
+    if (!request.start)
+        return {};
+    return io::writeTextFileAtomically(local(folder.filePath("start.csv")),
+                                       io::mappingCsvText(*request.start, request.project->topology));
+}
+
+/// Reads the run the command wrote and checks it is the one asked for.
+Expected<document::Run> readRun(const MappingRequest& request, const QString& path)
+{
+    auto loaded = document::RunFile::load(path, *request.project);
+    if (!loaded)
+        return loaded.error();
+    if (loaded->runs.size() != 1 || loaded->runs.front().algorithm != request.algorithm
+        || loaded->runs.front().application != request.application || loaded->runs.front().seed != request.seed)
+        return makeError(ErrorCode::Io,
+                         local(path) + ": expected the one run of " + request.algorithm + " on " + request.application
+                             + " with seed " + std::to_string(request.seed));
+    return std::move(loaded->runs.front());
+}
+
+} // namespace
+
+Expected<QString> cliProgram()
+{
+    const QString fromEnvironment = qEnvironmentVariable("MERIDIAN_CLI");
+    if (!fromEnvironment.isEmpty()) {
+        if (QFileInfo(fromEnvironment).isExecutable())
+            return QFileInfo(fromEnvironment).absoluteFilePath();
+        return makeError(ErrorCode::Io, "MERIDIAN_CLI names " + local(fromEnvironment) + ", which is not a program");
+    }
+    const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath("meridian-cli");
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    return makeError(ErrorCode::Io,
+                     "cannot find meridian-cli (looked at " + local(beside) + "; set MERIDIAN_CLI to its path)");
+}
+
+QString shellLine(const QStringList& words)
+{
+    QStringList quoted;
+    for (QString word : words) {
+        if (!word.isEmpty() && !word.contains(' ') && !word.contains('"') && !word.contains('\''))
+            quoted << word;
+        else
+            quoted << '"' + word.replace('"', "\"\"\"") + '"';
+    }
+    return quoted.join(' ');
+}
+
+Expected<QStringList> launchedMapCommand(const MappingRequest& request, const LauncherSettings& settings,
+                                         const QString& jobFolder)
+{
+    QStringList command = QProcess::splitCommand(settings.launcher);
+    if (command.isEmpty())
+        return makeError(ErrorCode::InvalidInput,
+                         "no launcher: give the command that starts meridian-cli, for example 'mpirun -np {N}'");
+    if (settings.ranks < 1)
+        return makeError(ErrorCode::InvalidInput, "a launched run needs at least 1 rank");
+    if (settings.ranks > 1 && request.algorithm != "monte-carlo")
+        return makeError(ErrorCode::InvalidInput,
+                         request.algorithm
+                             + " runs whole in one process: launch it with 1 rank (monte-carlo alone "
+                               "splits its samples over several)");
+    if (settings.cliProgram.isEmpty())
+        return makeError(ErrorCode::InvalidInput, "no meridian-cli program for the launcher to start");
+    for (QString& word : command)
+        word.replace("{N}", QString::number(settings.ranks));
+    const QDir folder(jobFolder);
+    command << settings.cliProgram << "map"
+            << "--project" << folder.filePath("project.meridian") << "--application"
+            << QString::fromStdString(request.application) << "--algorithm" << QString::fromStdString(request.algorithm)
+            << "--seed" << QString::number(request.seed);
+    for (const auto& [name, value] : request.params.values())
+        command << "--param" << assignment(name, value);
+    if (request.start)
+        command << "--start" << folder.filePath("start.csv");
+    command << "--run-out" << folder.filePath("run.json") << "--progress";
+    return command;
+}
+
+Expected<document::Run> runMappingLaunched(const MappingRequest& request, const LauncherSettings& settings,
+                                           const Feedback& feedback)
+{
+    if (!QFileInfo(settings.workFolder).isDir())
+        return makeError(ErrorCode::InvalidInput,
+                         "the work folder '" + local(settings.workFolder)
+                             + "' is not a folder (it must exist, and the "
+                               "launcher's nodes must see it)");
+    QTemporaryDir job(QDir(settings.workFolder).filePath("meridian-job-XXXXXX"));
+    if (!job.isValid())
+        return makeError(ErrorCode::Io,
+                         "cannot create a folder in " + local(settings.workFolder) + ": " + local(job.errorString()));
+    job.setAutoRemove(false);
+    const QDir folder(job.path());
+    auto command = launchedMapCommand(request, settings, folder.path());
+    Status ran = command ? saveInputs(request, folder) : Status(command.error());
+    ErrorStream errors(feedback);
+    if (ran) {
+        feedback.setProgress(0.0, "waiting for the launcher");
+        ran = runLauncher(*command, folder.filePath("output.json"), errors, feedback);
+    }
+    Expected<document::Run> run = ran ? readRun(request, folder.filePath("run.json"))
+                                      : Expected<document::Run>(ran.error());
+    if (run) {
+        const QStringList launcher = command->mid(0, QProcess::splitCommand(settings.launcher).size());
+        run->notes.push_back("computed by meridian-cli under " + local(shellLine(launcher)));
+    }
+    if (run && request.simulateSmallRuns)
+        if (auto simulated = simulateIfSmall(*run, *request.project, request.completeNetwork, feedback); !simulated)
+            run = simulated.error();
+    if (run || run.error().code == ErrorCode::Canceled) {
+        job.remove();
+        return run;
+    }
+    Error error = run.error();
+    if (!errors.tail().empty())
+        error.message += "; it printed:\n" + errors.tail();
+    if (command)
+        error.message += "\ncommand: " + local(shellLine(*command));
+    error.message += "\nits files are kept in " + local(folder.path());
+    return error;
+}
+
+} // namespace meridian::ops

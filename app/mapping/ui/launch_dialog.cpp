@@ -1,0 +1,162 @@
+#include "app/mapping/ui/launch_dialog.h"
+
+#include "widgets/dialog_rows.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace meridian::workbench {
+
+namespace {
+
+constexpr const char* kLauncherKey = "launch/launcher";
+constexpr const char* kRanksKey = "launch/ranks";
+constexpr const char* kFolderKey = "launch/folder";
+constexpr const char* kCliKey = "launch/cli";
+
+} // namespace
+
+LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QString& defaultFolder, QWidget* parent)
+    : QDialog(parent)
+    , m_requests(std::move(requests))
+{
+    setWindowTitle(tr("Run on a Launcher"));
+    setMinimumWidth(640);
+    auto* intro = new QLabel(
+        tr("Runs the %n ticked mapping run(s) with meridian-cli under an MPI launcher: on a cluster (srun, or "
+           "mpirun with a hostfile), or with mpirun on this machine. The project as it is now is saved in a folder "
+           "of its own under the work folder, which the launcher's nodes must see at the same path. Each run's "
+           "progress shows in the Jobs panel, and the run lands in the list as if computed here.",
+           nullptr, static_cast<int>(m_requests.size())),
+        this);
+    intro->setWordWrap(true);
+    const QSettings settings;
+    m_launcher = new QLineEdit(settings.value(kLauncherKey, "mpirun -np {N}").toString(), this);
+    m_launcher->setObjectName("launchTemplate");
+    m_launcher->setToolTip(tr("The words before meridian-cli; {N} becomes the ranks. For example: mpirun -np {N}, "
+                              "mpirun --hostfile hosts -np {N}, srun -n {N}."));
+    m_ranks = new QSpinBox(this);
+    m_ranks->setObjectName("launchRanks");
+    m_ranks->setRange(1, 65535);
+    m_ranks->setValue(settings.value(kRanksKey, 2).toInt());
+    m_ranks->setToolTip(tr("Monte Carlo splits its samples over the ranks, with the result of one process. Every "
+                           "other mapper runs whole on one rank."));
+    const auto cli = ops::cliProgram();
+    m_folder = new QLineEdit(settings.value(kFolderKey, defaultFolder).toString(), this);
+    m_folder->setObjectName("launchFolder");
+    m_cli = new QLineEdit(settings.value(kCliKey, cli ? *cli : QString()).toString(), this);
+    m_cli->setObjectName("launchCli");
+    m_cli->setToolTip(tr("meridian-cli as the launcher's nodes start it: its path on them."));
+    m_command = new QLabel(this);
+    m_command->setObjectName("launchCommand");
+    m_command->setWordWrap(true);
+    m_command->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_problem = new QLabel(this);
+    m_problem->setObjectName("launchProblem");
+    m_problem->setWordWrap(true);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Launcher:"), m_launcher);
+    form->addRow(tr("&Ranks (Monte Carlo):"), m_ranks);
+    auto* folderLabel = new QLabel(tr("&Work folder:"), this);
+    folderLabel->setBuddy(m_folder);
+    auto* cliLabel = new QLabel(tr("m&eridian-cli:"), this);
+    cliLabel->setBuddy(m_cli);
+    form->addRow(folderLabel, widgets::withBrowse(m_folder, this, [this] {
+                     return QFileDialog::getExistingDirectory(this, tr("Work Folder"), m_folder->text());
+                 }));
+    form->addRow(cliLabel, widgets::withBrowse(m_cli, this, [this] {
+                     return QFileDialog::getOpenFileName(this, tr("meridian-cli"), QFileInfo(m_cli->text()).path());
+                 }));
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Launch"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("The first run starts:"), this));
+    layout->addWidget(m_command);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
+        remember();
+        accept();
+    });
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    for (QLineEdit* edit : {m_launcher, m_folder, m_cli})
+        connect(edit, &QLineEdit::textChanged, this, &LaunchDialog::update);
+    connect(m_ranks, &QSpinBox::valueChanged, this, &LaunchDialog::update);
+    update();
+}
+
+ops::LauncherSettings LaunchDialog::settings() const
+{
+    return {m_launcher->text().trimmed(), m_ranks->value(), m_folder->text().trimmed(), m_cli->text().trimmed()};
+}
+
+void LaunchDialog::remember() const
+{
+    QSettings settings;
+    settings.setValue(kLauncherKey, m_launcher->text().trimmed());
+    settings.setValue(kRanksKey, m_ranks->value());
+    settings.setValue(kFolderKey, m_folder->text().trimmed());
+    settings.setValue(kCliKey, m_cli->text().trimmed());
+}
+
+QString LaunchDialog::commandText() const { return m_command->text(); }
+QString LaunchDialog::problemText() const { return m_problem->isHidden() ? QString() : m_problem->text(); }
+
+void LaunchDialog::update()
+{
+    const ops::LauncherSettings chosen = settings();
+    QString problem;
+    if (m_requests.empty())
+        problem = tr("Tick at least one mapper and choose an application.");
+    else if (std::any_of(m_requests.begin(), m_requests.end(), [](const auto& r) { return r.partition.has_value(); }))
+        problem = tr("A partition run goes to a launcher from the command line (mpirun -np N meridian-cli partition "
+                     "--graph ...); choose an application here.");
+    else if (chosen.workFolder.isEmpty() || !QFileInfo(chosen.workFolder).isDir())
+        problem = tr("Choose a work folder that exists (the launcher's nodes must see it at the same path).");
+    else if (!QFileInfo(chosen.workFolder).isWritable())
+        problem = tr("The work folder %1 cannot be written.").arg(chosen.workFolder);
+    else if (chosen.cliProgram.isEmpty() || !QFileInfo(chosen.cliProgram).isExecutable())
+        problem = tr("Name meridian-cli as the launcher's nodes start it (%1 is not a program here).")
+                      .arg(chosen.cliProgram.isEmpty() ? tr("nothing") : chosen.cliProgram);
+    QString command;
+    if (!m_requests.empty() && !m_requests.front().partition) {
+        const actions::RunRequest& first = m_requests.front();
+        ops::MappingRequest request;
+        request.application = first.application;
+        request.algorithm = first.algorithm;
+        request.params = first.params;
+        request.seed = first.seed;
+        request.start = first.start;
+        ops::LauncherSettings one = chosen;
+        if (first.algorithm != "monte-carlo")
+            one.ranks = 1;
+        const auto words = ops::launchedMapCommand(request, one, QDir(chosen.workFolder).filePath("meridian-job-…"));
+        if (words)
+            command = ops::shellLine(*words);
+        else if (problem.isEmpty())
+            problem = QString::fromStdString(words.error().message);
+    }
+    m_command->setText(command);
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+}
+
+} // namespace meridian::workbench

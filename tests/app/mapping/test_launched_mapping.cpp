@@ -1,0 +1,276 @@
+#include "app/jobs/job_runner.h"
+#include "app/mapping/launched_mapping.h"
+#include "app/mapping/map_operation.h"
+#include "app/mapping/ui/launch_dialog.h"
+#include "app/mapping/ui/run_controller.h"
+#include "app/project/project_edits.h"
+#include "app/project/ui/project_document.h"
+#include "core/mapping/builtin_mappers.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <string>
+
+using namespace meridian;
+using meridian::test::sampleProject;
+
+/// A mapping run sent to an MPI launcher (ops::runMappingLaunched, `mpirun -np N meridian-cli map --run-out`) comes
+/// back as the run this process computes, lands in the workbench as one, reports its progress and stops on cancel;
+/// a launcher that fails leaves its files and says why; the workbench's dialog shows the command it will start.
+class TestLaunchedMapping : public QObject {
+    Q_OBJECT
+    Registry<mapping::Mapper> m_mappers;
+
+    static ops::LauncherSettings launcher(const QString& folder, int ranks)
+    {
+        return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI};
+    }
+
+    ops::MappingRequest request(const document::ProjectDocument& doc, const std::string& algorithm,
+                                const std::vector<std::string>& assignments, std::uint64_t seed)
+    {
+        ops::MappingRequest r;
+        r.project = doc.project();
+        r.completeNetwork = doc.completeNetwork();
+        r.application = "LU";
+        r.algorithm = algorithm;
+        r.params = *ParamValues::parse(m_mappers.find(algorithm)->parameters(), assignments);
+        r.seed = seed;
+        r.fingerprint = doc.fingerprint(r.application);
+        r.simulateSmallRuns = false;
+        return r;
+    }
+
+    /// The same run but for its runtime.
+    static void compareRuns(const document::Run& launched, const document::Run& local)
+    {
+        QCOMPARE(launched.algorithm, local.algorithm);
+        QCOMPARE(launched.application, local.application);
+        QCOMPARE(launched.seed, local.seed);
+        QCOMPARE(launched.params.toString(), local.params.toString());
+        QVERIFY(launched.params.values() == local.params.values());
+        QVERIFY(launched.placement.site == local.placement.site && launched.placement.host == local.placement.host
+                && launched.placement.slot == local.placement.slot);
+        QVERIFY(launched.costSamples == local.costSamples);
+        QVERIFY(launched.bestCurve == local.bestCurve);
+        QCOMPARE(launched.metrics.size(), local.metrics.size());
+        for (std::size_t k = 0; k < local.metrics.size(); ++k) {
+            QCOMPARE(launched.metrics[k].id, local.metrics[k].id);
+            if (local.metrics[k].id != "runtime_s")
+                QCOMPARE(launched.metrics[k].value, local.metrics[k].value);
+        }
+        QCOMPARE(launched.inputFingerprint, local.inputFingerprint);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        mapping::registerBuiltinMappers(m_mappers);
+        QStandardPaths::setTestModeEnabled(true); // the dialog's QSettings stay out of the user's
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        qputenv("OMPI_MCA_plm_rsh_agent", "false"); // never ssh: every rank runs here
+        // Open MPI's finalize leaves its plugins' allocations behind; a sanitizer build still checks every access.
+        if (const QByteArray asan = qgetenv("ASAN_OPTIONS"); !asan.isEmpty())
+            qputenv("ASAN_OPTIONS", asan + ":detect_leaks=0");
+    }
+
+    /// Monte Carlo over 2 ranks and refine (a real parameter with 17 digits) over 1: the runs this process computes,
+    /// to the last digit, with the fingerprint of the project the workbench has open; the progress came through
+    /// and the job's folder is gone.
+    void launchedRunsAreTheLocalRuns()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        QTemporaryDir work;
+        struct Case {
+            const char* algorithm;
+            std::vector<std::string> params;
+            int ranks;
+            const char* stage;
+        };
+        const Case cases[] = {{"monte-carlo", {"samples=60000", "keep=1000"}, 2, "sampling placements"},
+                              {"refine", {"effort=0.43333333333333335"}, 1, ""}};
+        for (const Case& c : cases) {
+            const auto r = request(doc, c.algorithm, c.params, 7);
+            auto local = ops::runMapping(r, m_mappers, Feedback());
+            QVERIFY2(local, local ? "" : local.error().toString().c_str());
+            std::mutex mutex;
+            std::set<std::string> stages;
+            std::atomic<int> reports = 0;
+            const Feedback feedback([&](double, std::string_view stage) {
+                const std::lock_guard lock(mutex);
+                stages.emplace(stage);
+                ++reports;
+            });
+            auto launched = ops::runMappingLaunched(r, launcher(work.path(), c.ranks), feedback);
+            QVERIFY2(launched, launched ? "" : launched.error().toString().c_str());
+            compareRuns(*launched, *local);
+            QCOMPARE(launched->notes.back(),
+                     QString("computed by meridian-cli under %1 --oversubscribe -np %2")
+                         .arg(MERIDIAN_MPIRUN)
+                         .arg(c.ranks)
+                         .toStdString());
+            QCOMPARE(launched->inputFingerprint, doc.fingerprint("LU"));
+            QVERIFY(stages.count("waiting for the launcher") == 1);
+            if (*c.stage)
+                QVERIFY2(stages.count(c.stage) == 1, c.algorithm);
+            QVERIFY(stages.count("done") == 1);
+            QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+        }
+    }
+
+    /// Through the RunController as the Run menu sends it: the run lands current (not stale), like a local one, and
+    /// a mapper that does not split over ranks is launched with one.
+    void launchedRunLandsInTheWorkbench()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        jobs::JobRunner runner;
+        actions::RunController controller(&doc, &runner, &m_mappers);
+        QTemporaryDir work;
+        QSignalSpy landed(&controller, &actions::RunController::runLanded);
+        QSignalSpy failed(&controller, &actions::RunController::runFailed);
+        actions::RunRequest mc{"LU",
+                               "monte-carlo",
+                               *ParamValues::parse(m_mappers.find("monte-carlo")->parameters(), {"samples=20000"}),
+                               3,
+                               std::nullopt,
+                               std::nullopt};
+        actions::RunRequest geo{"LU", "geo",        ParamValues::defaults(m_mappers.find("geo")->parameters()),
+                                1,    std::nullopt, std::nullopt};
+        QCOMPARE(controller.submitLaunched({mc, geo}, launcher(work.path(), 3)).size(), std::size_t(2));
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 2, 120000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
+        for (const auto& signal : landed)
+            QCOMPARE(signal.at(1).toBool(), false); // not stale
+        QCOMPARE(doc.runs().size(), std::size_t(2));
+        for (const auto& run : doc.runs()) {
+            QVERIFY(!doc.isStale(*run));
+            // Landed runs are simulated and predicted as the workbench's own small runs are.
+            QVERIFY2(run->metric("simulated_s"), run->algorithm.c_str());
+        }
+        // A partition request is refused with how to launch one.
+        actions::RunRequest partition = geo;
+        partition.partition = actions::PartitionSettings{};
+        QVERIFY(controller.submitLaunched({partition}, launcher(work.path(), 2)).empty());
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.front().at(1).toString().contains("meridian-cli partition"));
+    }
+
+    /// A launcher that fails: the error has its exit status, what it printed, the command, and the folder it
+    /// left for the user to look into.
+    void failedLaunchKeepsItsFilesAndSaysWhy()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        QTemporaryDir work;
+        ops::LauncherSettings settings{"sh -c \"echo no nodes left >&2; exit 3\" sh", 1, work.path(), MERIDIAN_CLI};
+        auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), settings, Feedback());
+        QVERIFY(!launched);
+        const std::string message = launched.error().message;
+        QVERIFY2(message.find("exited with status 3") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("no nodes left") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("command: sh -c \"echo no nodes left >&2; exit 3\" sh ") != std::string::npos,
+                 message.c_str());
+        const QStringList left = QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::Dirs);
+        QCOMPARE(left.size(), 1);
+        QVERIFY2(message.find(QDir(work.path()).filePath(left.front()).toStdString()) != std::string::npos,
+                 message.c_str());
+        QVERIFY(QFileInfo::exists(QDir(work.path()).filePath(left.front() + "/project.meridian")));
+
+        // meridian-cli's own refusal comes back in its words.
+        settings = launcher(work.path(), 1);
+        auto bad = request(doc, "geo", {}, 1);
+        bad.application = "no such application";
+        launched = ops::runMappingLaunched(bad, settings, Feedback());
+        QVERIFY(!launched);
+        QVERIFY2(launched.error().message.find("no application named 'no such application'") != std::string::npos,
+                 launched.error().message.c_str());
+
+        // Settings refused before anything starts.
+        for (const auto& [s, expected] : std::vector<std::pair<ops::LauncherSettings, std::string>>{
+                 {{"", 1, work.path(), MERIDIAN_CLI}, "no launcher"},
+                 {{"mpirun -np {N}", 2, work.path(), MERIDIAN_CLI}, "launch it with 1 rank"},
+                 {{"mpirun -np {N}", 1, work.filePath("missing"), MERIDIAN_CLI}, "is not a folder"}}) {
+            launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), s, Feedback());
+            QVERIFY(!launched);
+            QVERIFY2(launched.error().message.find(expected) != std::string::npos, launched.error().message.c_str());
+        }
+    }
+
+    /// A cancel stops the launcher and its ranks within seconds and removes the job's folder.
+    void cancelStopsTheLauncher()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        QTemporaryDir work;
+        std::atomic<bool> sampling = false;
+        const Feedback feedback(
+            [&](double, std::string_view stage) {
+                if (stage == "sampling placements")
+                    sampling = true;
+            },
+            [&] { return sampling.load(); });
+        const auto begin = std::chrono::steady_clock::now();
+        auto launched = ops::runMappingLaunched(request(doc, "monte-carlo", {"samples=10000000000"}, 1),
+                                                launcher(work.path(), 2), feedback);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        QVERIFY(!launched);
+        QCOMPARE(launched.error().code, ErrorCode::Canceled);
+        QVERIFY2(seconds < 60, qPrintable(QString::number(seconds)));
+        QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+    }
+
+    /// The dialog shows the command the first run starts, gives a mapper that does not split one rank, and says
+    /// what is missing with Launch disabled.
+    void dialogShowsTheCommandAndWhatIsMissing()
+    {
+        QTemporaryDir work;
+        actions::RunRequest mc{"LU", "monte-carlo", ParamValues::defaults(m_mappers.find("monte-carlo")->parameters()),
+                               5,    std::nullopt,  std::nullopt};
+        actions::RunRequest geo{"LU", "geo",        ParamValues::defaults(m_mappers.find("geo")->parameters()),
+                                1,    std::nullopt, std::nullopt};
+        {
+            workbench::LaunchDialog dialog({mc}, work.path());
+            dialog.launcherEdit()->setText("srun -n {N} --mpi=pmix");
+            dialog.ranksBox()->setValue(8);
+            dialog.cliEdit()->setText(MERIDIAN_CLI);
+            QCOMPARE(dialog.problemText(), QString());
+            const QString command = dialog.commandText();
+            QVERIFY2(command.startsWith(QString("srun -n 8 --mpi=pmix %1 map --project ").arg(MERIDIAN_CLI)),
+                     qPrintable(command));
+            QVERIFY2(command.contains("--algorithm monte-carlo --seed 5 --param keep=100000 --param samples=100000"),
+                     qPrintable(command));
+            QVERIFY2(command.contains("--run-out") && command.contains("--progress"), qPrintable(command));
+            QCOMPARE(dialog.settings().ranks, 8);
+            dialog.folderEdit()->setText(work.filePath("missing"));
+            QVERIFY2(dialog.problemText().contains("work folder"), qPrintable(dialog.problemText()));
+            dialog.folderEdit()->setText(work.path());
+            dialog.cliEdit()->setText(work.filePath("meridian-cli"));
+            QVERIFY2(dialog.problemText().contains("is not a program"), qPrintable(dialog.problemText()));
+        }
+        workbench::LaunchDialog dialog({geo}, work.path());
+        dialog.launcherEdit()->setText("mpirun -np {N}");
+        dialog.ranksBox()->setValue(4);
+        dialog.cliEdit()->setText(MERIDIAN_CLI);
+        QVERIFY2(dialog.commandText().startsWith("mpirun -np 1 "), qPrintable(dialog.commandText()));
+        dialog.launcherEdit()->setText("");
+        QVERIFY2(dialog.problemText().contains("no launcher"), qPrintable(dialog.problemText()));
+    }
+};
+
+QTEST_MAIN(TestLaunchedMapping)
+#include "test_launched_mapping.moc"
