@@ -1,10 +1,9 @@
 #include "app/capture/probe_run.h"
 
 #include "app/capture/capture.h"
+#include "app/project/installed_program.h"
 #include "core/io/text_file.h"
 
-#include <QCoreApplication>
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -40,21 +39,7 @@ QString failureReason(const QByteArray& output)
 
 } // namespace
 
-Expected<QString> probeProgram()
-{
-    const QString fromEnvironment = qEnvironmentVariable("MERIDIAN_PROBE");
-    if (!fromEnvironment.isEmpty()) {
-        if (QFileInfo(fromEnvironment).isExecutable())
-            return QFileInfo(fromEnvironment).absoluteFilePath();
-        return makeError(ErrorCode::Io, "MERIDIAN_PROBE names " + local(fromEnvironment) + ", which is not a program");
-    }
-    const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(kProgramName);
-    if (QFileInfo(beside).isExecutable())
-        return beside;
-    return makeError(ErrorCode::Io,
-                     "cannot find " + std::string(kProgramName) + " (looked at " + local(beside)
-                         + "; set MERIDIAN_PROBE to its path)");
-}
+Expected<QString> probeProgram() { return document::installedProgram(kProgramName, "MERIDIAN_PROBE"); }
 
 QStringList probeCommand(const ProbeRequest& request, const QString& program, const QString& outPrefix)
 {

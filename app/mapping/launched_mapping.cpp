@@ -1,11 +1,11 @@
 #include "app/mapping/launched_mapping.h"
 
+#include "app/project/installed_program.h"
 #include "app/project/project_file.h"
 #include "app/project/run_file.h"
 #include "core/io/placement_io.h"
 #include "core/io/text_file.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -153,20 +153,7 @@ Expected<document::Run> readRun(const MappingRequest& request, const QString& pa
 
 } // namespace
 
-Expected<QString> cliProgram()
-{
-    const QString fromEnvironment = qEnvironmentVariable("MERIDIAN_CLI");
-    if (!fromEnvironment.isEmpty()) {
-        if (QFileInfo(fromEnvironment).isExecutable())
-            return QFileInfo(fromEnvironment).absoluteFilePath();
-        return makeError(ErrorCode::Io, "MERIDIAN_CLI names " + local(fromEnvironment) + ", which is not a program");
-    }
-    const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath("meridian-cli");
-    if (QFileInfo(beside).isExecutable())
-        return beside;
-    return makeError(ErrorCode::Io,
-                     "cannot find meridian-cli (looked at " + local(beside) + "; set MERIDIAN_CLI to its path)");
-}
+Expected<QString> cliProgram() { return document::installedProgram("meridian-cli", "MERIDIAN_CLI"); }
 
 QString shellLine(const QStringList& words)
 {
