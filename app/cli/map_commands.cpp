@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/problem_loader.h"
 #include "app/mapping/compare_operation.h"
+#include "app/mapping/launched_mapping.h"
 #include "app/mapping/map_operation.h"
 #include "app/mapping/sweep_operation.h"
 #include "app/project/json_util.h"
@@ -146,10 +147,9 @@ QJsonObject launchAdvice(const QCommandLineParser& parser, const model::Placemen
     return launch;
 }
 
-/// Writes --out and the launcher files of a placement, all or none: every text is prepared first, and the
-/// files are written and synced together before any replaces an older one. Returns what was written, by option.
-/// Writes the files the options name, together: the mapping CSV, the launcher files and (--run-out) the run as a
-/// runs file of one run, `runText`.
+/// Writes --out, the launcher files and --run-out (`runText`, the run as a runs file of one run) of a placement, all
+/// or none: every text is prepared first, and the files are written and synced together before any replaces an older
+/// one. Returns what was written, by option.
 Expected<QJsonObject> writeMapOutputs(const QCommandLineParser& parser, const model::Placement& placement,
                                       const model::Topology& topology, const std::string& runText)
 {
@@ -424,7 +424,7 @@ int runMap(const QStringList& arguments)
     const Mapper* mapper = registry.find(id);
     if (!mapper)
         return report(unknownAlgorithm(id, registry));
-    if (id != "monte-carlo")
+    if (!ops::splitsOverRanks(id))
         if (const int code = refuseIfSplit("map --algorithm " + parser.value("algorithm")); code >= 0)
             return code;
     std::vector<std::string> assignments;

@@ -14,8 +14,12 @@
 #include <QTemporaryDir>
 
 #include <charconv>
+#include <csignal>
 #include <deque>
 #include <variant>
+
+#include <sys/types.h>
+#include <unistd.h>
 
 namespace meridian::ops {
 
@@ -58,11 +62,11 @@ public:
             line(m_pending);
         m_pending.clear();
     }
-    /// The last lines that were not progress, joined.
+    /// meridian-cli's last lines, else the launcher's, joined.
     std::string tail() const
     {
         std::string text;
-        for (const QString& l : m_kept) {
+        for (const QString& l : m_own.empty() ? m_other : m_own) {
             if (!text.empty())
                 text += '\n';
             text += local(l);
@@ -83,13 +87,16 @@ private:
         }
         if (text.trimmed().isEmpty())
             return;
-        m_kept.push_back(QString::fromUtf8(text).trimmed());
-        if (m_kept.size() > kKeptLines)
-            m_kept.pop_front();
+        // meridian-cli's own lines are kept apart: a launcher's banners after an abort would push them out.
+        std::deque<QString>& kept = text.startsWith("meridian-cli:") ? m_own : m_other;
+        kept.push_back(QString::fromUtf8(text).trimmed());
+        if (kept.size() > kKeptLines)
+            kept.pop_front();
     }
     const Feedback& m_feedback;
     QByteArray m_pending;
-    std::deque<QString> m_kept;
+    std::deque<QString> m_own;   ///< meridian-cli's last lines (its errors)
+    std::deque<QString> m_other; ///< the launcher's
 };
 
 /// Runs `command` to its end under the feedback's cancellation; its standard output goes to `outputFile`.
@@ -100,6 +107,8 @@ Status runLauncher(const QStringList& command, const QString& outputFile, ErrorS
     process.setArguments(command.mid(1));
     process.setStandardOutputFile(outputFile);
     process.setStandardInputFile(QProcess::nullDevice());
+    // A process group of its own: a cancel reaches the launcher and whatever it started here (mpirun's ranks).
+    process.setChildProcessModifier([] { ::setpgid(0, 0); });
     process.start();
     if (!process.waitForStarted(30000))
         return makeError(ErrorCode::Io,
@@ -109,11 +118,13 @@ Status runLauncher(const QStringList& command, const QString& outputFile, ErrorS
             break;
         errors.add(process.readAllStandardError());
         if (feedback.isCanceled()) {
-            process.terminate(); // mpirun and srun pass it to their ranks
-            if (!process.waitForFinished(5000)) {
-                process.kill();
-                process.waitForFinished(5000);
-            }
+            // mpirun and srun pass SIGTERM on to their ranks, here and on other nodes; what is left of the group
+            // after 2 s is killed.
+            const auto group = static_cast<pid_t>(process.processId());
+            ::kill(-group, SIGTERM);
+            if (!process.waitForFinished(2000))
+                ::kill(-group, SIGKILL);
+            process.waitForFinished(2000);
             return makeError(ErrorCode::Canceled, "canceled");
         }
     }
@@ -143,11 +154,14 @@ Expected<document::Run> readRun(const MappingRequest& request, const QString& pa
     auto loaded = document::RunFile::load(path, *request.project);
     if (!loaded)
         return loaded.error();
-    if (loaded->runs.size() != 1 || loaded->runs.front().algorithm != request.algorithm
-        || loaded->runs.front().application != request.application || loaded->runs.front().seed != request.seed)
+    const auto asked = [&](const document::Run& run) {
+        return run.algorithm == request.algorithm && run.application == request.application && run.seed == request.seed
+            && run.params.values() == request.params.values();
+    };
+    if (loaded->runs.size() != 1 || !asked(loaded->runs.front()))
         return makeError(ErrorCode::Io,
                          local(path) + ": expected the one run of " + request.algorithm + " on " + request.application
-                             + " with seed " + std::to_string(request.seed));
+                             + " with seed " + std::to_string(request.seed) + " and " + request.params.toString());
     return std::move(loaded->runs.front());
 }
 
@@ -167,22 +181,31 @@ QString shellLine(const QStringList& words)
     return quoted.join(' ');
 }
 
-Expected<QStringList> launchedMapCommand(const MappingRequest& request, const LauncherSettings& settings,
-                                         const QString& jobFolder)
+bool splitsOverRanks(const std::string& algorithm) { return algorithm == "monte-carlo"; }
+
+Status checkLauncher(const MappingRequest& request, const LauncherSettings& settings)
 {
-    QStringList command = QProcess::splitCommand(settings.launcher);
-    if (command.isEmpty())
+    if (QProcess::splitCommand(settings.launcher).isEmpty())
         return makeError(ErrorCode::InvalidInput,
                          "no launcher: give the command that starts meridian-cli, for example 'mpirun -np {N}'");
     if (settings.ranks < 1)
         return makeError(ErrorCode::InvalidInput, "a launched run needs at least 1 rank");
-    if (settings.ranks > 1 && request.algorithm != "monte-carlo")
+    if (settings.ranks > 1 && !splitsOverRanks(request.algorithm))
         return makeError(ErrorCode::InvalidInput,
                          request.algorithm
                              + " runs whole in one process: launch it with 1 rank (monte-carlo alone "
                                "splits its samples over several)");
     if (settings.cliProgram.isEmpty())
         return makeError(ErrorCode::InvalidInput, "no meridian-cli program for the launcher to start");
+    return {};
+}
+
+Expected<QStringList> launchedMapCommand(const MappingRequest& request, const LauncherSettings& settings,
+                                         const QString& jobFolder)
+{
+    if (auto checked = checkLauncher(request, settings); !checked)
+        return checked.error();
+    QStringList command = QProcess::splitCommand(settings.launcher);
     for (QString& word : command)
         word.replace("{N}", QString::number(settings.ranks));
     const QDir folder(jobFolder);
@@ -201,6 +224,8 @@ Expected<QStringList> launchedMapCommand(const MappingRequest& request, const La
 Expected<document::Run> runMappingLaunched(const MappingRequest& request, const LauncherSettings& settings,
                                            const Feedback& feedback)
 {
+    if (auto checked = checkLauncher(request, settings); !checked)
+        return checked.error();
     if (!QFileInfo(settings.workFolder).isDir())
         return makeError(ErrorCode::InvalidInput,
                          "the work folder '" + local(settings.workFolder)

@@ -126,8 +126,7 @@ void LaunchDialog::update()
     if (m_requests.empty())
         problem = tr("Tick at least one mapper and choose an application.");
     else if (std::any_of(m_requests.begin(), m_requests.end(), [](const auto& r) { return r.partition.has_value(); }))
-        problem = tr("A partition run goes to a launcher from the command line (mpirun -np N meridian-cli partition "
-                     "--graph ...); choose an application here.");
+        problem = QString::fromUtf8(ops::kLaunchPartitionAdvice) + tr("; choose an application here.");
     else if (chosen.workFolder.isEmpty() || !QFileInfo(chosen.workFolder).isDir())
         problem = tr("Choose a work folder that exists (the launcher's nodes must see it at the same path).");
     else if (!QFileInfo(chosen.workFolder).isWritable())
@@ -145,7 +144,7 @@ void LaunchDialog::update()
         request.seed = first.seed;
         request.start = first.start;
         ops::LauncherSettings one = chosen;
-        if (first.algorithm != "monte-carlo")
+        if (!ops::splitsOverRanks(first.algorithm))
             one.ranks = 1;
         const auto words = ops::launchedMapCommand(request, one, QDir(chosen.workFolder).filePath("meridian-job-…"));
         if (words)

@@ -55,14 +55,11 @@ std::vector<int> RunController::submitLaunched(const std::vector<RunRequest>& re
                                   .arg(r.seed)
                                   .arg(QFileInfo(settings.launcher.section(' ', 0, 0)).fileName());
         if (r.partition) {
-            Q_EMIT runFailed(title,
-                             tr("A partition run goes to a launcher from the command line: mpirun -np N "
-                                "meridian-cli partition --graph ... (see the README); here, run it on this "
-                                "machine."));
+            Q_EMIT runFailed(title, QString::fromUtf8(ops::kLaunchPartitionAdvice));
             continue;
         }
         ops::LauncherSettings one = settings;
-        if (r.algorithm != "monte-carlo")
+        if (!ops::splitsOverRanks(r.algorithm))
             one.ranks = 1; // the other mappers run whole in one process
         ids.push_back(startRun(
             title,

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -209,6 +210,8 @@ private Q_SLOTS:
             QVERIFY(!launched);
             QVERIFY2(launched.error().message.find(expected) != std::string::npos, launched.error().message.c_str());
         }
+        // Refused settings created no folder: only the failed launches' are there.
+        QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::Dirs).size(), 2);
     }
 
     /// A cancel stops the launcher and its ranks within seconds and removes the job's folder.
@@ -232,6 +235,11 @@ private Q_SLOTS:
         QCOMPARE(launched.error().code, ErrorCode::Canceled);
         QVERIFY2(seconds < 60, qPrintable(QString::number(seconds)));
         QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+        // No process of the job is left: the ranks ran with the job folder under `work` on their command line.
+        QProcess pgrep;
+        pgrep.start("pgrep", {"-f", work.path()});
+        QVERIFY(pgrep.waitForFinished(10000));
+        QVERIFY2(pgrep.readAllStandardOutput().trimmed().isEmpty(), "a rank of the canceled job is still running");
     }
 
     /// The dialog shows the command the first run starts, gives a mapper that does not split one rank, and says
