@@ -5,10 +5,13 @@
 
 #include "app/project/json_util.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -87,6 +90,77 @@ Feedback::ProgressCallback progressPrinter(const QCommandLineParser& parser)
         std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stderr);
         std::fflush(stderr);
     };
+}
+
+AddressSpace AddressSpace::now()
+{
+    AddressSpace space;
+    QFile status("/proc/self/status");
+    if (!status.open(QIODevice::ReadOnly))
+        return space;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        const auto kilobytes = [&line] { return line.mid(7).trimmed().split(' ').value(0).toDouble() * 1024.0; };
+        if (line.startsWith("VmSize:"))
+            space.size = kilobytes();
+        else if (line.startsWith("VmPeak:"))
+            space.peak = kilobytes();
+    }
+    return space;
+}
+
+std::string outOfMemoryMessage(const OutOfMemory& at)
+{
+    constexpr double kMegabyte = 1e6;
+    // A rank of partition over ranks, as measured on one node (bench_distributed and meridian-cli's address space at
+    // its start under mpirun: 271, 279, 290, 302, 323 and 348 MB at 1, 2, 4, 7, 12 and 18 ranks, 104 MB alone): its
+    // start, growing by Open MPI's mappings for each more rank; a round's buffers; its share of the graph's records.
+    constexpr double kLauncherStart = 167 * kMegabyte, kStartPerRank = 4.5 * kMegabyte;
+    constexpr double kRoundBytes = 50 * kMegabyte, kVertexBytes = 75, kEdgeBytes = 1;
+    constexpr long long kMostRanks = 65535; // what partition over ranks takes
+    const std::string plain = "out of memory: give the job more ranks, or each rank more memory";
+    const double memory = at.limit > 0.0 ? at.limit : at.end.peak;
+    const double start = at.start.size + (at.launched ? 0.0 : kLauncherStart);
+    const auto whole = [](double x) { return std::to_string(static_cast<long long>(x)); };
+    const auto mb = [&whole](double bytes) { return whole(bytes / kMegabyte) + " MB"; };
+    // The fewest ranks above this job's whose rank fits `records` (bytes of the whole graph) in the memory, or 0.
+    const auto ranksFor = [&](double records) {
+        for (long long r = at.ranks + 1; r <= kMostRanks; ++r) {
+            const double rank = start + kStartPerRank * static_cast<double>(r - at.ranks) + kRoundBytes
+                + records / static_cast<double>(r);
+            if (rank <= memory)
+                return r;
+            if (kStartPerRank * static_cast<double>(r) > memory)
+                break; // the start alone outgrows it from here on
+        }
+        return 0LL;
+    };
+    const std::string needs = "no number of ranks fits in " + mb(memory) + " each (a rank takes " + mb(start)
+        + " before it reads, and " + QString::number(kStartPerRank / kMegabyte).toStdString()
+        + " MB more for each more rank); give each rank more memory";
+    if (at.held.fraction <= 0.0 || memory <= 0.0)
+        return at.splits && at.limit > 0.0 && ranksFor(0.0) == 0 ? "out of memory: " + needs : plain;
+    const std::string read = at.held.fraction < 0.01 ? "under 1%" : whole(at.held.fraction * 100.0) + "%";
+    std::string said = "out of memory after reading " + read + " of " + (at.ranks > 1 ? "its share of " : "")
+        + "the graph, at " + mb(at.end.peak) + " of address space"
+        + (at.limit > 0.0 ? " (its limit, ulimit -v, is " + mb(at.limit) + ")" : "");
+    if (!at.splits)
+        return said + ": give the process more memory (only hash splits a graph over ranks)";
+    const double edges = kEdgeBytes * at.held.edges / at.held.fraction;
+    const long long fewest = ranksFor(kVertexBytes * at.held.vertices + edges);
+    const long long most = ranksFor(kVertexBytes * std::max(at.vertices, at.held.vertices) + edges);
+    if (fewest == 0)
+        return said + ": " + needs;
+    const std::string count = fewest == most ? "about " + std::to_string(fewest)
+        : most == 0                          ? "at least " + std::to_string(fewest)
+                                             : std::to_string(fewest) + " to " + std::to_string(most);
+    const std::string basis = "an estimate from its " + whole(at.held.vertices) + " vertices in the "
+        + whole(at.held.edges) + " edges read"
+        + (fewest == most  ? std::string()
+               : most == 0 ? ": if these are nearly all its vertices; if new ones keep coming as they did, none"
+                           : ": the fewest if these are nearly all its vertices, the most if new ones keep coming as "
+                             "they did");
+    return said + ": " + count + " ranks with as much memory each would hold the graph (" + basis
+        + "), or give each rank more memory";
 }
 
 int refuseIfSplit(const QString& what)

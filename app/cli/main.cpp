@@ -2,12 +2,14 @@
 #include "app/cli/commands.h"
 #include "app/distributed/mpi_launch.h"
 #include "app/version.h"
+#include "core/common/held_share.h"
 #include "core/io/utf8_text.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -167,10 +169,22 @@ int main(int argc, char** argv)
         if (ranks.size() > 1)
             (*launch)->abortAll(meridian::cli::kExitInternal);
     };
+    const auto atStart = meridian::cli::AddressSpace::now();
     try {
         return found->second.first(args);
     } catch (const std::bad_alloc&) {
-        const std::string what = "out of memory: give the job more ranks, or each rank more memory";
+        rlimit limit{};
+        const bool limited = ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+        meridian::cli::OutOfMemory at;
+        at.ranks = ranks.size();
+        at.launched = (*launch)->launched();
+        at.splits = meridian::held_share::splits();
+        at.held = meridian::held_share::last();
+        at.vertices = meridian::held_share::projectedVertices();
+        at.start = atStart;
+        at.end = meridian::cli::AddressSpace::now();
+        at.limit = limited ? static_cast<double>(limit.rlim_cur) : 0.0;
+        const std::string what = meridian::cli::outOfMemoryMessage(at);
         std::fprintf(stderr, "meridian-cli: error: %s\n", what.c_str());
         stopEveryRank(what);
         return meridian::cli::kExitInternal;

@@ -2,6 +2,7 @@
 
 #include "core/partition/snap_stream_ranks.h"
 
+#include "core/common/held_share.h"
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
@@ -224,6 +225,10 @@ private:
             if (m_masters)
                 io::appendVertexLine(slot.mastersText, m_idGraph.originalId[v], m_endings[m_newHomes.back()]);
         }
+        // What this chunk brings is held from here on (the records of its new vertices are next).
+        const auto edgesHeld = static_cast<double>(m_edgeCount + slot.src.size());
+        held_share::set({static_cast<double>(slot.chunk + 1) / static_cast<double>(m_chunks.count()),
+                         static_cast<double>(m_idGraph.vertexCount), edgesHeld});
         m_placer.addVertices(m_newHomes.data(), m_newHomes.size());
         m_allHomes.insert(m_allHomes.end(), m_newHomes.begin(), m_newHomes.end());
         slot.sites.resize(slot.src.size());
@@ -277,10 +282,24 @@ bool canStreamSnap(const std::string& algorithm, const cost::TrafficProfile& pro
     return hasOnlinePlacer(algorithm) && !profile.binds();
 }
 
+namespace {
+
+/// The homes file's lines; none without one.
+Expected<std::vector<io::HomeLine>> homeLinesOf(const SnapStreamRequest& request)
+{
+    if (request.homesPath.empty())
+        return std::vector<io::HomeLine>{};
+    return io::readHomeLines(request.homesPath, *request.topology);
+}
+
+} // namespace
+
 Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request, const Feedback& feedback)
 {
     if (!canStreamSnap(request.algorithm, request.profile))
         return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
+    // Only hash splits over ranks (partitionSnapOverRanks).
+    held_share::begin(request.algorithm == "hash");
     if (feedback.ranks().size() > 1)
         return partitionSnapOverRanks(request, feedback);
     const auto start = Clock::now();
@@ -288,13 +307,9 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
     auto network = cost::GasNetwork::fromTopology(topology);
     if (!network)
         return network.error();
-    std::vector<io::HomeLine> homeLines;
-    if (!request.homesPath.empty()) {
-        auto lines = io::readHomeLines(request.homesPath, topology);
-        if (!lines)
-            return lines.error();
-        homeLines = std::move(*lines);
-    }
+    auto homeLines = homeLinesOf(request);
+    if (!homeLines)
+        return homeLines.error();
     auto chunks = io::detail::SnapChunks::open(request.graphPath, request.chunkBytes);
     if (!chunks)
         return chunks.error();
@@ -309,7 +324,7 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
         masters.emplace(std::move(*created));
     }
     auto placer = makeOnlinePlacer(request.algorithm, request.values, request.seed, topology.siteCount());
-    StreamHomes homes(homeLines, topology.siteCount(), request.seed);
+    StreamHomes homes(*homeLines, topology.siteCount(), request.seed);
     Stream stream(request, *chunks, *placer, homes, *edges, masters ? &*masters : nullptr, feedback);
     FirstException thrown;
     feedback.executor().shareWork(std::max(1, feedback.executor().concurrency()),
@@ -326,7 +341,7 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
                          SourceLocation{request.graphPath, 0, 0});
     // The homes file is checked against the graph as readHomes checks it: the first bad line in the file wins.
     if (!request.homesPath.empty()) {
-        auto checked = io::homesOf(request.homesPath, homeLines, ids.originalId);
+        auto checked = io::homesOf(request.homesPath, *homeLines, ids.originalId);
         if (!checked)
             return checked.error();
     }

@@ -1,5 +1,6 @@
 #include "core/partition/snap_stream_ranks.h"
 
+#include "core/common/held_share.h"
 #include "core/common/ranks.h"
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
@@ -573,6 +574,8 @@ private:
     {
         if (!nextRound())
             return;
+        const double done = static_cast<double>(round) / static_cast<double>(std::max<std::uint64_t>(m_rounds, 1));
+        m_feedback.setProgress(0.3 * done, "first pass over the graph's parts");
         const int size = m_ranks.size();
         if (2 * count >= (1ull << 32))
             throw std::runtime_error("a chunk holds more than 2^32 vertex occurrences");
@@ -610,6 +613,10 @@ private:
                 }
             }
         }
+        // The owners' records grow with the rounds of this pass: what the ranks hold after this one, as this rank
+        // sees it (its records and edges times the ranks).
+        const auto ranks = static_cast<double>(size);
+        held_share::set({done, static_cast<double>(m_owned.size()) * ranks, static_cast<double>(m_edges) * ranks});
     }
 
     /// A round of pass 2 (see placeEdges); `pairs` is null on a rank with no chunk left.

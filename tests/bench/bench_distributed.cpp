@@ -14,7 +14,10 @@
 //   outgrown      the same partition with every rank's address space limited (prlimit --as) to 40% of what
 //                 np = 1 needs (its smallest limit that completes, found by halving): np = 1 must refuse cleanly
 //                 (a failed exit with the out-of-memory message, no output file), np = 4 must complete with np = 1's
-//                 files.
+//                 files. np = 1's message says how many ranks would hold the graph ("F to M ranks", or "about F");
+//                 each of F and M is run under the same limit: advice_fewest_ok and advice_most_ok say whether they
+//                 completed with np = 1's files (the most is the estimate's safe end, the fewest its hopeful one;
+//                 "at least F" has no most, M = 0). met when M completes (F for "at least F").
 // Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), cases (default
 // monte_carlo,partition,outgrown).
 #include "../partition_json.h"
@@ -27,6 +30,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cstdio>
@@ -235,6 +239,28 @@ int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDi
             std::printf("# np = 4 said: %s\n", four.run.err.constData());
         std::fflush(stdout);
         if (!refused || !completed)
+            ++failures;
+        // The ranks np = 1 said would hold the graph: "F to M", "about F" or "at least F" ranks.
+        const QRegularExpression pattern(R"((?:(\d+) to (\d+)|about (\d+)|at least (\d+)) ranks with as much memory)");
+        const QRegularExpressionMatch advice = pattern.match(said);
+        if (!advice.hasMatch()) {
+            std::printf("RESULT case=outgrown_advice error=1 (np = 1 said no number of ranks)\n");
+            return failures + 1;
+        }
+        // "F to M" and "about F" (M = F) promise M; "at least F" promises nothing beyond F (M = 0).
+        const int fewest = (advice.captured(1) + advice.captured(3) + advice.captured(4)).toInt();
+        const int most = !advice.captured(4).isEmpty() ? 0
+            : advice.captured(2).isEmpty()             ? fewest
+                                                       : advice.captured(2).toInt();
+        const auto completesWith = [&](int ranks) { return identical(partition(ranks, graph, dir, prefix)); };
+        const bool mostOk = most > 0 && completesWith(most);
+        const bool fewestOk = fewest == most ? mostOk : completesWith(fewest);
+        std::printf("RESULT case=outgrown_advice edges=%s limit_mb=%.0f advice_fewest=%d advice_fewest_ok=%d "
+                    "advice_most=%d advice_most_ok=%d met=%d\n",
+                    qPrintable(edges), limit / 1e6, fewest, fewestOk ? 1 : 0, most, mostOk ? 1 : 0,
+                    (most > 0 ? mostOk : fewestOk) ? 1 : 0);
+        std::fflush(stdout);
+        if (most > 0 ? !mostOk : !fewestOk)
             ++failures;
     }
     return failures;

@@ -1,3 +1,4 @@
+#include "app/cli/cli_support.h"
 #include "cli_run.h"
 #include "test_support.h"
 
@@ -27,6 +28,78 @@ QString sampleFile(const QString& project, const QString& file)
 class TestCli : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// What a rank that runs out of memory says: how many ranks would hold the graph, from the vertices read to
+    /// those projected (the numbers of a 2 x 10^7-edge graph at np = 1 under a 600 MB limit, as measured), or what a
+    /// rank needs when no number of ranks would do, or more memory for a command that runs whole in one process.
+    void outOfMemorySaysHowManyRanksWould()
+    {
+        using meridian::cli::outOfMemoryMessage;
+        meridian::cli::OutOfMemory at;
+        at.launched = true;
+        at.splits = true;
+        at.held = {0.21, 2371120, 4642889};
+        at.vertices = 7265665;
+        at.start = {271e6, 271e6};
+        at.end = {581e6, 581e6};
+        at.limit = 600e6;
+        std::string said = outOfMemoryMessage(at);
+        QVERIFY2(said.starts_with("out of memory after reading 21% of the graph, at 581 MB of address space (its "
+                                  "limit, ulimit -v, is 600 MB): 2 to 3 ranks with as much memory each would hold"),
+                 said.c_str());
+        QVERIFY2(said.find("2371120 vertices in the 4642889 edges read") != std::string::npos, said.c_str());
+        // Started without a launcher, a rank under one would start with Open MPI's mappings besides: the same
+        // room goes to a smaller start, so more ranks.
+        // Started without a launcher, a rank under one would start with Open MPI's mappings besides (167 MB).
+        meridian::cli::OutOfMemory launched = at;
+        launched.start = {104e6, 104e6};
+        launched.end = {390e6, 390e6};
+        launched.limit = 400e6;
+        said = outOfMemoryMessage(launched);
+        QVERIFY2(said.find("): 2 to 3 ranks") != std::string::npos, said.c_str());
+        meridian::cli::OutOfMemory alone = launched;
+        alone.launched = false;
+        said = outOfMemoryMessage(alone);
+        // Each more rank starts 4.5 MB larger: past some count, more ranks take more memory, not less.
+        QVERIFY2(said.find("): at least 3 ranks") != std::string::npos, said.c_str());
+        // Over 2 ranks: "its share", and never fewer than one rank more.
+        meridian::cli::OutOfMemory share = at;
+        share.ranks = 2;
+        share.held = {0.5, 1e3, 2e3};
+        share.vertices = 1e3;
+        said = outOfMemoryMessage(share);
+        QVERIFY2(said.find("of its share of the graph") != std::string::npos, said.c_str());
+        QVERIFY2(said.find(": about 3 ranks") != std::string::npos, said.c_str());
+        // Without a limit, the peak is the memory a rank had.
+        meridian::cli::OutOfMemory unlimited = at;
+        unlimited.limit = 0;
+        unlimited.vertices = unlimited.held.vertices;
+        said = outOfMemoryMessage(unlimited);
+        QVERIFY2(said.find("at 581 MB of address space: about 2 ranks") != std::string::npos, said.c_str());
+        // A limit no number of ranks fits in.
+        meridian::cli::OutOfMemory tight = at;
+        tight.end = {321e6, 321e6};
+        tight.limit = 330e6;
+        tight.held = {0.05, 1e6, 1e6};
+        tight.vertices = 2e7;
+        said = outOfMemoryMessage(tight);
+        QVERIFY2(said.ends_with(": no number of ranks fits in 330 MB each (a rank takes 271 MB before it reads, and "
+                                "4.5 MB more for each more rank); give each rank more memory"),
+                 said.c_str());
+        tight.held = {};
+        tight.limit = 300e6;
+        QCOMPARE(outOfMemoryMessage(tight),
+                 std::string("out of memory: no number of ranks fits in 300 MB each (a rank takes 271 MB before it "
+                             "reads, and 4.5 MB more for each more rank); give each rank more memory"));
+        // HDRF runs whole in one process: no ranks to suggest.
+        meridian::cli::OutOfMemory hdrf = at;
+        hdrf.splits = false;
+        said = outOfMemoryMessage(hdrf);
+        QVERIFY2(said.ends_with(": give the process more memory (only hash splits a graph over ranks)"), said.c_str());
+        // A command that does not say what it read.
+        at.held = {};
+        QCOMPARE(outOfMemoryMessage(at),
+                 std::string("out of memory: give the job more ranks, or each rank more memory"));
+    }
     void printsUsageAndHelp()
     {
         QCOMPARE(cli({}).code, 2);
