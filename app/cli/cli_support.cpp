@@ -163,13 +163,33 @@ std::string outOfMemoryMessage(const OutOfMemory& at)
         + "), or give each rank more memory";
 }
 
+QJsonValue paramJson(const ParamValue& v)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&v))
+        return static_cast<double>(*i);
+    if (const auto* d = std::get_if<double>(&v))
+        return *d;
+    if (const auto* b = std::get_if<bool>(&v))
+        return *b;
+    return QString::fromStdString(std::get<std::string>(v));
+}
+
+QJsonObject paramsJson(const ParamValues& values)
+{
+    QJsonObject o;
+    for (const auto& [name, value] : values.values())
+        o[QString::fromStdString(name)] = paramJson(value);
+    return o;
+}
+
 int refuseIfSplit(const QString& what)
 {
     if (g_ranks->size() == 1)
         return -1;
-    return usageError(what + " runs whole in one process, so " + QString::number(g_ranks->size())
-                      + " ranks would each do all of it: start it without mpirun (under a launcher, map "
-                        "--algorithm monte-carlo, compare, sweep and pareto split their work over the ranks)");
+    return usageError(
+        what + " runs whole in one process, so " + QString::number(g_ranks->size())
+        + " ranks would each do all of it: start it without mpirun (under a launcher, map "
+          "--algorithm monte-carlo, compare, sweep, pareto and budget-sweep split their work over the ranks)");
 }
 
 int report(const Error& error)

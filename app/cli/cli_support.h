@@ -7,7 +7,9 @@
 #include "core/common/expected.h"
 #include "core/common/feedback.h"
 #include "core/common/held_share.h"
+#include "core/common/param.h"
 #include "core/common/ranks.h"
+#include "core/common/registry.h"
 #include "core/cost/alpha_beta_cost.h"
 #include "core/cost/dollars.h"
 #include "core/cost/instance_metrics.h"
@@ -21,7 +23,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace meridian::cli {
 
@@ -127,6 +134,52 @@ QJsonObject projectInfoJson(const document::Project& project);
 void addPatternOptions(QCommandLineParser& parser);
 /// Reads the pattern options; a malformed number is an InvalidInput error naming the options.
 Expected<synth::PatternOptions> patternOptions(const QCommandLineParser& parser);
+
+/// A parameter's value as JSON: a number, a boolean or a string as it is.
+QJsonValue paramJson(const ParamValue& value);
+/// An algorithm's parameter values as JSON, by name.
+QJsonObject paramsJson(const ParamValues& values);
+
+/// An id no algorithm of `registry` has, as an error naming the ones it has.
+template <typename Algorithm>
+Error unknownAlgorithm(const std::string& id, const Registry<Algorithm>& registry)
+{
+    std::string known;
+    for (const auto& k : registry.ids())
+        known += (known.empty() ? "" : ", ") + k;
+    return makeError(ErrorCode::InvalidInput, "unknown algorithm '" + id + "' (known: " + known + ")");
+}
+
+/// The algorithms `ids` names, in that order, each with the parameters the repeatable --param id:key=value gives it.
+/// An unknown id, a malformed or unknown parameter and a --param for an algorithm not named are errors.
+template <typename Algorithm>
+Expected<std::vector<std::pair<std::string, ParamValues>>> algorithmsWithParams(const QCommandLineParser& parser,
+                                                                                const Registry<Algorithm>& registry,
+                                                                                const std::vector<std::string>& ids)
+{
+    std::map<std::string, std::vector<std::string>> assignments;
+    for (const auto& p : parser.values("param")) {
+        const auto colon = p.indexOf(':');
+        if (colon <= 0)
+            return makeError(ErrorCode::InvalidInput, "--param must be id:key=value, not '" + p.toStdString() + "'");
+        assignments[p.left(colon).toStdString()].push_back(p.mid(colon + 1).toStdString());
+    }
+    std::vector<std::pair<std::string, ParamValues>> chosen;
+    for (const auto& id : ids) {
+        const Algorithm* algorithm = registry.find(id);
+        if (!algorithm)
+            return unknownAlgorithm(id, registry);
+        auto v = ParamValues::parse(algorithm->parameters(), assignments[id]);
+        if (!v)
+            return makeError(v.error().code, id + ": " + v.error().message);
+        chosen.emplace_back(id, std::move(*v));
+    }
+    for (const auto& [id, list] : assignments)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            return makeError(ErrorCode::InvalidInput,
+                             "--param names '" + id + "', which is not among the algorithms run");
+    return chosen;
+}
 
 /// The dollars of a placement; a part without prices is null.
 QJsonObject dollarsJson(const cost::Dollars& dollars);

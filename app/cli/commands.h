@@ -22,6 +22,8 @@ int runSweep(const QStringList& arguments);
 int runListAlgorithms(const QStringList& arguments);
 int runPartition(const QStringList& arguments);
 int runUpdate(const QStringList& arguments);
+/// meridian-cli budget-sweep: partitioners of a project's graph at fractions of a WAN budget (Geo-Cut Figs. 19-20).
+int runBudgetSweep(const QStringList& arguments);
 /// meridian-cli capture --out PREFIX -- COMMAND...: runs an MPI program with the tracer.
 int runCapture(const QStringList& arguments);
 /// meridian-cli import-comm --openmpi-monitoring DIR --out PREFIX: another tool's record as capture files.

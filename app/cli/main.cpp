@@ -47,6 +47,7 @@ constexpr const char* kUsage
       "  list-algorithms     the mappers, their parameters and defaults\n"
       "  partition           partition a graph's edges across sites (vertex-cut, Geo-Cut and peers)\n"
       "  update              apply edge insertions and deletions to a partition\n"
+      "  budget-sweep        partition a project's graph at fractions of a WAN budget (Geo-Cut Figs. 19-20)\n"
       "\n"
       "Run 'meridian-cli COMMAND --help' for the options of a command.\n"
       "Exit codes: 0 success, 2 bad input, 1 internal error.\n";
@@ -152,6 +153,7 @@ int main(int argc, char** argv)
         {"list-algorithms", {meridian::cli::runListAlgorithms, false}},
         {"partition", {meridian::cli::runPartition, true}},
         {"update", {meridian::cli::runUpdate, false}},
+        {"budget-sweep", {meridian::cli::runBudgetSweep, true}},
     };
     const auto found = commands.find(command);
     if (found == commands.end()) {

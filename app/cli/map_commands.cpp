@@ -36,25 +36,6 @@ using mapping::Mapper;
 using mapping::MappingProblem;
 using mapping::MappingResult;
 
-QJsonValue paramJson(const ParamValue& v)
-{
-    if (const auto* i = std::get_if<std::int64_t>(&v))
-        return static_cast<double>(*i);
-    if (const auto* d = std::get_if<double>(&v))
-        return *d;
-    if (const auto* b = std::get_if<bool>(&v))
-        return *b;
-    return QString::fromStdString(std::get<std::string>(v));
-}
-
-QJsonObject paramsJson(const ParamValues& values)
-{
-    QJsonObject o;
-    for (const auto& [name, value] : values.values())
-        o[QString::fromStdString(name)] = paramJson(value);
-    return o;
-}
-
 QJsonArray stringsJson(const std::vector<std::string>& list)
 {
     QJsonArray a;
@@ -69,14 +50,6 @@ double quantile(std::vector<double> sorted, double q)
         return std::nan("");
     const auto i = static_cast<std::size_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1));
     return sorted[i];
-}
-
-Error unknownAlgorithm(const std::string& id, const Registry<Mapper>& registry)
-{
-    std::string known;
-    for (const auto& k : registry.ids())
-        known += (known.empty() ? "" : ", ") + k;
-    return makeError(ErrorCode::InvalidInput, "unknown algorithm '" + id + "' (known: " + known + ")");
 }
 
 } // namespace
@@ -290,28 +263,7 @@ Expected<std::vector<std::pair<std::string, ParamValues>>> mapperList(const QCom
     }
     if (withRandom && std::find(ids.begin(), ids.end(), "random") == ids.end())
         ids.insert(ids.begin(), "random");
-    std::map<std::string, std::vector<std::string>> assignments;
-    for (const auto& p : parser.values("param")) {
-        const auto colon = p.indexOf(':');
-        if (colon <= 0)
-            return makeError(ErrorCode::InvalidInput, "--param must be id:key=value, not '" + p.toStdString() + "'");
-        assignments[p.left(colon).toStdString()].push_back(p.mid(colon + 1).toStdString());
-    }
-    std::vector<std::pair<std::string, ParamValues>> chosen;
-    for (const auto& id : ids) {
-        const Mapper* mapper = registry.find(id);
-        if (!mapper)
-            return unknownAlgorithm(id, registry);
-        auto v = ParamValues::parse(mapper->parameters(), assignments[id]);
-        if (!v)
-            return makeError(v.error().code, id + ": " + v.error().message);
-        chosen.emplace_back(id, std::move(*v));
-    }
-    for (const auto& [id, list] : assignments)
-        if (std::find(ids.begin(), ids.end(), id) == ids.end())
-            return makeError(ErrorCode::InvalidInput,
-                             "--param names '" + id + "', which is not among the algorithms run");
-    return chosen;
+    return algorithmsWithParams(parser, registry, ids);
 }
 
 /// The project a sweep reads (--project, or --sites with the network files), with the application a sweep of

@@ -1,5 +1,6 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/commands.h"
+#include "app/partitioning/budget_sweep.h"
 #include "app/partitioning/partition_files.h"
 #include "app/project/json_util.h"
 #include "app/project/project_file.h"
@@ -7,8 +8,10 @@
 #include "core/partition/builtin_partitioners.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonObject>
 
+#include <cstdio>
 #include <optional>
 
 namespace meridian::cli {
@@ -210,6 +213,138 @@ int runUpdate(const QStringList& arguments)
     if (!result)
         return report(result.error());
     printJson(ops::updateFilesJson(*result, request.settings.topology));
+    return kExitOk;
+}
+
+namespace {
+
+/// A budget sweep's JSON: B and where it came from, the bound, the fractions skipped and a row per point.
+QJsonObject budgetSweepJson(const ops::BudgetSweepResult& r, const ops::BudgetSweepRequest& request)
+{
+    QJsonArray skipped, points;
+    for (const double f : r.skipped)
+        skipped.append(f);
+    for (const auto& p : r.points)
+        points.append(QJsonObject{{"fraction", p.fraction},
+                                  {"budget_usd", p.budgetUsd},
+                                  {"algorithm", QString::fromStdString(p.algorithm)},
+                                  {"transfer_time_s", p.transferSeconds},
+                                  {"gather_time_s", p.gatherSeconds},
+                                  {"apply_time_s", p.applySeconds},
+                                  {"wan_usd", p.wanUsd},
+                                  {"wan_bytes", p.wanBytes},
+                                  {"replication_factor", p.replicationFactor},
+                                  {"within_budget", p.overBudgetUsd == 0.0},
+                                  {"over_budget_usd", p.overBudgetUsd},
+                                  {"runtime_s", p.runtimeSeconds}});
+    QJsonObject parameters;
+    for (const auto& [id, values] : request.partitioners)
+        parameters[QString::fromStdString(id)] = paramsJson(values);
+    return QJsonObject{{"graph", QString::fromStdString(request.graph)},
+                       {"profile", QString::fromStdString(request.profile)},
+                       {"seed", static_cast<double>(request.seed)},
+                       {"budget_usd", r.budgetUsd},
+                       {"budget_from", r.budgetFromGraphH ? "graph-h" : "given"},
+                       {"cost_bound_usd", r.costBoundUsd},
+                       {"parameters", parameters},
+                       {"skipped_fractions", skipped},
+                       {"points", points}};
+}
+
+void printBudgetSweepCsv(const ops::BudgetSweepResult& r)
+{
+    std::printf("fraction,budget_usd,algorithm,transfer_time_s,wan_usd,replication_factor,over_budget_usd,runtime_s\n");
+    for (const auto& p : r.points)
+        std::printf("%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.6g\n", p.fraction, p.budgetUsd, p.algorithm.c_str(),
+                    p.transferSeconds, p.wanUsd, p.replicationFactor, p.overBudgetUsd, p.runtimeSeconds);
+}
+
+} // namespace
+
+int runBudgetSweep(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Sweeps the WAN budget of a project's graph (Geo-Cut Figs. 19-20): each partitioner runs at each fraction of "
+        "a budget B, by default GrapH's WAN cost, and its transfer time, WAN cost and whether it met the budget are "
+        "printed. Fractions whose budget is below the lowest cost any partition can reach are skipped and named. "
+        "Under mpirun the (fraction, partitioner) points are split over the ranks, with the same result.");
+    parser.addOptions({
+        {"project", "The project with the graph and its sites.", "file"},
+        {"graph", "The graph's name in the project (default: its first graph).", "name"},
+        {"algorithms", "Comma-separated partitioner ids (default geo-cut,g-cut).", "ids", "geo-cut,g-cut"},
+        {"budget", "B in USD per iteration (default: GrapH's WAN cost, Geo-Cut's setting).", "usd"},
+        {"fractions", "Comma-separated fractions of B (default 1,0.9,0.8,0.7,0.6).", "list", "1,0.9,0.8,0.7,0.6"},
+        {"profile", "Traffic profile: pagerank (default), sssp or subgraph-isomorphism.", "name", "pagerank"},
+        {"active-fraction", "sssp: share of vertices active per iteration (default 0.1).", "share", "0.1"},
+        {"param", "Parameter for one partitioner: id:key=value (repeatable).", "id:key=value"},
+        {"seed", "Random seed (default 1).", "n", "1"},
+        {"format", "json (default) or csv.", "format", "json"},
+    });
+    addProgressOption(parser);
+    if (int code = parseArguments(parser, arguments); code >= 0)
+        return code;
+    if (!parser.isSet("project"))
+        return usageError("--project is required: the sweep partitions a graph of a project (add one with "
+                          "'meridian-cli project import-graph')");
+    const QString format = parser.value("format");
+    if (format != "json" && format != "csv")
+        return usageError("--format must be json or csv, not '" + format + "'");
+    ops::BudgetSweepRequest request;
+    auto budget = parseBudget(parser);
+    if (!budget)
+        return report(budget.error());
+    if (*budget && **budget <= 0.0)
+        return usageError("--budget must be above 0 USD: a sweep takes fractions of it");
+    request.budgetUsd = *budget;
+    auto fractions = ops::parseBudgetFractions(parser.value("fractions").toStdString());
+    if (!fractions)
+        return report(prefixedBy("--fractions")(fractions.error()));
+    request.fractions = std::move(*fractions);
+    bool ok = false;
+    request.seed = parser.value("seed").toULongLong(&ok);
+    if (!ok)
+        return usageError("--seed must be a non-negative integer");
+    request.profile = parser.value("profile").toStdString();
+    request.activeFraction = parser.value("active-fraction").toDouble(&ok);
+    if (!ok)
+        return usageError("--active-fraction must be a number, not '" + parser.value("active-fraction") + "'");
+    if (auto profile = cost::TrafficProfile::fromId(request.profile, request.activeFraction); !profile)
+        return report(profile.error());
+    Registry<partition::Partitioner> registry;
+    partition::registerBuiltinPartitioners(registry);
+    std::vector<std::string> ids;
+    for (const auto& part : parser.value("algorithms").split(',', Qt::SkipEmptyParts))
+        ids.push_back(part.trimmed().toStdString());
+    auto chosen = algorithmsWithParams(parser, registry, ids);
+    if (!chosen)
+        return report(chosen.error());
+    if (chosen->empty())
+        return usageError("--algorithms names no partitioner");
+    request.partitioners = std::move(*chosen);
+    auto project = document::ProjectFile::load(parser.value("project"));
+    if (project && parser.isSet("graph") && project->graphIndex(parser.value("graph").toStdString()) < 0)
+        project = makeError(ErrorCode::InvalidInput,
+                            "the project has no graph '" + parser.value("graph").toStdString() + "'",
+                            {parser.value("project").toStdString()});
+    if (project && project->graphs.empty())
+        project = makeError(ErrorCode::InvalidInput,
+                            "the project has no graph to sweep; add one with 'meridian-cli project import-graph'",
+                            {parser.value("project").toStdString()});
+    // Every rank read the project: all go on, or all stop with the first failure.
+    if (int code = agreeToRun(statusOf(project)); code >= 0)
+        return code;
+    request.graph = parser.isSet("graph") ? parser.value("graph").toStdString() : project->graphs.front().name;
+    request.project = std::make_shared<const document::Project>(std::move(*project));
+    Feedback feedback(progressPrinter(parser));
+    feedback.setRanks(commandRanks());
+    auto swept = ops::runBudgetSweep(request, registry, feedback);
+    if (!swept)
+        return report(swept.error());
+    if (format == "csv")
+        printBudgetSweepCsv(*swept);
+    else
+        printJson(budgetSweepJson(*swept, request));
     return kExitOk;
 }
 

@@ -38,17 +38,6 @@ Status applyRunBatches(const document::Run& run, int sites, document::LoadedGrap
     return {};
 }
 
-/// Reads a graph of the project, checked against its import.
-Expected<document::LoadedGraph> readGraph(const document::Project& project, const std::string& name,
-                                          const Feedback& feedback)
-{
-    const int g = project.graphIndex(name);
-    if (g < 0)
-        return makeError(ErrorCode::InvalidInput, "the project has no graph '" + name + "'");
-    feedback.setProgress(0.0, "reading the graph");
-    return document::loadGraphInput(project.graphs[g], project.topology, feedback);
-}
-
 /// Reads the request's graph and builds its problem; the problem points into `out.loaded`. With `basis`, the
 /// graph is the one that run partitioned (its batches applied).
 Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepared& out,
@@ -58,7 +47,7 @@ Status prepare(const PartitionRequest& request, const Feedback& feedback, Prepar
     auto profile = cost::TrafficProfile::fromId(request.profile, request.activeFraction);
     if (!profile)
         return profile.error();
-    auto loaded = basis ? loadRunGraph(project, *basis, feedback) : readGraph(project, request.graph, feedback);
+    auto loaded = basis ? loadRunGraph(project, *basis, feedback) : readProjectGraph(project, request.graph, feedback);
     if (!loaded)
         return loaded.error();
     out.loaded = std::move(*loaded);
@@ -108,10 +97,20 @@ document::Run newDerivedRun(const PartitionRequest& base, const document::Run& p
 
 } // namespace
 
+Expected<document::LoadedGraph> readProjectGraph(const document::Project& project, const std::string& name,
+                                                 const Feedback& feedback)
+{
+    const int g = project.graphIndex(name);
+    if (g < 0)
+        return makeError(ErrorCode::InvalidInput, "the project has no graph '" + name + "'");
+    feedback.setProgress(0.0, "reading the graph");
+    return document::loadGraphInput(project.graphs[g], project.topology, feedback);
+}
+
 Expected<document::LoadedGraph> loadRunGraph(const document::Project& project, const document::Run& run,
                                              const Feedback& feedback)
 {
-    auto loaded = readGraph(project, run.application, feedback);
+    auto loaded = readProjectGraph(project, run.application, feedback);
     if (!loaded)
         return loaded.error();
     if (auto s = applyRunBatches(run, project.topology.siteCount(), *loaded); !s)
@@ -350,19 +349,27 @@ Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedba
 Expected<double> graphHCost(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                             const Feedback& feedback)
 {
-    const partition::Partitioner* graphH = registry.find("graph-h");
-    if (!graphH)
-        return makeError(ErrorCode::Internal, "graph-h is not registered");
     Prepared prepared;
     PartitionRequest unbudgeted = request;
     unbudgeted.budgetUsd.reset();
     if (auto s = prepare(unbudgeted, feedback, prepared); !s)
         return s.error();
-    auto result = graphH->run(*prepared.problem, request.seed, feedback);
+    return graphHCostOf(*prepared.problem, registry, request.seed, feedback);
+}
+
+Expected<double> graphHCostOf(const partition::PartitionProblem& problem,
+                              const Registry<partition::Partitioner>& registry, std::uint64_t seed,
+                              const Feedback& feedback)
+{
+    const partition::Partitioner* graphH = registry.find("graph-h");
+    if (!graphH)
+        return makeError(ErrorCode::Internal, "graph-h is not registered");
+    partition::PartitionProblem unbudgeted = problem;
+    unbudgeted.budgetUsd.reset();
+    auto result = graphH->run(unbudgeted, seed, feedback);
     if (!result)
         return result.error();
-    const auto& p = *prepared.problem;
-    return cost::evaluateGas(*p.graph, result->partition, p.sizes, p.network).wanUsd;
+    return cost::evaluateGas(*problem.graph, result->partition, problem.sizes, problem.network).wanUsd;
 }
 
 Expected<double> costBound(const PartitionRequest& request, const Feedback& feedback)

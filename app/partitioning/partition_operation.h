@@ -101,6 +101,10 @@ struct BatchRequest {
 /// of an edge that is not there names its file and line; nothing lands then.
 Expected<document::Run> runBatchUpdate(const BatchRequest& request, const Feedback& feedback);
 
+/// Reads a graph of the project (its name there), checked against its import. Progress stage "reading the graph".
+Expected<document::LoadedGraph> readProjectGraph(const document::Project& project, const std::string& name,
+                                                 const Feedback& feedback);
+
 /// The graph a partition run partitioned: its graph file (checked against the import) with the run's
 /// batches applied; an error when that is not the graph of the run's partition.
 Expected<document::LoadedGraph> loadRunGraph(const document::Project& project, const document::Run& run,
@@ -116,6 +120,11 @@ void measurePartition(document::Run& run, const partition::PartitionProblem& pro
 /// cost): runs graph-h with its defaults and the same seed and profile.
 Expected<double> graphHCost(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                             const Feedback& feedback);
+
+/// The same on a problem already built (its budget ignored).
+Expected<double> graphHCostOf(const partition::PartitionProblem& problem,
+                              const Registry<partition::Partitioner>& registry, std::uint64_t seed,
+                              const Feedback& feedback);
 
 /// The lowest WAN cost any partition of the graph can reach under the request's profile
 /// (partition::costLowerBound): no budget below it can be met.

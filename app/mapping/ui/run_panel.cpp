@@ -2,6 +2,7 @@
 
 #include "core/cost/gas_cost.h"
 
+#include "app/partitioning/budget_sweep.h"
 #include "app/project/project_edits.h"
 #include "core/partition/cost_bound.h"
 #include "core/synth/constraint_generator.h"
@@ -272,18 +273,16 @@ QString RunPanel::runBudgetSweep()
     if (base.empty())
         return tr("Tick at least one partitioner.");
     const std::optional<double> bound = costBound();
+    const ops::BudgetSweepPlan plan = ops::planBudgetSweep(*settings.budgetUsd, bound, ops::kBudgetSweepFractions);
     std::vector<actions::RunRequest> all;
-    QStringList skipped;
-    for (double fraction : {1.0, 0.9, 0.8, 0.7, 0.6}) {
-        if (bound && *settings.budgetUsd * fraction < *bound) {
-            skipped << QString::number(fraction, 'f', 1) + " B";
-            continue;
-        }
+    for (const double fraction : plan.run)
         for (auto request : base) {
             request.partition->budgetUsd = *settings.budgetUsd * fraction;
             all.push_back(std::move(request));
         }
-    }
+    QStringList skipped;
+    for (const double fraction : plan.skipped)
+        skipped << QString::number(fraction, 'f', 1) + " B";
     if (all.empty())
         return tr("Every budget of the sweep is below the lowest cost any partition can reach (%1 USD per "
                   "iteration): raise B.")

@@ -17,7 +17,7 @@
 
 /// `mpirun -np N meridian-cli ...` gives, for N = 1, 2 and 3 (1 and 3 under a sanitizer), what one process without
 /// a launcher gives: the Monte Carlo mapper's placement, its kept costs and best-so-far curve, compare's table, the
-/// sweeps' costs, the Pareto sweep's runs, and hash's partition and masters files. Commands that would run whole on every rank are refused, with one
+/// sweeps' costs, the Pareto sweep's runs, the budget sweep's points, and hash's partition and masters files. Commands that would run whole on every rank are refused, with one
 /// message.
 class TestDistributedCli : public QObject {
     Q_OBJECT
@@ -220,6 +220,36 @@ private Q_SLOTS:
         const auto refused = meridian::test::cli({"pareto", "--project", m_project, "--param", "weight=0.3"});
         QCOMPARE(refused.code, 2);
         QVERIFY(refused.err.contains("the sweep sets refine's objective and weight itself"));
+    }
+
+    void budgetSweepIsTheSameOnAnyNumberOfRanks()
+    {
+        // 2 fractions x 3 partitioners = 6 points (blocks of 6, 3 and 2); rank 0 finds B, GrapH's cost, and the
+        // bound, which skips 0.05.
+        const QString project = QString(MERIDIAN_SOURCE_DIR)
+            + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian";
+        const QStringList args{"budget-sweep", "--project",  project,   "--algorithms",      "geo-cut,g-cut,hdrf",
+                               "--fractions",  "1,0.8,0.05", "--param", "geo-cut:effort=0.1"};
+        const auto withoutRuntimes = [](QJsonObject o) {
+            QJsonArray points;
+            for (const auto& point : o["points"].toArray()) {
+                QJsonObject p = point.toObject();
+                p.remove("runtime_s");
+                points.append(p);
+            }
+            o["points"] = points;
+            return o;
+        };
+        const auto alone = meridian::test::cli(args, 120000);
+        QVERIFY2(alone.code == 0, alone.err.constData());
+        const QJsonObject expected = withoutRuntimes(alone.json());
+        QCOMPARE(expected["points"].toArray().size(), 6);
+        QCOMPARE(expected["skipped_fractions"].toArray().size(), 1);
+        for (int ranks : rankCounts()) {
+            const auto run = mpirun(ranks, args);
+            QVERIFY2(run.code == 0, run.err.constData());
+            QCOMPARE(withoutRuntimes(run.json()), expected);
+        }
     }
 
     void partitionIsTheSameOnAnyNumberOfRanks()
