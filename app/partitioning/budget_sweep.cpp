@@ -30,7 +30,8 @@ auto inRange(const Feedback& feedback, double from, double to, const std::string
     return step(inner);
 }
 
-/// Rank 0 finds B (the given budget, or GrapH's cost) and the bound; every rank gets both, or rank 0's failure.
+/// Finds B (the given budget, or GrapH's cost) on rank 0 and the bound on rank 1 (rank 0 too when alone); every rank
+/// gets both, or the first failure.
 Expected<std::pair<double, double>> budgetAndBound(const BudgetSweepRequest& request,
                                                    const partition::PartitionProblem& problem,
                                                    const Registry<partition::Partitioner>& registry,
@@ -38,38 +39,30 @@ Expected<std::pair<double, double>> budgetAndBound(const BudgetSweepRequest& req
 {
     const Ranks& ranks = feedback.ranks();
     Status local;
-    std::pair<double, double> found{0.0, 0.0};
+    std::vector<double> found;
     if (ranks.isRoot()) {
-        if (request.budgetUsd) {
-            found.first = *request.budgetUsd;
-        } else {
-            auto cost = inRange(feedback, 0.1, 0.2, "GrapH's cost", [&](const Feedback& inner) {
-                return graphHCostOf(problem, registry, request.seed, inner);
-            });
-            if (cost)
-                found.first = *cost;
-            else
-                local = cost.error();
-        }
-        if (local) {
-            auto bound = inRange(feedback, 0.2, 0.25, "the lowest cost", [&](const Feedback& inner) {
-                return partition::costLowerBound(problem, FeedbackRange(inner, 0.0, 1.0));
-            });
-            if (bound)
-                found.second = *bound;
-            else
-                local = bound.error();
-        }
+        auto cost = request.budgetUsd ? Expected<double>(*request.budgetUsd)
+                                      : inRange(feedback, 0.1, 0.2, "GrapH's cost", [&](const Feedback& inner) {
+                                            return graphHCostOf(problem, registry, request.seed, inner);
+                                        });
+        if (cost)
+            found.push_back(*cost);
+        else
+            local = cost.error();
+    }
+    if (local && ranks.rank() == std::min(1, ranks.size() - 1)) {
+        auto bound = inRange(feedback, 0.2, 0.25, "the lowest cost", [&](const Feedback& inner) {
+            return partition::costLowerBound(problem, FeedbackRange(inner, 0.0, 1.0));
+        });
+        if (bound)
+            found.push_back(*bound);
+        else
+            local = bound.error();
     }
     if (auto agreed = agreeOn(ranks, local); !agreed)
         return agreed.error();
-    Packer packer;
-    packer.put(found.first);
-    packer.put(found.second);
-    ranks.broadcast(packer.bytes());
-    Unpacker unpacker(packer.bytes());
-    const double budget = unpacker.get<double>();
-    return std::pair<double, double>{budget, unpacker.get<double>()};
+    found = concatenatedOnEveryRank(ranks, found); // B from rank 0, then the bound
+    return std::pair<double, double>{found.at(0), found.at(1)};
 }
 
 /// Runs one partitioner at one budget and returns its values (kPointValues of them, in BudgetSweepPoint's order from

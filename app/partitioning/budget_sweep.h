@@ -65,7 +65,7 @@ struct BudgetSweepResult {
 
 /// Reads the graph (checked against its import), finds B and the cost bound, then runs every partitioner at every
 /// fraction of B the bound allows (an error when it allows none). Under an MPI launcher (feedback.ranks()) rank 0
-/// finds B and the bound, the (fraction, partitioner) points are split over the ranks by index and every rank gets
+/// finds B while rank 1 finds the bound, the (fraction, partitioner) points are split over the ranks by index and every rank gets
 /// the whole result, the same as one process gives but for the runtimes. Progress stages: "reading the graph",
 /// "GrapH's cost", "the lowest cost", then each point's partitioner.
 Expected<BudgetSweepResult> runBudgetSweep(const BudgetSweepRequest& request,

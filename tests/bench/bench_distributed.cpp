@@ -18,8 +18,11 @@
 //                 each of F and M is run under the same limit: advice_fewest_ok and advice_most_ok say whether they
 //                 completed with np = 1's files (the most is the estimate's safe end, the fewest its hopeful one;
 //                 "at least F" has no most, M = 0). met when M completes (F for "at least F").
-// Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), cases (default
-// monte_carlo,partition,outgrown).
+//   budget_sweep  `budget-sweep` (geo-cut and g-cut at 1.0 to 0.6 times GrapH's cost: 10 points) of a generated
+//                 power-law graph of 10^6 edges imported into a copy of the geo-cut-ec2-8-regions sample, at np = 1
+//                 and 2 and without a launcher. identical=1 when every point but its runtime equals np = 1's.
+// Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), sweep_edges (default 10^6), cases (default
+// monte_carlo,partition,outgrown,budget_sweep).
 #include "../partition_json.h"
 
 #include <QCoreApplication>
@@ -27,6 +30,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -266,12 +270,64 @@ int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDi
     return failures;
 }
 
+int budgetSweep(const QString& edges, QTemporaryDir& dir)
+{
+    const QString project = dir.filePath("sweep.meridian");
+    QFile::remove(project);
+    QFile::copy(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian",
+                project);
+    const QString graph = dir.filePath("sweep-graph.txt");
+    for (const QStringList& args : {QStringList{"generate", "graph", "--edges", edges, "--seed", "3", "--out", graph},
+                                    QStringList{"project", "import-graph", project, graph, "--name", "g"}})
+        if (const Run made = cli(0, args); made.code != 0) {
+            std::printf("RESULT case=budget_sweep error=1\n%s\n", made.err.constData());
+            return 1;
+        }
+    const QStringList args{"budget-sweep", "--project", project, "--graph", "g"};
+    const auto withoutRuntimes = [](QJsonObject o) {
+        QJsonArray points;
+        for (const auto& point : o["points"].toArray()) {
+            QJsonObject p = point.toObject();
+            p.remove("runtime_s");
+            points.append(p);
+        }
+        o["points"] = points;
+        return o;
+    };
+    int failures = 0;
+    double np1 = 0.0;
+    QJsonObject reference;
+    for (int ranks : {1, 2, 0}) {
+        const Run run = cli(ranks, args);
+        if (run.code != 0) {
+            std::printf("RESULT case=budget_sweep ranks=%d error=1\n%s\n", ranks, run.err.constData());
+            ++failures;
+            continue;
+        }
+        if (ranks == 1) {
+            np1 = run.seconds;
+            reference = withoutRuntimes(run.json);
+        }
+        const bool identical = withoutRuntimes(run.json) == reference;
+        std::printf("RESULT case=budget_sweep ranks=%s edges=%s points=%d wall_s=%.2f speedup_vs_np1=%.2f "
+                    "identical=%d\n",
+                    ranks == 0 ? "none" : qPrintable(QString::number(ranks)), qPrintable(edges),
+                    static_cast<int>(run.json["points"].toArray().size()), run.seconds, np1 / run.seconds,
+                    identical ? 1 : 0);
+        std::fflush(stdout);
+        if (!identical)
+            ++failures;
+    }
+    return failures;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    QString samples = "100000000", edges = "200000000", cases = "monte_carlo,partition,outgrown";
+    QString samples = "100000000", edges = "200000000", sweepEdges = "1000000",
+            cases = "monte_carlo,partition,outgrown,budget_sweep";
     for (int k = 1; k < argc; ++k) {
         const QString arg = argv[k];
         const QString value = arg.section('=', 1);
@@ -279,6 +335,8 @@ int main(int argc, char** argv)
             samples = value;
         else if (arg.startsWith("edges="))
             edges = value;
+        else if (arg.startsWith("sweep_edges="))
+            sweepEdges = value;
         else if (arg.startsWith("cases="))
             cases = value;
     }
@@ -289,5 +347,7 @@ int main(int argc, char** argv)
         failures += monteCarlo(samples, dir);
     if (chosen.contains("partition") || chosen.contains("outgrown"))
         failures += partitionCases(edges, chosen.contains("partition"), chosen.contains("outgrown"), dir);
+    if (chosen.contains("budget_sweep"))
+        failures += budgetSweep(sweepEdges, dir);
     return failures == 0 ? 0 : 1;
 }

@@ -224,8 +224,8 @@ private Q_SLOTS:
 
     void budgetSweepIsTheSameOnAnyNumberOfRanks()
     {
-        // 2 fractions x 3 partitioners = 6 points (blocks of 6, 3 and 2); rank 0 finds B, GrapH's cost, and the
-        // bound, which skips 0.05.
+        // 2 fractions x 3 partitioners = 6 points (blocks of 6, 3 and 2); rank 0 finds B, GrapH's cost, and rank 1
+        // (rank 0 alone) the bound, which skips 0.05.
         const QString project = QString(MERIDIAN_SOURCE_DIR)
             + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian";
         const QStringList args{"budget-sweep", "--project",  project,   "--algorithms",      "geo-cut,g-cut,hdrf",
