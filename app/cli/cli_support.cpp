@@ -188,8 +188,9 @@ int refuseIfSplit(const QString& what)
         return -1;
     return usageError(
         what + " runs whole in one process, so " + QString::number(g_ranks->size())
-        + " ranks would each do all of it: start it without mpirun (under a launcher, map "
-          "--algorithm monte-carlo, compare, sweep, pareto and budget-sweep split their work over the ranks)");
+        + " ranks would each do all of it: start it without mpirun (under a launcher, map --algorithm monte-carlo, "
+          "map --algorithm scotch-bw or scotch-lat with --param parallel=true, compare, sweep, pareto and "
+          "budget-sweep split their work over the ranks)");
 }
 
 int report(const Error& error)

@@ -376,15 +376,15 @@ int runMap(const QStringList& arguments)
     const Mapper* mapper = registry.find(id);
     if (!mapper)
         return report(unknownAlgorithm(id, registry));
-    if (!ops::splitsOverRanks(id))
-        if (const int code = refuseIfSplit("map --algorithm " + parser.value("algorithm")); code >= 0)
-            return code;
     std::vector<std::string> assignments;
     for (const auto& p : parser.values("param"))
         assignments.push_back(p.toStdString());
     auto values = ParamValues::parse(mapper->parameters(), assignments);
     if (!values)
         return report(values.error());
+    if (!ops::splitsOverRanks(id, *values))
+        if (const int code = refuseIfSplit("map --algorithm " + parser.value("algorithm")); code >= 0)
+            return code;
 
     auto loaded = loadProblem(parser);
     if (int code = agreeToRun(statusOf(loaded)); code >= 0)

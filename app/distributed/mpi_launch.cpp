@@ -3,12 +3,26 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <type_traits>
+
+// AddressSanitizer's runtime refuses modules loaded with RTLD_DEEPBIND (GCC says so with __SANITIZE_ADDRESS__,
+// clang with __has_feature).
+#if defined(__SANITIZE_ADDRESS__)
+#    define MERIDIAN_UNDER_ASAN 1
+#elif defined(__has_feature)
+#    if __has_feature(address_sanitizer)
+#        define MERIDIAN_UNDER_ASAN 1
+#    endif
+#endif
+#ifndef MERIDIAN_UNDER_ASAN
+#    define MERIDIAN_UNDER_ASAN 0
+#endif
 
 namespace meridian::distributed {
 
@@ -69,6 +83,47 @@ struct Mpi {
 };
 
 Mpi g_mpi;
+
+/// The PT-Scotch module's entry point (ptscotch_module.cpp).
+using PtScotchMap = int (*)(std::int64_t, const std::int64_t*, const std::int64_t*, const std::int64_t*, int,
+                            const int*, std::uint64_t, double, int*, char*, int);
+
+/// Loads libmeridian-ptscotch.so, beside meridian-cli in the build tree or in lib/meridian when installed, with
+/// RTLD_DEEPBIND so that it and libptscotch call Open MPI's MPI_* rather than SimGrid's SMPI, which comes first in
+/// meridian-cli's global scope. Once per process.
+Expected<PtScotchMap> ptScotchMap()
+{
+    static const Expected<PtScotchMap> loaded = []() -> Expected<PtScotchMap> {
+#if MERIDIAN_UNDER_ASAN
+        return makeError(ErrorCode::InvalidInput,
+                         "PT-Scotch is loaded with RTLD_DEEPBIND, which AddressSanitizer's runtime does not allow: "
+                         "use a build without sanitizers");
+#else
+        constexpr const char* kName = "libmeridian-ptscotch.so";
+        char self[4096] = {};
+        const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+        std::string here = length > 0 ? std::string(self, static_cast<std::size_t>(length)) : std::string();
+        here = here.substr(0, here.rfind('/') + 1);
+        std::string tried;
+        for (const std::string& candidate : {here + kName, here + MERIDIAN_PLUGINS_INSTALLED + "/" + kName}) {
+            if (access(candidate.c_str(), R_OK) != 0) {
+                tried += (tried.empty() ? "" : " and ") + candidate;
+                continue;
+            }
+            void* module = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+            if (!module)
+                return makeError(ErrorCode::Internal, "cannot load " + candidate + ": " + dlerror());
+            if (auto* map = reinterpret_cast<PtScotchMap>(dlsym(module, "meridian_ptscotch_map")))
+                return map;
+            return makeError(ErrorCode::Internal, candidate + " lacks meridian_ptscotch_map");
+        }
+        return makeError(ErrorCode::Io,
+                         "cannot find PT-Scotch's module " + std::string(kName) + " (looked at " + tried
+                             + "); it is built and installed with meridian-cli");
+#endif
+    }();
+    return loaded;
+}
 
 /// The world communicator as Ranks. Only the thread that initialised MPI calls it (MPI_THREAD_FUNNELED).
 class MpiRanks final : public Ranks {
@@ -149,6 +204,27 @@ public:
             g_mpi.send(bytes.data() + at, static_cast<int>(std::min(kPiece, size - at)), MPI_BYTE, to, kTag,
                        MPI_COMM_WORLD);
     }
+    Expected<std::vector<int>> partitionGraph(const RankGraph& graph, const std::vector<int>& partWeights,
+                                              double imbalance, std::uint64_t seed) const override
+    {
+        auto map = ptScotchMap();
+        // Every rank found the module, or none goes on: PT-Scotch's calls are collective.
+        if (!all(static_cast<bool>(map)))
+            return map ? makeError(ErrorCode::Internal, "another rank could not load PT-Scotch's module")
+                       : Expected<std::vector<int>>(map.error());
+        const auto vertices = static_cast<std::int64_t>(graph.offsets.size()) - 1;
+        std::vector<int> parts(static_cast<std::size_t>(vertices) + 1, 0);
+        char error[256] = {};
+        const int failed = (*map)(vertices, graph.offsets.data(), graph.neighbours.data(), graph.weights.data(),
+                                  static_cast<int>(partWeights.size()), partWeights.data(), seed, imbalance,
+                                  parts.data(), error, sizeof error);
+        if (!all(failed == 0))
+            return makeError(ErrorCode::Internal,
+                             std::string("PT-Scotch: ") + (failed ? error : "it failed on another rank"));
+        parts.resize(static_cast<std::size_t>(vertices));
+        return parts;
+    }
+
     std::string receive(int from) const override
     {
         std::uint64_t size = 0;

@@ -181,7 +181,12 @@ QString shellLine(const QStringList& words)
     return quoted.join(' ');
 }
 
-bool splitsOverRanks(const std::string& algorithm) { return algorithm == "monte-carlo"; }
+bool splitsOverRanks(const std::string& algorithm, const ParamValues& params)
+{
+    return algorithm == "monte-carlo"
+        || ((algorithm == "scotch-bw" || algorithm == "scotch-lat") && params.contains("parallel")
+            && params.flag("parallel"));
+}
 
 Status checkLauncher(const MappingRequest& request, const LauncherSettings& settings)
 {
@@ -190,11 +195,11 @@ Status checkLauncher(const MappingRequest& request, const LauncherSettings& sett
                          "no launcher: give the command that starts meridian-cli, for example 'mpirun -np {N}'");
     if (settings.ranks < 1)
         return makeError(ErrorCode::InvalidInput, "a launched run needs at least 1 rank");
-    if (settings.ranks > 1 && !splitsOverRanks(request.algorithm))
+    if (settings.ranks > 1 && !splitsOverRanks(request.algorithm, request.params))
         return makeError(ErrorCode::InvalidInput,
                          request.algorithm
-                             + " runs whole in one process: launch it with 1 rank (monte-carlo alone "
-                               "splits its samples over several)");
+                             + " runs whole in one process: launch it with 1 rank (monte-carlo splits its samples "
+                               "over several, and scotch-bw and scotch-lat with parallel=true their graph)");
     if (settings.cliProgram.isEmpty())
         return makeError(ErrorCode::InvalidInput, "no meridian-cli program for the launcher to start");
     return {};

@@ -29,9 +29,10 @@ struct LauncherSettings {
 /// The program MERIDIAN_CLI names, else meridian-cli beside this program (where the workbench installs it).
 Expected<QString> cliProgram();
 
-/// Whether a mapper splits its work over the ranks of a launcher's job (monte-carlo); the others run whole in one
-/// process, and meridian-cli refuses them under more than one rank.
-bool splitsOverRanks(const std::string& algorithm);
+/// Whether a mapper splits its work over the ranks of a launcher's job (monte-carlo; scotch-bw and scotch-lat with
+/// parallel=true, on PT-Scotch); the others run whole in one process, and meridian-cli refuses them under more than
+/// one rank.
+bool splitsOverRanks(const std::string& algorithm, const ParamValues& params);
 
 /// What a partition run sent to a launcher is told (the workbench launches mapping runs only).
 inline constexpr const char* kLaunchPartitionAdvice

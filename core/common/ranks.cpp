@@ -29,6 +29,13 @@ const Ranks& Ranks::single()
     return instance;
 }
 
+Expected<std::vector<int>> Ranks::partitionGraph(const RankGraph&, const std::vector<int>&, double, std::uint64_t) const
+{
+    return makeError(ErrorCode::InvalidInput,
+                     "partitioning with PT-Scotch needs meridian-cli under an MPI launcher (mpirun -np N meridian-cli "
+                     "..., 1 rank or more)");
+}
+
 Status agreeOn(const Ranks& ranks, const Status& local)
 {
     if (ranks.all(static_cast<bool>(local)))

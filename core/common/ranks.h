@@ -9,6 +9,16 @@
 
 namespace meridian {
 
+/// This rank's block of a graph split over the ranks, for Ranks::partitionGraph: its vertices' adjacency in
+/// compressed form, with the global ids of the neighbours and the edges' weights (each edge in both directions).
+struct RankGraph {
+    std::int64_t globalVertices = 0;
+    std::int64_t firstVertex = 0;         ///< this rank's vertices are firstVertex, firstVertex + 1, ...
+    std::vector<std::int64_t> offsets{0}; ///< one more than this rank's vertices
+    std::vector<std::int64_t> neighbours;
+    std::vector<std::int64_t> weights; ///< positive
+};
+
 /// The processes one command is split over, as an MPI launcher started them (`mpirun -np N meridian-cli ...`):
 /// each has a rank from 0 to size() - 1, runs the same command on the same inputs and takes its share of the work
 /// by global index, and rank 0 gathers the shares, writes the files and prints the result. The engine knows no MPI:
@@ -36,6 +46,14 @@ public:
     /// ranks in order. Not collective: only the two ranks take part.
     virtual void send(int to, std::string_view bytes) const = 0;
     virtual std::string receive(int from) const = 0;
+
+    /// Partitions a graph whose vertices the ranks hold in blocks (shareOf order) into parts of the given relative
+    /// weights (each part within `imbalance` of its share), cutting as little edge weight as it can: PT-Scotch's SCOTCH_dgraphMap onto a weighted complete
+    /// graph, deterministic for a seed and a number of ranks (another number of ranks gives another partition).
+    /// Returns the parts of this rank's vertices. Only the ranks of an MPI launcher's job can; the others return an
+    /// error saying so. Collective.
+    virtual Expected<std::vector<int>> partitionGraph(const RankGraph& graph, const std::vector<int>& partWeights,
+                                                      double imbalance, std::uint64_t seed) const;
 
     /// The process alone: gather returns its own bytes, broadcast and all change nothing.
     static const Ranks& single();

@@ -1,5 +1,6 @@
 #include "core/mapping/scotch_mapper.h"
 
+#include "core/common/ranks.h"
 #include "core/mapping/placement_units.h"
 
 #include <algorithm>
@@ -167,6 +168,7 @@ Error scotchError(const char* call)
 /// The free processes' graph in Scotch's compact form, weights scaled to small integers (SCOTCH_Num is 32-bit).
 struct ScotchGraphArrays {
     std::vector<SCOTCH_Num> vert, edge, edlo;
+    std::vector<SCOTCH_Num> velo; ///< vertex weights; empty: every vertex weighs 1
 };
 
 ScotchGraphArrays scotchGraphOf(const MappingProblem& problem, bool bandwidth)
@@ -209,7 +211,8 @@ std::optional<Error> runScotch(ScotchGraphArrays& arrays, const std::string& tar
     s.graphInit = true;
     const auto vn = static_cast<SCOTCH_Num>(part.size());
     auto& vert = arrays.vert;
-    if (SCOTCH_graphBuild(&s.graph, 0, vn, vert.data(), vert.data() + 1, nullptr, nullptr, vert[vn], arrays.edge.data(),
+    if (SCOTCH_graphBuild(&s.graph, 0, vn, vert.data(), vert.data() + 1,
+                          arrays.velo.empty() ? nullptr : arrays.velo.data(), nullptr, vert[vn], arrays.edge.data(),
                           arrays.edlo.data())
         != 0)
         return scotchError("SCOTCH_graphBuild");
@@ -245,6 +248,129 @@ std::optional<Error> runScotch(ScotchGraphArrays& arrays, const std::string& tar
     if (SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
         return scotchError("SCOTCH_graphMap");
     return std::nullopt;
+}
+
+/// Step 1 of the two-step scheme: the free processes' graph split over the ranks in blocks (shareOf), partitioned by
+/// PT-Scotch into one part per terminal, weighted by the terminals' rooms. Returns every free process's part, on
+/// every rank.
+Expected<std::vector<SCOTCH_Num>> partsOverRanks(const ScotchGraphArrays& g, const std::vector<int>& weights,
+                                                 double imbalance, std::uint64_t seed, const Ranks& ranks)
+{
+    const auto n = static_cast<std::int64_t>(g.vert.size()) - 1;
+    const Share share = shareOf(n, ranks.rank(), ranks.size());
+    RankGraph local;
+    local.globalVertices = n;
+    local.firstVertex = share.begin;
+    for (std::int64_t v = share.begin; v < share.end; ++v) {
+        for (SCOTCH_Num e = g.vert[static_cast<std::size_t>(v)]; e < g.vert[static_cast<std::size_t>(v) + 1]; ++e) {
+            local.neighbours.push_back(g.edge[static_cast<std::size_t>(e)]);
+            local.weights.push_back(g.edlo[static_cast<std::size_t>(e)]);
+        }
+        local.offsets.push_back(static_cast<std::int64_t>(local.neighbours.size()));
+    }
+    auto parts = ranks.partitionGraph(local, weights, imbalance, seed);
+    if (!parts)
+        return parts.error();
+    const std::vector<double> all = concatenatedOnEveryRank(ranks, std::vector<double>(parts->begin(), parts->end()));
+    return std::vector<SCOTCH_Num>(all.begin(), all.end());
+}
+
+/// Step 2: the quotient graph of the parts (a vertex per part weighing its processes, an edge per pair of parts
+/// weighing the traffic between them, scaled to small integers).
+ScotchGraphArrays quotientGraph(const ScotchGraphArrays& g, const std::vector<SCOTCH_Num>& part, int k)
+{
+    std::vector<double> between(static_cast<std::size_t>(k) * k, 0.0);
+    ScotchGraphArrays q;
+    q.velo.assign(static_cast<std::size_t>(k), 0);
+    for (std::size_t v = 0; v + 1 < g.vert.size(); ++v) {
+        ++q.velo[static_cast<std::size_t>(part[v])];
+        for (SCOTCH_Num e = g.vert[v]; e < g.vert[v + 1]; ++e) {
+            const SCOTCH_Num a = part[v], b = part[static_cast<std::size_t>(g.edge[static_cast<std::size_t>(e)])];
+            if (a != b)
+                between[static_cast<std::size_t>(a) * k + b] += g.edlo[static_cast<std::size_t>(e)];
+        }
+    }
+    const double maxW = std::max(1.0, *std::max_element(between.begin(), between.end()));
+    q.vert.assign(static_cast<std::size_t>(k) + 1, 0);
+    for (int a = 0; a < k; ++a) {
+        for (int b = 0; b < k; ++b) {
+            const double w = between[static_cast<std::size_t>(a) * k + b];
+            if (a == b || w <= 0.0)
+                continue;
+            q.edge.push_back(b);
+            q.edlo.push_back(std::max<SCOTCH_Num>(1, static_cast<SCOTCH_Num>(std::lround(w / maxW * kMaxEdgeWeight))));
+        }
+        q.vert[static_cast<std::size_t>(a) + 1] = static_cast<SCOTCH_Num>(q.edge.size());
+    }
+    q.edge.push_back(0); // keeps data() valid for an edgeless graph
+    q.edlo.push_back(1);
+    return q;
+}
+
+/// Step 2 for a few terminals: every assignment of the parts to the terminals, one part each, tried; the one that
+/// overflows the terminals' rooms least, then costs least (the quotient's traffic times the target's distances),
+/// wins. Empty when there are too many terminals to try them all.
+std::vector<SCOTCH_Num> partsOntoTerminals(const ScotchGraphArrays& q, const std::vector<int>& room,
+                                           const std::vector<std::vector<long>>& distance)
+{
+    constexpr int kExhaustiveTerminals = 8; // 8! = 40,320 assignments
+    const int k = static_cast<int>(room.size());
+    if (k > kExhaustiveTerminals)
+        return {};
+    std::vector<SCOTCH_Num> order(static_cast<std::size_t>(k)), best;
+    std::iota(order.begin(), order.end(), 0);
+    double bestOverflow = INFINITY, bestCost = INFINITY;
+    do {
+        double overflow = 0.0, cost = 0.0;
+        for (int a = 0; a < k; ++a) {
+            const auto t = static_cast<std::size_t>(order[static_cast<std::size_t>(a)]);
+            overflow += std::max(0, q.velo[static_cast<std::size_t>(a)] - room[t]);
+            for (SCOTCH_Num e = q.vert[static_cast<std::size_t>(a)]; e < q.vert[static_cast<std::size_t>(a) + 1]; ++e)
+                cost += static_cast<double>(q.edlo[static_cast<std::size_t>(e)])
+                    * static_cast<double>(distance[t][static_cast<std::size_t>(
+                        order[static_cast<std::size_t>(q.edge[static_cast<std::size_t>(e)])])]);
+        }
+        if (overflow < bestOverflow || (overflow == bestOverflow && cost < bestCost)) {
+            bestOverflow = overflow;
+            bestCost = cost;
+            best = order;
+        }
+    } while (std::next_permutation(order.begin(), order.end()));
+    return best;
+}
+
+/// The two-step scheme of parallel=true: PT-Scotch's parts over the ranks, then the parts onto the terminals (every
+/// assignment tried up to 8 terminals, Scotch beyond). Returns each free process's terminal index and a note.
+Expected<std::pair<std::vector<SCOTCH_Num>, std::string>> twoStepMapping(const ScotchGraphArrays& graph,
+                                                                         const std::vector<int>& weights,
+                                                                         const std::vector<std::vector<long>>& distance,
+                                                                         const std::string& target, double imbalance,
+                                                                         std::uint64_t seed, const FeedbackRange& range)
+{
+    const int k = static_cast<int>(weights.size());
+    range.setProgress(0.1, "PT-Scotch partitioning");
+    auto parts = partsOverRanks(graph, weights, imbalance, seed, range.ranks());
+    if (!parts)
+        return parts.error();
+    for (const SCOTCH_Num p : *parts)
+        if (p < 0 || p >= k)
+            return makeError(ErrorCode::Internal, "PT-Scotch returned part " + std::to_string(p));
+    range.setProgress(0.6, "mapping the parts onto the terminals");
+    ScotchGraphArrays quotient = quotientGraph(graph, *parts, k);
+    std::vector<SCOTCH_Num> terminalOf = partsOntoTerminals(quotient, weights, distance);
+    const bool exhaustive = !terminalOf.empty();
+    if (!exhaustive) {
+        terminalOf.assign(static_cast<std::size_t>(k), 0);
+        if (auto error = runScotch(quotient, target, k, imbalance, seed, terminalOf))
+            return std::move(*error);
+    }
+    std::vector<SCOTCH_Num> part(parts->size());
+    for (std::size_t i = 0; i < parts->size(); ++i)
+        part[i] = terminalOf[static_cast<std::size_t>((*parts)[i])];
+    return std::pair{std::move(part),
+                     "PT-Scotch over " + std::to_string(range.ranks().size()) + " rank(s): " + std::to_string(k)
+                         + " parts, then the parts placed on the terminals "
+                         + (exhaustive ? "by trying every assignment" : "by Scotch")};
 }
 
 /// Capacity repair: a unit over its room sheds its cheapest-to-move processes to units with room. Returns how
@@ -318,7 +444,11 @@ std::vector<ParamSpec> ScotchMapper::parameters() const
                             "Load imbalance Scotch may accept per terminal before Meridian's capacity repair."),
             ParamSpec::choice("terminals", "auto", {"auto", "sites", "hosts"},
                               "Map onto sites, or onto hosts (CloudMap's instances); auto = hosts when the project has "
-                              "host-level links.")};
+                              "host-level links."),
+            ParamSpec::flag("parallel", false,
+                            "Map with PT-Scotch over the ranks of an MPI launcher (mpirun -np N meridian-cli map), in "
+                            "two steps: the processes partitioned into one part per terminal, then the parts mapped "
+                            "onto the terminals.")};
 }
 
 Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, const ParamValues& values,
@@ -364,14 +494,23 @@ Expected<MappingResult> ScotchMapper::mapImpl(const MappingProblem& problem, con
             for (int b = 0; b < k; ++b)
                 raw(a, b) = pairValue(units[a], units[b]) - diag;
         }
-        const std::string target = scotchDecoTarget(weights, scaleDistances(raw));
+        const std::vector<std::vector<long>> distance = scaleDistances(raw);
+        const std::string target = scotchDecoTarget(weights, distance);
         ScotchGraphArrays graph = scotchGraphOf(problem, bandwidth);
         std::vector<SCOTCH_Num> part(freeProcs.size(), 0);
         if (range.isCanceled())
             return makeError(ErrorCode::Canceled, "canceled");
-        range.setProgress(0.2, "Scotch mapping");
-        if (auto error = runScotch(graph, target, k, values.real("imbalance"), seed, part))
-            return std::move(*error);
+        if (values.flag("parallel")) {
+            auto twoStep = twoStepMapping(graph, weights, distance, target, values.real("imbalance"), seed, range);
+            if (!twoStep)
+                return twoStep.error();
+            part = std::move(twoStep->first);
+            result.notes.push_back(std::move(twoStep->second));
+        } else {
+            range.setProgress(0.2, "Scotch mapping");
+            if (auto error = runScotch(graph, target, k, values.real("imbalance"), seed, part))
+                return std::move(*error);
+        }
         for (std::size_t i = 0; i < freeProcs.size(); ++i) {
             if (part[i] < 0 || part[i] >= k)
                 return makeError(ErrorCode::Internal, "libscotch returned terminal " + std::to_string(part[i]));

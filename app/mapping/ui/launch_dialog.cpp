@@ -144,7 +144,7 @@ void LaunchDialog::update()
         request.seed = first.seed;
         request.start = first.start;
         ops::LauncherSettings one = chosen;
-        if (!ops::splitsOverRanks(first.algorithm))
+        if (!ops::splitsOverRanks(first.algorithm, first.params))
             one.ranks = 1;
         const auto words = ops::launchedMapCommand(request, one, QDir(chosen.workFolder).filePath("meridian-job-…"));
         if (words)

@@ -59,7 +59,7 @@ std::vector<int> RunController::submitLaunched(const std::vector<RunRequest>& re
             continue;
         }
         ops::LauncherSettings one = settings;
-        if (!ops::splitsOverRanks(r.algorithm))
+        if (!ops::splitsOverRanks(r.algorithm, r.params))
             one.ranks = 1; // the other mappers run whole in one process
         ids.push_back(startRun(
             title,

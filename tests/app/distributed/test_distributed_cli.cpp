@@ -222,6 +222,44 @@ private Q_SLOTS:
         QVERIFY(refused.err.contains("the sweep sets refine's objective and weight itself"));
     }
 
+    void scotchMapsOnPtScotchOverTheRanks()
+    {
+        // scotch-bw with parallel=true: PT-Scotch partitions the processes over the ranks, then the parts go onto
+        // the sites. A valid mapping at every number of ranks, the same one again for the same number, as good as
+        // one process's Scotch here; refused without a launcher.
+        const QStringList args{"map",         "--project", m_project, "--application", "LAMMPS melt 32",
+                               "--algorithm", "scotch-bw", "--param", "parallel=true"};
+        QTemporaryDir dir;
+        const auto alone = meridian::test::cli(args + QStringList{"--out", dir.filePath("alone.csv")});
+        QCOMPARE(alone.code, 2);
+        QVERIFY2(alone.err.contains("partitioning with PT-Scotch needs meridian-cli under an MPI launcher"),
+                 alone.err.constData());
+        const auto sequential = meridian::test::cli(
+            {"map", "--project", m_project, "--application", "LAMMPS melt 32", "--algorithm", "scotch-bw"});
+        QVERIFY2(sequential.code == 0, sequential.err.constData());
+        if (meridian::test::kUnderSanitizer) {
+            const auto refused = mpirun(1, args);
+            QVERIFY(refused.code != 0);
+            QVERIFY2(refused.err.contains("RTLD_DEEPBIND, which AddressSanitizer's runtime does not allow"),
+                     refused.err.constData());
+            return;
+        }
+        for (int ranks : rankCounts()) {
+            const QString out = dir.filePath(QString("np%1.csv").arg(ranks));
+            const auto run = mpirun(ranks, args + QStringList{"--out", out});
+            QVERIFY2(run.code == 0, run.err.constData());
+            QCOMPARE(readAll(out).count('\n'), 33); // a header and 32 processes
+            QVERIFY2(QJsonDocument(run.json()["notes"].toArray())
+                         .toJson()
+                         .contains(QString("PT-Scotch over %1 rank(s): 4 parts").arg(ranks).toUtf8()),
+                     run.out.constData());
+            QVERIFY(run.json()["cost_s"].toDouble() <= 1.05 * sequential.json()["cost_s"].toDouble());
+            const auto again = mpirun(ranks, args + QStringList{"--out", out + ".again"});
+            QVERIFY2(again.code == 0, again.err.constData());
+            QVERIFY(readAll(out + ".again") == readAll(out));
+        }
+    }
+
     void budgetSweepIsTheSameOnAnyNumberOfRanks()
     {
         // 2 fractions x 3 partitioners = 6 points (blocks of 6, 3 and 2); rank 0 finds B, GrapH's cost, and rank 1
