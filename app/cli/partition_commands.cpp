@@ -341,9 +341,18 @@ int runBudgetSweep(const QStringList& arguments)
     auto swept = ops::runBudgetSweep(request, registry, feedback);
     if (!swept)
         return report(swept.error());
-    if (format == "csv")
+    if (format == "csv") {
         printBudgetSweepCsv(*swept);
-    else
+        // The table has no place for what was not run: say it beside it.
+        if (!swept->skipped.empty() && commandRanks().isRoot()) {
+            std::string fractions;
+            for (const double f : swept->skipped)
+                fractions += (fractions.empty() ? "" : ", ") + QString::number(f).toStdString() + " B";
+            std::fprintf(stderr,
+                         "meridian-cli: not run, below the lowest cost any partition can reach (%.6g USD): %s\n",
+                         swept->costBoundUsd, fractions.c_str());
+        }
+    } else
         printJson(budgetSweepJson(*swept, request));
     return kExitOk;
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -125,6 +126,27 @@ Expected<PtScotchMap> ptScotchMap()
     return loaded;
 }
 
+/// Whether this rank's block of a graph fits PT-Scotch's 32-bit numbers (Debian's SCOTCH_Num is an int): checked
+/// by every rank before the first collective call, so that none starts alone.
+Status fitsPtScotch(const RankGraph& graph)
+{
+    constexpr std::int64_t kMax = std::numeric_limits<int>::max();
+    const auto vertices = static_cast<std::int64_t>(graph.offsets.size()) - 1;
+    std::int64_t weight = 0;
+    bool fits = graph.globalVertices <= kMax && vertices <= kMax && graph.offsets.back() <= kMax;
+    for (std::size_t e = 0; fits && e < graph.neighbours.size(); ++e) {
+        weight += graph.weights[e];
+        fits = graph.neighbours[e] >= 0 && graph.neighbours[e] < graph.globalVertices && graph.weights[e] >= 1
+            && weight <= kMax;
+    }
+    if (fits)
+        return {};
+    return makeError(ErrorCode::InvalidInput,
+                     "the graph is too large for PT-Scotch's 32-bit numbers (Debian's libptscotch): "
+                         + std::to_string(vertices) + " vertices and " + std::to_string(graph.offsets.back())
+                         + " edge ends on this rank");
+}
+
 /// The world communicator as Ranks. Only the thread that initialised MPI calls it (MPI_THREAD_FUNNELED).
 class MpiRanks final : public Ranks {
 public:
@@ -208,19 +230,22 @@ public:
                                               double imbalance, std::uint64_t seed) const override
     {
         auto map = ptScotchMap();
-        // Every rank found the module, or none goes on: PT-Scotch's calls are collective.
-        if (!all(static_cast<bool>(map)))
-            return map ? makeError(ErrorCode::Internal, "another rank could not load PT-Scotch's module")
-                       : Expected<std::vector<int>>(map.error());
+        Status ready = map ? fitsPtScotch(graph) : Status(map.error());
+        // Every rank can go on, or none starts (each with the first failure's words): PT-Scotch's calls are
+        // collective.
+        if (auto agreed = agreeOn(*this, ready); !agreed)
+            return agreed.error();
         const auto vertices = static_cast<std::int64_t>(graph.offsets.size()) - 1;
         std::vector<int> parts(static_cast<std::size_t>(vertices) + 1, 0);
         char error[256] = {};
         const int failed = (*map)(vertices, graph.offsets.data(), graph.neighbours.data(), graph.weights.data(),
                                   static_cast<int>(partWeights.size()), partWeights.data(), seed, imbalance,
                                   parts.data(), error, sizeof error);
-        if (!all(failed == 0))
-            return makeError(ErrorCode::Internal,
-                             std::string("PT-Scotch: ") + (failed ? error : "it failed on another rank"));
+        if (auto agreed = agreeOn(*this,
+                                  failed ? Status(makeError(ErrorCode::Internal, std::string("PT-Scotch: ") + error))
+                                         : Status{});
+            !agreed)
+            return agreed.error();
         parts.resize(static_cast<std::size_t>(vertices));
         return parts;
     }

@@ -59,7 +59,7 @@ extern "C" __attribute__((visibility("default"))) int meridian_ptscotch_map(
 {
     const std::int64_t edges = offsets[vertices];
     if (!fits(vertices) || !fits(edges))
-        return fail(error, errorSize, "the graph is larger than PT-Scotch's 32-bit numbers hold on one rank");
+        return fail(error, errorSize, "this rank's block of the graph is too large for PT-Scotch's 32-bit numbers");
     std::vector<SCOTCH_Num> vert(static_cast<std::size_t>(vertices) + 1), edge(static_cast<std::size_t>(edges) + 1),
         edlo(static_cast<std::size_t>(edges) + 1, 1);
     for (std::int64_t v = 0; v <= vertices; ++v)

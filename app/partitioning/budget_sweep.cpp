@@ -68,11 +68,11 @@ Expected<std::pair<double, double>> budgetAndBound(const BudgetSweepRequest& req
 /// Runs one partitioner at one budget and returns its values (kPointValues of them, in BudgetSweepPoint's order from
 /// transferSeconds on).
 Expected<std::vector<double>> runPoint(partition::PartitionProblem& problem, const partition::Partitioner& partitioner,
-                                       const ParamValues& params, double budgetUsd, std::uint64_t seed,
+                                       const ParamValues& params, double budgetUsd, double boundUsd, std::uint64_t seed,
                                        const Feedback& feedback)
 {
     problem.budgetUsd = budgetUsd;
-    auto partitioned = partitionGraph(problem, partitioner, params, seed, feedback);
+    auto partitioned = partitionGraph(problem, partitioner, params, seed, feedback, boundUsd);
     if (!partitioned)
         return partitioned.error();
     const auto& result = partitioned->result;
@@ -155,12 +155,14 @@ Expected<BudgetSweepResult> runBudgetSweep(const BudgetSweepRequest& request,
     const document::Project& project = *request.project;
     auto loaded = inRange(feedback, 0.0, 0.1, "reading the graph",
                           [&](const Feedback& inner) { return readProjectGraph(project, request.graph, inner); });
-    if (!loaded)
-        return loaded.error();
-    auto problem = partition::PartitionProblem::create(loaded->graph, project.topology, *profile, loaded->home,
-                                                       std::nullopt);
-    if (!problem)
-        return prefixedBy("graph '" + request.graph + "'")(problem.error());
+    auto problem = loaded
+        ? partition::PartitionProblem::create(loaded->graph, project.topology, *profile, loaded->home, std::nullopt)
+              .transform_error(prefixedBy("graph '" + request.graph + "'"))
+        : Expected<partition::PartitionProblem>(loaded.error());
+    // Every rank read the graph (a node that cannot see it, or sees another file, stops them all) before any waits
+    // for another.
+    if (auto agreed = agreeOn(feedback.ranks(), problem ? Status{} : Status(problem.error())); !agreed)
+        return agreed.error();
     auto found = budgetAndBound(request, *problem, registry, feedback);
     if (!found)
         return found.error();
@@ -196,7 +198,7 @@ Expected<BudgetSweepResult> runBudgetSweep(const BudgetSweepRequest& request,
         std::snprintf(stage, sizeof stage, "%s at %.3g B", request.partitioners[k].first.c_str(), fraction);
         auto point = inRange(feedback, from, from + 0.75 / width, stage, [&](const Feedback& inner) {
             return runPoint(*problem, *partitioners[k], request.partitioners[k].second, result.budgetUsd * fraction,
-                            request.seed, inner);
+                            result.costBoundUsd, request.seed, inner);
         });
         if (!point)
             local = prefixedBy(std::string(stage))(point.error());

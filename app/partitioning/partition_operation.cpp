@@ -167,12 +167,13 @@ void measurePartition(document::Run& run, const partition::PartitionProblem& pro
 
 Expected<GraphPartition> partitionGraph(const partition::PartitionProblem& problem,
                                         const partition::Partitioner& partitioner, const ParamValues& params,
-                                        std::uint64_t seed, const Feedback& feedback)
+                                        std::uint64_t seed, const Feedback& feedback, std::optional<double> knownBound)
 {
     GraphPartition out;
     // A budget no partition can meet is refused before anything runs.
     if (problem.budgetUsd) {
-        auto bound = partition::costLowerBound(problem, FeedbackRange(feedback, 0.0, 0.1));
+        auto bound = knownBound ? Expected<double>(*knownBound)
+                                : partition::costLowerBound(problem, FeedbackRange(feedback, 0.0, 0.1));
         if (!bound)
             return bound.error();
         if (auto reachable = partition::checkBudgetReachable(*problem.budgetUsd, *bound); !reachable)

@@ -32,10 +32,12 @@ struct GraphPartition {
 };
 
 /// With a budget, first computes the lowest cost any partition can reach (partition::costLowerBound, the first 10%
-/// of the progress) and refuses a budget below it; then runs the partitioner.
+/// of the progress; `knownBound` when the caller computed it for this graph and profile) and refuses a budget below
+/// it; then runs the partitioner.
 Expected<GraphPartition> partitionGraph(const partition::PartitionProblem& problem,
                                         const partition::Partitioner& partitioner, const ParamValues& params,
-                                        std::uint64_t seed, const Feedback& feedback);
+                                        std::uint64_t seed, const Feedback& feedback,
+                                        std::optional<double> knownBound = std::nullopt);
 
 /// A partition changed by an edge batch, as a workbench what-if and `meridian-cli update` change it.
 struct GraphUpdate {

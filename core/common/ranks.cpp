@@ -32,8 +32,8 @@ const Ranks& Ranks::single()
 Expected<std::vector<int>> Ranks::partitionGraph(const RankGraph&, const std::vector<int>&, double, std::uint64_t) const
 {
     return makeError(ErrorCode::InvalidInput,
-                     "partitioning with PT-Scotch needs meridian-cli under an MPI launcher (mpirun -np N meridian-cli "
-                     "..., 1 rank or more)");
+                     "mapping on PT-Scotch (parallel=true) runs only in 'meridian-cli map' under an MPI launcher "
+                     "(mpirun -np N meridian-cli map ..., 1 rank or more)");
 }
 
 Status agreeOn(const Ranks& ranks, const Status& local)

@@ -257,6 +257,15 @@ Expected<std::vector<SCOTCH_Num>> partsOverRanks(const ScotchGraphArrays& g, con
                                                  double imbalance, std::uint64_t seed, const Ranks& ranks)
 {
     const auto n = static_cast<std::int64_t>(g.vert.size()) - 1;
+    // Scotch sums edge weights in its 32-bit SCOTCH_Num: the weights are scaled down (to at least 1 each) so that
+    // their total stays within 2^30. Every rank scales the same whole graph alike.
+    constexpr double kMaxTotalWeight = 1 << 30;
+    const double total = std::accumulate(g.edlo.begin(), g.edlo.begin() + g.vert.back(), 0.0);
+    if (static_cast<double>(g.vert.back()) > kMaxTotalWeight)
+        return makeError(ErrorCode::InvalidInput,
+                         "the processes' graph has " + std::to_string(g.vert.back())
+                             + " edge ends, more than PT-Scotch's 32-bit numbers can sum");
+    const double scale = total > kMaxTotalWeight ? kMaxTotalWeight / total : 1.0;
     const Share share = shareOf(n, ranks.rank(), ranks.size());
     RankGraph local;
     local.globalVertices = n;
@@ -264,7 +273,9 @@ Expected<std::vector<SCOTCH_Num>> partsOverRanks(const ScotchGraphArrays& g, con
     for (std::int64_t v = share.begin; v < share.end; ++v) {
         for (SCOTCH_Num e = g.vert[static_cast<std::size_t>(v)]; e < g.vert[static_cast<std::size_t>(v) + 1]; ++e) {
             local.neighbours.push_back(g.edge[static_cast<std::size_t>(e)]);
-            local.weights.push_back(g.edlo[static_cast<std::size_t>(e)]);
+            local.weights.push_back(
+                std::max<std::int64_t>(1,
+                                       std::llround(static_cast<double>(g.edlo[static_cast<std::size_t>(e)]) * scale)));
         }
         local.offsets.push_back(static_cast<std::int64_t>(local.neighbours.size()));
     }

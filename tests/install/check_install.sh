@@ -46,11 +46,13 @@ grep -q "$version" <<<"$gui" || fail "meridian --version printed '$gui'"
 [ -f "$prefix/lib/meridian/libmeridian-trace.so" ] || ls "$prefix"/lib/*/meridian/libmeridian-trace.so >/dev/null 2>&1 ||
     fail "libmeridian-trace.so is not installed"
 # and PT-Scotch's module, which meridian-cli loads from there under an MPI launcher (map --param parallel=true).
-printf 'name,lat,lon,nodes,slots\na,0,0,2,2\nb,0,90,2,2\n' >"$prefix/sites.csv"
-printf '%%%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 1e6\n3 4 1e6\n' >"$prefix/volume.mtx"
+inputs=$(mktemp -d)
+trap 'rm -rf "$prefix" "$inputs"' EXIT
+printf 'name,lat,lon,nodes,slots\na,0,0,2,2\nb,0,90,2,2\n' >"$inputs/sites.csv"
+printf '%%%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 1e6\n3 4 1e6\n' >"$inputs/volume.mtx"
 mapped=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=false \
-         mpirun --oversubscribe -np 1 "$prefix/bin/meridian-cli" map --sites "$prefix/sites.csv" \
-         --volume "$prefix/volume.mtx" --algorithm scotch-bw --param parallel=true 2>&1 || true)
+         mpirun --oversubscribe -np 1 "$prefix/bin/meridian-cli" map --sites "$inputs/sites.csv" \
+         --volume "$inputs/volume.mtx" --algorithm scotch-bw --param parallel=true 2>&1 || true)
 grep -q "PT-Scotch over 1 rank" <<<"$mapped" || fail "the installed meridian-cli on PT-Scotch: $mapped"
 traced=$(env -u MERIDIAN_TRACE_LIBRARY "$prefix/bin/meridian-cli" capture --out "$prefix/probe" -- true 2>&1 || true)
 grep -q "the tracer wrote nothing" <<<"$traced" || fail "the installed meridian-cli capture: $traced"

@@ -232,7 +232,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto alone = meridian::test::cli(args + QStringList{"--out", dir.filePath("alone.csv")});
         QCOMPARE(alone.code, 2);
-        QVERIFY2(alone.err.contains("partitioning with PT-Scotch needs meridian-cli under an MPI launcher"),
+        QVERIFY2(alone.err.contains(
+                     "mapping on PT-Scotch (parallel=true) runs only in 'meridian-cli map' under an MPI launcher"),
                  alone.err.constData());
         const auto sequential = meridian::test::cli(
             {"map", "--project", m_project, "--application", "LAMMPS melt 32", "--algorithm", "scotch-bw"});
@@ -258,6 +259,22 @@ private Q_SLOTS:
             QVERIFY2(again.code == 0, again.err.constData());
             QVERIFY(readAll(out + ".again") == readAll(out));
         }
+        // Fewer processes than ranks: a rank with no vertex of the graph still takes part.
+        writeAll(dir.filePath("sites.csv"), "name,lat,lon,nodes,slots\na,0,0,2,2\nb,0,90,2,2\n");
+        writeAll(dir.filePath("volume.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e6\n");
+        const auto tiny = mpirun(3,
+                                 {"map", "--sites", dir.filePath("sites.csv"), "--volume", dir.filePath("volume.mtx"),
+                                  "--algorithm", "scotch-bw", "--param", "parallel=true", "--out",
+                                  dir.filePath("tiny.csv")});
+        QVERIFY2(tiny.code == 0, tiny.err.constData());
+        QCOMPARE(readAll(dir.filePath("tiny.csv")).count('\n'), 3);
+        // compare runs each mapper in one process: PT-Scotch is refused there, saying where it runs.
+        const auto compared = mpirun(1,
+                                     {"compare", "--project", m_project, "--application", "LAMMPS melt 32",
+                                      "--algorithms", "scotch-bw", "--seeds", "1", "--param",
+                                      "scotch-bw:parallel=true"});
+        QVERIFY(compared.code != 0);
+        QVERIFY2(compared.err.contains("runs only in 'meridian-cli map'"), compared.err.constData());
     }
 
     void budgetSweepIsTheSameOnAnyNumberOfRanks()
