@@ -31,9 +31,11 @@ const Ranks& Ranks::single()
 
 Expected<std::vector<int>> Ranks::partitionGraph(const RankGraph&, const std::vector<int>&, double, std::uint64_t) const
 {
-    return makeError(ErrorCode::InvalidInput,
-                     "mapping on PT-Scotch (parallel=true) runs only in 'meridian-cli map' under an MPI launcher "
-                     "(mpirun -np N meridian-cli map ..., 1 rank or more)");
+    return makeError(
+        ErrorCode::InvalidInput,
+        "mapping on PT-Scotch (parallel=true) runs only in 'meridian-cli map' under an MPI launcher "
+        "(mpirun -np N meridian-cli map ..., 1 rank or more; from the workbench, Run > Run Ticked Algorithms on "
+        "a Launcher)");
 }
 
 Status agreeOn(const Ranks& ranks, const Status& local)

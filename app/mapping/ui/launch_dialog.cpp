@@ -52,8 +52,9 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QStr
     m_ranks->setObjectName("launchRanks");
     m_ranks->setRange(1, 65535);
     m_ranks->setValue(settings.value(kRanksKey, 2).toInt());
-    m_ranks->setToolTip(tr("Monte Carlo splits its samples over the ranks, with the result of one process. Every "
-                           "other mapper runs whole on one rank."));
+    m_ranks->setToolTip(tr("Monte Carlo splits its samples over the ranks, with the result of one process; "
+                           "scotch-bw and scotch-lat with parallel=true split their graph over them on PT-Scotch. "
+                           "Every other mapper runs whole on one rank."));
     const auto cli = ops::cliProgram();
     m_folder = new QLineEdit(settings.value(kFolderKey, defaultFolder).toString(), this);
     m_folder->setObjectName("launchFolder");

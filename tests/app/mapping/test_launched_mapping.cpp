@@ -133,6 +133,30 @@ private Q_SLOTS:
         }
     }
 
+    /// Scotch on PT-Scotch (parallel=true) runs only under a launcher: here it fails, saying where it runs; sent to
+    /// mpirun over 2 ranks it comes back as a run whose notes name PT-Scotch. (Sanitized builds cannot load it.)
+    void ptScotchRunsOnALauncher()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        const auto r = request(doc, "scotch-bw", {"parallel=true"}, 3);
+        auto local = ops::runMapping(r, m_mappers, Feedback());
+        QVERIFY(!local);
+        QVERIFY2(local.error().message.find("Run > Run Ticked Algorithms on a Launcher") != std::string::npos,
+                 local.error().message.c_str());
+        if (meridian::test::kUnderSanitizer)
+            return;
+        QTemporaryDir work;
+        auto launched = ops::runMappingLaunched(r, launcher(work.path(), 2), Feedback());
+        QVERIFY2(launched, launched ? "" : launched.error().toString().c_str());
+        QCOMPARE(launched->placement.processCount(),
+                 r.project->applications[r.project->applicationIndex("LU")].comm.processCount());
+        bool named = false;
+        for (const auto& note : launched->notes)
+            named = named || note.rfind("PT-Scotch over 2 rank(s)", 0) == 0;
+        QVERIFY(named);
+    }
+
     /// Through the RunController as the Run menu sends it: the run lands current (not stale), like a local one, and
     /// a mapper that does not split over ranks is launched with one.
     void launchedRunLandsInTheWorkbench()
