@@ -12,17 +12,17 @@
 #include <string_view>
 #include <type_traits>
 
-// AddressSanitizer's runtime refuses modules loaded with RTLD_DEEPBIND (GCC says so with __SANITIZE_ADDRESS__,
-// clang with __has_feature).
-#if defined(__SANITIZE_ADDRESS__)
-#    define MERIDIAN_UNDER_ASAN 1
+// The sanitizers' runtimes refuse modules loaded with RTLD_DEEPBIND (GCC says it builds with one by
+// __SANITIZE_ADDRESS__ or __SANITIZE_THREAD__, clang by __has_feature).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#    define MERIDIAN_UNDER_SANITIZER 1
 #elif defined(__has_feature)
-#    if __has_feature(address_sanitizer)
-#        define MERIDIAN_UNDER_ASAN 1
+#    if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#        define MERIDIAN_UNDER_SANITIZER 1
 #    endif
 #endif
-#ifndef MERIDIAN_UNDER_ASAN
-#    define MERIDIAN_UNDER_ASAN 0
+#ifndef MERIDIAN_UNDER_SANITIZER
+#    define MERIDIAN_UNDER_SANITIZER 0
 #endif
 
 namespace meridian::distributed {
@@ -95,10 +95,10 @@ using PtScotchMap = int (*)(std::int64_t, const std::int64_t*, const std::int64_
 Expected<PtScotchMap> ptScotchMap()
 {
     static const Expected<PtScotchMap> loaded = []() -> Expected<PtScotchMap> {
-#if MERIDIAN_UNDER_ASAN
+#if MERIDIAN_UNDER_SANITIZER
         return makeError(ErrorCode::InvalidInput,
-                         "PT-Scotch is loaded with RTLD_DEEPBIND, which AddressSanitizer's runtime does not allow: "
-                         "use a build without sanitizers");
+                         "PT-Scotch is loaded with RTLD_DEEPBIND, which the sanitizers' runtimes do not allow: use a "
+                         "build without sanitizers");
 #else
         constexpr const char* kName = "libmeridian-ptscotch.so";
         char self[4096] = {};

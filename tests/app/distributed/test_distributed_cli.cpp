@@ -241,7 +241,7 @@ private Q_SLOTS:
         if (meridian::test::kUnderSanitizer) {
             const auto refused = mpirun(1, args);
             QVERIFY(refused.code != 0);
-            QVERIFY2(refused.err.contains("RTLD_DEEPBIND, which AddressSanitizer's runtime does not allow"),
+            QVERIFY2(refused.err.contains("RTLD_DEEPBIND, which the sanitizers' runtimes do not allow"),
                      refused.err.constData());
             return;
         }
