@@ -1,7 +1,9 @@
 #pragma once
 
-// What `meridian-cli partition` prints, without what changes from run to run or with the way the work was split.
+// What `meridian-cli partition` and `budget-sweep` print, without what changes from run to run or with the way the
+// work was split.
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -17,6 +19,19 @@ inline QJsonObject withoutTimes(QJsonObject o)
     QJsonObject graph = o["graph"].toObject();
     graph.remove("load_s");
     o["graph"] = graph;
+    return o;
+}
+
+/// A sweep's JSON (budget-sweep's) without each point's runtime, which is each run's own.
+inline QJsonObject withoutPointRuntimes(QJsonObject o)
+{
+    QJsonArray points;
+    for (const auto& point : o["points"].toArray()) {
+        QJsonObject p = point.toObject();
+        p.remove("runtime_s");
+        points.append(p);
+    }
+    o["points"] = points;
     return o;
 }
 

@@ -13,7 +13,6 @@ namespace meridian {
 /// compressed form, with the global ids of the neighbours and the edges' weights (each edge in both directions).
 struct RankGraph {
     std::int64_t globalVertices = 0;
-    std::int64_t firstVertex = 0;         ///< this rank's vertices are firstVertex, firstVertex + 1, ...
     std::vector<std::int64_t> offsets{0}; ///< one more than this rank's vertices
     std::vector<std::int64_t> neighbours;
     std::vector<std::int64_t> weights; ///< positive

@@ -269,7 +269,6 @@ Expected<std::vector<SCOTCH_Num>> partsOverRanks(const ScotchGraphArrays& g, con
     const Share share = shareOf(n, ranks.rank(), ranks.size());
     RankGraph local;
     local.globalVertices = n;
-    local.firstVertex = share.begin;
     for (std::int64_t v = share.begin; v < share.end; ++v) {
         for (SCOTCH_Num e = g.vert[static_cast<std::size_t>(v)]; e < g.vert[static_cast<std::size_t>(v) + 1]; ++e) {
             local.neighbours.push_back(g.edge[static_cast<std::size_t>(e)]);

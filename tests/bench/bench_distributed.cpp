@@ -284,16 +284,6 @@ int budgetSweep(const QString& edges, QTemporaryDir& dir)
             return 1;
         }
     const QStringList args{"budget-sweep", "--project", project, "--graph", "g"};
-    const auto withoutRuntimes = [](QJsonObject o) {
-        QJsonArray points;
-        for (const auto& point : o["points"].toArray()) {
-            QJsonObject p = point.toObject();
-            p.remove("runtime_s");
-            points.append(p);
-        }
-        o["points"] = points;
-        return o;
-    };
     int failures = 0;
     double np1 = 0.0;
     QJsonObject reference;
@@ -306,9 +296,9 @@ int budgetSweep(const QString& edges, QTemporaryDir& dir)
         }
         if (ranks == 1) {
             np1 = run.seconds;
-            reference = withoutRuntimes(run.json);
+            reference = meridian::test::withoutPointRuntimes(run.json);
         }
-        const bool identical = withoutRuntimes(run.json) == reference;
+        const bool identical = meridian::test::withoutPointRuntimes(run.json) == reference;
         std::printf("RESULT case=budget_sweep ranks=%s edges=%s points=%d wall_s=%.2f speedup_vs_np1=%.2f "
                     "identical=%d\n",
                     ranks == 0 ? "none" : qPrintable(QString::number(ranks)), qPrintable(edges),

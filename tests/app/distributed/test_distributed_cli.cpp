@@ -285,25 +285,15 @@ private Q_SLOTS:
             + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian";
         const QStringList args{"budget-sweep", "--project",  project,   "--algorithms",      "geo-cut,g-cut,hdrf",
                                "--fractions",  "1,0.8,0.05", "--param", "geo-cut:effort=0.1"};
-        const auto withoutRuntimes = [](QJsonObject o) {
-            QJsonArray points;
-            for (const auto& point : o["points"].toArray()) {
-                QJsonObject p = point.toObject();
-                p.remove("runtime_s");
-                points.append(p);
-            }
-            o["points"] = points;
-            return o;
-        };
         const auto alone = meridian::test::cli(args, 120000);
         QVERIFY2(alone.code == 0, alone.err.constData());
-        const QJsonObject expected = withoutRuntimes(alone.json());
+        const QJsonObject expected = meridian::test::withoutPointRuntimes(alone.json());
         QCOMPARE(expected["points"].toArray().size(), 6);
         QCOMPARE(expected["skipped_fractions"].toArray().size(), 1);
         for (int ranks : rankCounts()) {
             const auto run = mpirun(ranks, args);
             QVERIFY2(run.code == 0, run.err.constData());
-            QCOMPARE(withoutRuntimes(run.json()), expected);
+            QCOMPARE(meridian::test::withoutPointRuntimes(run.json()), expected);
         }
     }
 
