@@ -72,7 +72,7 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QStr
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Launcher:"), m_launcher);
-    form->addRow(tr("&Ranks (Monte Carlo):"), m_ranks);
+    form->addRow(tr("&Ranks (Monte Carlo, PT-Scotch):"), m_ranks);
     auto* folderLabel = new QLabel(tr("&Work folder:"), this);
     folderLabel->setBuddy(m_folder);
     auto* cliLabel = new QLabel(tr("m&eridian-cli:"), this);
