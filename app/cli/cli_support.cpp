@@ -115,7 +115,7 @@ std::string outOfMemoryMessage(const OutOfMemory& at)
     // its start under mpirun: 271, 279, 290, 302, 323 and 348 MB at 1, 2, 4, 7, 12 and 18 ranks, 104 MB alone): its
     // start, growing by Open MPI's mappings for each more rank; a round's buffers; its share of the graph's records.
     constexpr double kLauncherStart = 167 * kMegabyte, kStartPerRank = 4.5 * kMegabyte;
-    constexpr double kRoundBytes = 50 * kMegabyte, kVertexBytes = 75, kEdgeBytes = 1;
+    constexpr double kRoundBytes = 50 * kMegabyte;
     constexpr long long kMostRanks = 65535; // what partition over ranks takes
     const std::string plain = "out of memory: give the job more ranks, or each rank more memory";
     const double memory = at.limit > 0.0 ? at.limit : at.end.peak;
@@ -144,10 +144,10 @@ std::string outOfMemoryMessage(const OutOfMemory& at)
         + "the graph, at " + mb(at.end.peak) + " of address space"
         + (at.limit > 0.0 ? " (its limit, ulimit -v, is " + mb(at.limit) + ")" : "");
     if (!at.splits)
-        return said + ": give the process more memory (only hash splits a graph over ranks)";
-    const double edges = kEdgeBytes * at.held.edges / at.held.fraction;
-    const long long fewest = ranksFor(kVertexBytes * at.held.vertices + edges);
-    const long long most = ranksFor(kVertexBytes * std::max(at.vertices, at.held.vertices) + edges);
+        return said + ": give the process more memory (only hash and HDRF in batches split a graph over ranks)";
+    const double edges = at.edgeBytes * at.held.edges / at.held.fraction;
+    const long long fewest = ranksFor(at.vertexBytes * at.held.vertices + edges);
+    const long long most = ranksFor(at.vertexBytes * std::max(at.vertices, at.held.vertices) + edges);
     if (fewest == 0)
         return said + ": " + needs;
     const std::string count = fewest == most ? "about " + std::to_string(fewest)

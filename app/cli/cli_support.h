@@ -63,20 +63,23 @@ struct AddressSpace {
 /// Where an allocation failed, for outOfMemoryMessage.
 struct OutOfMemory {
     int ranks = 1;
-    bool launched = false; ///< whether an MPI launcher started the process (its address space includes Open MPI's)
-    bool splits = false;   ///< whether the command can run over more ranks (held_share::splits)
-    HeldPoint held;        ///< what it had read (held_share::last; fraction 0: it does not say)
-    double vertices = 0.0; ///< the graph's vertices projected to the whole (held_share::projectedVertices)
-    AddressSpace start;    ///< the process's address space when the command started
-    AddressSpace end;      ///< and now
-    double limit = 0.0;    ///< the limit on it (`ulimit -v`), 0 for none: then the peak is the memory a rank has
+    bool launched = false;     ///< whether an MPI launcher started the process (its address space includes Open MPI's)
+    bool splits = false;       ///< whether the command can run over more ranks (held_share::splits)
+    double edgeBytes = 1.0;    ///< what its ranks hold per edge of the graph, together (held_share::edgeBytes)
+    double vertexBytes = 75.0; ///< and per vertex
+    HeldPoint held;            ///< what it had read (held_share::last; fraction 0: it does not say)
+    double vertices = 0.0;     ///< the graph's vertices projected to the whole (held_share::projectedVertices)
+    AddressSpace start;        ///< the process's address space when the command started
+    AddressSpace end;          ///< and now
+    double limit = 0.0;        ///< the limit on it (`ulimit -v`), 0 for none: then the peak is the memory a rank has
 };
 
 /// What meridian-cli says when an allocation fails. When the command reported what it read and can run over more
 /// ranks, the message says how many ranks would each hold their share within as much memory: the fewest, from as
 /// many vertices as were read, and the most, from the projected ones, by what a rank of `partition` over ranks takes
 /// as measured on one node (the address space it starts with under a launcher, 4.5 MB more for each more rank,
-/// 50 MB of a round's buffers, and 75 bytes per vertex and 1 per edge of the graph over the ranks). When no number of
+/// 50 MB of a round's buffers, and the command's bytes per vertex and per edge of the graph over the ranks: 75
+/// and 1 for hash, 79 and 9 for HDRF in batches). When no number of
 /// ranks would fit, it says what a rank takes before it reads. A command that runs whole in one process is told to
 /// get more memory.
 std::string outOfMemoryMessage(const OutOfMemory& at);

@@ -181,6 +181,8 @@ int main(int argc, char** argv)
         at.ranks = ranks.size();
         at.launched = (*launch)->launched();
         at.splits = meridian::held_share::splits();
+        at.edgeBytes = meridian::held_share::edgeBytes();
+        at.vertexBytes = meridian::held_share::vertexBytes();
         at.held = meridian::held_share::last();
         at.vertices = meridian::held_share::projectedVertices();
         at.start = atStart;

@@ -130,10 +130,11 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
         for (const std::uint64_t peak : valueOfEveryRank(ranks, static_cast<std::uint64_t>(out.peakMemoryBytes)))
             out.rankPeakMemoryBytes.push_back(static_cast<double>(peak));
         out.peakMemoryBytes = *std::max_element(out.rankPeakMemoryBytes.begin(), out.rankPeakMemoryBytes.end());
-        out.notes = {"split over " + std::to_string(ranks.size())
-                     + " ranks: each read its share of the file's lines, placed them by the hash rule and wrote "
-                       "them at their offsets; load_s is when every part was read, runtime_s when every edge was "
-                       "placed"};
+        out.notes = {"split over " + std::to_string(ranks.size()) + " ranks: each read its share of the file's lines, "
+                     + (request.algorithm == "hash" ? std::string("placed them by the hash rule")
+                                                    : std::string("placed them in HDRF's batches with the others"))
+                     + " and wrote them at their offsets; load_s is when every part was read, runtime_s when every "
+                       "edge was placed"};
     }
     return out;
 }
@@ -291,13 +292,19 @@ Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& reque
     out.profile = std::string(profile->id());
     out.seed = settings.seed;
     out.budgetUsd = settings.budgetUsd;
-    const bool streams = request.format == io::GraphFormat::Snap && !settings.budgetUsd
+    const bool online = request.format == io::GraphFormat::Snap && !settings.budgetUsd
         && partition::canStreamSnap(request.algorithm, *profile);
-    if (feedback.ranks().size() > 1 && !(streams && request.algorithm == "hash"))
+    const bool overRanks = feedback.ranks().size() > 1;
+    if (overRanks && online && !partition::splitsSnapOverRanks(request.algorithm, out.params))
+        return makeError(ErrorCode::InvalidInput, partition::overRanksRefusal(request.algorithm));
+    if (overRanks && !online)
         return makeError(ErrorCode::InvalidInput,
-                         "under an MPI launcher, partition splits its work over the ranks only for hash on a SNAP "
-                         "graph, without a budget, with the pagerank or sssp profile: start this one without mpirun");
-    if (streams)
+                         "under an MPI launcher, partition splits its work over the ranks only for hash and HDRF in "
+                         "batches on a SNAP graph, without a budget, with the pagerank or sssp profile: start this "
+                         "one without mpirun");
+    // In one process, HDRF in batches needs every edge at once: it runs on the graph in memory.
+    const bool batched = request.algorithm == "hdrf" && out.params.integer("batch") > 0;
+    if (online && (overRanks || !batched))
         return streamPartition(request, std::move(out), *profile, feedback);
     return loadAndPartition(request, std::move(out), **partitioner, *profile, feedback);
 }

@@ -13,15 +13,30 @@ std::mutex g_mutex;
 HeldPoint g_last;
 std::vector<HeldPoint> g_doublings;
 bool g_splits = false;
+double g_edgeBytes = 1.0, g_vertexBytes = 75.0;
 
 } // namespace
 
-void begin(bool splits)
+void begin(bool splits, double edgeBytes, double vertexBytes)
 {
     const std::lock_guard lock(g_mutex);
     g_last = {};
     g_doublings.clear();
     g_splits = splits;
+    g_edgeBytes = edgeBytes;
+    g_vertexBytes = vertexBytes;
+}
+
+double edgeBytes()
+{
+    const std::lock_guard lock(g_mutex);
+    return g_edgeBytes;
+}
+
+double vertexBytes()
+{
+    const std::lock_guard lock(g_mutex);
+    return g_vertexBytes;
 }
 
 bool splits()

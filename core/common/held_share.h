@@ -15,11 +15,15 @@ struct HeldPoint {
 /// meridian-cli reads it when an allocation fails, to say how many ranks would hold the whole.
 namespace held_share {
 
-/// Starts a command's record anew: `splits` says whether the command can run over more ranks (hash), so that its
-/// out-of-memory message may suggest how many.
-void begin(bool splits);
+/// Starts a command's record anew: `splits` says whether the command can run over more ranks (hash, HDRF in
+/// batches), so that its out-of-memory message may suggest how many, from what a rank holds per edge and per vertex
+/// of the graph (divided by the ranks).
+void begin(bool splits, double edgeBytes = 1.0, double vertexBytes = 75.0);
 /// Whether the command begun can run over more ranks.
 bool splits();
+/// What the ranks of the command begun hold per edge and per vertex of the graph, all together.
+double edgeBytes();
+double vertexBytes();
 /// Records a point (one without vertices or edges is left out); kept are the last one and one each time the edges
 /// doubled.
 void set(const HeldPoint& point);

@@ -1,5 +1,7 @@
 #include "core/partition/online_placers.h"
 
+#include "core/partition/hdrf_batches.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -92,8 +94,8 @@ struct HdrfRecord {
     std::uint32_t degree = 0; ///< partial: the edges seen so far
 };
 
-/// HDRF (Petroni et al.): the site maximising C_REP + lambda C_BAL. The sites' loads are kept with the least load
-/// and how many sites share it, so that an edge costs O(the endpoints' replica sites), not O(M).
+/// HDRF (Petroni et al.), one edge at a time: hdrfChoice from every edge placed before. The sites' loads are kept
+/// with the least load and how many sites share it, so that an edge costs O(the endpoints' replica sites), not O(M).
 class HdrfRule {
 public:
     HdrfRule(double lambda, int sites)
@@ -106,43 +108,13 @@ public:
     {
         ++a.degree;
         ++b.degree;
-        const double du = a.degree, dv = b.degree;
-        const double thetaU = du / (du + dv), thetaV = 1.0 - thetaU;
-        const std::uint64_t ru = a.sites.replicas, rv = b.sites.replicas;
-        std::uint64_t candidates = ru | rv;
-        // Outside the endpoints' replicas only the balance term counts, below lambda; inside, C_REP alone is above
-        // 1 (every vertex holds its home), so with lambda <= 1 an outside site never wins. Otherwise only the least
-        // loaded outside site (lowest index on ties) can.
-        if (m_lambda > 1.0)
-            candidates |= leastLoadedOutside(candidates);
-        const double scale = m_lambda / (1.0 + static_cast<double>(m_maxLoad - m_minLoad));
-        int best = 0;
-        double bestScore = -1.0;
-        for (; candidates; candidates &= candidates - 1) {
-            const int r = std::countr_zero(candidates);
-            double score = static_cast<double>(m_maxLoad - m_load[r]) * scale;
-            if (ru >> r & 1)
-                score += 2.0 - thetaU;
-            if (rv >> r & 1)
-                score += 2.0 - thetaV;
-            if (score > bestScore) {
-                bestScore = score;
-                best = r;
-            }
-        }
+        const int best = hdrfChoice(m_lambda, a.degree, b.degree, a.sites.replicas, b.sites.replicas, m_load, m_maxLoad,
+                                    m_minLoad);
         addLoad(best);
         return best;
     }
 
 private:
-    std::uint64_t leastLoadedOutside(std::uint64_t inside) const
-    {
-        int least = -1;
-        for (int r = 0; r < static_cast<int>(m_load.size()); ++r)
-            if (!(inside >> r & 1) && (least < 0 || m_load[r] < m_load[least]))
-                least = r;
-        return least < 0 ? 0 : 1ull << least;
-    }
     void addLoad(int r)
     {
         const std::uint64_t before = m_load[r]++;

@@ -294,14 +294,35 @@ Expected<std::vector<io::HomeLine>> homeLinesOf(const SnapStreamRequest& request
 
 } // namespace
 
+bool splitsSnapOverRanks(const std::string& algorithm, const ParamValues& values)
+{
+    return algorithm == "hash" || (algorithm == "hdrf" && values.integer("batch") > 0);
+}
+
+std::string overRanksRefusal(const std::string& algorithm)
+{
+    if (algorithm == "hdrf")
+        return "HDRF places each edge from those placed before it: over ranks it runs in batches, whose partition is "
+               "the same on any number of ranks and in one process; give it --param batch=65536 (edges placed "
+               "at once: smaller is closer to HDRF one edge at a time, larger takes fewer rounds)";
+    return "under an MPI launcher a graph splits over the ranks only for hash and for HDRF in batches ('" + algorithm
+        + "' places each edge from those placed before it): start it without mpirun";
+}
+
 Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request, const Feedback& feedback)
 {
     if (!canStreamSnap(request.algorithm, request.profile))
         return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
-    // Only hash splits over ranks (partitionSnapOverRanks).
-    held_share::begin(request.algorithm == "hash");
+    const bool batched = request.algorithm == "hdrf" && request.values.integer("batch") > 0;
+    // Hash and HDRF in batches split over ranks (partitionSnapOverRanks); a rank of HDRF in batches also holds its
+    // edges (8 bytes each) and its vertices' degrees.
+    held_share::begin(splitsSnapOverRanks(request.algorithm, request.values), batched ? 9.0 : 1.0,
+                      batched ? 79.0 : 75.0);
     if (feedback.ranks().size() > 1)
         return partitionSnapOverRanks(request, feedback);
+    // In one process HDRF in batches needs every edge at once: it runs on the graph in memory (placeHdrfInBatches).
+    if (batched)
+        return makeError(ErrorCode::Internal, "partitionSnapStream runs HDRF in batches only over ranks");
     const auto start = Clock::now();
     const auto& topology = *request.topology;
     auto network = cost::GasNetwork::fromTopology(topology);

@@ -43,6 +43,12 @@ struct SnapStreamResult {
 /// metrics follow from each vertex's replica and in-edge sites.
 bool canStreamSnap(const std::string& algorithm, const cost::TrafficProfile& profile);
 
+/// True when partitionSnapStream splits a request over the ranks of an MPI launcher's job: hash, and HDRF in batches
+/// (its `batch` parameter above 0, HdrfBatches), whose sites never depend on how many ranks place them.
+bool splitsSnapOverRanks(const std::string& algorithm, const ParamValues& values);
+/// Why partitionSnapStream does not split `algorithm` with these values over ranks (splitsSnapOverRanks is false).
+std::string overRanksRefusal(const std::string& algorithm);
+
 /// Partitions a SNAP file as it is read, the way a user's whole command runs fastest: the file is cut into chunks
 /// of whole lines (io::SnapChunks); the executor's workers parse chunks, place them in file order with the online
 /// placer (ids renumbered densely in order of first appearance, each new vertex given its home as it appears), and

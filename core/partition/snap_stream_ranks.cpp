@@ -5,6 +5,7 @@
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
+#include "core/partition/hdrf_batches.h"
 #include "core/partition/online_placers.h"
 #include "core/partition/stream_homes.h"
 #include "core/partition/vertex_owners.h"
@@ -439,12 +440,65 @@ public:
             read = fileChanged(m_request.graphPath);
         if (auto agreed = agreeOnFileError(m_ranks, read); !agreed)
             return agreed;
-        std::vector<std::uint64_t> perSite(m_endings.size(), 0);
-        for (const std::uint8_t site : m_sites)
-            ++perSite[site];
-        m_edgeBytes = m_idBytes;
-        for (std::size_t s = 0; s < perSite.size(); ++s)
-            m_edgeBytes += perSite[s] * m_endings[s].size();
+        countEdgeBytes();
+        return {};
+    }
+
+    /// Pass 2 of HDRF in batches (HdrfBatches): the part's edges are read into memory (8 bytes each), then placed
+    /// batch by batch, every rank taking part in every batch. A batch's endpoints ask their owners for their replica
+    /// sites and degrees, the edges are placed from those and from the sites' loads (which every rank keeps alike),
+    /// and the owners learn the sites and degrees gained: what placeHdrfInBatches does in one process.
+    Status placeEdgesInBatches(double lambda, std::uint64_t batch)
+    {
+        std::vector<std::uint32_t> pairs;
+        pairs.reserve(2 * m_edges);
+        std::uint64_t digest = 0;
+        auto read = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
+            if (chunk.error)
+                return fileChanged(m_request.graphPath);
+            digest = digestOf(digest, chunk.pairs);
+            for (std::size_t i = 0; i < chunk.pairs.size(); i += 2) {
+                if (chunk.pairs[i] == chunk.pairs[i + 1])
+                    continue;
+                if (pairs.size() == 2 * m_edges)
+                    return fileChanged(m_request.graphPath);
+                pairs.push_back(chunk.pairs[i]);
+                pairs.push_back(chunk.pairs[i + 1]);
+            }
+            return {};
+        });
+        if (read && (pairs.size() != 2 * m_edges || digest != m_digest))
+            read = fileChanged(m_request.graphPath);
+        if (auto agreed = agreeOnFileError(m_ranks, read); !agreed)
+            return agreed;
+        m_replicas.assign(m_owned.size(), 0);
+        m_inSites.assign(m_owned.size(), 0);
+        m_degree.assign(m_owned.size(), 0);
+        for (std::uint32_t slot = 0; slot < m_owned.size(); ++slot)
+            m_replicas[slot] = 1ull << m_home[slot];
+        m_sites.assign(m_edges, 0);
+        const HdrfBatches schedule(total(m_edgeCounts), batch);
+        HdrfLoads loads(static_cast<int>(m_endings.size()));
+        const std::uint64_t first = before(m_edgeCounts, m_ranks.rank());
+        const std::uint64_t batches = schedule.batches();
+        for (std::uint64_t k = 0; k < batches && nextRound(); ++k) {
+            m_feedback.setProgress(0.3 + 0.3 * static_cast<double>(k) / static_cast<double>(batches),
+                                   "placing edges in batches");
+            std::vector<std::size_t> round; // the part's edges in this batch, by place in the part
+            schedule.forEachRun(k, first, first + m_edges, [&](std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t e = begin; e < end; ++e)
+                    round.push_back(static_cast<std::size_t>(e - first));
+            });
+            placeBatch(pairs, round, lambda, loads);
+        }
+        if (m_canceled)
+            return makeError(ErrorCode::Canceled, "canceled");
+        if (auto agreed = agreeOnFileError(m_ranks,
+                                           m_unknownAsked ? Status(fileChanged(m_request.graphPath)) : Status{});
+            !agreed)
+            return agreed;
+        std::vector<std::uint32_t>().swap(m_degree);
+        countEdgeBytes();
         return {};
     }
 
@@ -697,6 +751,97 @@ private:
             }
     }
 
+    /// The bytes of the part's lines of the edge partition, once its edges are placed.
+    void countEdgeBytes()
+    {
+        std::vector<std::uint64_t> perSite(m_endings.size(), 0);
+        for (const std::uint8_t site : m_sites)
+            ++perSite[site];
+        m_edgeBytes = m_idBytes;
+        for (std::size_t s = 0; s < perSite.size(); ++s)
+            m_edgeBytes += perSite[s] * m_endings[s].size();
+    }
+
+    /// A batch of HDRF (see placeEdgesInBatches): `round` holds the places in the part of this rank's edges in it.
+    void placeBatch(const std::vector<std::uint32_t>& pairs, const std::vector<std::size_t>& round, double lambda,
+                    HdrfLoads& loads)
+    {
+        const int size = m_ranks.size();
+        Outbox questions(size);
+        m_endOwners.clear();
+        for (const std::size_t i : round)
+            for (std::size_t end = 0; end < 2; ++end) {
+                const std::uint32_t id = pairs[2 * i + end];
+                const auto owner = static_cast<std::uint16_t>(m_owners.of(id));
+                m_endOwners.push_back(owner);
+                questions.put(owner, id);
+            }
+        auto asked = questions.exchange(m_ranks);
+        // The owners answer with each vertex's replica sites and degree (no sites: a vertex pass 1 did not see).
+        constexpr std::size_t kAnswer = 12;
+        for (auto& bytes : asked) {
+            const Values<std::uint32_t> ids(bytes);
+            std::string answer(kAnswer * ids.size(), '\0');
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+                if (k + kAhead < ids.size())
+                    m_owned.prefetch(m_owners.indexOf(ids[k + kAhead]));
+                const std::uint32_t slot = m_owned.find(m_owners.indexOf(ids[k]));
+                const std::uint64_t replicas = slot == OwnedSlots::kAbsent ? 0 : m_replicas[slot];
+                const std::uint32_t degree = slot == OwnedSlots::kAbsent ? 0 : m_degree[slot];
+                std::memcpy(answer.data() + kAnswer * k, &replicas, 8);
+                std::memcpy(answer.data() + kAnswer * k + 8, &degree, 4);
+            }
+            bytes = std::move(answer);
+        }
+        const auto answers = m_ranks.exchange(asked);
+        std::vector<std::size_t> next(static_cast<std::size_t>(size), 0);
+        const auto stateOf = [&](std::uint16_t owner, std::uint64_t& replicas, std::uint32_t& degree) {
+            if (next[owner] + kAnswer > answers[owner].size())
+                throw std::runtime_error("an owner answered fewer vertices than asked");
+            std::memcpy(&replicas, answers[owner].data() + next[owner], 8);
+            std::memcpy(&degree, answers[owner].data() + next[owner] + 8, 4);
+            next[owner] += kAnswer;
+        };
+        Outbox gained(size);
+        std::vector<std::uint64_t> placed(m_endings.size(), 0);
+        std::size_t end = 0;
+        for (const std::size_t i : round) {
+            const std::uint32_t a = pairs[2 * i], b = pairs[2 * i + 1];
+            const std::uint16_t ownerA = m_endOwners[end++], ownerB = m_endOwners[end++];
+            std::uint64_t ra = 0, rb = 0;
+            std::uint32_t da = 0, db = 0;
+            stateOf(ownerA, ra, da);
+            stateOf(ownerB, rb, db);
+            if (ra == 0 || rb == 0) {
+                m_unknownAsked = true;
+                continue;
+            }
+            const auto site = static_cast<std::uint8_t>(
+                hdrfChoice(lambda, da + 1.0, db + 1.0, ra, rb, loads.load, loads.maxLoad, loads.minLoad));
+            m_sites[i] = site;
+            ++placed[site];
+            gained.put(ownerA, a);
+            gained.put(ownerA, site);
+            gained.put(ownerB, b);
+            gained.put(ownerB, static_cast<std::uint8_t>(site | kInEdge));
+        }
+        for (const auto& bytes : gained.exchange(m_ranks))
+            for (std::size_t at = 0; at + 5 <= bytes.size(); at += 5) {
+                if (at + 5 * kAhead + 4 <= bytes.size())
+                    m_owned.prefetch(indexAt(bytes, at + 5 * kAhead));
+                std::uint32_t id = 0;
+                std::memcpy(&id, bytes.data() + at, 4);
+                const auto code = static_cast<std::uint8_t>(bytes[at + 4]);
+                const std::uint64_t bit = 1ull << (code & ~kInEdge);
+                const std::uint32_t slot = ownedSlot(id, "the sites");
+                m_replicas[slot] |= bit;
+                if (code & kInEdge)
+                    m_inSites[slot] |= bit;
+                ++m_degree[slot];
+            }
+        loads.add(sumOnEveryRank(m_ranks, placed));
+    }
+
     /// The owned index of the id at byte `at` of a message.
     std::uint32_t indexAt(const std::string& bytes, std::size_t at) const
     {
@@ -720,6 +865,7 @@ private:
     std::vector<std::uint32_t> m_place;   ///< its place among its holder's vertices
     std::vector<std::uint8_t> m_home;
     std::vector<std::uint64_t> m_replicas, m_inSites;
+    std::vector<std::uint32_t> m_degree; ///< HDRF in batches: the edges placed so far
     // The vertices this rank holds (orderVertices), in order of first appearance, and their homes.
     std::vector<std::uint32_t> m_held;
     std::vector<std::uint8_t> m_heldHome;
@@ -742,10 +888,8 @@ Status openInputs(const SnapStreamRequest& request, const Ranks& ranks, std::vec
     const auto open = [&]() -> Status {
         if (ranks.size() > 0xFFFF) // a rank is kept in 16 bits
             return makeError(ErrorCode::InvalidInput, "a graph splits over at most 65535 ranks");
-        if (request.algorithm != "hash")
-            return makeError(ErrorCode::InvalidInput,
-                             "under an MPI launcher only hash splits a graph over the ranks ('" + request.algorithm
-                                 + "' places each edge from those placed before it): start it without mpirun");
+        if (!splitsSnapOverRanks(request.algorithm, request.values))
+            return makeError(ErrorCode::InvalidInput, overRanksRefusal(request.algorithm));
         if (!request.homesPath.empty()) {
             // A rank holds the lines of the vertices it owns.
             const Owners owners(ranks.size());
@@ -859,8 +1003,12 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
     part.orderVertices();
     StreamHomes homes({}, topology.siteCount(), request.seed);
     part.giveHomes(homes);
-    if (auto s = part.placeEdges(); !s)
-        return s.error();
+    const Status placed = request.algorithm == "hdrf"
+        ? part.placeEdgesInBatches(request.values.real("lambda"),
+                                   static_cast<std::uint64_t>(request.values.integer("batch")))
+        : part.placeEdges();
+    if (!placed)
+        return placed.error();
     const double placedSeconds = since(start);
     feedback.setProgress(0.6, "partitioning the graph's parts");
     Status written = part.write(*edges, masters ? &*masters : nullptr);

@@ -18,11 +18,16 @@
 //                 each of F and M is run under the same limit: advice_fewest_ok and advice_most_ok say whether they
 //                 completed with np = 1's files (the most is the estimate's safe end, the fewest its hopeful one;
 //                 "at least F" has no most, M = 0). met when M completes (F for "at least F").
+//   partition_hdrf  the same graph partitioned by `--algorithm hdrf --param batch=B` (HDRF in batches, B = 65536 by
+//                 default) at np = 1, 2 and 4 and without a launcher, and by HDRF one edge at a time without a launcher.
+//                 identical=1 when both files and the metrics equal np = 1's; transfer_vs_one_at_a_time and
+//                 usd_vs_one_at_a_time are the transfer time and WAN cost over HDRF one edge at a time's. Target:
+//                 np = 2 at least 1.6x as fast as np = 1, and within 1% of one edge at a time.
 //   budget_sweep  `budget-sweep` (geo-cut and g-cut at 1.0 to 0.6 times GrapH's cost: 10 points) of a generated
 //                 power-law graph of 10^6 edges imported into a copy of the geo-cut-ec2-8-regions sample, at np = 1
 //                 and 2 and without a launcher. identical=1 when every point but its runtime equals np = 1's.
-// Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), sweep_edges (default 10^6), cases (default
-// monte_carlo,partition,outgrown,budget_sweep).
+// Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), sweep_edges (default 10^6), batch (default
+// 65536), cases (default monte_carlo,partition,partition_hdrf,outgrown,budget_sweep).
 #include "../partition_json.h"
 
 #include <QCoreApplication>
@@ -137,7 +142,8 @@ struct Partitioned {
 };
 
 /// One partition run: the whole command, then the digests of its files (outside the clock), which it removes.
-Partitioned partition(int ranks, const QString& graph, QTemporaryDir& dir, const QStringList& prefix = {})
+Partitioned partition(int ranks, const QString& graph, QTemporaryDir& dir, const QStringList& prefix = {},
+                      const QStringList& algorithm = {"--algorithm", "hash"})
 {
     const QString project = QString(MERIDIAN_SOURCE_DIR)
         + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian";
@@ -146,8 +152,9 @@ Partitioned partition(int ranks, const QString& graph, QTemporaryDir& dir, const
     QFile::remove(m);
     Partitioned out;
     out.run = cli(ranks,
-                  {"partition", "--graph", graph, "--project", project, "--algorithm", "hash", "--no-cache", "--out", e,
-                   "--masters", m},
+                  QStringList{"partition", "--graph", graph, "--project", project, "--no-cache", "--out", e,
+                              "--masters", m}
+                      + algorithm,
                   prefix);
     if (out.run.code == 0) {
         out.edges = digestOf(e);
@@ -160,8 +167,57 @@ Partitioned partition(int ranks, const QString& graph, QTemporaryDir& dir, const
 
 double peakOf(const QJsonObject& json) { return json["peak_memory_bytes"].toDouble(); }
 
-int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDir& dir)
+/// HDRF in batches at np = 1, 2 and 4 and without a launcher, against np = 1's files and HDRF one edge at a time
+/// (one process, without a launcher) for its transfer time and WAN cost.
+int hdrfInBatches(const QString& graph, const QString& edges, const QString& batch, QTemporaryDir& dir)
 {
+    const Partitioned sequential = partition(0, graph, dir, {}, {"--algorithm", "hdrf"});
+    const QStringList batched{"--algorithm", "hdrf", "--param", "batch=" + batch};
+    const Partitioned reference = partition(1, graph, dir, {}, batched);
+    if (sequential.run.code != 0 || reference.run.code != 0) {
+        std::printf("RESULT case=partition_hdrf error=1\n%s%s\n", sequential.run.err.constData(),
+                    reference.run.err.constData());
+        return 1;
+    }
+    const double seqTransfer = sequential.run.json["transfer_time_s"].toDouble();
+    const double seqUsd = sequential.run.json["wan_cost_usd"].toDouble();
+    std::printf("RESULT case=partition_hdrf batch=0 ranks=none edges=%s wall_s=%.2f peak_mb=%.0f transfer_s=%.6g "
+                "wan_usd=%.6g\n",
+                qPrintable(edges), sequential.run.seconds, peakOf(sequential.run.json) / 1e6, seqTransfer, seqUsd);
+    std::fflush(stdout);
+    int failures = 0;
+    for (int ranks : {1, 2, 4, 0}) {
+        const Partitioned p = ranks == 1 ? reference : partition(ranks, graph, dir, {}, batched);
+        if (p.run.code != 0) {
+            std::printf("RESULT case=partition_hdrf ranks=%d error=1\n%s\n", ranks, p.run.err.constData());
+            ++failures;
+            continue;
+        }
+        const bool same = p.edges == reference.edges && p.masters == reference.masters
+            && meridian::test::withoutTimes(p.run.json) == meridian::test::withoutTimes(reference.run.json);
+        const double speedup = reference.run.seconds / p.run.seconds;
+        const double transfer = p.run.json["transfer_time_s"].toDouble() / seqTransfer;
+        const double usd = p.run.json["wan_cost_usd"].toDouble() / seqUsd;
+        const bool close = std::abs(transfer - 1.0) <= 0.01 && std::abs(usd - 1.0) <= 0.01;
+        std::printf("RESULT case=partition_hdrf batch=%s ranks=%s edges=%s wall_s=%.2f speedup_vs_np1=%.2f "
+                    "identical=%d rank_peak_mb=%.0f share_of_np1=%.2f transfer_vs_one_at_a_time=%.4f "
+                    "usd_vs_one_at_a_time=%.4f within_1pct=%d",
+                    qPrintable(batch), ranks == 0 ? "none" : qPrintable(QString::number(ranks)), qPrintable(edges),
+                    p.run.seconds, speedup, same ? 1 : 0, peakOf(p.run.json) / 1e6,
+                    peakOf(p.run.json) / peakOf(reference.run.json), transfer, usd, close ? 1 : 0);
+        if (ranks == 2)
+            std::printf(" target_speedup=1.6 met=%d", same && close && speedup >= 1.6 ? 1 : 0);
+        std::printf("\n");
+        std::fflush(stdout);
+        if (!same)
+            ++failures;
+    }
+    return failures;
+}
+
+int partitionCases(const QString& edges, const QString& batch, const QStringList& chosen, QTemporaryDir& dir)
+{
+    const bool speed = chosen.contains("partition"), outgrown = chosen.contains("outgrown");
     const QString graph = dir.filePath("power-law.txt");
     QElapsedTimer timer;
     timer.start();
@@ -175,6 +231,10 @@ int partitionCases(const QString& edges, bool speed, bool outgrown, QTemporaryDi
                 timer.nsecsElapsed() * 1e-9);
     std::fflush(stdout);
     int failures = 0;
+    if (chosen.contains("partition_hdrf"))
+        failures += hdrfInBatches(graph, edges, batch, dir);
+    if (!speed && !outgrown)
+        return failures;
     const Partitioned reference = partition(1, graph, dir);
     if (reference.run.code != 0) {
         std::printf("RESULT case=partition ranks=1 error=1\n%s\n", reference.run.err.constData());
@@ -316,8 +376,8 @@ int budgetSweep(const QString& edges, QTemporaryDir& dir)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    QString samples = "100000000", edges = "200000000", sweepEdges = "1000000",
-            cases = "monte_carlo,partition,outgrown,budget_sweep";
+    QString samples = "100000000", edges = "200000000", sweepEdges = "1000000", batch = "65536",
+            cases = "monte_carlo,partition,partition_hdrf,outgrown,budget_sweep";
     for (int k = 1; k < argc; ++k) {
         const QString arg = argv[k];
         const QString value = arg.section('=', 1);
@@ -327,6 +387,8 @@ int main(int argc, char** argv)
             edges = value;
         else if (arg.startsWith("sweep_edges="))
             sweepEdges = value;
+        else if (arg.startsWith("batch="))
+            batch = value;
         else if (arg.startsWith("cases="))
             cases = value;
     }
@@ -335,8 +397,8 @@ int main(int argc, char** argv)
     int failures = 0;
     if (chosen.contains("monte_carlo"))
         failures += monteCarlo(samples, dir);
-    if (chosen.contains("partition") || chosen.contains("outgrown"))
-        failures += partitionCases(edges, chosen.contains("partition"), chosen.contains("outgrown"), dir);
+    if (chosen.contains("partition") || chosen.contains("partition_hdrf") || chosen.contains("outgrown"))
+        failures += partitionCases(edges, batch, chosen, dir);
     if (chosen.contains("budget_sweep"))
         failures += budgetSweep(sweepEdges, dir);
     return failures == 0 ? 0 : 1;

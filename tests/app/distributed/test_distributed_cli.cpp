@@ -17,7 +17,7 @@
 
 /// `mpirun -np N meridian-cli ...` gives, for N = 1, 2 and 3 (1 and 3 under a sanitizer), what one process without
 /// a launcher gives: the Monte Carlo mapper's placement, its kept costs and best-so-far curve, compare's table, the
-/// sweeps' costs, the Pareto sweep's runs, the budget sweep's points, and hash's partition and masters files. Commands that would run whole on every rank are refused, with one
+/// sweeps' costs, the Pareto sweep's runs, the budget sweep's points, and the partition and masters files of hash and HDRF in batches. Commands that would run whole on every rank are refused, with one
 /// message.
 class TestDistributedCli : public QObject {
     Q_OBJECT
@@ -306,29 +306,31 @@ private Q_SLOTS:
         const QString graph = folder + "/wiki-vote.txt";
         const QString project = folder + "/geo-cut-ec2-8-regions.meridian";
         QTemporaryDir dir;
-        for (const QStringList& homes : {QStringList{}, QStringList{"--homes", folder + "/wiki-vote.homes.tsv"}}) {
-            const QStringList args = QStringList{"partition",   "--graph", graph,    "--project", project,
-                                                 "--algorithm", "hash",    "--seed", "5",         "--no-cache"}
-                + homes;
-            const auto alone = meridian::test::cli(
-                args + QStringList{"--out", dir.filePath("e.tsv"), "--masters", dir.filePath("m.tsv")});
-            QVERIFY2(alone.code == 0, alone.err.constData());
-            const QByteArray edges = readAll(dir.filePath("e.tsv")), masters = readAll(dir.filePath("m.tsv"));
-            QCOMPARE(edges.count('\n'), 103689);
-            for (int ranks : rankCounts()) {
-                const QString e = dir.filePath(QString("e%1.tsv").arg(ranks)),
-                              m = dir.filePath(QString("m%1.tsv").arg(ranks));
-                const auto run = mpirun(ranks, args + QStringList{"--out", e, "--masters", m});
-                QVERIFY2(run.code == 0, run.err.constData());
-                QVERIFY2(readAll(e) == edges, qPrintable(QString("%1 ranks").arg(ranks)));
-                QVERIFY(readAll(m) == masters);
-                QCOMPARE(meridian::test::withoutTimes(run.json()), meridian::test::withoutTimes(alone.json()));
-                if (ranks > 1)
-                    QCOMPARE(run.json()["rank_peak_memory_bytes"].toArray().size(), ranks);
-                // Nothing is left beside the outputs.
-                QCOMPARE(QDir(dir.path()).entryList(QDir::Files).filter(".part-").size(), 0);
+        const QList<QStringList> algorithms{{"--algorithm", "hash"}, {"--algorithm", "hdrf", "--param", "batch=4096"}};
+        for (const QStringList& homes : {QStringList{}, QStringList{"--homes", folder + "/wiki-vote.homes.tsv"}})
+            for (const QStringList& algorithm : algorithms) {
+                const QStringList args = QStringList{"partition", "--graph", graph, "--project",
+                                                     project,     "--seed",  "5",   "--no-cache"}
+                    + algorithm + homes;
+                const auto alone = meridian::test::cli(
+                    args + QStringList{"--out", dir.filePath("e.tsv"), "--masters", dir.filePath("m.tsv")});
+                QVERIFY2(alone.code == 0, alone.err.constData());
+                const QByteArray edges = readAll(dir.filePath("e.tsv")), masters = readAll(dir.filePath("m.tsv"));
+                QCOMPARE(edges.count('\n'), 103689);
+                for (int ranks : rankCounts()) {
+                    const QString e = dir.filePath(QString("e%1.tsv").arg(ranks)),
+                                  m = dir.filePath(QString("m%1.tsv").arg(ranks));
+                    const auto run = mpirun(ranks, args + QStringList{"--out", e, "--masters", m});
+                    QVERIFY2(run.code == 0, run.err.constData());
+                    QVERIFY2(readAll(e) == edges, qPrintable(QString("%1 ranks").arg(ranks)));
+                    QVERIFY(readAll(m) == masters);
+                    QCOMPARE(meridian::test::withoutTimes(run.json()), meridian::test::withoutTimes(alone.json()));
+                    if (ranks > 1)
+                        QCOMPARE(run.json()["rank_peak_memory_bytes"].toArray().size(), ranks);
+                    // Nothing is left beside the outputs.
+                    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).filter(".part-").size(), 0);
+                }
             }
-        }
 
         // A file of one chunk: every rank but rank 0 has an empty part, and exchanges messages of nothing.
         const QString data = QString(MERIDIAN_SOURCE_DIR) + "/tests/data/graphs/";
@@ -385,13 +387,19 @@ private Q_SLOTS:
         const auto splitHomes = mpirun(2, homesArgs);
         QCOMPARE(splitHomes.code, 2);
         QVERIFY2(splitHomes.err.contains(aloneHomes.err.trimmed()), splitHomes.err.constData());
-        // HDRF places each edge from those before it: refused once, before any work.
+        // HDRF one edge at a time places each edge from those before it: refused once, before any work, with the
+        // parameter that splits it; so is a partitioner that does not split at all.
         const auto hdrf = mpirun(2,
                                  {"partition", "--graph", graph, "--project", project, "--algorithm", "hdrf", "--out",
                                   dir.filePath("never.tsv")});
         QCOMPARE(hdrf.code, 2);
         QCOMPARE(QString::fromUtf8(hdrf.err).count("meridian-cli: error:"), 1);
-        QVERIFY2(hdrf.err.contains("only for hash"), hdrf.err.constData());
+        QVERIFY2(hdrf.err.contains("--param batch=65536"), hdrf.err.constData());
+        const auto greedy = mpirun(2,
+                                   {"partition", "--graph", graph, "--project", project, "--algorithm", "greedy",
+                                    "--out", dir.filePath("never.tsv")});
+        QCOMPARE(greedy.code, 2);
+        QVERIFY2(greedy.err.contains("only for hash and HDRF in batches"), greedy.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("never.tsv")));
     }
 
