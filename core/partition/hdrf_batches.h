@@ -50,10 +50,12 @@ inline int hdrfChoice(double lambda, double du, double dv, std::uint64_t ru, std
 
 /// HDRF in batches: the order in which a stream's edges are placed when several ranks place them at once, with a
 /// result that depends on the batch size only, never on how many ranks share the work. The edges, numbered in
-/// stream order from 0 (self-loops dropped), are cut into 64 equal stretches; batch k is block k of every stretch
-/// (`block` = ceil(batch / 64) edges each). Every edge of a batch is placed from the state the earlier batches left:
-/// the endpoints' replica sites, their degrees among the earlier batches' edges (plus this edge) and the sites'
-/// loads. A rank holding a contiguous part of the stream therefore has work in every batch, up to 64 ranks.
+/// stream order from 0 (self-loops dropped), are cut into 64 equal stretches, and each stretch into blocks of
+/// `block` = ceil(batch / 64) edges; batch k is block k of every stretch. The blocks of a batch are placed side by
+/// side (HdrfBlock): each edge in order within its block, from the state the earlier batches left and what its
+/// block's earlier edges added, nothing of the batch's other blocks. A rank holding a contiguous part of the stream
+/// therefore has work in every batch, up to 64 ranks; a file's runs of edges of one vertex (files sorted by source
+/// or target) stay together in a block, as HDRF one edge at a time sees them.
 class HdrfBatches {
 public:
     static constexpr std::uint64_t kStretches = 64;
@@ -66,18 +68,19 @@ public:
 
     std::uint64_t batches() const { return m_stretch == 0 ? 0 : (m_stretch + m_block - 1) / m_block; }
 
-    /// Calls `range(begin, end)` for each run of edges of batch k within [first, last), in stream order.
-    template <typename Range>
-    void forEachRun(std::uint64_t k, std::uint64_t first, std::uint64_t last, const Range& range) const
+    /// Calls `run(begin, end, blockBegin)` for the edges [begin, end) of each block of batch k within [first, last),
+    /// in stream order; blockBegin is where the block starts, before `first` when the block starts before it.
+    template <typename Run>
+    void forEachRun(std::uint64_t k, std::uint64_t first, std::uint64_t last, const Run& run) const
     {
         if (m_stretch == 0)
             return;
         for (std::uint64_t s = first / m_stretch; s < kStretches && s * m_stretch < last; ++s) {
-            const std::uint64_t stretchEnd = std::min(m_edges, (s + 1) * m_stretch);
-            const std::uint64_t begin = std::max(first, s * m_stretch + k * m_block);
-            const std::uint64_t end = std::min({last, stretchEnd, s * m_stretch + (k + 1) * m_block});
+            const std::uint64_t blockBegin = s * m_stretch + k * m_block;
+            const std::uint64_t begin = std::max(first, blockBegin);
+            const std::uint64_t end = std::min({last, m_edges, (s + 1) * m_stretch, blockBegin + m_block});
             if (begin < end)
-                range(begin, end);
+                run(begin, end, blockBegin);
         }
     }
 
@@ -85,7 +88,7 @@ private:
     std::uint64_t m_edges, m_stretch, m_block;
 };
 
-/// The sites' edge loads with their largest and smallest, as one batch of HdrfBatches reads them.
+/// The sites' edge loads with their largest and smallest, as a batch of HdrfBatches starts from them.
 struct HdrfLoads {
     std::vector<std::uint64_t> load;
     std::uint64_t maxLoad = 0, minLoad = 0;
@@ -101,6 +104,39 @@ struct HdrfLoads {
         maxLoad = *std::max_element(load.begin(), load.end());
         minLoad = *std::min_element(load.begin(), load.end());
     }
+};
+
+/// One block of HdrfBatches placed in order: each edge from the endpoints' state when the batch started (their
+/// replica sites and degrees, which the caller looks up) and what the block's earlier edges added to them and to
+/// the loads. The block's vertices are kept in a small table, keyed by any id that names one vertex.
+class HdrfBlock {
+public:
+    explicit HdrfBlock(double lambda)
+        : m_lambda(lambda)
+        , m_loads(0)
+    {}
+
+    /// Starts a block of at most `edges` edges from the batch's loads.
+    void start(const HdrfLoads& batch, std::size_t edges);
+    /// Places the next edge (u, v), whose endpoints had the replica sites ru, rv and degrees du, dv when the batch
+    /// started; returns its site.
+    int place(std::uint32_t u, std::uint64_t ru, std::uint32_t du, std::uint32_t v, std::uint64_t rv, std::uint32_t dv);
+
+private:
+    struct Entry {
+        std::uint32_t key = 0;
+        std::uint32_t stamp = 0; ///< the block that wrote it (stale entries are free)
+        std::uint64_t replicas = 0;
+        std::uint32_t degree = 0;
+    };
+    Entry& entry(std::uint32_t key, std::uint64_t replicas, std::uint32_t degree);
+
+    double m_lambda;
+    HdrfLoads m_loads;
+    int m_atMin = 0; ///< sites at the least load
+    std::vector<Entry> m_table;
+    std::uint32_t m_stamp = 0;
+    int m_shift = 32;
 };
 
 /// HDRF in batches (HdrfBatches) over a graph held in memory, its edges in their order: the sites of its edges.

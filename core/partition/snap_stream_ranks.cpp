@@ -232,14 +232,16 @@ std::uint64_t digestOf(std::uint64_t digest, const std::vector<std::uint32_t>& p
 /// once among the ranks.
 class RankPart {
 public:
+    /// `keepPairs`: pass 1 keeps the part's edges for HDRF in batches.
     RankPart(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, const Ranks& ranks,
-             const Feedback& feedback)
+             const Feedback& feedback, bool keepPairs)
         : m_request(request)
         , m_chunks(chunks)
         , m_ranks(ranks)
         , m_feedback(feedback)
         , m_owners(ranks.size())
         , m_share(shareOf(static_cast<std::int64_t>(chunks.count()), ranks.rank(), ranks.size()))
+        , m_keepPairs(keepPairs)
         , m_endings(io::siteLineEndings(*request.topology))
     {
         for (int r = 0; r < ranks.size(); ++r) {
@@ -273,6 +275,10 @@ public:
                 }
                 ++m_edges;
                 m_idBytes += digits(pairs[i]) + digits(pairs[i + 1]) + 1;
+                if (m_keepPairs) {
+                    m_pairs.push_back(pairs[i]);
+                    m_pairs.push_back(pairs[i + 1]);
+                }
             }
             sendFirsts(pairs.data(), pairs.size() / 2, round);
             return m_canceled ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{};
@@ -444,33 +450,14 @@ public:
         return {};
     }
 
-    /// Pass 2 of HDRF in batches (HdrfBatches): the part's edges are read into memory (8 bytes each), then placed
+    /// Pass 2 of HDRF in batches (HdrfBatches): the part's edges, which pass 1 kept (8 bytes each), are placed
     /// batch by batch, every rank taking part in every batch. A batch's endpoints ask their owners for their replica
     /// sites and degrees, the edges are placed from those and from the sites' loads (which every rank keeps alike),
     /// and the owners learn the sites and degrees gained: what placeHdrfInBatches does in one process.
     Status placeEdgesInBatches(double lambda, std::uint64_t batch)
     {
-        std::vector<std::uint32_t> pairs;
-        pairs.reserve(2 * m_edges);
-        std::uint64_t digest = 0;
-        auto read = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
-            if (chunk.error)
-                return fileChanged(m_request.graphPath);
-            digest = digestOf(digest, chunk.pairs);
-            for (std::size_t i = 0; i < chunk.pairs.size(); i += 2) {
-                if (chunk.pairs[i] == chunk.pairs[i + 1])
-                    continue;
-                if (pairs.size() == 2 * m_edges)
-                    return fileChanged(m_request.graphPath);
-                pairs.push_back(chunk.pairs[i]);
-                pairs.push_back(chunk.pairs[i + 1]);
-            }
-            return {};
-        });
-        if (read && (pairs.size() != 2 * m_edges || digest != m_digest))
-            read = fileChanged(m_request.graphPath);
-        if (auto agreed = agreeOnFileError(m_ranks, read); !agreed)
-            return agreed;
+        if (m_pairs.size() != 2 * m_edges)
+            throw std::logic_error("HDRF in batches places the pairs pass 1 kept");
         m_replicas.assign(m_owned.size(), 0);
         m_inSites.assign(m_owned.size(), 0);
         m_degree.assign(m_owned.size(), 0);
@@ -479,17 +466,12 @@ public:
         m_sites.assign(m_edges, 0);
         const HdrfBatches schedule(total(m_edgeCounts), batch);
         HdrfLoads loads(static_cast<int>(m_endings.size()));
-        const std::uint64_t first = before(m_edgeCounts, m_ranks.rank());
+        HdrfBlock block(lambda);
         const std::uint64_t batches = schedule.batches();
         for (std::uint64_t k = 0; k < batches && nextRound(); ++k) {
             m_feedback.setProgress(0.3 + 0.3 * static_cast<double>(k) / static_cast<double>(batches),
                                    "placing edges in batches");
-            std::vector<std::size_t> round; // the part's edges in this batch, by place in the part
-            schedule.forEachRun(k, first, first + m_edges, [&](std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t e = begin; e < end; ++e)
-                    round.push_back(static_cast<std::size_t>(e - first));
-            });
-            placeBatch(pairs, round, lambda, loads);
+            placeBatch(schedule, k, m_pairs, block, loads);
         }
         if (m_canceled)
             return makeError(ErrorCode::Canceled, "canceled");
@@ -498,6 +480,8 @@ public:
             !agreed)
             return agreed;
         std::vector<std::uint32_t>().swap(m_degree);
+        std::vector<std::uint32_t>().swap(m_pairs);
+        std::vector<std::vector<std::uint32_t>>().swap(m_askedSlots);
         countEdgeBytes();
         return {};
     }
@@ -762,16 +746,105 @@ private:
             m_edgeBytes += perSite[s] * m_endings[s].size();
     }
 
-    /// A batch of HDRF (see placeEdgesInBatches): `round` holds the places in the part of this rank's edges in it.
-    void placeBatch(const std::vector<std::uint32_t>& pairs, const std::vector<std::size_t>& round, double lambda,
-                    HdrfLoads& loads)
+    /// The blocks of a batch of HDRF that start in this rank's part (HdrfBatches), with the ends of them that the
+    /// next ranks hold (tails), which those ranks send here: a block is placed in order by one rank.
+    struct Block {
+        std::uint64_t begin = 0;          ///< where it starts in the stream
+        std::vector<std::uint32_t> pairs; ///< its edges in order: this rank's, then the tails
+        std::size_t own = 0;              ///< how many are this rank's
+        std::size_t place = 0;            ///< the place of the first in the part
+        std::vector<std::uint8_t> sites;
+    };
+    /// A tail, as its block's rank received it (`rank` sent it, `at` is its first edge's place in the block) or as
+    /// its rank sent it (to `rank`, `at` is its first edge's place in the part).
+    struct Tail {
+        std::size_t rank = 0, block = 0, at = 0, count = 0;
+    };
+
+    /// The rank whose part holds edge `e` of the stream.
+    std::size_t rankOfEdge(std::uint64_t e) const
+    {
+        std::uint64_t end = 0;
+        for (std::size_t r = 0; r < m_edgeCounts.size(); ++r) {
+            end += m_edgeCounts[r];
+            if (e < end)
+                return r;
+        }
+        throw std::runtime_error("an edge beyond the stream's end");
+    }
+
+    /// A batch of HDRF (see placeEdgesInBatches): this rank's blocks gather their tails, ask the owners of their
+    /// vertices for their state at the batch's start, are placed in order, and send the tails' sites back.
+    void placeBatch(const HdrfBatches& schedule, std::uint64_t k, const std::vector<std::uint32_t>& pairs,
+                    HdrfBlock& block, HdrfLoads& loads)
+    {
+        const int size = m_ranks.size();
+        const std::uint64_t first = before(m_edgeCounts, m_ranks.rank());
+        std::vector<Block> blocks;
+        std::vector<Tail> sent;
+        Outbox tails(size);
+        schedule.forEachRun(k, first, first + m_edges, [&](std::uint64_t begin, std::uint64_t end, std::uint64_t at) {
+            const std::size_t place = begin - first, count = end - begin;
+            if (begin == at) {
+                Block& b = blocks.emplace_back();
+                b.begin = at;
+                b.pairs.assign(pairs.begin() + static_cast<std::ptrdiff_t>(2 * place),
+                               pairs.begin() + static_cast<std::ptrdiff_t>(2 * (place + count)));
+                b.own = count;
+                b.place = place;
+                return;
+            }
+            const std::size_t owner = rankOfEdge(at);
+            sent.push_back({owner, 0, place, count});
+            tails.put(owner, at);
+            tails.put(owner, std::uint64_t{count});
+            for (std::size_t i = 2 * place; i < 2 * (place + count); ++i)
+                tails.put(owner, pairs[i]);
+        });
+        // The tails arrive in rank order, which is stream order.
+        std::vector<Tail> received;
+        const auto arrived = tails.exchange(m_ranks);
+        for (std::size_t from = 0; from < arrived.size(); ++from) {
+            Unpacker in(arrived[from]);
+            for (std::size_t read = 0; read < arrived[from].size();) {
+                const auto at = in.get<std::uint64_t>();
+                const auto count = in.get<std::uint64_t>();
+                const auto it = std::lower_bound(blocks.begin(), blocks.end(), at,
+                                                 [](const Block& b, std::uint64_t x) { return b.begin < x; });
+                if (it == blocks.end() || it->begin != at)
+                    throw std::runtime_error("a rank sent the tail of a block this rank does not start");
+                received.push_back({from, static_cast<std::size_t>(it - blocks.begin()), it->pairs.size() / 2, count});
+                for (std::uint64_t i = 0; i < 2 * count; ++i)
+                    it->pairs.push_back(in.get<std::uint32_t>());
+                read += 16 + 8 * count;
+            }
+        }
+        placeBlocks(blocks, block, loads);
+        // Each tail's sites go back to the rank that holds its edges.
+        Outbox back(size);
+        for (const Tail& t : received)
+            for (std::size_t i = 0; i < t.count; ++i)
+                back.put(t.rank, blocks[t.block].sites[t.at + i]);
+        const auto sites = back.exchange(m_ranks);
+        std::vector<std::size_t> next(static_cast<std::size_t>(size), 0);
+        for (const Tail& t : sent) {
+            if (next[t.rank] + t.count > sites[t.rank].size())
+                throw std::runtime_error("a rank sent fewer sites than its tails had edges");
+            std::memcpy(m_sites.data() + t.at, sites[t.rank].data() + next[t.rank], t.count);
+            next[t.rank] += t.count;
+        }
+    }
+
+    /// Places a batch's blocks: their vertices' owners answer with each one's replica sites and degree at the
+    /// batch's start, each block is placed in order (HdrfBlock), the owners learn the sites and degrees gained, and
+    /// every rank the loads.
+    void placeBlocks(std::vector<Block>& blocks, HdrfBlock& block, HdrfLoads& loads)
     {
         const int size = m_ranks.size();
         Outbox questions(size);
         m_endOwners.clear();
-        for (const std::size_t i : round)
-            for (std::size_t end = 0; end < 2; ++end) {
-                const std::uint32_t id = pairs[2 * i + end];
+        for (const Block& b : blocks)
+            for (const std::uint32_t id : b.pairs) {
                 const auto owner = static_cast<std::uint16_t>(m_owners.of(id));
                 m_endOwners.push_back(owner);
                 questions.put(owner, id);
@@ -779,13 +852,25 @@ private:
         auto asked = questions.exchange(m_ranks);
         // The owners answer with each vertex's replica sites and degree (no sites: a vertex pass 1 did not see).
         constexpr std::size_t kAnswer = 12;
-        for (auto& bytes : asked) {
+        m_askedSlots.resize(static_cast<std::size_t>(size));
+        for (std::size_t from = 0; from < asked.size(); ++from) {
+            std::string& bytes = asked[from];
             const Values<std::uint32_t> ids(bytes);
             std::string answer(kAnswer * ids.size(), '\0');
+            auto& slots = m_askedSlots[from];
+            slots.resize(ids.size());
             for (std::size_t k = 0; k < ids.size(); ++k) {
                 if (k + kAhead < ids.size())
                     m_owned.prefetch(m_owners.indexOf(ids[k + kAhead]));
-                const std::uint32_t slot = m_owned.find(m_owners.indexOf(ids[k]));
+                slots[k] = m_owned.find(m_owners.indexOf(ids[k]));
+            }
+            // The records are loaded ahead once their slots are known.
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+                if (k + kAhead < ids.size() && slots[k + kAhead] != OwnedSlots::kAbsent) {
+                    __builtin_prefetch(&m_replicas[slots[k + kAhead]]);
+                    __builtin_prefetch(&m_degree[slots[k + kAhead]]);
+                }
+                const std::uint32_t slot = slots[k];
                 const std::uint64_t replicas = slot == OwnedSlots::kAbsent ? 0 : m_replicas[slot];
                 const std::uint32_t degree = slot == OwnedSlots::kAbsent ? 0 : m_degree[slot];
                 std::memcpy(answer.data() + kAnswer * k, &replicas, 8);
@@ -805,40 +890,53 @@ private:
         Outbox gained(size);
         std::vector<std::uint64_t> placed(m_endings.size(), 0);
         std::size_t end = 0;
-        for (const std::size_t i : round) {
-            const std::uint32_t a = pairs[2 * i], b = pairs[2 * i + 1];
-            const std::uint16_t ownerA = m_endOwners[end++], ownerB = m_endOwners[end++];
-            std::uint64_t ra = 0, rb = 0;
-            std::uint32_t da = 0, db = 0;
-            stateOf(ownerA, ra, da);
-            stateOf(ownerB, rb, db);
-            if (ra == 0 || rb == 0) {
-                m_unknownAsked = true;
-                continue;
+        for (Block& b : blocks) {
+            const std::size_t edges = b.pairs.size() / 2;
+            block.start(loads, edges);
+            b.sites.assign(edges, 0);
+            for (std::size_t i = 0; i < edges; ++i) {
+                const std::uint32_t u = b.pairs[2 * i], v = b.pairs[2 * i + 1];
+                const std::uint16_t ownerU = m_endOwners[end++], ownerV = m_endOwners[end++];
+                std::uint64_t ru = 0, rv = 0;
+                std::uint32_t du = 0, dv = 0;
+                stateOf(ownerU, ru, du);
+                stateOf(ownerV, rv, dv);
+                if (ru == 0 || rv == 0) {
+                    m_unknownAsked = true;
+                    gained.put(ownerU, kNoHome);
+                    gained.put(ownerV, kNoHome);
+                    continue;
+                }
+                const auto site = static_cast<std::uint8_t>(block.place(u, ru, du, v, rv, dv));
+                b.sites[i] = site;
+                ++placed[site];
+                // A site gained for each vertex asked, in the order asked: the owner knows the slots.
+                gained.put(ownerU, site);
+                gained.put(ownerV, static_cast<std::uint8_t>(site | kInEdge));
             }
-            const auto site = static_cast<std::uint8_t>(
-                hdrfChoice(lambda, da + 1.0, db + 1.0, ra, rb, loads.load, loads.maxLoad, loads.minLoad));
-            m_sites[i] = site;
-            ++placed[site];
-            gained.put(ownerA, a);
-            gained.put(ownerA, site);
-            gained.put(ownerB, b);
-            gained.put(ownerB, static_cast<std::uint8_t>(site | kInEdge));
+            std::memcpy(m_sites.data() + b.place, b.sites.data(), b.own);
         }
-        for (const auto& bytes : gained.exchange(m_ranks))
-            for (std::size_t at = 0; at + 5 <= bytes.size(); at += 5) {
-                if (at + 5 * kAhead + 4 <= bytes.size())
-                    m_owned.prefetch(indexAt(bytes, at + 5 * kAhead));
-                std::uint32_t id = 0;
-                std::memcpy(&id, bytes.data() + at, 4);
-                const auto code = static_cast<std::uint8_t>(bytes[at + 4]);
+        const auto codes = gained.exchange(m_ranks);
+        for (std::size_t from = 0; from < codes.size(); ++from) {
+            const auto& slots = m_askedSlots[from];
+            if (codes[from].size() != slots.size())
+                throw std::runtime_error("a rank sent the sites of other vertices than it asked about");
+            for (std::size_t k = 0; k < slots.size(); ++k) {
+                const auto code = static_cast<std::uint8_t>(codes[from][k]);
+                if (code == kNoHome)
+                    continue;
+                const std::uint32_t slot = slots[k];
+                if (k + kAhead < slots.size() && slots[k + kAhead] != OwnedSlots::kAbsent) {
+                    __builtin_prefetch(&m_replicas[slots[k + kAhead]], 1);
+                    __builtin_prefetch(&m_degree[slots[k + kAhead]], 1);
+                }
                 const std::uint64_t bit = 1ull << (code & ~kInEdge);
-                const std::uint32_t slot = ownedSlot(id, "the sites");
                 m_replicas[slot] |= bit;
                 if (code & kInEdge)
                     m_inSites[slot] |= bit;
                 ++m_degree[slot];
             }
+        }
         loads.add(sumOnEveryRank(m_ranks, placed));
     }
 
@@ -865,7 +963,10 @@ private:
     std::vector<std::uint32_t> m_place;   ///< its place among its holder's vertices
     std::vector<std::uint8_t> m_home;
     std::vector<std::uint64_t> m_replicas, m_inSites;
-    std::vector<std::uint32_t> m_degree; ///< HDRF in batches: the edges placed so far
+    std::vector<std::uint32_t> m_degree;                  ///< HDRF in batches: the edges placed so far
+    bool m_keepPairs = false;                             ///< HDRF in batches: pass 1 keeps the part's edges ...
+    std::vector<std::uint32_t> m_pairs;                   ///< ... here, in order, without self-loops
+    std::vector<std::vector<std::uint32_t>> m_askedSlots; ///< the slots each rank asked about in a batch, in order
     // The vertices this rank holds (orderVertices), in order of first appearance, and their homes.
     std::vector<std::uint32_t> m_held;
     std::vector<std::uint8_t> m_heldHome;
@@ -992,7 +1093,7 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
     if (auto s = openOutputs(request, ranks, edges, masters); !s)
         return s.error();
 
-    RankPart part(request, *chunks, ranks, feedback);
+    RankPart part(request, *chunks, ranks, feedback, request.algorithm == "hdrf");
     if (auto s = part.findFirstAppearances(); !s)
         return s.error();
     const double readSeconds = since(start);

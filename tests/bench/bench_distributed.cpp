@@ -21,8 +21,8 @@
 //   partition_hdrf  the same graph partitioned by `--algorithm hdrf --param batch=B` (HDRF in batches, B = 65536 by
 //                 default) at np = 1, 2 and 4 and without a launcher, and by HDRF one edge at a time without a launcher.
 //                 identical=1 when both files and the metrics equal np = 1's; transfer_vs_one_at_a_time and
-//                 usd_vs_one_at_a_time are the transfer time and WAN cost over HDRF one edge at a time's. Target:
-//                 np = 2 at least 1.6x as fast as np = 1, and within 1% of one edge at a time.
+//                 usd_vs_one_at_a_time are the transfer time and WAN cost over HDRF one edge at a time's, within_1pct=1
+//                 when neither is more than 1% above. Target: np = 2 at least 1.6x as fast as np = 1, and within 1%.
 //   budget_sweep  `budget-sweep` (geo-cut and g-cut at 1.0 to 0.6 times GrapH's cost: 10 points) of a generated
 //                 power-law graph of 10^6 edges imported into a copy of the geo-cut-ec2-8-regions sample, at np = 1
 //                 and 2 and without a launcher. identical=1 when every point but its runtime equals np = 1's.
@@ -198,7 +198,7 @@ int hdrfInBatches(const QString& graph, const QString& edges, const QString& bat
         const double speedup = reference.run.seconds / p.run.seconds;
         const double transfer = p.run.json["transfer_time_s"].toDouble() / seqTransfer;
         const double usd = p.run.json["wan_cost_usd"].toDouble() / seqUsd;
-        const bool close = std::abs(transfer - 1.0) <= 0.01 && std::abs(usd - 1.0) <= 0.01;
+        const bool close = transfer <= 1.01 && usd <= 1.01; // no more than 1% above one edge at a time
         std::printf("RESULT case=partition_hdrf batch=%s ranks=%s edges=%s wall_s=%.2f speedup_vs_np1=%.2f "
                     "identical=%d rank_peak_mb=%.0f share_of_np1=%.2f transfer_vs_one_at_a_time=%.4f "
                     "usd_vs_one_at_a_time=%.4f within_1pct=%d",
