@@ -50,12 +50,13 @@ inline int hdrfChoice(double lambda, double du, double dv, std::uint64_t ru, std
 
 /// HDRF in batches: the order in which a stream's edges are placed when several ranks place them at once, with a
 /// result that depends on the batch size only, never on how many ranks share the work. The edges, numbered in
-/// stream order from 0 (self-loops dropped), are cut into 64 equal stretches, and each stretch into blocks of
-/// `block` = ceil(batch / 64) edges; batch k is block k of every stretch. The blocks of a batch are placed side by
-/// side (HdrfBlock): each edge in order within its block, from the state the earlier batches left and what its
-/// block's earlier edges added, nothing of the batch's other blocks. A rank holding a contiguous part of the stream
-/// therefore has work in every batch, up to 64 ranks; a file's runs of edges of one vertex (files sorted by source
-/// or target) stay together in a block, as HDRF one edge at a time sees them.
+/// stream order from 0 (self-loops dropped), are cut into 64 stretches of ceil(E / 64) edges (the last ones shorter,
+/// or empty when E is small), and each stretch into blocks of `block` = ceil(batch / 64) edges (at least 1); batch k
+/// is block k of every stretch. The blocks of a batch are placed side by side (HdrfBlock): each edge in order within
+/// its block, from the state the earlier batches left and what its block's earlier edges added, nothing of the
+/// batch's other blocks. A rank holding a contiguous part of the stream has work in every batch whose blocks meet
+/// its part (every batch when its part spans a stretch or more); a file's runs of edges of one vertex (files sorted
+/// by source or target) stay together in a block, as HDRF one edge at a time sees them.
 class HdrfBatches {
 public:
     static constexpr std::uint64_t kStretches = 64;

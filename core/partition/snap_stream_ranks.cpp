@@ -225,8 +225,52 @@ std::uint64_t digestOf(std::uint64_t digest, const std::vector<std::uint32_t>& p
     return digest;
 }
 
+/// A part's edges (self-loops dropped) as pass 1 read them, kept chunk by chunk: each chunk's pairs are held once,
+/// in a vector of their size, and never copied as the part grows (8 bytes per edge). Read back by place in the part.
+class PartPairs {
+public:
+    void add(const std::vector<std::uint32_t>& pairs)
+    {
+        auto& kept = m_chunks.emplace_back();
+        kept.reserve(pairs.size());
+        for (std::size_t i = 0; i + 1 < pairs.size(); i += 2)
+            if (pairs[i] != pairs[i + 1]) {
+                kept.push_back(pairs[i]);
+                kept.push_back(pairs[i + 1]);
+            }
+        m_edges += kept.size() / 2;
+        m_ends.push_back(m_edges);
+    }
+    std::size_t edges() const { return m_edges; }
+    /// Calls `put(u, v)` for the edges [place, place + count) of the part, in order.
+    template <typename Put>
+    void forEach(std::size_t place, std::size_t count, const Put& put) const
+    {
+        auto c = static_cast<std::size_t>(std::upper_bound(m_ends.begin(), m_ends.end(), place) - m_ends.begin());
+        std::size_t start = c == 0 ? 0 : m_ends[c - 1];
+        for (std::size_t i = place; i < place + count; ++i) {
+            while (i >= m_ends[c])
+                start = m_ends[c++];
+            const std::size_t j = 2 * (i - start);
+            put(m_chunks[c][j], m_chunks[c][j + 1]);
+        }
+    }
+    void clear()
+    {
+        std::vector<std::vector<std::uint32_t>>().swap(m_chunks);
+        std::vector<std::size_t>().swap(m_ends);
+        m_edges = 0;
+    }
+
+private:
+    std::vector<std::vector<std::uint32_t>> m_chunks;
+    std::vector<std::size_t> m_ends; ///< the edges up to the end of each chunk
+    std::size_t m_edges = 0;
+};
+
 /// One rank's part of the work. The rank reads its chunks of the file three times (first appearances, placing,
-/// writing) and keeps 1 byte per edge of them (its site). Each vertex has one record, at its owner (Owners): where
+/// writing) and keeps 1 byte per edge of them (its site); for HDRF in batches twice, keeping its edges (PartPairs)
+/// from the first pass to place them. Each vertex has one record, at its owner (Owners): where
 /// the vertex first appears, its home, the sites holding it. A part of a shuffled file touches nearly every vertex
 /// of the graph, so a part's vertices ask their owners, in rounds of one chunk per rank, and every record is held
 /// once among the ranks.
@@ -275,11 +319,9 @@ public:
                 }
                 ++m_edges;
                 m_idBytes += digits(pairs[i]) + digits(pairs[i + 1]) + 1;
-                if (m_keepPairs) {
-                    m_pairs.push_back(pairs[i]);
-                    m_pairs.push_back(pairs[i + 1]);
-                }
             }
+            if (m_keepPairs)
+                m_pairs.add(pairs);
             sendFirsts(pairs.data(), pairs.size() / 2, round);
             return m_canceled ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{};
         });
@@ -456,7 +498,7 @@ public:
     /// and the owners learn the sites and degrees gained: what placeHdrfInBatches does in one process.
     Status placeEdgesInBatches(double lambda, std::uint64_t batch)
     {
-        if (m_pairs.size() != 2 * m_edges)
+        if (m_pairs.edges() != m_edges)
             throw std::logic_error("HDRF in batches places the pairs pass 1 kept");
         m_replicas.assign(m_owned.size(), 0);
         m_inSites.assign(m_owned.size(), 0);
@@ -480,7 +522,7 @@ public:
             !agreed)
             return agreed;
         std::vector<std::uint32_t>().swap(m_degree);
-        std::vector<std::uint32_t>().swap(m_pairs);
+        m_pairs.clear();
         std::vector<std::vector<std::uint32_t>>().swap(m_askedSlots);
         countEdgeBytes();
         return {};
@@ -775,8 +817,8 @@ private:
 
     /// A batch of HDRF (see placeEdgesInBatches): this rank's blocks gather their tails, ask the owners of their
     /// vertices for their state at the batch's start, are placed in order, and send the tails' sites back.
-    void placeBatch(const HdrfBatches& schedule, std::uint64_t k, const std::vector<std::uint32_t>& pairs,
-                    HdrfBlock& block, HdrfLoads& loads)
+    void placeBatch(const HdrfBatches& schedule, std::uint64_t k, const PartPairs& pairs, HdrfBlock& block,
+                    HdrfLoads& loads)
     {
         const int size = m_ranks.size();
         const std::uint64_t first = before(m_edgeCounts, m_ranks.rank());
@@ -788,8 +830,11 @@ private:
             if (begin == at) {
                 Block& b = blocks.emplace_back();
                 b.begin = at;
-                b.pairs.assign(pairs.begin() + static_cast<std::ptrdiff_t>(2 * place),
-                               pairs.begin() + static_cast<std::ptrdiff_t>(2 * (place + count)));
+                b.pairs.reserve(2 * count);
+                pairs.forEach(place, count, [&](std::uint32_t u, std::uint32_t v) {
+                    b.pairs.push_back(u);
+                    b.pairs.push_back(v);
+                });
                 b.own = count;
                 b.place = place;
                 return;
@@ -798,8 +843,10 @@ private:
             sent.push_back({owner, 0, place, count});
             tails.put(owner, at);
             tails.put(owner, std::uint64_t{count});
-            for (std::size_t i = 2 * place; i < 2 * (place + count); ++i)
-                tails.put(owner, pairs[i]);
+            pairs.forEach(place, count, [&](std::uint32_t u, std::uint32_t v) {
+                tails.put(owner, u);
+                tails.put(owner, v);
+            });
         });
         // The tails arrive in rank order, which is stream order.
         std::vector<Tail> received;
@@ -965,7 +1012,7 @@ private:
     std::vector<std::uint64_t> m_replicas, m_inSites;
     std::vector<std::uint32_t> m_degree;                  ///< HDRF in batches: the edges placed so far
     bool m_keepPairs = false;                             ///< HDRF in batches: pass 1 keeps the part's edges ...
-    std::vector<std::uint32_t> m_pairs;                   ///< ... here, in order, without self-loops
+    PartPairs m_pairs;                                    ///< ... here
     std::vector<std::vector<std::uint32_t>> m_askedSlots; ///< the slots each rank asked about in a batch, in order
     // The vertices this rank holds (orderVertices), in order of first appearance, and their homes.
     std::vector<std::uint32_t> m_held;

@@ -136,10 +136,12 @@ Expected<PartitionResult> GreedyPartitioner::runImpl(const PartitionProblem& pro
 std::vector<ParamSpec> HdrfPartitioner::parameters() const
 {
     return {ParamSpec::real("lambda", 1.0, 0.0, 100.0, "Weight of the balance term (HDRF's lambda)."),
-            ParamSpec::integer("batch", 0, 0, std::int64_t{1} << 30,
-                               "0: one edge at a time, HDRF as published. Otherwise edges placed at once from what "
-                               "the earlier batches left (a block of each of 64 stretches of the stream): the same "
-                               "partition in one process and on any number of MPI ranks.")};
+            ParamSpec::integer("batch", 0, 0, std::int64_t{1} << 20,
+                               "0: one edge at a time, HDRF as published. Otherwise the stream in batches of about "
+                               "this many edges (a block of ceil(batch / 64) from each of 64 stretches), each edge "
+                               "placed from what the earlier batches and its own block left: the same partition in one "
+                               "process and on any number of MPI ranks. Smaller is closer to one edge at a time and "
+                               "takes more rounds.")};
 }
 
 Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& problem, const ParamValues& values,
