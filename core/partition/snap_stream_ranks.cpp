@@ -29,6 +29,7 @@ constexpr std::uint8_t kNoHome = 0xFF;
 constexpr std::uint8_t kInEdge = 0x80; ///< in a message of sites gained: the site holds one of the vertex's in-edges
 constexpr std::size_t kAhead = 32;     ///< how far ahead (in ids) the passes over a message load vertex records
 constexpr std::size_t kRoundBytes = 4u << 20; ///< the most text a rank reads in one round of a pass
+constexpr std::size_t kFlush = 8u << 20;      ///< how much text a rank writes at once
 
 /// Decimal digits of an id, as appendEdgeLine writes it.
 std::uint64_t digits(std::uint64_t id)
@@ -522,7 +523,6 @@ public:
             !agreed)
             return agreed;
         std::vector<std::uint32_t>().swap(m_degree);
-        m_pairs.clear();
         std::vector<std::vector<std::uint32_t>>().swap(m_askedSlots);
         countEdgeBytes();
         return {};
@@ -538,8 +538,31 @@ public:
         const std::uint64_t end = at + m_edgeBytes;
         std::size_t e = 0;
         std::string text;
-        constexpr std::size_t kFlush = 8u << 20;
         std::uint64_t digest = 0;
+        const auto flush = [&]() -> Status {
+            auto s = edges.writeAt(at, text);
+            at += text.size();
+            text.clear();
+            return s;
+        };
+        if (m_keepPairs) { // HDRF in batches kept its edges from pass 1: the file is not read again
+            Status written;
+            m_pairs.forEach(0, m_edges, [&](std::uint32_t u, std::uint32_t v) {
+                io::appendEdgeLine(text, u, v, m_endings[m_sites[e++]]);
+                if (text.size() >= kFlush && written) {
+                    written = m_feedback.isCanceled() ? Status(makeError(ErrorCode::Canceled, "canceled")) : flush();
+                }
+            });
+            if (written && !text.empty())
+                written = flush();
+            if (written && (e != m_sites.size() || at != end))
+                throw std::logic_error("the kept edges' lines are not the bytes counted for them");
+            m_pairs.clear();
+            std::vector<std::uint8_t>().swap(m_sites);
+            if (!written)
+                return written;
+            return writeMasters(masters, masterBytes);
+        }
         Status written = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
             if (chunk.error)
                 return fileChanged(m_request.graphPath);
@@ -552,24 +575,26 @@ public:
                     return fileChanged(m_request.graphPath);
                 io::appendEdgeLine(text, pairs[i], pairs[i + 1], m_endings[m_sites[e++]]);
             }
-            if (text.size() < kFlush)
-                return {};
-            auto s = edges.writeAt(at, text);
-            at += text.size();
-            text.clear();
-            return s;
+            return text.size() < kFlush ? Status{} : flush();
         });
-        if (written && !text.empty()) {
-            written = edges.writeAt(at, text);
-            at += text.size();
-        }
+        if (written && !text.empty())
+            written = flush();
         if (written && (e != m_sites.size() || at != end || digest != m_digest))
             written = fileChanged(m_request.graphPath);
         std::vector<std::uint8_t>().swap(m_sites);
-        if (!written || !masters || m_held.empty())
+        if (!written)
             return written;
-        text.clear();
-        at = before(masterBytes, m_ranks.rank());
+        return writeMasters(masters, masterBytes);
+    }
+
+    /// Writes the held vertices' lines at this rank's offset of the masters (`masterBytes`: every rank's bytes).
+    Status writeMasters(io::StreamedFile* masters, const std::vector<std::uint64_t>& masterBytes)
+    {
+        if (!masters || m_held.empty())
+            return {};
+        Status written;
+        std::string text;
+        std::uint64_t at = before(masterBytes, m_ranks.rank());
         for (std::size_t k = 0; k < m_held.size() && written; ++k) {
             io::appendVertexLine(text, m_held[k], m_endings[m_heldHome[k]]);
             if (text.size() >= kFlush || k + 1 == m_held.size()) {
