@@ -6,7 +6,9 @@
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
 #include "core/partition/hdrf_batches.h"
+#include "core/partition/hdrf_rank_batches.h"
 #include "core/partition/online_placers.h"
+#include "core/partition/rank_messages.h"
 #include "core/partition/stream_homes.h"
 #include "core/partition/vertex_owners.h"
 
@@ -20,14 +22,10 @@ namespace meridian::partition {
 
 namespace {
 
-using detail::OwnedSlots;
-using detail::Owners;
+using namespace detail;
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::uint8_t kNoHome = 0xFF;
-constexpr std::uint8_t kInEdge = 0x80; ///< in a message of sites gained: the site holds one of the vertex's in-edges
-constexpr std::size_t kAhead = 32;     ///< how far ahead (in ids) the passes over a message load vertex records
 constexpr std::size_t kRoundBytes = 4u << 20; ///< the most text a rank reads in one round of a pass
 constexpr std::size_t kFlush = 8u << 20;      ///< how much text a rank writes at once
 
@@ -40,238 +38,9 @@ std::uint64_t digits(std::uint64_t id)
     return n;
 }
 
-/// Parses the chunks [begin, end) in windows, as many at once as the executor has workers, and hands them to
-/// `onChunk` in file order; stops at the first I/O error, cancel or error `onChunk` returns.
-template <typename OnChunk>
-Status forEachChunk(const io::detail::SnapChunks& chunks, Share share, const Feedback& feedback, const OnChunk& onChunk)
-{
-    const auto width = static_cast<std::size_t>(std::max(1, feedback.executor().concurrency()));
-    std::vector<io::detail::SnapChunk> window(width);
-    std::vector<std::optional<Error>> failed(width);
-    for (auto first = static_cast<std::size_t>(share.begin); first < static_cast<std::size_t>(share.end);
-         first += width) {
-        if (feedback.isCanceled())
-            return makeError(ErrorCode::Canceled, "canceled");
-        const std::size_t count = std::min(width, static_cast<std::size_t>(share.end) - first);
-        std::atomic<std::size_t> next{0};
-        FirstException thrown; // an allocation that fails in a worker reaches the caller
-        feedback.executor().shareWork(static_cast<int>(count), [&](int) {
-            thrown.run([&] {
-                for (std::size_t k = next++; k < count; k = next++) {
-                    failed[k].reset();
-                    if (auto s = chunks.parse(first + k, window[k]); !s)
-                        failed[k] = s.error();
-                }
-            });
-        });
-        thrown.rethrow();
-        for (std::size_t k = 0; k < count; ++k) {
-            if (failed[k])
-                return *failed[k];
-            if (auto s = onChunk(window[k]); !s)
-                return s;
-        }
-    }
-    return {};
-}
-
-/// agreeOn for failures that name their file and line (a bad line, a file that cannot be read or written): which
-/// rank read it says nothing to the user, so the message is one process's.
-Status agreeOnFileError(const Ranks& ranks, const Status& local)
-{
-    auto agreed = agreeOn(ranks, local);
-    if (agreed || agreed.error().where.file.empty())
-        return agreed;
-    Error e = agreed.error();
-    const std::string tag = " of " + std::to_string(ranks.size()) + ": ";
-    if (e.message.rfind("rank ", 0) == 0)
-        if (const auto end = e.message.find(tag); end != std::string::npos)
-            e.message.erase(0, end + tag.size());
-    return e;
-}
-
-/// Returns on every rank the error of the earliest line in a file among the ranks' errors (each rank checked the
-/// lines it owns), or success.
-Status firstLineInFile(const Ranks& ranks, const Status& local)
-{
-    if (ranks.all(static_cast<bool>(local)))
-        return {};
-    Packer mine;
-    mine.put<std::int64_t>(local ? -1 : local.error().where.line);
-    std::string lines;
-    for (const auto& bytes : ranks.gather(mine.bytes()))
-        lines += bytes;
-    ranks.broadcast(lines);
-    Unpacker in(lines);
-    int first = -1;
-    std::int64_t firstLine = 0;
-    for (int r = 0; r < ranks.size(); ++r) {
-        const auto line = in.get<std::int64_t>();
-        if (line >= 0 && (first < 0 || line < firstLine)) {
-            first = r;
-            firstLine = line;
-        }
-    }
-    // The earliest keeps its error, which agreeOn then gives every rank.
-    return agreeOnFileError(ranks, ranks.rank() == first ? local : Status{});
-}
-
-/// The messages to every rank of an exchange, built by appending plain values (no copy of them on the side).
-class Outbox {
-public:
-    explicit Outbox(int ranks)
-        : m_bytes(static_cast<std::size_t>(ranks))
-        , m_used(static_cast<std::size_t>(ranks), 0)
-    {}
-    /// Appends a value to the message to `rank` (inlined: a pass puts a few values per edge).
-    template <typename T>
-    void put(std::size_t rank, T value)
-    {
-        std::string& bytes = m_bytes[rank];
-        std::size_t& used = m_used[rank];
-        if (used + sizeof(T) > bytes.size())
-            bytes.resize(std::max<std::size_t>(4096, 2 * bytes.size()));
-        std::memcpy(bytes.data() + used, &value, sizeof(T));
-        used += sizeof(T);
-    }
-    /// Sends every message (Ranks::exchange) and frees them; returns what each rank sent this one.
-    std::vector<std::string> exchange(const Ranks& ranks)
-    {
-        for (std::size_t r = 0; r < m_bytes.size(); ++r)
-            m_bytes[r].resize(m_used[r]);
-        auto received = ranks.exchange(m_bytes);
-        std::vector<std::string>().swap(m_bytes);
-        return received;
-    }
-
-private:
-    std::vector<std::string> m_bytes;
-    std::vector<std::size_t> m_used;
-};
-
-/// A received message read as plain values of type T, in place.
-template <typename T>
-class Values {
-public:
-    explicit Values(const std::string& bytes)
-        : m_bytes(bytes)
-    {
-        if (bytes.size() % sizeof(T) != 0)
-            throw std::runtime_error("a rank's message is not a whole number of values");
-    }
-    std::size_t size() const { return m_bytes.size() / sizeof(T); }
-    T operator[](std::size_t k) const
-    {
-        T value;
-        std::memcpy(&value, m_bytes.data() + k * sizeof(T), sizeof(T));
-        return value;
-    }
-
-private:
-    const std::string& m_bytes;
-};
-
-/// Sends `count` items, a record per vertex, to their ranks in exchanges of at most 2^18 items from each rank (as
-/// many exchanges on every rank), so that no rank holds more than a batch of them in messages: `put(item, out)` adds
-/// an item to its rank's message, `take(from, bytes)` reads a message a rank sent.
-template <typename Put, typename Take>
-void exchangeItems(const Ranks& ranks, std::size_t count, const Put& put, const Take& take)
-{
-    constexpr std::size_t kItems = 1u << 18;
-    std::uint64_t exchanges = 0;
-    for (const std::uint64_t n : valueOfEveryRank(ranks, (count + kItems - 1) / kItems))
-        exchanges = std::max(exchanges, n);
-    for (std::uint64_t x = 0; x < exchanges; ++x) {
-        Outbox out(ranks.size());
-        const std::size_t first = std::min<std::size_t>(count, x * kItems);
-        const std::size_t last = std::min(count, first + kItems);
-        for (std::size_t item = first; item < last; ++item)
-            put(item, out);
-        auto received = out.exchange(ranks);
-        for (std::size_t from = 0; from < received.size(); ++from) {
-            take(from, received[from]);
-            std::string().swap(received[from]);
-        }
-    }
-}
-
-/// The sum of the values of the ranks before this one.
-std::uint64_t before(const std::vector<std::uint64_t>& values, int rank)
-{
-    std::uint64_t sum = 0;
-    for (int r = 0; r < rank; ++r)
-        sum += values[static_cast<std::size_t>(r)];
-    return sum;
-}
-
-std::uint64_t total(const std::vector<std::uint64_t>& values)
-{
-    return before(values, static_cast<int>(values.size()));
-}
-
-/// The error of a file that changed between two passes over it.
-Error fileChanged(const std::string& path)
-{
-    return makeError(ErrorCode::Io, "the file changed while it was read: run again when nothing writes to it",
-                     SourceLocation{path, 0, 0});
-}
-
-/// A running digest of a part's id pairs, by which the passes after the first see that the file changed.
-std::uint64_t digestOf(std::uint64_t digest, const std::vector<std::uint32_t>& pairs)
-{
-    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
-        digest ^= (std::uint64_t{pairs[i]} << 32 | pairs[i + 1]) * 0x9E3779B97F4A7C15ull;
-        digest = (digest << 29 | digest >> 35) * 0xBF58476D1CE4E5B9ull;
-    }
-    return digest;
-}
-
-/// A part's edges (self-loops dropped) as pass 1 read them, kept chunk by chunk: each chunk's pairs are held once,
-/// in a vector of their size, and never copied as the part grows (8 bytes per edge). Read back by place in the part.
-class PartPairs {
-public:
-    void add(const std::vector<std::uint32_t>& pairs)
-    {
-        auto& kept = m_chunks.emplace_back();
-        kept.reserve(pairs.size());
-        for (std::size_t i = 0; i + 1 < pairs.size(); i += 2)
-            if (pairs[i] != pairs[i + 1]) {
-                kept.push_back(pairs[i]);
-                kept.push_back(pairs[i + 1]);
-            }
-        m_edges += kept.size() / 2;
-        m_ends.push_back(m_edges);
-    }
-    std::size_t edges() const { return m_edges; }
-    /// Calls `put(u, v)` for the edges [place, place + count) of the part, in order.
-    template <typename Put>
-    void forEach(std::size_t place, std::size_t count, const Put& put) const
-    {
-        auto c = static_cast<std::size_t>(std::upper_bound(m_ends.begin(), m_ends.end(), place) - m_ends.begin());
-        std::size_t start = c == 0 ? 0 : m_ends[c - 1];
-        for (std::size_t i = place; i < place + count; ++i) {
-            while (i >= m_ends[c])
-                start = m_ends[c++];
-            const std::size_t j = 2 * (i - start);
-            put(m_chunks[c][j], m_chunks[c][j + 1]);
-        }
-    }
-    void clear()
-    {
-        std::vector<std::vector<std::uint32_t>>().swap(m_chunks);
-        std::vector<std::size_t>().swap(m_ends);
-        m_edges = 0;
-    }
-
-private:
-    std::vector<std::vector<std::uint32_t>> m_chunks;
-    std::vector<std::size_t> m_ends; ///< the edges up to the end of each chunk
-    std::size_t m_edges = 0;
-};
-
 /// One rank's part of the work. The rank reads its chunks of the file three times (first appearances, placing,
-/// writing) and keeps 1 byte per edge of them (its site); for HDRF in batches twice, keeping its edges (PartPairs)
-/// from the first pass to place them. Each vertex has one record, at its owner (Owners): where
+/// writing) and keeps 1 byte per edge of them (its site); for HDRF in batches once, keeping its edges (PartPairs)
+/// from the first pass to place and write them. Each vertex has one record, at its owner (Owners): where
 /// the vertex first appears, its home, the sites holding it. A part of a shuffled file touches nearly every vertex
 /// of the graph, so a part's vertices ask their owners, in rounds of one chunk per rank, and every record is held
 /// once among the ranks.
@@ -503,27 +272,25 @@ public:
             throw std::logic_error("HDRF in batches places the pairs pass 1 kept");
         m_replicas.assign(m_owned.size(), 0);
         m_inSites.assign(m_owned.size(), 0);
-        m_degree.assign(m_owned.size(), 0);
         for (std::uint32_t slot = 0; slot < m_owned.size(); ++slot)
             m_replicas[slot] = 1ull << m_home[slot];
         m_sites.assign(m_edges, 0);
         const HdrfBatches schedule(total(m_edgeCounts), batch);
         HdrfLoads loads(static_cast<int>(m_endings.size()));
         HdrfBlock block(lambda);
-        const std::uint64_t batches = schedule.batches();
-        for (std::uint64_t k = 0; k < batches && nextRound(); ++k) {
-            m_feedback.setProgress(0.3 + 0.3 * static_cast<double>(k) / static_cast<double>(batches),
+        HdrfRankBatches batches({m_ranks, m_owners, m_owned, m_replicas, m_inSites}, m_edgeCounts, m_sites);
+        const std::uint64_t count = schedule.batches();
+        for (std::uint64_t k = 0; k < count && nextRound(); ++k) {
+            m_feedback.setProgress(0.3 + 0.3 * static_cast<double>(k) / static_cast<double>(count),
                                    "placing edges in batches");
-            placeBatch(schedule, k, m_pairs, block, loads);
+            batches.place(schedule, k, m_pairs, block, loads);
         }
         if (m_canceled)
             return makeError(ErrorCode::Canceled, "canceled");
         if (auto agreed = agreeOnFileError(m_ranks,
-                                           m_unknownAsked ? Status(fileChanged(m_request.graphPath)) : Status{});
+                                           batches.unknownAsked() ? Status(fileChanged(m_request.graphPath)) : Status{});
             !agreed)
             return agreed;
-        std::vector<std::uint32_t>().swap(m_degree);
-        std::vector<std::vector<std::uint32_t>>().swap(m_askedSlots);
         countEdgeBytes();
         return {};
     }
@@ -813,205 +580,6 @@ private:
             m_edgeBytes += perSite[s] * m_endings[s].size();
     }
 
-    /// The blocks of a batch of HDRF that start in this rank's part (HdrfBatches), with the ends of them that the
-    /// next ranks hold (tails), which those ranks send here: a block is placed in order by one rank.
-    struct Block {
-        std::uint64_t begin = 0;          ///< where it starts in the stream
-        std::vector<std::uint32_t> pairs; ///< its edges in order: this rank's, then the tails
-        std::size_t own = 0;              ///< how many are this rank's
-        std::size_t place = 0;            ///< the place of the first in the part
-        std::vector<std::uint8_t> sites;
-    };
-    /// A tail, as its block's rank received it (`rank` sent it, `at` is its first edge's place in the block) or as
-    /// its rank sent it (to `rank`, `at` is its first edge's place in the part).
-    struct Tail {
-        std::size_t rank = 0, block = 0, at = 0, count = 0;
-    };
-
-    /// The rank whose part holds edge `e` of the stream.
-    std::size_t rankOfEdge(std::uint64_t e) const
-    {
-        std::uint64_t end = 0;
-        for (std::size_t r = 0; r < m_edgeCounts.size(); ++r) {
-            end += m_edgeCounts[r];
-            if (e < end)
-                return r;
-        }
-        throw std::runtime_error("an edge beyond the stream's end");
-    }
-
-    /// A batch of HDRF (see placeEdgesInBatches): this rank's blocks gather their tails, ask the owners of their
-    /// vertices for their state at the batch's start, are placed in order, and send the tails' sites back.
-    void placeBatch(const HdrfBatches& schedule, std::uint64_t k, const PartPairs& pairs, HdrfBlock& block,
-                    HdrfLoads& loads)
-    {
-        const int size = m_ranks.size();
-        const std::uint64_t first = before(m_edgeCounts, m_ranks.rank());
-        std::vector<Block> blocks;
-        std::vector<Tail> sent;
-        Outbox tails(size);
-        schedule.forEachRun(k, first, first + m_edges, [&](std::uint64_t begin, std::uint64_t end, std::uint64_t at) {
-            const std::size_t place = begin - first, count = end - begin;
-            if (begin == at) {
-                Block& b = blocks.emplace_back();
-                b.begin = at;
-                b.pairs.reserve(2 * count);
-                pairs.forEach(place, count, [&](std::uint32_t u, std::uint32_t v) {
-                    b.pairs.push_back(u);
-                    b.pairs.push_back(v);
-                });
-                b.own = count;
-                b.place = place;
-                return;
-            }
-            const std::size_t owner = rankOfEdge(at);
-            sent.push_back({owner, 0, place, count});
-            tails.put(owner, at);
-            tails.put(owner, std::uint64_t{count});
-            pairs.forEach(place, count, [&](std::uint32_t u, std::uint32_t v) {
-                tails.put(owner, u);
-                tails.put(owner, v);
-            });
-        });
-        // The tails arrive in rank order, which is stream order.
-        std::vector<Tail> received;
-        const auto arrived = tails.exchange(m_ranks);
-        for (std::size_t from = 0; from < arrived.size(); ++from) {
-            Unpacker in(arrived[from]);
-            for (std::size_t read = 0; read < arrived[from].size();) {
-                const auto at = in.get<std::uint64_t>();
-                const auto count = in.get<std::uint64_t>();
-                const auto it = std::lower_bound(blocks.begin(), blocks.end(), at,
-                                                 [](const Block& b, std::uint64_t x) { return b.begin < x; });
-                if (it == blocks.end() || it->begin != at)
-                    throw std::runtime_error("a rank sent the tail of a block this rank does not start");
-                received.push_back({from, static_cast<std::size_t>(it - blocks.begin()), it->pairs.size() / 2, count});
-                for (std::uint64_t i = 0; i < 2 * count; ++i)
-                    it->pairs.push_back(in.get<std::uint32_t>());
-                read += 16 + 8 * count;
-            }
-        }
-        placeBlocks(blocks, block, loads);
-        // Each tail's sites go back to the rank that holds its edges.
-        Outbox back(size);
-        for (const Tail& t : received)
-            for (std::size_t i = 0; i < t.count; ++i)
-                back.put(t.rank, blocks[t.block].sites[t.at + i]);
-        const auto sites = back.exchange(m_ranks);
-        std::vector<std::size_t> next(static_cast<std::size_t>(size), 0);
-        for (const Tail& t : sent) {
-            if (next[t.rank] + t.count > sites[t.rank].size())
-                throw std::runtime_error("a rank sent fewer sites than its tails had edges");
-            std::memcpy(m_sites.data() + t.at, sites[t.rank].data() + next[t.rank], t.count);
-            next[t.rank] += t.count;
-        }
-    }
-
-    /// Places a batch's blocks: their vertices' owners answer with each one's replica sites and degree at the
-    /// batch's start, each block is placed in order (HdrfBlock), the owners learn the sites and degrees gained, and
-    /// every rank the loads.
-    void placeBlocks(std::vector<Block>& blocks, HdrfBlock& block, HdrfLoads& loads)
-    {
-        const int size = m_ranks.size();
-        Outbox questions(size);
-        m_endOwners.clear();
-        for (const Block& b : blocks)
-            for (const std::uint32_t id : b.pairs) {
-                const auto owner = static_cast<std::uint16_t>(m_owners.of(id));
-                m_endOwners.push_back(owner);
-                questions.put(owner, id);
-            }
-        auto asked = questions.exchange(m_ranks);
-        // The owners answer with each vertex's replica sites and degree (no sites: a vertex pass 1 did not see).
-        constexpr std::size_t kAnswer = 12;
-        m_askedSlots.resize(static_cast<std::size_t>(size));
-        for (std::size_t from = 0; from < asked.size(); ++from) {
-            std::string& bytes = asked[from];
-            const Values<std::uint32_t> ids(bytes);
-            std::string answer(kAnswer * ids.size(), '\0');
-            auto& slots = m_askedSlots[from];
-            slots.resize(ids.size());
-            for (std::size_t k = 0; k < ids.size(); ++k) {
-                if (k + kAhead < ids.size())
-                    m_owned.prefetch(m_owners.indexOf(ids[k + kAhead]));
-                slots[k] = m_owned.find(m_owners.indexOf(ids[k]));
-            }
-            // The records are loaded ahead once their slots are known.
-            for (std::size_t k = 0; k < ids.size(); ++k) {
-                if (k + kAhead < ids.size() && slots[k + kAhead] != OwnedSlots::kAbsent) {
-                    __builtin_prefetch(&m_replicas[slots[k + kAhead]]);
-                    __builtin_prefetch(&m_degree[slots[k + kAhead]]);
-                }
-                const std::uint32_t slot = slots[k];
-                const std::uint64_t replicas = slot == OwnedSlots::kAbsent ? 0 : m_replicas[slot];
-                const std::uint32_t degree = slot == OwnedSlots::kAbsent ? 0 : m_degree[slot];
-                std::memcpy(answer.data() + kAnswer * k, &replicas, 8);
-                std::memcpy(answer.data() + kAnswer * k + 8, &degree, 4);
-            }
-            bytes = std::move(answer);
-        }
-        const auto answers = m_ranks.exchange(asked);
-        std::vector<std::size_t> next(static_cast<std::size_t>(size), 0);
-        const auto stateOf = [&](std::uint16_t owner, std::uint64_t& replicas, std::uint32_t& degree) {
-            if (next[owner] + kAnswer > answers[owner].size())
-                throw std::runtime_error("an owner answered fewer vertices than asked");
-            std::memcpy(&replicas, answers[owner].data() + next[owner], 8);
-            std::memcpy(&degree, answers[owner].data() + next[owner] + 8, 4);
-            next[owner] += kAnswer;
-        };
-        Outbox gained(size);
-        std::vector<std::uint64_t> placed(m_endings.size(), 0);
-        std::size_t end = 0;
-        for (Block& b : blocks) {
-            const std::size_t edges = b.pairs.size() / 2;
-            block.start(loads, edges);
-            b.sites.assign(edges, 0);
-            for (std::size_t i = 0; i < edges; ++i) {
-                const std::uint32_t u = b.pairs[2 * i], v = b.pairs[2 * i + 1];
-                const std::uint16_t ownerU = m_endOwners[end++], ownerV = m_endOwners[end++];
-                std::uint64_t ru = 0, rv = 0;
-                std::uint32_t du = 0, dv = 0;
-                stateOf(ownerU, ru, du);
-                stateOf(ownerV, rv, dv);
-                if (ru == 0 || rv == 0) {
-                    m_unknownAsked = true;
-                    gained.put(ownerU, kNoHome);
-                    gained.put(ownerV, kNoHome);
-                    continue;
-                }
-                const auto site = static_cast<std::uint8_t>(block.place(u, ru, du, v, rv, dv));
-                b.sites[i] = site;
-                ++placed[site];
-                // A site gained for each vertex asked, in the order asked: the owner knows the slots.
-                gained.put(ownerU, site);
-                gained.put(ownerV, static_cast<std::uint8_t>(site | kInEdge));
-            }
-            std::memcpy(m_sites.data() + b.place, b.sites.data(), b.own);
-        }
-        const auto codes = gained.exchange(m_ranks);
-        for (std::size_t from = 0; from < codes.size(); ++from) {
-            const auto& slots = m_askedSlots[from];
-            if (codes[from].size() != slots.size())
-                throw std::runtime_error("a rank sent the sites of other vertices than it asked about");
-            for (std::size_t k = 0; k < slots.size(); ++k) {
-                const auto code = static_cast<std::uint8_t>(codes[from][k]);
-                if (code == kNoHome)
-                    continue;
-                const std::uint32_t slot = slots[k];
-                if (k + kAhead < slots.size() && slots[k + kAhead] != OwnedSlots::kAbsent) {
-                    __builtin_prefetch(&m_replicas[slots[k + kAhead]], 1);
-                    __builtin_prefetch(&m_degree[slots[k + kAhead]], 1);
-                }
-                const std::uint64_t bit = 1ull << (code & ~kInEdge);
-                m_replicas[slot] |= bit;
-                if (code & kInEdge)
-                    m_inSites[slot] |= bit;
-                ++m_degree[slot];
-            }
-        }
-        loads.add(sumOnEveryRank(m_ranks, placed));
-    }
-
     /// The owned index of the id at byte `at` of a message.
     std::uint32_t indexAt(const std::string& bytes, std::size_t at) const
     {
@@ -1035,10 +603,8 @@ private:
     std::vector<std::uint32_t> m_place;   ///< its place among its holder's vertices
     std::vector<std::uint8_t> m_home;
     std::vector<std::uint64_t> m_replicas, m_inSites;
-    std::vector<std::uint32_t> m_degree;                  ///< HDRF in batches: the edges placed so far
-    bool m_keepPairs = false;                             ///< HDRF in batches: pass 1 keeps the part's edges ...
-    PartPairs m_pairs;                                    ///< ... here
-    std::vector<std::vector<std::uint32_t>> m_askedSlots; ///< the slots each rank asked about in a batch, in order
+    bool m_keepPairs = false; ///< HDRF in batches: pass 1 keeps the part's edges ...
+    PartPairs m_pairs;        ///< ... here
     // The vertices this rank holds (orderVertices), in order of first appearance, and their homes.
     std::vector<std::uint32_t> m_held;
     std::vector<std::uint8_t> m_heldHome;
