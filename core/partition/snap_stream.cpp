@@ -309,20 +309,11 @@ std::string overRanksRefusal(const std::string& algorithm)
         + "' places each edge from those placed before it): start it without mpirun";
 }
 
-Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request, const Feedback& feedback)
+namespace {
+
+/// partitionSnapStream in one process: the placer's stream on every core.
+Expected<SnapStreamResult> streamInOneProcess(const SnapStreamRequest& request, const Feedback& feedback)
 {
-    if (!canStreamSnap(request.algorithm, request.profile))
-        return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
-    const bool batched = request.algorithm == "hdrf" && request.values.integer("batch") > 0;
-    // Hash and HDRF in batches split over ranks (partitionSnapOverRanks); a rank of HDRF in batches also holds its
-    // edges (8 bytes each) and its vertices' degrees.
-    held_share::begin(splitsSnapOverRanks(request.algorithm, request.values), batched ? 9.0 : 1.0,
-                      batched ? 79.0 : 75.0);
-    if (feedback.ranks().size() > 1)
-        return partitionSnapOverRanks(request, feedback);
-    // In one process HDRF in batches needs every edge at once: it runs on the graph in memory (placeHdrfInBatches).
-    if (batched)
-        return makeError(ErrorCode::Internal, "partitionSnapStream runs HDRF in batches only over ranks");
     const auto start = Clock::now();
     const auto& topology = *request.topology;
     auto network = cost::GasNetwork::fromTopology(topology);
@@ -393,6 +384,25 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
     result.placedSeconds = stream.placedSeconds();
     result.wholeSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
+}
+
+} // namespace
+
+Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request, const Feedback& feedback)
+{
+    if (!canStreamSnap(request.algorithm, request.profile))
+        return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
+    const bool batched = request.algorithm == "hdrf" && request.values.integer("batch") > 0;
+    // Hash and HDRF in batches split over ranks (partitionSnapOverRanks); a rank of HDRF in batches also holds its
+    // edges (8 bytes each) and its vertices' degrees.
+    held_share::begin(splitsSnapOverRanks(request.algorithm, request.values), batched ? 9.0 : 1.0,
+                      batched ? 79.0 : 75.0);
+    if (feedback.ranks().size() > 1)
+        return partitionSnapOverRanks(request, feedback);
+    // In one process HDRF in batches needs every edge at once: it runs on the graph in memory (placeHdrfInBatches).
+    if (batched)
+        return makeError(ErrorCode::Internal, "partitionSnapStream runs HDRF in batches only over ranks");
+    return streamInOneProcess(request, feedback);
 }
 
 } // namespace meridian::partition

@@ -94,7 +94,9 @@ private Q_SLOTS:
         meridian::cli::OutOfMemory hdrf = at;
         hdrf.splits = false;
         said = outOfMemoryMessage(hdrf);
-        QVERIFY2(said.ends_with(": give the process more memory (only hash and HDRF in batches split a graph over ranks)"), said.c_str());
+        QVERIFY2(said.ends_with(
+                     ": give the process more memory (only hash and HDRF in batches split a graph over ranks)"),
+                 said.c_str());
         // A command that does not say what it read.
         at.held = {};
         QCOMPARE(outOfMemoryMessage(at),
