@@ -68,6 +68,8 @@ public:
     {}
 
     std::uint64_t batches() const { return m_stretch == 0 ? 0 : (m_stretch + m_block - 1) / m_block; }
+    /// The most edges a batch places: a block from each stretch.
+    std::uint64_t batchEdges() const { return kStretches * m_block; }
 
     /// Calls `run(begin, end, blockBegin)` for the edges [begin, end) of each block of batch k within [first, last),
     /// in stream order; blockBegin is where the block starts, before `first` when the block starts before it.
