@@ -92,7 +92,8 @@ QString runExplanationHtml(const document::ProjectDocument& document, const docu
         h += "<p>" + tr("A what-if derived from run #%1: %2").arg(run.derivedFrom).arg(esc(run.derivation)) + "</p>";
     h += "<p><b>" + tr("Parameters") + ":</b> "
         + (run.params.values().empty() ? tr("defaults") : esc(run.params.toString())) + "<br><b>" + tr("Seed")
-        + ":</b> " + QString::number(run.seed) + "<br><b>" + tr("Mapper runtime") + ":</b> "
+        + ":</b> " + QString::number(run.seed) + "<br><b>"
+        + (run.kind == document::RunKind::Mapping ? tr("Mapper runtime") : tr("Runtime")) + ":</b> "
         + report::formatQuantity(run.runtimeSeconds, "s") + "</p>";
     h += "<h4>" + tr("Metrics") + "</h4><table cellspacing='0' cellpadding='2'>";
     for (const auto& m : run.metrics)
