@@ -113,10 +113,12 @@ void addPartitionOptions(QCommandLineParser& parser)
         {"algorithm", "Partitioner: hash, greedy, hdrf, graph-h, g-cut, geo-cut (default).", "id", "geo-cut"});
     parser.addOption(
         {"homes", "Home site of each vertex: 'vertex site' lines; vertices not listed get a random home.", "file"});
+    parser.addOption({"homes-seed", "Seed of the random homes (default: --seed).", "n"});
     parser.addOption({"out", "Write the edge partition (src dst site per line).", "file"});
     parser.addOption({"masters", "Write the master site of every vertex.", "file"});
     parser.addOption({"no-cache", "Do not read or write the binary edge cache."});
     addSiteOptions(parser);
+    addProgressOption(parser);
 }
 
 } // namespace
@@ -136,6 +138,12 @@ int runPartition(const QStringList& arguments)
     if (!format)
         return report(format.error());
     request.format = *format;
+    if (parser.isSet("homes-seed")) {
+        bool ok = false;
+        request.homesSeed = parser.value("homes-seed").toULongLong(&ok);
+        if (!ok)
+            return usageError("--homes-seed must be a non-negative integer");
+    }
     Registry<partition::Partitioner> registry;
     partition::registerBuiltinPartitioners(registry);
     request.algorithm = parser.value("algorithm").toStdString();
@@ -149,7 +157,7 @@ int runPartition(const QStringList& arguments)
     request.homesPath = optionalPath(parser, "homes");
     request.edgesPath = parser.value("out").toStdString();
     request.mastersPath = optionalPath(parser, "masters");
-    Feedback feedback;
+    Feedback feedback(progressPrinter(parser));
     feedback.setRanks(commandRanks());
     auto result = ops::partitionFiles(request, registry, feedback);
     if (!result)

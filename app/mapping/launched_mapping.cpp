@@ -7,135 +7,12 @@
 #include "core/io/text_file.h"
 
 #include <QDir>
-#include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
-#include <QTemporaryDir>
-
-#include <charconv>
-#include <csignal>
-#include <deque>
-#include <variant>
-
-#include <sys/types.h>
-#include <unistd.h>
 
 namespace meridian::ops {
 
 namespace {
 
 std::string local(const QString& text) { return text.toStdString(); }
-
-/// A parameter as `name=value`, a real written in the fewest digits that read back as the same double.
-QString assignment(const std::string& name, const ParamValue& value)
-{
-    std::string text;
-    if (const auto* real = std::get_if<double>(&value)) {
-        char buffer[32];
-        const auto end = std::to_chars(buffer, buffer + sizeof buffer, *real).ptr;
-        text.assign(buffer, end);
-    } else {
-        text = paramValueToString(value);
-    }
-    return QString::fromStdString(name + "=" + text);
-}
-
-/// The launched command's standard error as it arrives: progress lines go to the feedback, the others are kept
-/// (the last kKeptLines) for an error message.
-class ErrorStream {
-public:
-    explicit ErrorStream(const Feedback& feedback)
-        : m_feedback(feedback)
-    {}
-    void add(const QByteArray& bytes)
-    {
-        m_pending += bytes;
-        for (qsizetype end = m_pending.indexOf('\n'); end >= 0; end = m_pending.indexOf('\n')) {
-            line(m_pending.left(end));
-            m_pending.remove(0, end + 1);
-        }
-    }
-    void finish()
-    {
-        if (!m_pending.isEmpty())
-            line(m_pending);
-        m_pending.clear();
-    }
-    /// meridian-cli's last lines, else the launcher's, joined.
-    std::string tail() const
-    {
-        std::string text;
-        for (const QString& l : m_own.empty() ? m_other : m_own) {
-            if (!text.empty())
-                text += '\n';
-            text += local(l);
-        }
-        return text;
-    }
-
-private:
-    static constexpr std::size_t kKeptLines = 12;
-    void line(const QByteArray& text)
-    {
-        QJsonParseError error{};
-        const QJsonDocument json = QJsonDocument::fromJson(text, &error);
-        const QJsonObject o = json.object();
-        if (error.error == QJsonParseError::NoError && o.value("progress").isDouble() && o.value("stage").isString()) {
-            m_feedback.setProgress(o.value("progress").toDouble(), local(o.value("stage").toString()));
-            return;
-        }
-        if (text.trimmed().isEmpty())
-            return;
-        // meridian-cli's own lines are kept apart: a launcher's banners after an abort would push them out.
-        std::deque<QString>& kept = text.startsWith("meridian-cli:") ? m_own : m_other;
-        kept.push_back(QString::fromUtf8(text).trimmed());
-        if (kept.size() > kKeptLines)
-            kept.pop_front();
-    }
-    const Feedback& m_feedback;
-    QByteArray m_pending;
-    std::deque<QString> m_own;   ///< meridian-cli's last lines (its errors)
-    std::deque<QString> m_other; ///< the launcher's
-};
-
-/// Runs `command` to its end under the feedback's cancellation; its standard output goes to `outputFile`.
-Status runLauncher(const QStringList& command, const QString& outputFile, ErrorStream& errors, const Feedback& feedback)
-{
-    QProcess process;
-    process.setProgram(command.front());
-    process.setArguments(command.mid(1));
-    process.setStandardOutputFile(outputFile);
-    process.setStandardInputFile(QProcess::nullDevice());
-    // A process group of its own: a cancel reaches the launcher and whatever it started here (mpirun's ranks).
-    process.setChildProcessModifier([] { ::setpgid(0, 0); });
-    process.start();
-    if (!process.waitForStarted(30000))
-        return makeError(ErrorCode::Io,
-                         "cannot start the launcher '" + local(command.front()) + "': " + local(process.errorString()));
-    while (!process.waitForFinished(50)) {
-        if (process.state() == QProcess::NotRunning)
-            break;
-        errors.add(process.readAllStandardError());
-        if (feedback.isCanceled()) {
-            // mpirun and srun pass SIGTERM on to their ranks, here and on other nodes; what is left of the group
-            // after 2 s is killed.
-            const auto group = static_cast<pid_t>(process.processId());
-            ::kill(-group, SIGTERM);
-            if (!process.waitForFinished(2000))
-                ::kill(-group, SIGKILL);
-            process.waitForFinished(2000);
-            return makeError(ErrorCode::Canceled, "canceled");
-        }
-    }
-    errors.add(process.readAllStandardError());
-    errors.finish();
-    if (process.exitStatus() == QProcess::CrashExit)
-        return makeError(ErrorCode::Io, "the launcher stopped: " + local(process.errorString()));
-    if (process.exitCode() != 0)
-        return makeError(ErrorCode::Io, "the launcher exited with status " + std::to_string(process.exitCode()));
-    return {};
-}
 
 /// Saves what the command reads into the job folder: the project snapshot and a start placement.
 Status saveInputs(const MappingRequest& request, const QDir& folder)
@@ -169,18 +46,6 @@ Expected<document::Run> readRun(const MappingRequest& request, const QString& pa
 
 Expected<QString> cliProgram() { return document::installedProgram("meridian-cli", "MERIDIAN_CLI"); }
 
-QString shellLine(const QStringList& words)
-{
-    QStringList quoted;
-    for (QString word : words) {
-        if (!word.isEmpty() && !word.contains(' ') && !word.contains('"') && !word.contains('\''))
-            quoted << word;
-        else
-            quoted << '"' + word.replace('"', "\"\"\"") + '"';
-    }
-    return quoted.join(' ');
-}
-
 bool splitsOverRanks(const std::string& algorithm, const ParamValues& params)
 {
     return algorithm == "monte-carlo"
@@ -188,87 +53,59 @@ bool splitsOverRanks(const std::string& algorithm, const ParamValues& params)
             && params.flag("parallel"));
 }
 
-Status checkLauncher(const MappingRequest& request, const LauncherSettings& settings)
+Status checkLauncher(const MappingRequest& request, const jobs::LauncherSettings& settings)
 {
-    if (QProcess::splitCommand(settings.launcher).isEmpty())
-        return makeError(ErrorCode::InvalidInput,
-                         "no launcher: give the command that starts meridian-cli, for example 'mpirun -np {N}'");
-    if (settings.ranks < 1)
-        return makeError(ErrorCode::InvalidInput, "a launched run needs at least 1 rank");
+    if (auto checked = jobs::checkLauncherSettings(settings); !checked)
+        return checked;
     if (settings.ranks > 1 && !splitsOverRanks(request.algorithm, request.params))
         return makeError(ErrorCode::InvalidInput,
                          request.algorithm
                              + " runs whole in one process: launch it with 1 rank (monte-carlo splits its samples "
                                "over several, and scotch-bw and scotch-lat with parallel=true their graph)");
-    if (settings.cliProgram.isEmpty())
-        return makeError(ErrorCode::InvalidInput, "no meridian-cli program for the launcher to start");
     return {};
 }
 
-Expected<QStringList> launchedMapCommand(const MappingRequest& request, const LauncherSettings& settings,
+Expected<QStringList> launchedMapCommand(const MappingRequest& request, const jobs::LauncherSettings& settings,
                                          const QString& jobFolder)
 {
     if (auto checked = checkLauncher(request, settings); !checked)
         return checked.error();
-    QStringList command = QProcess::splitCommand(settings.launcher);
-    for (QString& word : command)
-        word.replace("{N}", QString::number(settings.ranks));
+    QStringList command = jobs::launcherWords(settings);
     const QDir folder(jobFolder);
     command << settings.cliProgram << "map"
             << "--project" << folder.filePath("project.meridian") << "--application"
             << QString::fromStdString(request.application) << "--algorithm" << QString::fromStdString(request.algorithm)
             << "--seed" << QString::number(request.seed);
     for (const auto& [name, value] : request.params.values())
-        command << "--param" << assignment(name, value);
+        command << "--param" << jobs::paramAssignment(name, value);
     if (request.start)
         command << "--start" << folder.filePath("start.csv");
     command << "--run-out" << folder.filePath("run.json") << "--progress";
     return command;
 }
 
-Expected<document::Run> runMappingLaunched(const MappingRequest& request, const LauncherSettings& settings,
+Expected<document::Run> runMappingLaunched(const MappingRequest& request, const jobs::LauncherSettings& settings,
                                            const Feedback& feedback)
 {
     if (auto checked = checkLauncher(request, settings); !checked)
         return checked.error();
-    if (!QFileInfo(settings.workFolder).isDir())
-        return makeError(ErrorCode::InvalidInput,
-                         "the work folder '" + local(settings.workFolder)
-                             + "' is not a folder (it must exist, and the "
-                               "launcher's nodes must see it)");
-    QTemporaryDir job(QDir(settings.workFolder).filePath("meridian-job-XXXXXX"));
-    if (!job.isValid())
-        return makeError(ErrorCode::Io,
-                         "cannot create a folder in " + local(settings.workFolder) + ": " + local(job.errorString()));
-    job.setAutoRemove(false);
-    const QDir folder(job.path());
-    auto command = launchedMapCommand(request, settings, folder.path());
-    Status ran = command ? saveInputs(request, folder) : Status(command.error());
-    ErrorStream errors(feedback);
-    if (ran) {
-        feedback.setProgress(0.0, "waiting for the launcher");
-        ran = runLauncher(*command, folder.filePath("output.json"), errors, feedback);
-    }
-    Expected<document::Run> run = ran ? readRun(request, folder.filePath("run.json"))
-                                      : Expected<document::Run>(ran.error());
-    if (run) {
-        const QStringList launcher = command->mid(0, QProcess::splitCommand(settings.launcher).size());
-        run->notes.push_back("computed by meridian-cli under " + local(shellLine(launcher)));
-    }
-    if (run && request.simulateSmallRuns)
-        if (auto simulated = simulateIfSmall(*run, *request.project, request.completeNetwork, feedback); !simulated)
-            run = simulated.error();
-    if (run || run.error().code == ErrorCode::Canceled) {
-        job.remove();
+    const auto prepare = [&](const QDir& folder) -> Expected<QStringList> {
+        auto command = launchedMapCommand(request, settings, folder.path());
+        if (auto saved = command ? saveInputs(request, folder) : Status{}; !saved)
+            return saved.error();
+        return command;
+    };
+    const auto readBack = [&](const QDir& folder) -> Expected<document::Run> {
+        auto run = readRun(request, folder.filePath("run.json"));
+        if (!run)
+            return run;
+        run->notes.push_back("computed by meridian-cli under " + local(jobs::shellLine(jobs::launcherWords(settings))));
+        if (request.simulateSmallRuns)
+            if (auto simulated = simulateIfSmall(*run, *request.project, request.completeNetwork, feedback); !simulated)
+                return simulated.error();
         return run;
-    }
-    Error error = run.error();
-    if (!errors.tail().empty())
-        error.message += "; it printed:\n" + errors.tail();
-    if (command)
-        error.message += "\ncommand: " + local(shellLine(*command));
-    error.message += "\nits files are kept in " + local(folder.path());
-    return error;
+    };
+    return jobs::runLaunched<document::Run>(settings, prepare, readBack, feedback);
 }
 
 } // namespace meridian::ops

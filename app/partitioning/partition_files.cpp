@@ -106,6 +106,7 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
     stream.algorithm = request.algorithm;
     stream.values = out.params;
     stream.seed = request.settings.seed;
+    stream.homesSeed = request.homesSeed.value_or(request.settings.seed);
     auto result = partition::partitionSnapStream(stream, feedback);
     if (!result)
         return result.error();
@@ -159,7 +160,8 @@ Expected<PartitionFilesResult> loadAndPartition(const PartitionFilesRequest& req
             return h.error();
         home = std::move(*h);
     }
-    const std::size_t random = partition::assignRandomHomes(home, topology.siteCount(), request.settings.seed);
+    const std::size_t random = partition::assignRandomHomes(home, topology.siteCount(),
+                                                            request.homesSeed.value_or(request.settings.seed));
     auto problem = partition::PartitionProblem::create(*graph, topology, profile, home, request.settings.budgetUsd);
     if (!problem)
         return problem.error();
@@ -270,6 +272,13 @@ Status checkPartitioning(const std::string& algorithm, const GasSettings& settin
         });
 }
 
+bool partitionSplitsOverRanks(const std::string& algorithm, const ParamValues& values, io::GraphFormat format,
+                              bool budget, const cost::TrafficProfile& profile)
+{
+    return format == io::GraphFormat::Snap && !budget && partition::canStreamSnap(algorithm, profile)
+        && partition::splitsSnapOverRanks(algorithm, values);
+}
+
 Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& request,
                                               const Registry<partition::Partitioner>& registry,
                                               const Feedback& feedback)
@@ -295,7 +304,7 @@ Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& reque
     const bool online = request.format == io::GraphFormat::Snap && !settings.budgetUsd
         && partition::canStreamSnap(request.algorithm, *profile);
     const bool overRanks = feedback.ranks().size() > 1;
-    if (overRanks && online && !partition::splitsSnapOverRanks(request.algorithm, out.params))
+    if (overRanks && online && !partitionSplitsOverRanks(request.algorithm, out.params, request.format, false, *profile))
         return makeError(ErrorCode::InvalidInput, partition::overRanksRefusal(request.algorithm));
     if (overRanks && !online)
         return makeError(ErrorCode::InvalidInput,

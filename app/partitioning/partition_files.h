@@ -34,6 +34,12 @@ struct GasSettings {
 Status checkPartitioning(const std::string& algorithm, const GasSettings& settings,
                          const Registry<partition::Partitioner>& registry);
 
+/// Whether `partition` splits its work over the ranks of an MPI launcher's job: hash, or HDRF in batches, streamed
+/// from a SNAP file without a budget under a combining profile (pagerank, sssp). Under more than one rank anything
+/// else is refused.
+bool partitionSplitsOverRanks(const std::string& algorithm, const ParamValues& values, io::GraphFormat format,
+                              bool budget, const cost::TrafficProfile& profile);
+
 /// `meridian-cli partition`: a graph file partitioned across the sites, written as `src dst site` lines (and the
 /// masters as `vertex site` lines). A SNAP file partitioned by an online placer without a budget is streamed
 /// (partition::partitionSnapStream): read, placed and written at once.
@@ -43,6 +49,9 @@ struct PartitionFilesRequest {
     io::GraphFormat format = io::GraphFormat::Snap;
     bool useCache = true;  ///< read and write the binary edge cache
     std::string homesPath; ///< `vertex site` lines; "": every home drawn at random
+    /// The seed of the homes drawn for the vertices the homes file does not list; none: settings.seed. A project's
+    /// graph keeps its own (document::GraphInput::homesSeed).
+    std::optional<std::uint64_t> homesSeed;
     std::string algorithm = "geo-cut";
     std::string edgesPath;   ///< required
     std::string mastersPath; ///< "": not written

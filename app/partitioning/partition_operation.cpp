@@ -95,6 +95,26 @@ document::Run newDerivedRun(const PartitionRequest& base, const document::Run& p
     return run;
 }
 
+/// Measures a run's partition (measurePartition), adds the cost bound when there is one and keeps the partition.
+Expected<document::Run> measured(document::Run run, const partition::PartitionProblem& problem,
+                                 model::EdgePartition partition, std::optional<double> bound, const Feedback& feedback)
+{
+    feedback.setProgress(1.0, "measuring");
+    measurePartition(run, problem, partition, [&feedback] { return feedback.isCanceled(); });
+    if (bound) {
+        run.metrics.push_back({"cost_bound_usd", "Lowest possible cost", "USD", *bound});
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "No partition can cost less than %.6g USD per iteration (a lower bound from a relaxation).",
+                      *bound);
+        run.notes.emplace_back(text);
+    }
+    if (feedback.isCanceled())
+        return makeError(ErrorCode::Canceled, "canceled");
+    run.partition = std::make_shared<const model::EdgePartition>(std::move(partition));
+    return run;
+}
+
 } // namespace
 
 Expected<document::LoadedGraph> readProjectGraph(const document::Project& project, const std::string& name,
@@ -228,20 +248,32 @@ Expected<document::Run> runPartition(const PartitionRequest& request, const Regi
     run.notes = std::move(result.notes);
     if (feedback.isCanceled())
         return makeError(ErrorCode::Canceled, "canceled");
-    feedback.setProgress(1.0, "measuring");
-    measurePartition(run, *prepared.problem, result.partition, [&feedback] { return feedback.isCanceled(); });
-    if (bound) {
-        run.metrics.push_back({"cost_bound_usd", "Lowest possible cost", "USD", *bound});
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "No partition can cost less than %.6g USD per iteration (a lower bound from a relaxation).",
-                      *bound);
-        run.notes.emplace_back(text);
-    }
-    if (feedback.isCanceled())
-        return makeError(ErrorCode::Canceled, "canceled");
-    run.partition = std::make_shared<const model::EdgePartition>(std::move(result.partition));
-    return run;
+    return measured(std::move(run), *prepared.problem, std::move(result.partition), bound, feedback);
+}
+
+Expected<document::Run> runFromPartitionFiles(const PartitionRequest& request, const PartitionComputedElsewhere& files,
+                                              const Feedback& feedback)
+{
+    Prepared prepared;
+    if (auto s = prepare(request, feedback, prepared); !s)
+        return s.error();
+    const model::Graph& graph = prepared.loaded.graph;
+    const auto& topology = request.project->topology;
+    auto partition = io::readEdgePartitionOf(files.edgesPath, graph, topology);
+    if (!partition)
+        return partition.error();
+    if (auto read = io::readMasters(files.mastersPath, graph, topology, *partition); !read)
+        return read.error();
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
+        if (partition->masterSite[v] == 0xFF)
+            return makeError(ErrorCode::InvalidInput,
+                             "vertex " + std::to_string(graph.originalId[v]) + " of graph '" + request.graph
+                                 + "' has no master",
+                             SourceLocation{files.mastersPath, 0, 0});
+    document::Run run = newPartitionRun(request);
+    run.runtimeSeconds = files.runtimeSeconds;
+    run.notes = files.notes;
+    return measured(std::move(run), *prepared.problem, std::move(*partition), files.costBound, feedback);
 }
 
 Expected<document::Run> runSiteRemoval(const SiteRemovalRequest& request, const Feedback& feedback)

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 // Partition runs of a project's graphs, and the what-ifs derived from them (sites removed, an edge batch applied).
 // The graph file itself is never changed: a run keeps its batches (Run::batches), and loadRunGraph rebuilds its graph
@@ -74,6 +75,22 @@ struct PartitionRequest {
 /// (streaming, refinement), "measuring".
 Expected<document::Run> runPartition(const PartitionRequest& request, const Registry<partition::Partitioner>& registry,
                                      const Feedback& feedback);
+
+/// A partition computed elsewhere (meridian-cli under a launcher): its files, as `partition --out --masters` writes
+/// them, and what it said of itself.
+struct PartitionComputedElsewhere {
+    std::string edgesPath;
+    std::string mastersPath;
+    double runtimeSeconds = 0.0;
+    std::vector<std::string> notes;
+    std::optional<double> costBound;
+};
+
+/// The run of `request` whose partition another process computed: reads the graph as runPartition does, reads the
+/// partition's files against it (io::readEdgePartitionOf: a line per edge, in the graph's order; every vertex has a
+/// master) and measures it as runPartition does. Progress stages: "reading the graph", "measuring".
+Expected<document::Run> runFromPartitionFiles(const PartitionRequest& request, const PartitionComputedElsewhere& files,
+                                              const Feedback& feedback);
 
 /// A what-if on a partition run: the same graph and settings with sites removed (Geo-Cut's data-centre removal).
 struct SiteRemovalRequest {

@@ -816,7 +816,7 @@ void MainWindow::launchWithDialog()
 {
     // A project not saved yet has no folder to offer: the dialog asks for one the launcher's nodes see.
     const QString folder = m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).path();
-    LaunchDialog dialog(m_runPanel->requests(), folder, this);
+    LaunchDialog dialog(m_runPanel->requests(), m_document->project(), folder, this);
     if (dialog.exec() == QDialog::Accepted)
         m_controller->submitLaunched(m_runPanel->requests(), dialog.settings());
 }

@@ -193,6 +193,41 @@ Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const 
     return std::make_pair(std::move(g), std::move(p));
 }
 
+Expected<model::EdgePartition> readEdgePartitionOf(const std::string& path, const model::Graph& graph,
+                                                   const model::Topology& topology)
+{
+    model::EdgePartition p;
+    p.edgeSite.reserve(graph.edgeCount());
+    std::size_t k = 0;
+    auto ok = forEachEdgeLine(path,
+                              [&](std::uint64_t a, std::uint64_t b, std::string_view line, std::size_t pos,
+                                  std::int64_t number) -> Status {
+                                  if (k == graph.edgeCount())
+                                      return parseError(path, static_cast<int>(number), 1,
+                                                        "more lines than the graph's " + std::to_string(k) + " edges");
+                                  const std::uint64_t src = graph.originalId[graph.src[k]];
+                                  const std::uint64_t dst = graph.originalId[graph.dst[k]];
+                                  if (a != src || b != dst)
+                                      return parseError(path, static_cast<int>(number), 1,
+                                                        "expected the graph's edge " + std::to_string(k + 1) + ", "
+                                                            + std::to_string(src) + " " + std::to_string(dst));
+                                  auto site = parseSiteName(path, number, line, pos, topology);
+                                  if (!site)
+                                      return site.error();
+                                  p.edgeSite.push_back(static_cast<std::uint8_t>(*site));
+                                  ++k;
+                                  return {};
+                              });
+    if (!ok)
+        return ok.error();
+    if (k != graph.edgeCount())
+        return makeError(ErrorCode::InvalidInput,
+                         std::to_string(k) + " lines for the graph's " + std::to_string(graph.edgeCount()) + " edges",
+                         SourceLocation{path, 0, 0});
+    p.masterSite.assign(graph.vertexCount, 0xFF);
+    return p;
+}
+
 Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology,
                    model::EdgePartition& partition)
 {

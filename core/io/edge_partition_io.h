@@ -79,6 +79,11 @@ Status writeMasters(const std::string& path, const model::Graph& graph, const mo
 /// would be) and the edge sites; masters are set to -1 (unknown) unless readMasters fills them.
 Expected<std::pair<model::Graph, model::EdgePartition>> readEdgePartition(const std::string& path,
                                                                           const model::Topology& topology);
+/// Reads an edge partition written by writeEdgePartition for `graph`: a line per edge, in the graph's order and with
+/// its original ids (a line with another edge is an error at that line), read into the edge sites; masters are set
+/// to -1 (unknown) unless readMasters fills them.
+Expected<model::EdgePartition> readEdgePartitionOf(const std::string& path, const model::Graph& graph,
+                                                   const model::Topology& topology);
 /// Reads masters written by writeMasters into `partition.masterSite` for the vertices of `graph`.
 Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology,
                    model::EdgePartition& partition);

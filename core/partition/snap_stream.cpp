@@ -336,7 +336,7 @@ Expected<SnapStreamResult> streamInOneProcess(const SnapStreamRequest& request, 
         masters.emplace(std::move(*created));
     }
     auto placer = makeOnlinePlacer(request.algorithm, request.values, request.seed, topology.siteCount());
-    StreamHomes homes(*homeLines, topology.siteCount(), request.seed);
+    StreamHomes homes(*homeLines, topology.siteCount(), request.homesSeed);
     Stream stream(request, *chunks, *placer, homes, *edges, masters ? &*masters : nullptr, feedback);
     FirstException thrown;
     feedback.executor().shareWork(std::max(1, feedback.executor().concurrency()),

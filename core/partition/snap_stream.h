@@ -21,7 +21,8 @@ struct SnapStreamRequest {
     cost::TrafficProfile profile; ///< a combining one (pagerank, sssp)
     std::string algorithm;        ///< one with an online placer: hash or hdrf
     ParamValues values;
-    std::uint64_t seed = 1;
+    std::uint64_t seed = 1;             ///< the placer's (hash's edge draws)
+    std::uint64_t homesSeed = 1;        ///< the homes drawn for the vertices the homes file does not list
     std::size_t chunkBytes = 16u << 20; ///< how the file is cut (tests cut small files into many chunks)
 };
 

@@ -740,7 +740,7 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
         return s.error();
     std::vector<io::HomeLine>().swap(homeLines);
     part.orderVertices();
-    StreamHomes homes({}, topology.siteCount(), request.seed);
+    StreamHomes homes({}, topology.siteCount(), request.homesSeed);
     part.giveHomes(homes);
     const Status placed = request.algorithm == "hdrf"
         ? part.placeEdgesInBatches(request.values.real("lambda"),

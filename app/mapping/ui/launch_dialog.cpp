@@ -1,5 +1,6 @@
 #include "app/mapping/ui/launch_dialog.h"
 
+#include "app/partitioning/launched_partition.h"
 #include "widgets/dialog_rows.h"
 
 #include <QDialogButtonBox>
@@ -16,8 +17,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace meridian::workbench {
 
 namespace {
@@ -29,17 +28,20 @@ constexpr const char* kCliKey = "launch/cli";
 
 } // namespace
 
-LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QString& defaultFolder, QWidget* parent)
+LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, std::shared_ptr<const document::Project> project,
+                           const QString& defaultFolder, QWidget* parent)
     : QDialog(parent)
     , m_requests(std::move(requests))
+    , m_project(std::move(project))
 {
     setWindowTitle(tr("Run on a Launcher"));
     setMinimumWidth(640);
     auto* intro = new QLabel(
-        tr("Runs the %n ticked mapping run(s) with meridian-cli under an MPI launcher: on a cluster (srun, or "
-           "mpirun with a hostfile), or with mpirun on this machine. The project as it is now is saved in a folder "
-           "of its own under the work folder, which the launcher's nodes must see at the same path. Each run's "
-           "progress shows in the Jobs panel, and the run lands in the list as if computed here.",
+        tr("Runs the %n ticked run(s) with meridian-cli under an MPI launcher: on a cluster (srun, or mpirun with a "
+           "hostfile), or with mpirun on this machine. The project as it is now is saved in a folder of its own "
+           "under the work folder, which the launcher's nodes must see at the same path (and a graph's file at the "
+           "path it was imported from). Each run's progress shows in the Jobs panel, and the run lands in the list "
+           "as if computed here.",
            nullptr, static_cast<int>(m_requests.size())),
         this);
     intro->setWordWrap(true);
@@ -53,8 +55,9 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QStr
     m_ranks->setRange(1, 65535);
     m_ranks->setValue(settings.value(kRanksKey, 2).toInt());
     m_ranks->setToolTip(tr("Monte Carlo splits its samples over the ranks, with the result of one process; "
-                           "scotch-bw and scotch-lat with parallel=true split their graph over them on PT-Scotch. "
-                           "Every other mapper runs whole on one rank."));
+                           "scotch-bw and scotch-lat with parallel=true split their graph over them on PT-Scotch; "
+                           "hash, and hdrf with batch above 0, split a SNAP graph's edges over them without a "
+                           "budget, with the partition of one process. Every other run goes whole on one rank."));
     const auto cli = ops::cliProgram();
     m_folder = new QLineEdit(settings.value(kFolderKey, defaultFolder).toString(), this);
     m_folder->setObjectName("launchFolder");
@@ -72,7 +75,7 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QStr
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Launcher:"), m_launcher);
-    form->addRow(tr("&Ranks (Monte Carlo, PT-Scotch):"), m_ranks);
+    form->addRow(tr("&Ranks (runs that split):"), m_ranks);
     auto* folderLabel = new QLabel(tr("&Work folder:"), this);
     folderLabel->setBuddy(m_folder);
     auto* cliLabel = new QLabel(tr("m&eridian-cli:"), this);
@@ -103,7 +106,7 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, const QStr
     update();
 }
 
-ops::LauncherSettings LaunchDialog::settings() const
+jobs::LauncherSettings LaunchDialog::settings() const
 {
     return {m_launcher->text().trimmed(), m_ranks->value(), m_folder->text().trimmed(), m_cli->text().trimmed()};
 }
@@ -120,14 +123,34 @@ void LaunchDialog::remember() const
 QString LaunchDialog::commandText() const { return m_command->text(); }
 QString LaunchDialog::problemText() const { return m_problem->isHidden() ? QString() : m_problem->text(); }
 
+Expected<QStringList> LaunchDialog::firstCommand(const jobs::LauncherSettings& chosen) const
+{
+    const actions::RunRequest& first = m_requests.front();
+    const QString folder = QDir(chosen.workFolder).filePath("meridian-job-…");
+    jobs::LauncherSettings one = chosen;
+    if (first.partition) {
+        const ops::PartitionRequest request = actions::RunController::partitionRequest(first, m_project, 0);
+        if (!ops::partitionRunSplitsOverRanks(request))
+            one.ranks = 1;
+        return ops::launchedPartitionCommand(request, one, folder);
+    }
+    ops::MappingRequest request;
+    request.application = first.application;
+    request.algorithm = first.algorithm;
+    request.params = first.params;
+    request.seed = first.seed;
+    request.start = first.start;
+    if (!ops::splitsOverRanks(first.algorithm, first.params))
+        one.ranks = 1;
+    return ops::launchedMapCommand(request, one, folder);
+}
+
 void LaunchDialog::update()
 {
-    const ops::LauncherSettings chosen = settings();
+    const jobs::LauncherSettings chosen = settings();
     QString problem;
     if (m_requests.empty())
-        problem = tr("Tick at least one mapper and choose an application.");
-    else if (std::any_of(m_requests.begin(), m_requests.end(), [](const auto& r) { return r.partition.has_value(); }))
-        problem = QString::fromUtf8(ops::kLaunchPartitionAdvice) + tr("; choose an application here.");
+        problem = tr("Tick at least one algorithm and choose an application or a graph.");
     else if (chosen.workFolder.isEmpty() || !QFileInfo(chosen.workFolder).isDir())
         problem = tr("Choose a work folder that exists (the launcher's nodes must see it at the same path).");
     else if (!QFileInfo(chosen.workFolder).isWritable())
@@ -136,20 +159,10 @@ void LaunchDialog::update()
         problem = tr("Name meridian-cli as the launcher's nodes start it (%1 is not a program here).")
                       .arg(chosen.cliProgram.isEmpty() ? tr("nothing") : chosen.cliProgram);
     QString command;
-    if (!m_requests.empty() && !m_requests.front().partition) {
-        const actions::RunRequest& first = m_requests.front();
-        ops::MappingRequest request;
-        request.application = first.application;
-        request.algorithm = first.algorithm;
-        request.params = first.params;
-        request.seed = first.seed;
-        request.start = first.start;
-        ops::LauncherSettings one = chosen;
-        if (!ops::splitsOverRanks(first.algorithm, first.params))
-            one.ranks = 1;
-        const auto words = ops::launchedMapCommand(request, one, QDir(chosen.workFolder).filePath("meridian-job-…"));
+    if (!m_requests.empty()) {
+        const auto words = firstCommand(chosen);
         if (words)
-            command = ops::shellLine(*words);
+            command = jobs::shellLine(*words);
         else if (problem.isEmpty())
             problem = QString::fromStdString(words.error().message);
     }

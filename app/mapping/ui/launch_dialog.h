@@ -5,6 +5,7 @@
 
 #include <QDialog>
 
+#include <memory>
 #include <vector>
 
 class QDialogButtonBox;
@@ -14,19 +15,22 @@ class QSpinBox;
 
 namespace meridian::workbench {
 
-/// Asks how the ticked mapping runs go to an MPI launcher (RunController::submitLaunched): the launcher's command
-/// before meridian-cli (`{N}` stands for the ranks), the ranks Monte Carlo splits its samples over (every other
-/// mapper runs on one), a work folder the launcher's nodes share with this machine, and meridian-cli as they start
-/// it. It shows the command the first run would start, says what is missing (Launch stays disabled until nothing
-/// is) and remembers the choices (QSettings) for the next time.
+/// Asks how the ticked runs go to an MPI launcher (RunController::submitLaunched): the launcher's command before
+/// meridian-cli (`{N}` stands for the ranks), the ranks the runs that split their work use (Monte Carlo's samples,
+/// PT-Scotch's graph, hash's and HDRF in batches' edges; every other run goes on one), a work folder the launcher's
+/// nodes share with this machine, and meridian-cli as they start it. It shows the command the first run would
+/// start, says what is missing (Launch stays disabled until nothing is) and remembers the choices (QSettings) for
+/// the next time.
 class LaunchDialog : public QDialog {
     Q_OBJECT
 public:
-    /// `defaultFolder` is the work folder offered when none was chosen before (the project's folder).
-    LaunchDialog(std::vector<actions::RunRequest> requests, const QString& defaultFolder, QWidget* parent = nullptr);
+    /// `defaultFolder` is the work folder offered when none was chosen before (the project's folder); `project` is
+    /// the project the runs are on (a partition run's command names its graph's file).
+    LaunchDialog(std::vector<actions::RunRequest> requests, std::shared_ptr<const document::Project> project,
+                 const QString& defaultFolder, QWidget* parent = nullptr);
 
     /// The settings as the dialog shows them.
-    ops::LauncherSettings settings() const;
+    jobs::LauncherSettings settings() const;
     /// Keeps the settings for the next dialog (on Launch).
     void remember() const;
 
@@ -40,8 +44,11 @@ public:
 
 private:
     void update();
+    /// The command the first request starts with these settings, or why it cannot start.
+    Expected<QStringList> firstCommand(const jobs::LauncherSettings& chosen) const;
 
     std::vector<actions::RunRequest> m_requests;
+    std::shared_ptr<const document::Project> m_project;
     QLineEdit* m_launcher;
     QSpinBox* m_ranks;
     QLineEdit* m_folder;

@@ -2,6 +2,7 @@
 
 #include "app/mapping/launched_mapping.h"
 #include "app/mapping/map_operation.h"
+#include "app/partitioning/launched_partition.h"
 #include "app/partitioning/partition_operation.h"
 #include "app/simulation/simulate_operation.h"
 #include "core/partition/builtin_partitioners.h"
@@ -46,7 +47,7 @@ ops::MappingRequest RunController::mappingRequest(const RunRequest& r) const
 }
 
 std::vector<int> RunController::submitLaunched(const std::vector<RunRequest>& requests,
-                                               const ops::LauncherSettings& settings)
+                                               const jobs::LauncherSettings& settings)
 {
     std::vector<int> ids;
     for (const auto& r : requests) {
@@ -54,11 +55,20 @@ std::vector<int> RunController::submitLaunched(const std::vector<RunRequest>& re
                                   .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
                                   .arg(r.seed)
                                   .arg(QFileInfo(settings.launcher.section(' ', 0, 0)).fileName());
+        jobs::LauncherSettings one = settings;
         if (r.partition) {
-            Q_EMIT runFailed(title, QString::fromUtf8(ops::kLaunchPartitionAdvice));
+            ops::PartitionRequest request = partitionRequest(r, m_document->project(),
+                                                             m_document->fingerprint(r.application));
+            if (!ops::partitionRunSplitsOverRanks(request))
+                one.ranks = 1; // the other partition runs are whole in one process
+            ids.push_back(startRun(
+                title,
+                [request = std::move(request), one](const Feedback& feedback) {
+                    return ops::runPartitionLaunched(request, one, feedback);
+                },
+                -1));
             continue;
         }
-        ops::LauncherSettings one = settings;
         if (!ops::splitsOverRanks(r.algorithm, r.params))
             one.ranks = 1; // the other mappers run whole in one process
         ids.push_back(startRun(
@@ -88,10 +98,12 @@ int RunController::submitOne(const RunRequest& r, int replaces)
         replaces);
 }
 
-int RunController::submitPartition(const RunRequest& r, int replaces)
+ops::PartitionRequest RunController::partitionRequest(const RunRequest& r,
+                                                      std::shared_ptr<const document::Project> project,
+                                                      std::uint64_t fingerprint)
 {
     ops::PartitionRequest request;
-    request.project = m_document->project();
+    request.project = std::move(project);
     request.graph = r.application;
     request.algorithm = r.algorithm;
     request.params = r.params;
@@ -99,7 +111,13 @@ int RunController::submitPartition(const RunRequest& r, int replaces)
     request.profile = r.partition->profile;
     request.activeFraction = r.partition->activeFraction;
     request.budgetUsd = r.partition->budgetUsd;
-    request.fingerprint = m_document->fingerprint(r.application);
+    request.fingerprint = fingerprint;
+    return request;
+}
+
+int RunController::submitPartition(const RunRequest& r, int replaces)
+{
+    ops::PartitionRequest request = partitionRequest(r, m_document->project(), m_document->fingerprint(r.application));
     const QString title = tr("%1 on %2, seed %3")
                               .arg(QString::fromStdString(r.algorithm), QString::fromStdString(r.application))
                               .arg(r.seed);

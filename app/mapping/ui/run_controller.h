@@ -3,6 +3,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/mapping/launched_mapping.h"
 #include "app/mapping/sweep_operation.h"
+#include "app/partitioning/partition_operation.h"
 #include "app/project/ui/project_document.h"
 #include "core/common/registry.h"
 #include "core/mapping/mapper.h"
@@ -49,10 +50,14 @@ public:
     const Registry<partition::Partitioner>& partitioners() const { return m_partitioners; }
     /// Starts one job per request; returns the job ids.
     std::vector<int> submit(const std::vector<RunRequest>& requests);
-    /// Starts one job per mapping request that computes its run through an MPI launcher (ops::runMappingLaunched:
-    /// meridian-cli under `mpirun`, `srun`, ... on the project as it is now); each lands as a run computed here
-    /// would. A partition request is refused (runFailed says how to launch one). Returns the job ids.
-    std::vector<int> submitLaunched(const std::vector<RunRequest>& requests, const ops::LauncherSettings& settings);
+    /// Starts one job per request that computes its run through an MPI launcher (meridian-cli under `mpirun`,
+    /// `srun`, ... on the project as it is now: ops::runMappingLaunched, ops::runPartitionLaunched); each lands as a
+    /// run computed here would. A run that does not split its work over ranks is launched on 1. Returns the job ids.
+    std::vector<int> submitLaunched(const std::vector<RunRequest>& requests, const jobs::LauncherSettings& settings);
+    /// The partition request of a run request with partition settings, on `project` (its inputs' fingerprint).
+    static ops::PartitionRequest partitionRequest(const RunRequest& request,
+                                                  std::shared_ptr<const document::Project> project,
+                                                  std::uint64_t fingerprint);
     /// Runs again with the same algorithm, parameters and seed on the current inputs. A what-if derived from
     /// another run is not re-run (runFailed says to re-run its source).
     std::vector<int> rerun(const std::vector<int>& runIds);

@@ -34,7 +34,7 @@ class TestLaunchedMapping : public QObject {
     Q_OBJECT
     Registry<mapping::Mapper> m_mappers;
 
-    static ops::LauncherSettings launcher(const QString& folder, int ranks)
+    static jobs::LauncherSettings launcher(const QString& folder, int ranks)
     {
         return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI};
     }
@@ -187,12 +187,6 @@ private Q_SLOTS:
             // Landed runs are simulated and predicted as the workbench's own small runs are.
             QVERIFY2(run->metric("simulated_s"), run->algorithm.c_str());
         }
-        // A partition request is refused with how to launch one.
-        actions::RunRequest partition = geo;
-        partition.partition = actions::PartitionSettings{};
-        QVERIFY(controller.submitLaunched({partition}, launcher(work.path(), 2)).empty());
-        QCOMPARE(failed.count(), 1);
-        QVERIFY(failed.front().at(1).toString().contains("meridian-cli partition"));
     }
 
     /// A launcher that fails: the error has its exit status, what it printed, the command, and the folder it
@@ -202,7 +196,7 @@ private Q_SLOTS:
         document::ProjectDocument doc;
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         QTemporaryDir work;
-        ops::LauncherSettings settings{"sh -c \"echo no nodes left >&2; exit 3\" sh", 1, work.path(), MERIDIAN_CLI};
+        jobs::LauncherSettings settings{"sh -c \"echo no nodes left >&2; exit 3\" sh", 1, work.path(), MERIDIAN_CLI};
         auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), settings, Feedback());
         QVERIFY(!launched);
         const std::string message = launched.error().message;
@@ -226,7 +220,7 @@ private Q_SLOTS:
                  launched.error().message.c_str());
 
         // Settings refused before anything starts.
-        for (const auto& [s, expected] : std::vector<std::pair<ops::LauncherSettings, std::string>>{
+        for (const auto& [s, expected] : std::vector<std::pair<jobs::LauncherSettings, std::string>>{
                  {{"", 1, work.path(), MERIDIAN_CLI}, "no launcher"},
                  {{"mpirun -np {N}", 2, work.path(), MERIDIAN_CLI}, "launch it with 1 rank"},
                  {{"mpirun -np {N}", 1, work.filePath("missing"), MERIDIAN_CLI}, "is not a folder"}}) {
@@ -276,7 +270,7 @@ private Q_SLOTS:
         actions::RunRequest geo{"LU", "geo",        ParamValues::defaults(m_mappers.find("geo")->parameters()),
                                 1,    std::nullopt, std::nullopt};
         {
-            workbench::LaunchDialog dialog({mc}, work.path());
+            workbench::LaunchDialog dialog({mc}, nullptr, work.path());
             dialog.launcherEdit()->setText("srun -n {N} --mpi=pmix");
             dialog.ranksBox()->setValue(8);
             dialog.cliEdit()->setText(MERIDIAN_CLI);
@@ -294,7 +288,7 @@ private Q_SLOTS:
             dialog.cliEdit()->setText(work.filePath("meridian-cli"));
             QVERIFY2(dialog.problemText().contains("is not a program"), qPrintable(dialog.problemText()));
         }
-        workbench::LaunchDialog dialog({geo}, work.path());
+        workbench::LaunchDialog dialog({geo}, nullptr, work.path());
         dialog.launcherEdit()->setText("mpirun -np {N}");
         dialog.ranksBox()->setValue(4);
         dialog.cliEdit()->setText(MERIDIAN_CLI);

@@ -74,6 +74,7 @@ class TestSnapStream : public QObject {
         r.algorithm = algorithm;
         r.values = ParamValues::defaults(registry.find(algorithm)->parameters());
         r.seed = 3;
+        r.homesSeed = 3;
         r.chunkBytes = 4096; // Wiki-Vote's 1 MB in some 270 chunks: every slot is reused many times
         return r;
     }

@@ -1,0 +1,275 @@
+// A partition run sent to an MPI launcher (ops::runPartitionLaunched, `mpirun -np N meridian-cli partition`) comes
+// back as the run this process computes: the same partition and measures, on any number of ranks for hash and HDRF in
+// batches; it lands in the workbench as one; files that are not the graph's partition are refused, with the job's
+// folder kept; the dialog shows the command.
+#include "app/jobs/job_runner.h"
+#include "app/mapping/ui/launch_dialog.h"
+#include "app/mapping/ui/run_controller.h"
+#include "app/partitioning/launched_partition.h"
+#include "app/partitioning/partition_operation.h"
+#include "app/project/project_file.h"
+#include "app/project/ui/project_document.h"
+#include "core/mapping/builtin_mappers.h"
+#include "core/partition/builtin_partitioners.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <string>
+#include <vector>
+
+using namespace meridian;
+using meridian::test::sampleProject;
+
+namespace {
+
+const char* kSample = "geo-cut-ec2-8-regions";
+
+jobs::LauncherSettings launcher(const QString& folder, int ranks)
+{
+    return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI};
+}
+
+bool hasNote(const document::Run& run, const std::string& start)
+{
+    for (const auto& note : run.notes)
+        if (note.rfind(start, 0) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestLaunchedPartition : public QObject {
+    Q_OBJECT
+    Registry<partition::Partitioner> m_partitioners;
+    std::shared_ptr<const document::Project> m_project; ///< the sample, its homes from its file
+    std::shared_ptr<const document::Project> m_drawn;   ///< the same graph with every home drawn, homes seed 7
+
+    ops::PartitionRequest request(const std::shared_ptr<const document::Project>& project, const std::string& algorithm,
+                                  const std::vector<std::string>& assignments, std::uint64_t seed)
+    {
+        ops::PartitionRequest r;
+        r.project = project;
+        r.graph = "wiki-vote";
+        r.algorithm = algorithm;
+        r.params = *ParamValues::parse(m_partitioners.find(algorithm)->parameters(), assignments);
+        r.seed = seed;
+        return r;
+    }
+
+    /// The same run but for its runtime and notes.
+    static void compareRuns(const document::Run& launched, const document::Run& local)
+    {
+        QCOMPARE(launched.kind, document::RunKind::Partition);
+        QCOMPARE(launched.algorithm, local.algorithm);
+        QCOMPARE(launched.application, local.application);
+        QCOMPARE(launched.seed, local.seed);
+        QVERIFY(launched.params.values() == local.params.values());
+        QVERIFY(launched.partition->edgeSite == local.partition->edgeSite);
+        QVERIFY(launched.partition->masterSite == local.partition->masterSite);
+        QCOMPARE(launched.metrics.size(), local.metrics.size());
+        for (std::size_t k = 0; k < local.metrics.size(); ++k) {
+            QCOMPARE(launched.metrics[k].id, local.metrics[k].id);
+            if (local.metrics[k].id != "runtime_s")
+                QCOMPARE(launched.metrics[k].value, local.metrics[k].value);
+        }
+        QVERIFY(launched.trafficBytes == local.trafficBytes);
+        QVERIFY(launched.siteUploadBytes == local.siteUploadBytes);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        partition::registerBuiltinPartitioners(m_partitioners);
+        QStandardPaths::setTestModeEnabled(true); // the dialog's QSettings stay out of the user's
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        qputenv("OMPI_MCA_plm_rsh_agent", "false"); // never ssh: every rank runs here
+        // Open MPI's finalize leaves its plugins' allocations behind; a sanitizer build still checks every access.
+        if (const QByteArray asan = qgetenv("ASAN_OPTIONS"); !asan.isEmpty())
+            qputenv("ASAN_OPTIONS", asan + ":detect_leaks=0");
+        auto project = document::ProjectFile::load(sampleProject(kSample));
+        QVERIFY2(project, project ? "" : project.error().toString().c_str());
+        m_project = std::make_shared<const document::Project>(*project);
+        document::Project drawn = *project;
+        drawn.graphs.front().homesPath.clear();
+        drawn.graphs.front().homesChecksum = 0;
+        drawn.graphs.front().homesSeed = 7;
+        m_drawn = std::make_shared<const document::Project>(std::move(drawn));
+    }
+
+    /// hash and HDRF in batches split over 2 and 3 ranks, Geo-Cut with a budget on 1: each run is the one computed
+    /// here, with drawn homes (their seed is the graph's, not the run's), the sssp profile, and the cost bound.
+    void launchedRunIsTheLocalRun()
+    {
+        QTemporaryDir work;
+        struct Case {
+            std::shared_ptr<const document::Project> project;
+            std::string algorithm;
+            std::vector<std::string> params;
+            int ranks;
+            bool sssp;
+            bool budget;
+        };
+        for (const Case& c : std::vector<Case>{{m_drawn, "hash", {}, 2, false, false},
+                                               {m_drawn, "hdrf", {"batch=4096"}, 3, true, false},
+                                               {m_project, "hdrf", {"batch=512"}, 2, false, false},
+                                               {m_project, "geo-cut", {}, 1, false, true}}) {
+            ops::PartitionRequest r = request(c.project, c.algorithm, c.params, 5);
+            if (c.sssp) {
+                r.profile = "sssp";
+                r.activeFraction = 0.25;
+            }
+            if (c.budget) {
+                const auto bound = ops::costBound(r, Feedback());
+                QVERIFY(bound);
+                r.budgetUsd = *bound * 1.5;
+            }
+            QCOMPARE(ops::partitionRunSplitsOverRanks(r), c.ranks > 1);
+            const auto local = ops::runPartition(r, m_partitioners, Feedback());
+            QVERIFY2(local, local ? "" : local.error().toString().c_str());
+            const auto launched = ops::runPartitionLaunched(r, launcher(work.path(), c.ranks), Feedback());
+            QVERIFY2(launched, launched ? "" : launched.error().toString().c_str());
+            compareRuns(*launched, *local);
+            QVERIFY(hasNote(*launched,
+                            "computed by meridian-cli under " + std::string(MERIDIAN_MPIRUN) + " --oversubscribe -np "
+                                + std::to_string(c.ranks)));
+            if (c.ranks > 1)
+                QVERIFY(hasNote(*launched, "split over " + std::to_string(c.ranks) + " ranks"));
+            QCOMPARE(launched->metric("cost_bound_usd").has_value(), c.budget);
+        }
+        // Each job's folder is removed once its run came back.
+        QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+    }
+
+    /// Settings a run cannot start with are refused before any folder is made.
+    void refusedBeforeAnything()
+    {
+        QTemporaryDir work;
+        ops::PartitionRequest budgeted = request(m_project, "hash", {}, 1);
+        budgeted.budgetUsd = 1.0;
+        ops::PartitionRequest missing = request(m_project, "hash", {}, 1);
+        missing.graph = "no such graph";
+        const std::vector<std::pair<ops::PartitionRequest, std::string>> cases{{request(m_project, "geo-cut", {}, 1),
+                                                                                "launch it with 1 rank"},
+                                                                               {request(m_project, "hdrf", {}, 1),
+                                                                                "launch it with 1 rank"},
+                                                                               {budgeted, "launch it with 1 rank"},
+                                                                               {missing, "no graph 'no such graph'"}};
+        for (const auto& [r, expected] : cases) {
+            const auto launched = ops::runPartitionLaunched(r, launcher(work.path(), 2), Feedback());
+            QVERIFY(!launched);
+            QVERIFY2(launched.error().message.find(expected) != std::string::npos, launched.error().message.c_str());
+        }
+        QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+    }
+
+    /// Files that are not the graph's partition are refused, the line named, and the job's folder kept: a launcher
+    /// whose meridian-cli leaves its lines out of order, then one whose file lacks its last line.
+    void filesOfAnotherGraphAreRefused()
+    {
+        QTemporaryDir work;
+        const QString script = work.filePath("launcher.sh");
+        for (const auto& [edit, expected] :
+             std::vector<std::pair<QString, std::string>>{{"1{h;d};2{G}", "edges.tsv:1:1: expected the graph's edge 1"},
+                                                          {"$d", "103688 lines for the graph's 103689 edges"}}) {
+            QFile file(script);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QString("#!/bin/sh\n"
+                               "\"$@\" || exit $?\n"
+                               "while [ \"$1\" != --out ]; do shift; done\n"
+                               "sed -i '%1' \"$2\"\n")
+                           .arg(edit)
+                           .toUtf8());
+            file.close();
+            jobs::LauncherSettings settings{"sh " + script, 1, work.path(), MERIDIAN_CLI};
+            const auto launched = ops::runPartitionLaunched(request(m_project, "hash", {}, 1), settings, Feedback());
+            QVERIFY(!launched);
+            const std::string message = launched.error().toString();
+            QVERIFY2(message.find(expected) != std::string::npos, message.c_str());
+            QVERIFY2(message.find("its files are kept in " + work.path().toStdString() + "/meridian-job-")
+                         != std::string::npos,
+                     message.c_str());
+        }
+        QCOMPARE(QDir(work.path()).entryList({"meridian-job-*"}, QDir::Dirs).size(), 2);
+    }
+
+    /// Through the RunController as the Run menu sends it: both runs land current, and geo-cut, which does not split,
+    /// went on one rank.
+    void launchedRunLandsInTheWorkbench()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject(kSample)));
+        Registry<mapping::Mapper> mappers;
+        mapping::registerBuiltinMappers(mappers);
+        jobs::JobRunner runner;
+        actions::RunController controller(&doc, &runner, &mappers);
+        QTemporaryDir work;
+        QSignalSpy landed(&controller, &actions::RunController::runLanded);
+        QSignalSpy failed(&controller, &actions::RunController::runFailed);
+        actions::RunRequest hash{"wiki-vote",
+                                 "hash",
+                                 ParamValues::defaults(m_partitioners.find("hash")->parameters()),
+                                 1,
+                                 std::nullopt,
+                                 actions::PartitionSettings{}};
+        actions::RunRequest geoCut = hash;
+        geoCut.algorithm = "geo-cut";
+        geoCut.params = ParamValues::defaults(m_partitioners.find("geo-cut")->parameters());
+        QCOMPARE(controller.submitLaunched({hash, geoCut}, launcher(work.path(), 2)).size(), std::size_t(2));
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 2, 120000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
+        QCOMPARE(doc.runs().size(), std::size_t(2));
+        for (const auto& run : doc.runs()) {
+            QVERIFY(!doc.isStale(*run));
+            QVERIFY(run->partition);
+            QVERIFY(hasNote(*run,
+                            "computed by meridian-cli under " + std::string(MERIDIAN_MPIRUN) + " --oversubscribe -np "
+                                + (run->algorithm == "hash" ? "2" : "1")));
+        }
+    }
+
+    /// The dialog shows the partition command of the first run, with the graph's file and homes.
+    void dialogShowsThePartitionCommand()
+    {
+        QTemporaryDir work;
+        actions::RunRequest hdrf{"wiki-vote",
+                                 "hdrf",
+                                 *ParamValues::parse(m_partitioners.find("hdrf")->parameters(), {"batch=65536"}),
+                                 3,
+                                 std::nullopt,
+                                 actions::PartitionSettings{}};
+        workbench::LaunchDialog dialog({hdrf}, m_project, work.path());
+        dialog.launcherEdit()->setText("srun -n {N}");
+        dialog.ranksBox()->setValue(4);
+        dialog.cliEdit()->setText(MERIDIAN_CLI);
+        QCOMPARE(dialog.problemText(), QString());
+        const QString command = dialog.commandText();
+        const auto& graph = m_project->graphs.front();
+        QVERIFY2(command.startsWith(QString("srun -n 4 %1 partition --graph %2 --format snap --homes %3 --homes-seed 1 "
+                                            "--project ")
+                                        .arg(MERIDIAN_CLI, QString::fromStdString(graph.path),
+                                             QString::fromStdString(graph.homesPath))),
+                 qPrintable(command));
+        QVERIFY2(command.contains("--algorithm hdrf --seed 3 --param batch=65536"), qPrintable(command));
+        QVERIFY2(command.contains("--out") && command.contains("--masters") && command.contains("--progress"),
+                 qPrintable(command));
+        hdrf.params = ParamValues::defaults(m_partitioners.find("hdrf")->parameters());
+        workbench::LaunchDialog oneAtATime({hdrf}, m_project, work.path());
+        oneAtATime.launcherEdit()->setText("mpirun -np {N}");
+        oneAtATime.ranksBox()->setValue(4);
+        oneAtATime.cliEdit()->setText(MERIDIAN_CLI);
+        QVERIFY2(oneAtATime.commandText().startsWith("mpirun -np 1 "), qPrintable(oneAtATime.commandText()));
+    }
+};
+
+QTEST_MAIN(TestLaunchedPartition)
+#include "test_launched_partition.moc"
