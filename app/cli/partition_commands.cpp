@@ -5,10 +5,12 @@
 #include "app/project/json_util.h"
 #include "app/project/project_file.h"
 #include "core/io/sites_io.h"
+#include "core/io/text_file.h"
 #include "core/partition/builtin_partitioners.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <cstdio>
@@ -117,6 +119,7 @@ void addPartitionOptions(QCommandLineParser& parser)
     parser.addOption({"out", "Write the edge partition (src dst site per line).", "file"});
     parser.addOption({"masters", "Write the master site of every vertex.", "file"});
     parser.addOption({"no-cache", "Do not read or write the binary edge cache."});
+    parser.addOption({"json-out", "Also write the JSON it prints to this file.", "file"});
     addSiteOptions(parser);
     addProgressOption(parser);
 }
@@ -131,7 +134,7 @@ int runPartition(const QStringList& arguments)
         return code;
     if (!parser.isSet("graph") || !parser.isSet("out"))
         return usageError("--graph and --out are required");
-    if (int code = agreeToRun(outputsWritable(parser, {"out", "masters"})); code >= 0)
+    if (int code = agreeToRun(outputsWritable(parser, {"out", "masters", "json-out"})); code >= 0)
         return code;
     ops::PartitionFilesRequest request;
     auto format = io::graphFormatFromId(parser.value("format").toStdString());
@@ -162,7 +165,14 @@ int runPartition(const QStringList& arguments)
     auto result = ops::partitionFiles(request, registry, feedback);
     if (!result)
         return report(result.error());
-    printJson(ops::partitionFilesJson(*result, request.settings.topology));
+    const QJsonObject json = ops::partitionFilesJson(*result, request.settings.topology);
+    if (parser.isSet("json-out") && commandRanks().rank() == 0) {
+        const QByteArray text = QJsonDocument(json).toJson(QJsonDocument::Indented);
+        if (auto written = io::writeTextFileAtomically(parser.value("json-out").toStdString(), text.toStdString());
+            !written)
+            return report(written.error());
+    }
+    printJson(json);
     return kExitOk;
 }
 

@@ -164,7 +164,8 @@ QString shellLine(const QStringList& words)
     return quoted.join(' ');
 }
 
-Status runLaunchedJob(const LauncherSettings& settings, const LaunchedJobSteps& steps, const Feedback& feedback)
+Status runLaunchedJob(const LauncherSettings& settings, const LaunchedJobStart& start,
+                      const std::function<Status(const QDir& folder)>& readBack, const Feedback& feedback)
 {
     if (auto checked = checkLauncherSettings(settings); !checked)
         return checked;
@@ -178,15 +179,15 @@ Status runLaunchedJob(const LauncherSettings& settings, const LaunchedJobSteps& 
                          "cannot create a folder in " + local(settings.workFolder) + ": " + local(job.errorString()));
     job.setAutoRemove(false);
     const QDir folder(job.path());
-    auto command = steps.prepare(folder);
+    auto command = start.command(folder);
     ErrorStream errors(feedback);
-    Status done = command ? Status{} : Status(command.error());
+    Status done = command ? start.save(folder) : Status(command.error());
     if (done) {
         feedback.setProgress(0.0, "waiting for the launcher");
         done = runLauncher(*command, folder.filePath("output.json"), errors, feedback);
     }
     if (done)
-        done = steps.readBack(folder);
+        done = readBack(folder);
     if (done || done.error().code == ErrorCode::Canceled) {
         job.remove();
         return done;

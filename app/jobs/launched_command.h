@@ -45,42 +45,41 @@ QString paramAssignment(const std::string& name, const ParamValue& value);
 /// quotes, `$` or backquotes paste into a shell as they are; others may need the user's care.
 QString shellLine(const QStringList& words);
 
-/// One launched job's two steps, in the folder runLaunchedJob made for it.
-struct LaunchedJobSteps {
-    /// Saves what the command reads into the folder and returns the command (launcherWords, meridian-cli, its
-    /// arguments).
-    std::function<Expected<QStringList>(const QDir& folder)> prepare;
-    /// Reads the result back once the command succeeded; its standard output is in `output.json` in the folder.
-    std::function<Status(const QDir& folder)> readBack;
+/// How a launched job starts, in the folder runLaunchedJob made for it.
+struct LaunchedJobStart {
+    /// The command (launcherWords, meridian-cli, its arguments naming files in the folder).
+    std::function<Expected<QStringList>(const QDir& folder)> command;
+    /// Saves what the command reads into the folder.
+    std::function<Status(const QDir& folder)> save;
 };
 
 /// Runs one command through a launcher, for a result read back as if computed here:
-/// 1. makes a folder `meridian-job-XXXXXX` under the work folder and calls `prepare`;
+/// 1. makes a folder `meridian-job-XXXXXX` under the work folder, and gets the command and saves its inputs there;
 /// 2. runs the command, its standard output to `output.json`, turning the `--progress` lines of its standard error
 ///    into `feedback`'s progress; a cancel sends SIGTERM to the launcher's process group (mpirun and srun pass it on
 ///    to their ranks), and SIGKILL to what is left of it after 2 s;
-/// 3. calls `readBack`.
+/// 3. calls `readBack`, which reads the result from the folder (the command's standard output is in `output.json`).
 /// The folder is removed when the result came back or was canceled, and kept when a step failed: the error names
 /// it, with the command and meridian-cli's last lines (else the launcher's). Settings checkLauncherSettings refuses
 /// create nothing.
-Status runLaunchedJob(const LauncherSettings& settings, const LaunchedJobSteps& steps, const Feedback& feedback);
+Status runLaunchedJob(const LauncherSettings& settings, const LaunchedJobStart& start,
+                      const std::function<Status(const QDir& folder)>& readBack, const Feedback& feedback);
 
 /// runLaunchedJob for a result: `readBack` returns it.
 template <class Result>
-Expected<Result> runLaunched(const LauncherSettings& settings,
-                             std::function<Expected<QStringList>(const QDir& folder)> prepare,
+Expected<Result> runLaunched(const LauncherSettings& settings, const LaunchedJobStart& start,
                              const std::function<Expected<Result>(const QDir& folder)>& readBack,
                              const Feedback& feedback)
 {
     std::optional<Result> result;
-    const LaunchedJobSteps steps{std::move(prepare), [&](const QDir& folder) -> Status {
-                                     auto read = readBack(folder);
-                                     if (!read)
-                                         return read.error();
-                                     result = std::move(*read);
-                                     return {};
-                                 }};
-    if (auto done = runLaunchedJob(settings, steps, feedback); !done)
+    const auto keep = [&](const QDir& folder) -> Status {
+        auto read = readBack(folder);
+        if (!read)
+            return read.error();
+        result = std::move(*read);
+        return {};
+    };
+    if (auto done = runLaunchedJob(settings, start, keep, feedback); !done)
         return done.error();
     return std::move(*result);
 }

@@ -89,12 +89,8 @@ Expected<document::Run> runMappingLaunched(const MappingRequest& request, const 
 {
     if (auto checked = checkLauncher(request, settings); !checked)
         return checked.error();
-    const auto prepare = [&](const QDir& folder) -> Expected<QStringList> {
-        auto command = launchedMapCommand(request, settings, folder.path());
-        if (auto saved = command ? saveInputs(request, folder) : Status{}; !saved)
-            return saved.error();
-        return command;
-    };
+    const auto command = [&](const QDir& folder) { return launchedMapCommand(request, settings, folder.path()); };
+    const auto save = [&](const QDir& folder) { return saveInputs(request, folder); };
     const auto readBack = [&](const QDir& folder) -> Expected<document::Run> {
         auto run = readRun(request, folder.filePath("run.json"));
         if (!run)
@@ -105,7 +101,7 @@ Expected<document::Run> runMappingLaunched(const MappingRequest& request, const 
                 return simulated.error();
         return run;
     };
-    return jobs::runLaunched<document::Run>(settings, prepare, readBack, feedback);
+    return jobs::runLaunched<document::Run>(settings, {command, save}, readBack, feedback);
 }
 
 } // namespace meridian::ops

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <cstdio>
 
 namespace meridian::ops {
 
@@ -26,7 +27,7 @@ Expected<const document::GraphInput*> graphOf(const PartitionRequest& request)
     return &request.project->graphs[static_cast<std::size_t>(g)];
 }
 
-/// What `meridian-cli partition` printed on standard output.
+/// What `meridian-cli partition` wrote with --json-out (what it prints).
 Expected<QJsonObject> printedJson(const QString& path)
 {
     QFile file(path);
@@ -53,7 +54,10 @@ PartitionComputedElsewhere computedBy(const QJsonObject& printed, const QDir& fo
     files.runtimeSeconds = printed.value("runtime_s").toDouble();
     for (const QJsonValue note : printed.value("notes").toArray())
         files.notes.push_back(local(note.toString()));
-    std::string computed = "computed by meridian-cli under " + local(jobs::shellLine(jobs::launcherWords(settings)));
+    char whole[64];
+    std::snprintf(whole, sizeof whole, " in %.3g s (the whole command)", printed.value("whole_s").toDouble());
+    std::string computed = "computed by meridian-cli under " + local(jobs::shellLine(jobs::launcherWords(settings)))
+        + whole;
     const QJsonArray peaks = printed.value("rank_peak_memory_bytes").toArray();
     if (!peaks.isEmpty()) {
         computed += "; each rank's peak memory:";
@@ -78,9 +82,10 @@ Status agrees(const document::Run& run, const char* metric, const QJsonObject& p
     const double there = printed.value(key).toDouble();
     if (std::abs(here - there) <= 1e-9 * std::max(std::abs(here), std::abs(there)))
         return {};
-    return makeError(ErrorCode::Io,
-                     std::string("meridian-cli printed ") + key + " " + std::to_string(there) + " but its files measure "
-                         + std::to_string(here) + " here: it did not partition the graph this project holds");
+    char text[200];
+    std::snprintf(text, sizeof text, "meridian-cli measured %s %.17g, but its files measure %.17g here", key, there,
+                  here);
+    return makeError(ErrorCode::Io, std::string(text) + ": they are not the partition it measured");
 }
 
 } // namespace
@@ -106,7 +111,8 @@ Status checkPartitionLauncher(const PartitionRequest& request, const jobs::Launc
         return makeError(ErrorCode::InvalidInput,
                          request.algorithm
                              + " runs whole in one process: launch it with 1 rank (hash, and hdrf with batch above 0, "
-                               "split a SNAP graph over several when there is no budget)");
+                               "split a SNAP graph over several, without a budget, under the pagerank or sssp "
+                               "profile)");
     return {};
 }
 
@@ -133,7 +139,8 @@ Expected<QStringList> launchedPartitionCommand(const PartitionRequest& request, 
         command << "--active-fraction" << jobs::roundTrip(request.activeFraction);
     if (request.budgetUsd)
         command << "--budget" << jobs::roundTrip(*request.budgetUsd);
-    command << "--out" << folder.filePath("edges.tsv") << "--masters" << folder.filePath("masters.tsv") << "--progress";
+    command << "--out" << folder.filePath("edges.tsv") << "--masters" << folder.filePath("masters.tsv") << "--json-out"
+            << folder.filePath("partition.json") << "--progress";
     return command;
 }
 
@@ -142,15 +149,20 @@ Expected<document::Run> runPartitionLaunched(const PartitionRequest& request, co
 {
     if (auto checked = checkPartitionLauncher(request, settings); !checked)
         return checked.error();
-    const auto prepare = [&](const QDir& folder) -> Expected<QStringList> {
-        auto command = launchedPartitionCommand(request, settings, folder.path());
-        const QString project = folder.filePath("project.meridian");
-        if (auto saved = command ? document::ProjectFile::save(*request.project, project) : Status{}; !saved)
-            return saved.error();
-        return command;
+    const auto command = [&](const QDir& folder) -> Expected<QStringList> {
+        // The graph must be the one imported: a local run refuses a changed file before it starts, and so does this.
+        const document::GraphInput& graph = **graphOf(request);
+        if (const std::string change = document::graphChangeOnDisk(graph); !change.empty())
+            return makeError(ErrorCode::InvalidInput,
+                             "graph '" + graph.name + "': " + change
+                                 + "; import it again (File > Import > Graph, or meridian-cli project import-graph)");
+        return launchedPartitionCommand(request, settings, folder.path());
+    };
+    const auto save = [&](const QDir& folder) {
+        return document::ProjectFile::save(*request.project, folder.filePath("project.meridian"));
     };
     const auto readBack = [&](const QDir& folder) -> Expected<document::Run> {
-        auto printed = printedJson(folder.filePath("output.json"));
+        auto printed = printedJson(folder.filePath("partition.json"));
         if (!printed)
             return printed.error();
         auto run = runFromPartitionFiles(request, computedBy(*printed, folder, settings), feedback);
@@ -162,7 +174,7 @@ Expected<document::Run> runPartitionLaunched(const PartitionRequest& request, co
             return same.error();
         return run;
     };
-    return jobs::runLaunched<document::Run>(settings, prepare, readBack, feedback);
+    return jobs::runLaunched<document::Run>(settings, {command, save}, readBack, feedback);
 }
 
 } // namespace meridian::ops

@@ -3,6 +3,7 @@
 #include "core/common/ranks.h"
 #include "core/io/edge_partition_io.h"
 #include "core/partition/cost_bound.h"
+#include "core/partition/hdrf_batches.h"
 #include "core/partition/snap_stream.h"
 
 #include <QJsonArray>
@@ -125,8 +126,8 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
                   result->wholeSeconds - result->placedSeconds,
                   result->wholeSeconds};
     out.peakMemoryBytes = peakMemoryBytes();
-    out.notes = {"streamed: the graph was read, partitioned and written at once, in file order (load_s, runtime_s "
-                 "and write_s overlap)"};
+    out.notes = {"streamed: the graph was read, partitioned and written at once, in file order (its reading, "
+                 "partitioning and writing times overlap)"};
     if (const Ranks& ranks = feedback.ranks(); ranks.size() > 1) {
         for (const std::uint64_t peak : valueOfEveryRank(ranks, static_cast<std::uint64_t>(out.peakMemoryBytes)))
             out.rankPeakMemoryBytes.push_back(static_cast<double>(peak));
@@ -134,9 +135,13 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
         out.notes = {"split over " + std::to_string(ranks.size()) + " ranks: each read its share of the file's lines, "
                      + (request.algorithm == "hash" ? std::string("placed them by the hash rule")
                                                     : std::string("placed them in HDRF's batches with the others"))
-                     + " and wrote them at their offsets; load_s is when every part was read, runtime_s when every "
-                       "edge was placed"};
+                     + " and wrote them at their offsets (its reading time is until every part was read, its "
+                       "partitioning time until every edge was placed)"};
     }
+    if (request.algorithm == "hdrf" && out.params.integer("batch") > 0) // over ranks: the one process's note too
+        out.notes.insert(out.notes.begin(),
+                         partition::HdrfBatches(result->edges, static_cast<std::uint64_t>(out.params.integer("batch")))
+                             .note());
     return out;
 }
 

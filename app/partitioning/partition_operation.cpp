@@ -264,12 +264,26 @@ Expected<document::Run> runFromPartitionFiles(const PartitionRequest& request, c
         return partition.error();
     if (auto read = io::readMasters(files.mastersPath, graph, topology, *partition); !read)
         return read.error();
-    for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        if (partition->masterSite[v] == 0xFF)
+    // A vertex's master is its home, or where its home's partition moved to (Geo-Cut's relocate_data): one site per
+    // home. Masters that do not follow the homes are those of other homes (another homes file, another seed).
+    std::vector<int> movedTo(static_cast<std::size_t>(topology.siteCount()), -1);
+    for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
+        const int master = partition->masterSite[v], home = prepared.loaded.home[v];
+        const auto where = SourceLocation{files.mastersPath, 0, 0};
+        const std::string vertex = "vertex " + std::to_string(graph.originalId[v]) + " of graph '" + request.graph
+            + "'";
+        if (master == 0xFF)
+            return makeError(ErrorCode::InvalidInput, vertex + " has no master", where);
+        if (movedTo[home] < 0)
+            movedTo[home] = master;
+        else if (movedTo[home] != master)
             return makeError(ErrorCode::InvalidInput,
-                             "vertex " + std::to_string(graph.originalId[v]) + " of graph '" + request.graph
-                                 + "' has no master",
-                             SourceLocation{files.mastersPath, 0, 0});
+                             vertex + " has its master at " + topology.site(master).name + ", where the graph's homes ("
+                                 + topology.site(home).name + ") say another vertex's is at "
+                                 + topology.site(movedTo[home]).name
+                                 + ": the partition was computed from other homes than the project's",
+                             where);
+    }
     document::Run run = newPartitionRun(request);
     run.runtimeSeconds = files.runtimeSeconds;
     run.notes = files.notes;

@@ -88,7 +88,8 @@ struct PartitionComputedElsewhere {
 
 /// The run of `request` whose partition another process computed: reads the graph as runPartition does, reads the
 /// partition's files against it (io::readEdgePartitionOf: a line per edge, in the graph's order; every vertex has a
-/// master) and measures it as runPartition does. Progress stages: "reading the graph", "measuring".
+/// master, and the masters follow the graph's homes: at its home, or where its home's partition moved, one site per
+/// home) and measures it as runPartition does. Progress stages: "reading the graph", "measuring".
 Expected<document::Run> runFromPartitionFiles(const PartitionRequest& request, const PartitionComputedElsewhere& files,
                                               const Feedback& feedback);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace meridian::partition {
@@ -70,6 +71,12 @@ public:
     std::uint64_t batches() const { return m_stretch == 0 ? 0 : (m_stretch + m_block - 1) / m_block; }
     /// The most edges a batch places: a block from each stretch.
     std::uint64_t batchEdges() const { return kStretches * m_block; }
+    /// What a run's notes say of the schedule.
+    std::string note() const
+    {
+        return "HDRF in " + std::to_string(batches()) + " batches of up to " + std::to_string(batchEdges())
+            + " edges: the partition meridian-cli gives over any number of MPI ranks";
+    }
 
     /// Calls `run(begin, end, blockBegin)` for the edges [begin, end) of each block of batch k within [first, last),
     /// in stream order; blockBegin is where the block starts, before `first` when the block starts before it.

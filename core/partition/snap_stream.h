@@ -56,8 +56,8 @@ std::string overRanksRefusal(const std::string& algorithm);
 /// format and append their `src dst site` lines to the edge partition, all at once: reading, placing and writing
 /// overlap, and the kernel is asked to write each block back as soon as it is appended. Then the masters are
 /// written and the metrics computed from the placer's per-vertex sites. The sites are exactly those of the
-/// in-memory partitioner on the same graph (readSnapGraph, readHomes, assignRandomHomes). `meridian-cli partition`
-/// takes this path for hash and HDRF on a SNAP file without a budget.
+/// in-memory partitioner on the same graph (readSnapGraph, readHomes, assignRandomHomes with homesSeed, the
+/// partitioner with seed). `meridian-cli partition` takes this path for hash and HDRF on a SNAP file without a budget.
 ///
 /// Both files are written to temporaries, synced, and only then renamed over their paths (as io::writeFilesTogether
 /// does): on any error, a bad line (file and line), a homes file naming a vertex the graph lacks, an I/O error or a

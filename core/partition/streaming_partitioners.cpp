@@ -159,10 +159,7 @@ Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& probl
     r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.partition.edgeSite = std::move(*sites);
     r.partition.masterSite = problem.home;
-    const HdrfBatches schedule(problem.graph->edgeCount(), static_cast<std::uint64_t>(batch));
-    r.notes.push_back("HDRF in " + std::to_string(schedule.batches()) + " batches of up to "
-                      + std::to_string(schedule.batchEdges())
-                      + " edges: the partition meridian-cli gives over any number of MPI ranks");
+    r.notes.push_back(HdrfBatches(problem.graph->edgeCount(), static_cast<std::uint64_t>(batch)).note());
     return r;
 }
 

@@ -57,7 +57,8 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, std::share
     m_ranks->setToolTip(tr("Monte Carlo splits its samples over the ranks, with the result of one process; "
                            "scotch-bw and scotch-lat with parallel=true split their graph over them on PT-Scotch; "
                            "hash, and hdrf with batch above 0, split a SNAP graph's edges over them without a "
-                           "budget, with the partition of one process. Every other run goes whole on one rank."));
+                           "budget under the pagerank or sssp profile, with the partition of one process. Every "
+                           "other run goes whole on one rank."));
     const auto cli = ops::cliProgram();
     m_folder = new QLineEdit(settings.value(kFolderKey, defaultFolder).toString(), this);
     m_folder->setObjectName("launchFolder");
@@ -129,6 +130,8 @@ Expected<QStringList> LaunchDialog::firstCommand(const jobs::LauncherSettings& c
     const QString folder = QDir(chosen.workFolder).filePath("meridian-job-…");
     jobs::LauncherSettings one = chosen;
     if (first.partition) {
+        if (!m_project)
+            return makeError(ErrorCode::InvalidInput, "no project to launch a partition run on");
         const ops::PartitionRequest request = actions::RunController::partitionRequest(first, m_project, 0);
         if (!ops::partitionRunSplitsOverRanks(request))
             one.ranks = 1;

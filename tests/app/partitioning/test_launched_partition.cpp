@@ -120,6 +120,7 @@ private Q_SLOTS:
             bool budget;
         };
         for (const Case& c : std::vector<Case>{{m_drawn, "hash", {}, 2, false, false},
+                                               {m_drawn, "hash", {}, 1, false, false},
                                                {m_drawn, "hdrf", {"batch=4096"}, 3, true, false},
                                                {m_project, "hdrf", {"batch=512"}, 2, false, false},
                                                {m_project, "geo-cut", {}, 1, false, true}}) {
@@ -133,7 +134,7 @@ private Q_SLOTS:
                 QVERIFY(bound);
                 r.budgetUsd = *bound * 1.5;
             }
-            QCOMPARE(ops::partitionRunSplitsOverRanks(r), c.ranks > 1);
+            QCOMPARE(ops::partitionRunSplitsOverRanks(r), c.algorithm != "geo-cut");
             const auto local = ops::runPartition(r, m_partitioners, Feedback());
             QVERIFY2(local, local ? "" : local.error().toString().c_str());
             const auto launched = ops::runPartitionLaunched(r, launcher(work.path(), c.ranks), Feedback());
@@ -144,6 +145,9 @@ private Q_SLOTS:
                                 + std::to_string(c.ranks)));
             if (c.ranks > 1)
                 QVERIFY(hasNote(*launched, "split over " + std::to_string(c.ranks) + " ranks"));
+            // The local run's notes come back too (the partitioner's, the bottlenecks, the budget, the bound).
+            for (const auto& note : local->notes)
+                QVERIFY2(hasNote(*launched, note), note.c_str());
             QCOMPARE(launched->metric("cost_bound_usd").has_value(), c.budget);
         }
         // Each job's folder is removed once its run came back.
@@ -200,6 +204,21 @@ private Q_SLOTS:
                      message.c_str());
         }
         QCOMPARE(QDir(work.path()).entryList({"meridian-job-*"}, QDir::Dirs).size(), 2);
+
+        // A launcher whose nodes draw other homes (here another seed): its masters do not follow the project's.
+        QFile other(script);
+        QVERIFY(other.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        other.write("#!/bin/bash\n"
+                    "args=(\"$@\")\n"
+                    "for i in \"${!args[@]}\"; do [ \"${args[$i]}\" = --homes-seed ] && args[$((i + 1))]=8; done\n"
+                    "exec \"${args[@]}\"\n");
+        other.close();
+        jobs::LauncherSettings settings{"bash " + script, 1, work.path(), MERIDIAN_CLI};
+        const auto launched = ops::runPartitionLaunched(request(m_drawn, "hash", {}, 1), settings, Feedback());
+        QVERIFY(!launched);
+        QVERIFY2(launched.error().message.find("the partition was computed from other homes than the project's")
+                     != std::string::npos,
+                 launched.error().message.c_str());
     }
 
     /// Through the RunController as the Run menu sends it: both runs land current, and geo-cut, which does not split,
