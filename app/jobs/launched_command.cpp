@@ -82,6 +82,14 @@ private:
 Status runLauncher(const QStringList& command, const QString& outputFile, ErrorStream& errors, const Feedback& feedback)
 {
     QProcess process;
+    // Open MPI's mpirun keeps a session folder under /tmp shared by every job of the user on the machine: one that
+    // ends removes it while another starts in it ("orte_session_dir failed"), so runs launched side by side each get
+    // a base of their own, unless the user chose one.
+    QTemporaryDir sessions(QDir(QDir::tempPath()).filePath("meridian-mpi-XXXXXX"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (sessions.isValid() && !environment.contains("OMPI_MCA_orte_tmpdir_base"))
+        environment.insert("OMPI_MCA_orte_tmpdir_base", sessions.path());
+    process.setProcessEnvironment(environment);
     process.setProgram(command.front());
     process.setArguments(command.mid(1));
     process.setStandardOutputFile(outputFile);

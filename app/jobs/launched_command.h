@@ -57,7 +57,9 @@ struct LaunchedJobStart {
 /// 1. makes a folder `meridian-job-XXXXXX` under the work folder, and gets the command and saves its inputs there;
 /// 2. runs the command, its standard output to `output.json`, turning the `--progress` lines of its standard error
 ///    into `feedback`'s progress; a cancel sends SIGTERM to the launcher's process group (mpirun and srun pass it on
-///    to their ranks), and SIGKILL to what is left of it after 2 s;
+///    to their ranks), and SIGKILL to what is left of it after 2 s. Open MPI's session folders go under a temporary
+///    folder of the job's own (OMPI_MCA_orte_tmpdir_base, unless set), so that jobs started side by side on one
+///    machine do not remove each other's;
 /// 3. calls `readBack`, which reads the result from the folder (the command's standard output is in `output.json`).
 /// The folder is removed when the result came back or was canceled, and kept when a step failed: the error names
 /// it, with the command and meridian-cli's last lines (else the launcher's). Settings checkLauncherSettings refuses

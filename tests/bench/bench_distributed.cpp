@@ -26,9 +26,21 @@
 //   budget_sweep  `budget-sweep` (geo-cut and g-cut at 1.0 to 0.6 times GrapH's cost: 10 points) of a generated
 //                 power-law graph of 10^6 edges imported into a copy of the geo-cut-ec2-8-regions sample, at np = 1
 //                 and 2 and without a launcher. identical=1 when every point but its runtime equals np = 1's.
+//   workbench_partition  the workbench's partition run (ops::runPartition) against the same run sent to a launcher
+//                 (ops::runPartitionLaunched, the workbench's Run on a Launcher: meridian-cli under mpirun, its files
+//                 read back and measured), HDRF in batches (B as above) on a generated power-law graph of
+//                 workbench_edges edges (default 2 x 10^7) imported into a copy of the geo-cut-ec2-8-regions sample:
+//                 locally, and launched at np = 1 and 2. Each run is a child process of this benchmark, from the request
+//                 to the run landed, wall clock; workbench_peak_mb is that process's peak (the ranks' own peaks are in
+//                 the run's notes). identical=1 when the partition, the masters and the transfer time are the local
+//                 run's.
 // Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), sweep_edges (default 10^6), batch (default
-// 65536), cases (default monte_carlo,partition,partition_hdrf,outgrown,budget_sweep).
+// 65536), workbench_edges (default 2 x 10^7), cases (default
+// monte_carlo,partition,partition_hdrf,outgrown,budget_sweep,workbench_partition).
 #include "../partition_json.h"
+#include "app/partitioning/launched_partition.h"
+#include "app/project/project_file.h"
+#include "core/partition/builtin_partitioners.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -43,6 +55,8 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
+
+#include <sys/resource.h>
 
 namespace {
 
@@ -371,13 +385,111 @@ int budgetSweep(const QString& edges, QTemporaryDir& dir)
     return failures;
 }
 
+/// The child of workbench_partition: one partition run of graph "g" of `project`, here (ranks 0) or launched; prints
+/// its seconds, peak memory, transfer time and a digest of its partition as JSON.
+int workbenchRun(const QString& project, int ranks, const QString& batch, const QString& work)
+{
+    using namespace meridian;
+    auto loaded = document::ProjectFile::load(project);
+    if (!loaded) {
+        std::fprintf(stderr, "%s\n", loaded.error().toString().c_str());
+        return 1;
+    }
+    Registry<partition::Partitioner> registry;
+    partition::registerBuiltinPartitioners(registry);
+    ops::PartitionRequest request;
+    request.project = std::make_shared<const document::Project>(std::move(*loaded));
+    request.graph = "g";
+    request.algorithm = "hdrf";
+    request.params = *ParamValues::parse(registry.find("hdrf")->parameters(), {"batch=" + batch.toStdString()});
+    QElapsedTimer timer;
+    timer.start();
+    const auto run = ranks == 0 ? ops::runPartition(request, registry, Feedback())
+                                : ops::runPartitionLaunched(request,
+                                                            {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN),
+                                                             ranks, work, MERIDIAN_CLI},
+                                                            Feedback());
+    const double seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
+    if (!run) {
+        std::fprintf(stderr, "%s\n", run.error().toString().c_str());
+        return 1;
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArrayView(reinterpret_cast<const char*>(run->partition->edgeSite.data()),
+                                static_cast<qsizetype>(run->partition->edgeSite.size())));
+    hash.addData(QByteArrayView(reinterpret_cast<const char*>(run->partition->masterSite.data()),
+                                static_cast<qsizetype>(run->partition->masterSite.size())));
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const QJsonObject out{{"seconds", seconds},
+                          {"peak_bytes", static_cast<double>(usage.ru_maxrss) * 1024.0},
+                          {"transfer_s", run->metric("transfer_time_s").value_or(-1.0)},
+                          {"digest", QString::fromLatin1(hash.result().toHex())}};
+    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
+    return 0;
+}
+
+int workbenchPartition(const QString& edges, const QString& batch, QTemporaryDir& dir)
+{
+    const QString project = dir.filePath("workbench.meridian");
+    QFile::remove(project);
+    QFile::copy(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian",
+                project);
+    const QString graph = dir.filePath("workbench-graph.txt");
+    for (const QStringList& args : {QStringList{"generate", "graph", "--edges", edges, "--seed", "3", "--out", graph},
+                                    QStringList{"project", "import-graph", project, graph, "--name", "g"}})
+        if (const Run made = cli(0, args); made.code != 0) {
+            std::printf("RESULT case=workbench_partition error=1\n%s\n", made.err.constData());
+            return 1;
+        }
+    int failures = 0;
+    double localSeconds = 0.0;
+    QJsonObject local;
+    for (int ranks : {0, 1, 2}) {
+        QProcess child;
+        QStringList env = QProcess::systemEnvironment();
+        env << "OMPI_MCA_plm_rsh_agent=false"
+            << "OMPI_ALLOW_RUN_AS_ROOT=1"
+            << "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+        child.setEnvironment(env);
+        child.start(QCoreApplication::applicationFilePath(),
+                    {"workbench-run", project, QString::number(ranks), batch, dir.path()});
+        child.waitForFinished(-1);
+        const QJsonObject out = QJsonDocument::fromJson(child.readAllStandardOutput()).object();
+        if (child.exitCode() != 0 || out.isEmpty()) {
+            std::printf("RESULT case=workbench_partition ranks=%d error=1\n%s\n", ranks,
+                        child.readAllStandardError().constData());
+            ++failures;
+            continue;
+        }
+        if (ranks == 0) {
+            local = out;
+            localSeconds = out["seconds"].toDouble();
+        }
+        const bool identical = out["digest"] == local["digest"]
+            && out["transfer_s"].toDouble() == local["transfer_s"].toDouble();
+        std::printf("RESULT case=workbench_partition batch=%s ranks=%s edges=%s wall_s=%.2f vs_local=%.2f "
+                    "workbench_peak_mb=%.0f identical=%d transfer_s=%.6g\n",
+                    qPrintable(batch), ranks == 0 ? "local" : qPrintable(QString::number(ranks)), qPrintable(edges),
+                    out["seconds"].toDouble(), out["seconds"].toDouble() / localSeconds,
+                    out["peak_bytes"].toDouble() / 1e6, identical ? 1 : 0, out["transfer_s"].toDouble());
+        std::fflush(stdout);
+        if (!identical)
+            ++failures;
+    }
+    return failures;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    if (argc == 6 && QString(argv[1]) == "workbench-run")
+        return workbenchRun(argv[2], QString(argv[3]).toInt(), argv[4], argv[5]);
     QString samples = "100000000", edges = "200000000", sweepEdges = "1000000", batch = "65536",
-            cases = "monte_carlo,partition,partition_hdrf,outgrown,budget_sweep";
+            workbenchEdges = "20000000",
+            cases = "monte_carlo,partition,partition_hdrf,outgrown,budget_sweep,workbench_partition";
     for (int k = 1; k < argc; ++k) {
         const QString arg = argv[k];
         const QString value = arg.section('=', 1);
@@ -389,6 +501,8 @@ int main(int argc, char** argv)
             sweepEdges = value;
         else if (arg.startsWith("batch="))
             batch = value;
+        else if (arg.startsWith("workbench_edges="))
+            workbenchEdges = value;
         else if (arg.startsWith("cases="))
             cases = value;
     }
@@ -401,5 +515,7 @@ int main(int argc, char** argv)
         failures += partitionCases(edges, batch, chosen, dir);
     if (chosen.contains("budget_sweep"))
         failures += budgetSweep(sweepEdges, dir);
+    if (chosen.contains("workbench_partition"))
+        failures += workbenchPartition(workbenchEdges, batch, dir);
     return failures == 0 ? 0 : 1;
 }
