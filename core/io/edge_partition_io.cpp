@@ -6,6 +6,7 @@
 #include "core/io/text_file.h"
 
 #include <charconv>
+#include <optional>
 #include <unordered_map>
 
 namespace meridian::io {
@@ -205,6 +206,11 @@ Expected<model::EdgePartition> readEdgePartitionOf(const std::string& path, cons
                                   if (k == graph.edgeCount())
                                       return parseError(path, static_cast<int>(number), 1,
                                                         "more lines than the graph's " + std::to_string(k) + " edges");
+                                  // The ids of random vertices: load those of the edge 16 ahead.
+                                  if (constexpr std::size_t kAhead = 16; k + kAhead < graph.edgeCount()) {
+                                      __builtin_prefetch(graph.originalId.data() + graph.src[k + kAhead]);
+                                      __builtin_prefetch(graph.originalId.data() + graph.dst[k + kAhead]);
+                                  }
                                   const std::uint64_t src = graph.originalId[graph.src[k]];
                                   const std::uint64_t dst = graph.originalId[graph.dst[k]];
                                   if (a != src || b != dst)
@@ -231,14 +237,24 @@ Expected<model::EdgePartition> readEdgePartitionOf(const std::string& path, cons
 Status readMasters(const std::string& path, const model::Graph& graph, const model::Topology& topology,
                    model::EdgePartition& partition)
 {
-    const auto index = idIndex(graph);
+    // writeMasters lists the vertices in the graph's order: line k is vertex k until a line says otherwise, and only
+    // then is the index of every id built.
+    std::optional<std::unordered_map<std::uint64_t, std::uint32_t>> index;
+    std::uint32_t next = 0;
     partition.masterSite.assign(graph.vertexCount, 0xFF);
     return forEachVertexSite(path, topology, [&](std::uint64_t id, int site, std::int64_t number) -> Status {
-        const auto it = index.find(id);
-        if (it == index.end())
-            return parseError(path, static_cast<int>(number), 1,
-                              "vertex " + std::to_string(id) + " is not in the partition");
-        partition.masterSite[it->second] = static_cast<std::uint8_t>(site);
+        std::uint32_t v = next;
+        if (index || v >= graph.vertexCount || graph.originalId[v] != id) {
+            if (!index)
+                index = idIndex(graph);
+            const auto it = index->find(id);
+            if (it == index->end())
+                return parseError(path, static_cast<int>(number), 1,
+                                  "vertex " + std::to_string(id) + " is not in the partition");
+            v = it->second;
+        }
+        ++next;
+        partition.masterSite[v] = static_cast<std::uint8_t>(site);
         return {};
     });
 }
