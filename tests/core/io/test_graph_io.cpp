@@ -18,6 +18,12 @@ class TestGraphIo : public QObject {
     Q_OBJECT
 
     static model::Topology sites() { return *io::loadTopology(test::data("graphs/two_sites.csv")); }
+    static void write(const std::string& path, const QByteArray& text)
+    {
+        QFile file(QString::fromStdString(path));
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(text), text.size());
+    }
 
 private Q_SLOTS:
     void readsSnapWithCommentsCrlfTabsAndSparseIds()
@@ -258,6 +264,34 @@ private Q_SLOTS:
         QCOMPARE(back->second.edgeSite, p.edgeSite);
         QVERIFY(io::readMasters(m, back->first, topo, back->second));
         QCOMPARE(back->second.masterSite, p.masterSite);
+
+        // Read against the graph itself: the same sites; masters in another order read the same.
+        auto sitesOf = io::readEdgePartitionOf(e, g, topo);
+        QVERIFY2(sitesOf, sitesOf ? "" : sitesOf.error().toString().c_str());
+        QCOMPARE(sitesOf->edgeSite, p.edgeSite);
+        const std::string shuffled = dir.filePath("shuffled.tsv").toStdString();
+        write(shuffled, "7\tB\n100\tA\n42\tA\n3000000000\tB\n");
+        QVERIFY(io::readMasters(shuffled, g, topo, *sitesOf));
+        QCOMPARE(sitesOf->masterSite, p.masterSite);
+        write(shuffled, "100\tA\n8\tB\n");
+        const auto unknown = io::readMasters(shuffled, g, topo, *sitesOf);
+        QVERIFY(!unknown);
+        QVERIFY2(unknown.error().toString().find("shuffled.tsv:2:1: vertex 8 is not in the partition")
+                     != std::string::npos,
+                 unknown.error().toString().c_str());
+
+        // A line that is not the graph's edge at its place, and a file a line short, name what was expected.
+        write(e, "100\t7\tA\n3000000000\t7\tB\n");
+        auto swapped = io::readEdgePartitionOf(e, g, topo);
+        QVERIFY(!swapped);
+        QVERIFY2(swapped.error().toString().find("e.tsv:2:1: expected the graph's edge 2, 7 3000000000")
+                     != std::string::npos,
+                 swapped.error().toString().c_str());
+        write(e, "100\t7\tA\n");
+        auto shortFile = io::readEdgePartitionOf(e, g, topo);
+        QVERIFY(!shortFile);
+        QVERIFY2(shortFile.error().toString().find("1 lines for the graph's 5 edges") != std::string::npos,
+                 shortFile.error().toString().c_str());
     }
 };
 
