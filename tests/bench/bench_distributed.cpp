@@ -1,5 +1,6 @@
 // Benchmark of meridian-cli split over MPI ranks (`mpirun -np N meridian-cli ...`, Open MPI on this machine), the
-// whole command from the project file to the printed JSON, wall clock. One RESULT line per case and rank count:
+// whole command from the project file to the printed JSON, wall clock, each after what earlier commands wrote is on
+// disk (sync, outside the clock). One RESULT line per case and rank count:
 //   monte_carlo   SC17's Monte Carlo mapper, 10^8 random placements of the ec2-4-regions sample's first application
 //                 (LAMMPS, 32 processes), at np = 1 and 2, and without a launcher (one process, its threads on
 //                 every core). Open MPI binds each of up to 2 ranks to a core of its own, so np = 1 samples on one
@@ -57,6 +58,7 @@
 #include <cstdio>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace {
 
@@ -74,6 +76,9 @@ Run cli(int ranks, const QStringList& args, const QStringList& prefix = {})
     QStringList env = QProcess::systemEnvironment();
     env << "OMPI_MCA_plm_rsh_agent=false";
     p.setEnvironment(env);
+    // What earlier commands wrote (the generated graph, the last run's files) goes to disk first, outside the clock:
+    // its writeback would otherwise land in this run's time.
+    ::sync();
     QElapsedTimer timer;
     timer.start();
     const QStringList command = prefix + QStringList{MERIDIAN_CLI} + args;
@@ -446,6 +451,7 @@ int workbenchPartition(const QString& edges, const QString& batch, QTemporaryDir
     double localSeconds = 0.0;
     QJsonObject local;
     for (int ranks : {0, 1, 2}) {
+        ::sync(); // as cli() does
         QProcess child;
         QStringList env = QProcess::systemEnvironment();
         env << "OMPI_MCA_plm_rsh_agent=false"
