@@ -267,22 +267,23 @@ Expected<document::Run> runFromPartitionFiles(const PartitionRequest& request, c
     // A vertex's master is its home, or where its home's partition moved to (Geo-Cut's relocate_data): one site per
     // home. Masters that do not follow the homes are those of other homes (another homes file, another seed).
     std::vector<int> movedTo(static_cast<std::size_t>(topology.siteCount()), -1);
+    const auto refused = [&](std::uint32_t v, const std::string& why) {
+        return makeError(ErrorCode::InvalidInput,
+                         "vertex " + std::to_string(graph.originalId[v]) + " of graph '" + request.graph + "' " + why,
+                         SourceLocation{files.mastersPath, 0, 0});
+    };
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v) {
         const int master = partition->masterSite[v], home = prepared.loaded.home[v];
-        const auto where = SourceLocation{files.mastersPath, 0, 0};
-        const std::string vertex = "vertex " + std::to_string(graph.originalId[v]) + " of graph '" + request.graph
-            + "'";
         if (master == 0xFF)
-            return makeError(ErrorCode::InvalidInput, vertex + " has no master", where);
+            return refused(v, "has no master");
         if (movedTo[home] < 0)
             movedTo[home] = master;
         else if (movedTo[home] != master)
-            return makeError(ErrorCode::InvalidInput,
-                             vertex + " has its master at " + topology.site(master).name + ", where the graph's homes ("
-                                 + topology.site(home).name + ") say another vertex's is at "
-                                 + topology.site(movedTo[home]).name
-                                 + ": the partition was computed from other homes than the project's",
-                             where);
+            return refused(v,
+                           "has its master at " + topology.site(master).name + ", where the graph's homes ("
+                               + topology.site(home).name + ") say another vertex's is at "
+                               + topology.site(movedTo[home]).name
+                               + ": the partition was computed from other homes than the project's");
     }
     document::Run run = newPartitionRun(request);
     run.runtimeSeconds = files.runtimeSeconds;
