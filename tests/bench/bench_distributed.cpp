@@ -349,19 +349,29 @@ int partitionCases(const QString& edges, const QString& batch, const QStringList
     return failures;
 }
 
-int budgetSweep(const QString& edges, QTemporaryDir& dir)
+/// A copy of the geo-cut-ec2-8-regions sample named `name`.meridian with a generated power-law graph of `edges`
+/// edges imported as "g"; "" after printing the case's error.
+QString projectWithGraph(const QString& name, const QString& edges, const char* benchCase, QTemporaryDir& dir)
 {
-    const QString project = dir.filePath("sweep.meridian");
+    const QString project = dir.filePath(name + ".meridian");
     QFile::remove(project);
     QFile::copy(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian",
                 project);
-    const QString graph = dir.filePath("sweep-graph.txt");
+    const QString graph = dir.filePath(name + "-graph.txt");
     for (const QStringList& args : {QStringList{"generate", "graph", "--edges", edges, "--seed", "3", "--out", graph},
                                     QStringList{"project", "import-graph", project, graph, "--name", "g"}})
         if (const Run made = cli(0, args); made.code != 0) {
-            std::printf("RESULT case=budget_sweep error=1\n%s\n", made.err.constData());
-            return 1;
+            std::printf("RESULT case=%s error=1\n%s\n", benchCase, made.err.constData());
+            return {};
         }
+    return project;
+}
+
+int budgetSweep(const QString& edges, QTemporaryDir& dir)
+{
+    const QString project = projectWithGraph("sweep", edges, "budget_sweep", dir);
+    if (project.isEmpty())
+        return 1;
     const QStringList args{"budget-sweep", "--project", project, "--graph", "g"};
     int failures = 0;
     double np1 = 0.0;
@@ -436,17 +446,9 @@ int workbenchRun(const QString& project, int ranks, const QString& batch, const 
 
 int workbenchPartition(const QString& edges, const QString& batch, QTemporaryDir& dir)
 {
-    const QString project = dir.filePath("workbench.meridian");
-    QFile::remove(project);
-    QFile::copy(QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions/geo-cut-ec2-8-regions.meridian",
-                project);
-    const QString graph = dir.filePath("workbench-graph.txt");
-    for (const QStringList& args : {QStringList{"generate", "graph", "--edges", edges, "--seed", "3", "--out", graph},
-                                    QStringList{"project", "import-graph", project, graph, "--name", "g"}})
-        if (const Run made = cli(0, args); made.code != 0) {
-            std::printf("RESULT case=workbench_partition error=1\n%s\n", made.err.constData());
-            return 1;
-        }
+    const QString project = projectWithGraph("workbench", edges, "workbench_partition", dir);
+    if (project.isEmpty())
+        return 1;
     int failures = 0;
     double localSeconds = 0.0;
     QJsonObject local;
