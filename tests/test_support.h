@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
+#include <QtGlobal>
 
 #include <string>
 
@@ -18,6 +20,18 @@ inline constexpr bool kUnderSanitizer = false;
 /// Returns the path of a fixture in tests/data.
 inline std::string data(const std::string& name) { return std::string(MERIDIAN_TEST_DATA) + "/" + name; }
 inline QString qdata(const std::string& name) { return QString::fromStdString(data(name)); }
+/// Lets a test start Open MPI's mpirun on this machine, for itself and the processes it starts: as root, never by
+/// ssh (every rank runs here); under a sanitizer, without the leak check that Open MPI's finalize fails (its plugins
+/// leave their allocations behind; every access is still checked).
+inline void allowMpirunHere()
+{
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    qputenv("OMPI_MCA_plm_rsh_agent", "false");
+    if (const QByteArray asan = qgetenv("ASAN_OPTIONS"); !asan.isEmpty())
+        qputenv("ASAN_OPTIONS", asan + ":detect_leaks=0");
+}
+
 /// Returns the path of a sample project file.
 inline QString sampleProject(const QString& name)
 {

@@ -80,12 +80,7 @@ private Q_SLOTS:
     {
         mapping::registerBuiltinMappers(m_mappers);
         QStandardPaths::setTestModeEnabled(true); // the dialog's QSettings stay out of the user's
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-        qputenv("OMPI_MCA_plm_rsh_agent", "false"); // never ssh: every rank runs here
-        // Open MPI's finalize leaves its plugins' allocations behind; a sanitizer build still checks every access.
-        if (const QByteArray asan = qgetenv("ASAN_OPTIONS"); !asan.isEmpty())
-            qputenv("ASAN_OPTIONS", asan + ":detect_leaks=0");
+        test::allowMpirunHere();
     }
 
     /// Monte Carlo over 2 ranks and refine (a real parameter with 17 digits) over 1: the runs this process computes,

@@ -90,12 +90,7 @@ private Q_SLOTS:
     {
         partition::registerBuiltinPartitioners(m_partitioners);
         QStandardPaths::setTestModeEnabled(true); // the dialog's QSettings stay out of the user's
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-        qputenv("OMPI_MCA_plm_rsh_agent", "false"); // never ssh: every rank runs here
-        // Open MPI's finalize leaves its plugins' allocations behind; a sanitizer build still checks every access.
-        if (const QByteArray asan = qgetenv("ASAN_OPTIONS"); !asan.isEmpty())
-            qputenv("ASAN_OPTIONS", asan + ":detect_leaks=0");
+        test::allowMpirunHere();
         auto project = document::ProjectFile::load(sampleProject(kSample));
         QVERIFY2(project, project ? "" : project.error().toString().c_str());
         m_project = std::make_shared<const document::Project>(*project);
