@@ -151,11 +151,8 @@ Expected<document::Run> runPartitionLaunched(const PartitionRequest& request, co
         return checked.error();
     const auto command = [&](const QDir& folder) -> Expected<QStringList> {
         // The graph must be the one imported: a local run refuses a changed file before it starts, and so does this.
-        const document::GraphInput& graph = **graphOf(request);
-        if (const std::string change = document::graphChangeOnDisk(graph); !change.empty())
-            return makeError(ErrorCode::InvalidInput,
-                             "graph '" + graph.name + "': " + change
-                                 + "; import it again (File > Import > Graph, or meridian-cli project import-graph)");
+        if (auto unchanged = document::checkGraphOnDisk(**graphOf(request)); !unchanged)
+            return unchanged.error();
         return launchedPartitionCommand(request, settings, folder.path());
     };
     const auto save = [&](const QDir& folder) {

@@ -129,12 +129,19 @@ std::string graphChangeOnDisk(const GraphInput& input)
     return change;
 }
 
-Expected<LoadedGraph> loadGraphInput(const GraphInput& input, const model::Topology& topology, const Feedback& feedback)
+Status checkGraphOnDisk(const GraphInput& input)
 {
     if (const auto change = graphChangeOnDisk(input); !change.empty())
         return makeError(ErrorCode::InvalidInput,
                          "graph '" + input.name + "': " + change
                              + "; import it again (File > Import > Graph, or meridian-cli project import-graph)");
+    return {};
+}
+
+Expected<LoadedGraph> loadGraphInput(const GraphInput& input, const model::Topology& topology, const Feedback& feedback)
+{
+    if (auto unchanged = checkGraphOnDisk(input); !unchanged)
+        return unchanged.error();
     auto graph = io::loadGraph(input.path, input.format, io::defaultGraphCacheDir(), nullptr, feedback);
     if (!graph)
         return graph.error();

@@ -62,6 +62,8 @@ Expected<LoadedGraph> loadGraphInput(const GraphInput& input, const model::Topol
 
 /// Returns an empty string when the graph's files on disk are the ones imported, or what changed.
 std::string graphChangeOnDisk(const GraphInput& input);
+/// graphChangeOnDisk as the error a run refuses to start with (saying to import the graph again).
+Status checkGraphOnDisk(const GraphInput& input);
 
 /// Returns the statistics of a graph (degrees, counts).
 GraphStats graphStats(const model::Graph& graph);
