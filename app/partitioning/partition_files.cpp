@@ -3,7 +3,8 @@
 #include "core/common/ranks.h"
 #include "core/io/edge_partition_io.h"
 #include "core/partition/cost_bound.h"
-#include "core/partition/hdrf_batches.h"
+#include "core/partition/edge_batches.h"
+#include "core/partition/geo_cut_partitioner.h"
 #include "core/partition/snap_stream.h"
 
 #include <QJsonArray>
@@ -11,6 +12,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <limits>
+
 #include <sys/resource.h>
 
 namespace meridian::ops {
@@ -92,6 +95,9 @@ Expected<Finished> writeAndMeasure(const PartitionFilesRequest& request, const m
     return finished;
 }
 
+/// What runs in batches for `algorithm` (a stream in batches: hdrf, geo-cut), as the notes name it.
+std::string batchedName(const std::string& algorithm) { return algorithm == "geo-cut" ? "Geo-Cut's stage 1" : "HDRF"; }
+
 /// The partition of a SNAP file by an online placer: read, placed and written at once. The phases overlap, so
 /// load is when the last chunk was read, run when the last edge was placed and write what came after.
 Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& request, PartitionFilesResult out,
@@ -133,15 +139,22 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
             out.rankPeakMemoryBytes.push_back(static_cast<double>(peak));
         out.peakMemoryBytes = *std::max_element(out.rankPeakMemoryBytes.begin(), out.rankPeakMemoryBytes.end());
         out.notes = {"split over " + std::to_string(ranks.size()) + " ranks: each read its share of the file's lines, "
-                     + (request.algorithm == "hash" ? std::string("placed them by the hash rule")
-                                                    : std::string("placed them in HDRF's batches with the others"))
+                     + (request.algorithm == "hash"
+                            ? std::string("placed them by the hash rule")
+                            : "placed them in " + batchedName(request.algorithm) + "'s batches with the others")
                      + " and wrote them at their offsets (its reading time is until every part was read, its "
                        "partitioning time until every edge was placed)"};
     }
-    if (request.algorithm == "hdrf" && out.params.integer("batch") > 0) // over ranks: the one process's note too
+    if (request.algorithm != "hash" && out.params.integer("batch") > 0) { // over ranks: the one process's notes too
         out.notes.insert(out.notes.begin(),
-                         partition::HdrfBatches(result->edges, static_cast<std::uint64_t>(out.params.integer("batch")))
-                             .note());
+                         partition::EdgeBatches(result->edges, static_cast<std::uint64_t>(out.params.integer("batch")))
+                             .note(batchedName(request.algorithm)));
+        if (request.algorithm == "geo-cut")
+            out.notes.insert(out.notes.begin() + 1,
+                             partition::GeoCutPartitioner::stageOneNote(partition::GeoCutPartitioner::kCostInBatches,
+                                                                        result->metrics.wanUsd,
+                                                                        std::numeric_limits<double>::infinity()));
+    }
     return out;
 }
 
@@ -280,7 +293,7 @@ Status checkPartitioning(const std::string& algorithm, const GasSettings& settin
 bool partitionSplitsOverRanks(const std::string& algorithm, const ParamValues& values, io::GraphFormat format,
                               bool budget, const cost::TrafficProfile& profile)
 {
-    return format == io::GraphFormat::Snap && !budget && partition::canStreamSnap(algorithm, profile)
+    return format == io::GraphFormat::Snap && !budget && !profile.binds()
         && partition::splitsSnapOverRanks(algorithm, values);
 }
 
@@ -306,19 +319,21 @@ Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& reque
     out.profile = std::string(profile->id());
     out.seed = settings.seed;
     out.budgetUsd = settings.budgetUsd;
-    const bool online = request.format == io::GraphFormat::Snap && !settings.budgetUsd
-        && partition::canStreamSnap(request.algorithm, *profile);
+    const bool snapUnbound = request.format == io::GraphFormat::Snap && !settings.budgetUsd && !profile->binds();
+    const bool online = snapUnbound && partition::canStreamSnap(request.algorithm, *profile);
+    const bool splits = partitionSplitsOverRanks(request.algorithm, out.params, request.format,
+                                                 settings.budgetUsd.has_value(), *profile);
     const bool overRanks = feedback.ranks().size() > 1;
-    if (overRanks && online && !partitionSplitsOverRanks(request.algorithm, out.params, request.format, false, *profile))
+    if (overRanks && !splits && snapUnbound && (online || request.algorithm == "geo-cut"))
         return makeError(ErrorCode::InvalidInput, partition::overRanksRefusal(request.algorithm));
-    if (overRanks && !online)
+    if (overRanks && !splits)
         return makeError(ErrorCode::InvalidInput,
-                         "under an MPI launcher, partition splits its work over the ranks only for hash and HDRF in "
-                         "batches on a SNAP graph, without a budget, with the pagerank or sssp profile: start this "
-                         "one without mpirun");
-    // In one process, HDRF in batches needs every edge at once: it runs on the graph in memory.
-    const bool batched = request.algorithm == "hdrf" && out.params.integer("batch") > 0;
-    if (online && (overRanks || !batched))
+                         "under an MPI launcher, partition splits its work over the ranks only for hash, HDRF in "
+                         "batches and Geo-Cut's stage 1 in batches on a SNAP graph, without a budget, with the "
+                         "pagerank or sssp profile: start this one without mpirun");
+    // In one process, a stream in batches needs every edge at once: it runs on the graph in memory.
+    const bool batched = splits && request.algorithm != "hash";
+    if ((online && !batched) || (overRanks && splits))
         return streamPartition(request, std::move(out), *profile, feedback);
     return loadAndPartition(request, std::move(out), **partitioner, *profile, feedback);
 }

@@ -4,6 +4,8 @@
 
 #include "core/common/random.h"
 #include "core/common/readable.h"
+#include "core/partition/edge_batches.h"
+#include "core/partition/geo_cut_rule.h"
 #include "core/partition/refinement/edge_migration.h"
 #include "core/partition/refinement/partition_mapping.h"
 #include "core/partition/refinement/replica_refinement.h"
@@ -75,8 +77,9 @@ struct GasView {
     }
 };
 
-/// What stage 1 cost, and whether it is over the budget.
-std::string stageOneNote(const char* startName, double usd, double budgetUsd)
+} // namespace
+
+std::string GeoCutPartitioner::stageOneNote(const char* startName, double usd, double budgetUsd)
 {
     std::string text = std::string("stage 1 (") + startName + ") costs " + readableUsd(usd);
     if (std::isfinite(budgetUsd) && !withinBudget(usd, budgetUsd))
@@ -85,7 +88,12 @@ std::string stageOneNote(const char* startName, double usd, double budgetUsd)
     return text;
 }
 
-} // namespace
+bool GeoCutPartitioner::refines(const ParamValues& values)
+{
+    return (values.flag("relocate_data") && values.integer("max_iter") > 0)
+        || (values.real("lq_fraction") > 0.0 && values.integer("max_rounds") > 0)
+        || values.integer("replica_passes") > 0;
+}
 
 std::uint64_t GeoCutPartitioner::automaticWorkLimit(std::size_t edges)
 {
@@ -94,38 +102,11 @@ std::uint64_t GeoCutPartitioner::automaticWorkLimit(std::size_t edges)
 
 int geoCutPlace(const PartitionProblem& problem, const StreamState& state, std::uint32_t u, std::uint32_t v)
 {
-    // The hot path of the stream: the same rules as choose(), with each endpoint read once.
-    const auto& price = problem.network.usdPerByte;
-    const std::uint64_t ru = state.replicas(u), rv = state.replicas(v), both = ru & rv;
-    const int masterV = state.master(v);
-    const std::uint64_t inV = state.inSites(v);
-    const double dgBind = state.binds() ? state.apply(u) : 0.0;
-    const auto gatherIncrease = [&](int r) {
-        if (r == masterV)
-            return 0.0;
-        return state.binds() ? dgBind : ((inV >> r & 1) ? 0.0 : state.gather());
-    };
-    int best = -1;
-    double bestCost = 0.0;
-    const auto consider = [&](int r, double usd) {
-        if (best < 0 || usd < bestCost || (usd == bestCost && state.load(r) < state.load(best))) {
-            best = r;
-            bestCost = usd;
-        }
-    };
-    if (both) {
-        for (std::uint64_t rest = both; rest; rest &= rest - 1) {
-            const int r = std::countr_zero(rest);
-            consider(r, price[r] * gatherIncrease(r));
-        }
-        return best;
-    }
-    const double syncU = price[state.master(u)] * state.apply(u);
-    const double syncV = price[masterV] * state.apply(v);
-    const int m = problem.siteCount();
-    for (int r = 0; r < m; ++r)
-        consider(r, price[r] * gatherIncrease(r) + ((ru >> r & 1) ? 0.0 : syncU) + ((rv >> r & 1) ? 0.0 : syncV));
-    return best;
+    // The hot path of the stream: each endpoint read once.
+    const GeoCutEnd a{state.replicas(u), state.inSites(u), state.master(u), state.apply(u)};
+    const GeoCutEnd b{state.replicas(v), state.inSites(v), state.master(v), state.apply(v)};
+    return geoCutChoice(problem.network.usdPerByte, state.gather(), state.binds(), a, b,
+                        [&](int r) { return state.load(r); });
 }
 
 int geoCutPlace(const PartitionProblem& problem, const cost::GasState& state, const std::vector<std::uint64_t>& load,
@@ -166,7 +147,13 @@ std::vector<ParamSpec> GeoCutPartitioner::parameters() const
         ParamSpec::choice("start", "best", {"best", "degree", "cost", "bandwidth"},
                           "Where refinement starts (Section 4.2.1 allows any partitioner's result): each edge at "
                           "its lower-degree endpoint's home (degree; best), the paper's cost-aware streaming (cost), "
-                          "or G-Cut's bandwidth-aware streaming (bandwidth).")};
+                          "or G-Cut's bandwidth-aware streaming (bandwidth)."),
+        ParamSpec::integer("batch", 0, 0, std::int64_t{1} << 20,
+                           "With start=cost: 0 streams one edge at a time in a seeded random order, as the paper. "
+                           "Otherwise the stream in file order in batches of about this many edges (a block of "
+                           "ceil(batch / 64) from each of 64 stretches), each edge placed from what the earlier "
+                           "batches and its own block left: the same stage 1 in one process and on any number of MPI "
+                           "ranks (there with lq_fraction=0 and replica_passes=0).")};
 }
 
 bool GeoCutPartitioner::refine(const PartitionProblem& problem, const model::Graph& graph,
@@ -270,6 +257,25 @@ Expected<PartitionResult> costAwareStream(const PartitionProblem& problem, std::
     return result;
 }
 
+/// Stage 1 in batches (EdgeBatches): the stream in file order, each batch's blocks placed side by side by the same
+/// rule, as meridian-cli places it over MPI ranks.
+Expected<PartitionResult> costAwareInBatches(const PartitionProblem& problem, std::uint64_t batch,
+                                             const FeedbackRange& range)
+{
+    const auto start = std::chrono::steady_clock::now();
+    GeoCutBlock block(problem.network.usdPerByte, problem.sizes.gather, problem.sizes.binds);
+    auto sites = placeInBatches(*problem.graph, problem.home, problem.sizes.apply, problem.siteCount(), batch, block,
+                                range);
+    if (!sites)
+        return sites.error();
+    PartitionResult result;
+    result.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.partition.edgeSite = std::move(*sites);
+    result.partition.masterSite = problem.home;
+    result.notes.push_back(EdgeBatches(problem.graph->edgeCount(), batch).note("Geo-Cut's stage 1"));
+    return result;
+}
+
 /// Meridian's cheapest start: each edge at the home of its endpoint with fewer edges (the target's on ties), as
 /// degree-based hashing places an edge with its lower-degree endpoint (Xie et al., NIPS'14), so a low-degree
 /// vertex keeps its edges home and hubs, which are replicated anyway, take the mirrors. O(E), no stream state.
@@ -321,7 +327,14 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
     const FeedbackRange streaming = range.sub(0.0, 0.3);
     Expected<PartitionResult> result = makeError(ErrorCode::Internal, "no start");
     const char* name = "degree-based start";
-    if (chosen == "cost") {
+    const auto batch = static_cast<std::uint64_t>(values.integer("batch"));
+    if (batch > 0 && chosen != "cost")
+        return makeError(ErrorCode::InvalidInput,
+                         "batch places Geo-Cut's cost-aware streaming in batches: give it with start=cost");
+    if (chosen == "cost" && batch > 0) {
+        result = costAwareInBatches(problem, batch, streaming);
+        name = kCostInBatches;
+    } else if (chosen == "cost") {
         result = costAwareStream(problem, seed, streaming);
         name = "cost-aware streaming";
     } else if (chosen == "bandwidth") {

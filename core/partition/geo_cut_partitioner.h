@@ -65,6 +65,15 @@ public:
                        std::vector<std::string>& notes, double budgetUsd, std::vector<int>* mapping = nullptr,
                        const char* startName = nullptr, std::optional<cost::GasMetrics>* metrics = nullptr);
 
+    /// The note of what stage 1 (`startName`) cost, and whether it is over the budget (infinity: none).
+    static std::string stageOneNote(const char* startName, double usd, double budgetUsd);
+    /// Stage 1's name when it ran in batches (`start=cost`, `batch` above 0), in one process or over ranks.
+    static constexpr const char* kCostInBatches = "cost-aware streaming in batches";
+
+    /// Whether `values` run any of stages 2a, 2b and 3 (relocate_data with max_iter, lq_fraction with max_rounds,
+    /// replica_passes); without them a run is stage 1 alone, which splits over MPI ranks in batches.
+    static bool refines(const ParamValues& values);
+
     /// How much stages 2b and 3 may search together at `effort=1`, in search steps (edges examined plus the traffic
     /// state's steps, see SearchBudget): kStepsPerEdge per edge, at least kMinimumWork. On this project's build
     /// machine a step takes about 30 ns on Wiki-Vote and 150 ns on 2 x 10^7 edges (the caches miss): Wiki-Vote under

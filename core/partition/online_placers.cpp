@@ -1,6 +1,6 @@
 #include "core/partition/online_placers.h"
 
-#include "core/partition/hdrf_batches.h"
+#include "core/partition/edge_batches.h"
 
 #include <algorithm>
 #include <bit>

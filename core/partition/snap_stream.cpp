@@ -6,6 +6,7 @@
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
+#include "core/partition/geo_cut_partitioner.h"
 #include "core/partition/online_placers.h"
 #include "core/partition/partitioner.h"
 #include "core/partition/stream_homes.h"
@@ -296,6 +297,8 @@ Expected<std::vector<io::HomeLine>> homeLinesOf(const SnapStreamRequest& request
 
 bool splitsSnapOverRanks(const std::string& algorithm, const ParamValues& values)
 {
+    if (algorithm == "geo-cut")
+        return values.integer("batch") > 0 && values.choice("start") == "cost" && !GeoCutPartitioner::refines(values);
     return algorithm == "hash" || (algorithm == "hdrf" && values.integer("batch") > 0);
 }
 
@@ -305,8 +308,14 @@ std::string overRanksRefusal(const std::string& algorithm)
         return "HDRF places each edge from those placed before it: over ranks it runs in batches, whose partition is "
                "the same on any number of ranks and in one process; give it --param batch=65536 (edges placed "
                "at once: smaller is closer to HDRF one edge at a time, larger takes fewer rounds)";
-    return "under an MPI launcher a graph splits over the ranks only for hash and for HDRF in batches ('" + algorithm
-        + "' places each edge from those placed before it): start it without mpirun";
+    if (algorithm == "geo-cut")
+        return "over ranks Geo-Cut runs its stage 1, the paper's cost-aware streaming, in batches, whose partition is "
+               "the same on any number of ranks and in one process; its stages 2 and 3 refine the whole graph in one "
+               "process. Give it --param start=cost --param batch=65536 --param lq_fraction=0 --param "
+               "replica_passes=0, or start it without mpirun";
+    return "under an MPI launcher a graph splits over the ranks only for hash, HDRF in batches and Geo-Cut's stage 1 "
+           "in batches ('"
+        + algorithm + "' places each edge from those placed before it): start it without mpirun";
 }
 
 namespace {
@@ -390,18 +399,19 @@ Expected<SnapStreamResult> streamInOneProcess(const SnapStreamRequest& request, 
 
 Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request, const Feedback& feedback)
 {
-    if (!canStreamSnap(request.algorithm, request.profile))
-        return makeError(ErrorCode::Internal, "partitionSnapStream takes hash or hdrf with a combining profile");
-    const bool batched = request.algorithm == "hdrf" && request.values.integer("batch") > 0;
-    // Hash and HDRF in batches split over ranks (partitionSnapOverRanks); a rank of HDRF in batches also holds its
-    // edges (8 bytes each) and its vertices' degrees.
+    const bool batched = request.algorithm != "hash" && splitsSnapOverRanks(request.algorithm, request.values);
+    if (request.profile.binds() || !(canStreamSnap(request.algorithm, request.profile) || batched))
+        return makeError(ErrorCode::Internal,
+                         "partitionSnapStream takes hash, hdrf or geo-cut in batches with a combining profile");
+    // Hash and the streams in batches split over ranks (partitionSnapOverRanks); a rank of a stream in batches also
+    // holds its edges (8 bytes each) and its vertices' degrees.
     held_share::begin(splitsSnapOverRanks(request.algorithm, request.values), batched ? 9.0 : 1.0,
                       batched ? 79.0 : 75.0);
     if (feedback.ranks().size() > 1)
         return partitionSnapOverRanks(request, feedback);
-    // In one process HDRF in batches needs every edge at once: it runs on the graph in memory (placeHdrfInBatches).
+    // In one process a stream in batches needs every edge at once: it runs on the graph in memory (placeInBatches).
     if (batched)
-        return makeError(ErrorCode::Internal, "partitionSnapStream runs HDRF in batches only over ranks");
+        return makeError(ErrorCode::Internal, "partitionSnapStream runs streams in batches only over ranks");
     return streamInOneProcess(request, feedback);
 }
 

@@ -19,7 +19,7 @@ struct SnapStreamRequest {
     std::string homesPath;   ///< `vertex site` lines; empty: every home drawn at random
     const model::Topology* topology = nullptr;
     cost::TrafficProfile profile; ///< a combining one (pagerank, sssp)
-    std::string algorithm;        ///< one with an online placer: hash or hdrf
+    std::string algorithm;        ///< one with an online placer (hash, hdrf), or geo-cut in batches over ranks
     ParamValues values;
     std::uint64_t seed = 1;             ///< the placer's (hash's edge draws)
     std::uint64_t homesSeed = 1;        ///< the homes drawn for the vertices the homes file does not list
@@ -44,8 +44,9 @@ struct SnapStreamResult {
 /// metrics follow from each vertex's replica and in-edge sites.
 bool canStreamSnap(const std::string& algorithm, const cost::TrafficProfile& profile);
 
-/// True when partitionSnapStream splits a request over the ranks of an MPI launcher's job: hash, and HDRF in batches
-/// (its `batch` parameter above 0, HdrfBatches), whose sites never depend on how many ranks place them.
+/// True when partitionSnapStream splits a request over the ranks of an MPI launcher's job: hash, HDRF in batches (its
+/// `batch` parameter above 0, EdgeBatches) and Geo-Cut's stage 1 in batches (start=cost, `batch` above 0, no stage
+/// that refines: GeoCutPartitioner::refines), whose sites never depend on how many ranks place them.
 bool splitsSnapOverRanks(const std::string& algorithm, const ParamValues& values);
 /// Why partitionSnapStream does not split `algorithm` with these values over ranks (splitsSnapOverRanks is false).
 std::string overRanksRefusal(const std::string& algorithm);

@@ -5,9 +5,9 @@
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
-#include "core/partition/hdrf_batches.h"
-#include "core/partition/hdrf_rank_batches.h"
+#include "core/partition/edge_batches.h"
 #include "core/partition/online_placers.h"
+#include "core/partition/rank_batches.h"
 #include "core/partition/rank_messages.h"
 #include "core/partition/stream_homes.h"
 #include "core/partition/vertex_owners.h"
@@ -39,14 +39,14 @@ std::uint64_t digits(std::uint64_t id)
 }
 
 /// One rank's part of the work. The rank reads its chunks of the file three times (first appearances, placing,
-/// writing) and keeps 1 byte per edge of them (its site); for HDRF in batches once, keeping its edges (PartPairs)
+/// writing) and keeps 1 byte per edge of them (its site); for a stream in batches once, keeping its edges (PartPairs)
 /// from the first pass to place and write them. Each vertex has one record, at its owner (Owners): where
 /// the vertex first appears, its home, the sites holding it. A part of a shuffled file touches nearly every vertex
 /// of the graph, so a part's vertices ask their owners, in rounds of one chunk per rank, and every record is held
 /// once among the ranks.
 class RankPart {
 public:
-    /// `keepPairs`: pass 1 keeps the part's edges for HDRF in batches.
+    /// `keepPairs`: pass 1 keeps the part's edges for a stream in batches (HDRF's, Geo-Cut's stage 1).
     RankPart(const SnapStreamRequest& request, const io::detail::SnapChunks& chunks, const Ranks& ranks,
              const Feedback& feedback, bool keepPairs)
         : m_request(request)
@@ -262,23 +262,23 @@ public:
         return {};
     }
 
-    /// Pass 2 of HDRF in batches (HdrfBatches): the part's edges, which pass 1 kept (8 bytes each), are placed
-    /// batch by batch, every rank taking part in every batch. A batch's endpoints ask their owners for their replica
-    /// sites and degrees, the edges are placed from those and from the sites' loads (which every rank keeps alike),
-    /// and the owners learn the sites and degrees gained: what placeHdrfInBatches does in one process.
-    Status placeEdgesInBatches(double lambda, std::uint64_t batch)
+    /// Pass 2 of a stream in batches (EdgeBatches: HDRF's, Geo-Cut's stage 1): the part's edges, which pass 1 kept
+    /// (8 bytes each), are placed batch by batch, every rank taking part in every batch. A batch's endpoints ask
+    /// their owners for what `block`'s rule reads (replica sites, degrees, in-edge sites, homes), the edges are placed
+    /// from those and from the sites' loads (which every rank keeps alike), and the owners learn the sites and
+    /// degrees gained: what placeInBatches does in one process. `apply` is every vertex's apply size.
+    Status placeEdgesInBatches(BlockPlacer& block, std::uint64_t batch, double apply)
     {
         if (m_pairs.edges() != m_edges)
-            throw std::logic_error("HDRF in batches places the pairs pass 1 kept");
+            throw std::logic_error("a stream in batches places the pairs pass 1 kept");
         m_replicas.assign(m_owned.size(), 0);
         m_inSites.assign(m_owned.size(), 0);
         for (std::uint32_t slot = 0; slot < m_owned.size(); ++slot)
             m_replicas[slot] = 1ull << m_home[slot];
         m_sites.assign(m_edges, 0);
-        const HdrfBatches schedule(total(m_edgeCounts), batch);
-        HdrfLoads loads(static_cast<int>(m_endings.size()));
-        HdrfBlock block(lambda);
-        HdrfRankBatches batches({m_ranks, m_owners, m_owned, m_replicas, m_inSites}, m_edgeCounts, m_sites);
+        const EdgeBatches schedule(total(m_edgeCounts), batch);
+        SiteLoads loads(static_cast<int>(m_endings.size()));
+        RankBatches batches({m_ranks, m_owners, m_owned, m_replicas, m_inSites, m_home, apply}, m_edgeCounts, m_sites);
         const std::uint64_t count = schedule.batches();
         for (std::uint64_t k = 0; k < count && nextRound(); ++k) {
             m_feedback.setProgress(0.3 + 0.3 * static_cast<double>(k) / static_cast<double>(count),
@@ -312,7 +312,7 @@ public:
             text.clear();
             return s;
         };
-        if (m_keepPairs) { // HDRF in batches kept its edges from pass 1: the file is not read again
+        if (m_keepPairs) { // a stream in batches kept its edges from pass 1: the file is not read again
             Status written;
             m_pairs.forEach(0, m_edges, [&](std::uint32_t u, std::uint32_t v) {
                 io::appendEdgeLine(text, u, v, m_endings[m_sites[e++]]);
@@ -603,7 +603,7 @@ private:
     std::vector<std::uint32_t> m_place;   ///< its place among its holder's vertices
     std::vector<std::uint8_t> m_home;
     std::vector<std::uint64_t> m_replicas, m_inSites;
-    bool m_keepPairs = false; ///< HDRF in batches: pass 1 keeps the part's edges ...
+    bool m_keepPairs = false; ///< a stream in batches: pass 1 keeps the part's edges ...
     PartPairs m_pairs;        ///< ... here
     // The vertices this rank holds (orderVertices), in order of first appearance, and their homes.
     std::vector<std::uint32_t> m_held;
@@ -731,7 +731,9 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
     if (auto s = openOutputs(request, ranks, edges, masters); !s)
         return s.error();
 
-    RankPart part(request, *chunks, ranks, feedback, request.algorithm == "hdrf");
+    // A stream in batches keeps its part's edges from pass 1.
+    const bool batched = request.algorithm != "hash";
+    RankPart part(request, *chunks, ranks, feedback, batched);
     if (auto s = part.findFirstAppearances(); !s)
         return s.error();
     const double readSeconds = since(start);
@@ -742,9 +744,10 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
     part.orderVertices();
     StreamHomes homes({}, topology.siteCount(), request.homesSeed);
     part.giveHomes(homes);
-    const Status placed = request.algorithm == "hdrf"
-        ? part.placeEdgesInBatches(request.values.real("lambda"),
-                                   static_cast<std::uint64_t>(request.values.integer("batch")))
+    const cost::VertexSizes sizes = cost::combiningSizes(1, request.profile); // every vertex's
+    const auto block = makeBlockPlacer(request.algorithm, request.values, *network, sizes);
+    const Status placed = block
+        ? part.placeEdgesInBatches(*block, static_cast<std::uint64_t>(request.values.integer("batch")), sizes.apply[0])
         : part.placeEdges();
     if (!placed)
         return placed.error();

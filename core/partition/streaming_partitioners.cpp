@@ -1,6 +1,6 @@
 #include "core/partition/streaming_partitioners.h"
 
-#include "core/partition/hdrf_batches.h"
+#include "core/partition/edge_batches.h"
 #include "core/partition/online_placers.h"
 #include "core/partition/stream_state.h"
 
@@ -151,15 +151,16 @@ Expected<PartitionResult> HdrfPartitioner::runImpl(const PartitionProblem& probl
     if (batch == 0)
         return runOnline(problem, id(), values, seed, range);
     const auto start = std::chrono::steady_clock::now();
-    auto sites = placeHdrfInBatches(*problem.graph, problem.home, problem.siteCount(), values.real("lambda"),
-                                    static_cast<std::uint64_t>(batch), range);
+    HdrfBlock block(values.real("lambda"));
+    auto sites = placeInBatches(*problem.graph, problem.home, problem.sizes.apply, problem.siteCount(),
+                                static_cast<std::uint64_t>(batch), block, range);
     if (!sites)
         return sites.error();
     PartitionResult r;
     r.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.partition.edgeSite = std::move(*sites);
     r.partition.masterSite = problem.home;
-    r.notes.push_back(HdrfBatches(problem.graph->edgeCount(), static_cast<std::uint64_t>(batch)).note());
+    r.notes.push_back(EdgeBatches(problem.graph->edgeCount(), static_cast<std::uint64_t>(batch)).note("HDRF"));
     return r;
 }
 

@@ -24,6 +24,9 @@
 //                 identical=1 when both files and the metrics equal np = 1's; transfer_vs_one_at_a_time and
 //                 usd_vs_one_at_a_time are the transfer time and WAN cost over HDRF one edge at a time's, within_1pct=1
 //                 when neither is more than 1% above. Target: np = 2 at least 1.6x as fast as np = 1, and within 1%.
+//   partition_geocut  the same for Geo-Cut's stage 1, the paper's cost-aware streaming (`--algorithm geo-cut --param
+//                 start=cost --param lq_fraction=0 --param replica_passes=0`), in batches of B against one edge at a
+//                 time (in the seeded random order of one process). Target: within 1%.
 //   budget_sweep  `budget-sweep` (geo-cut and g-cut at 1.0 to 0.6 times GrapH's cost: 10 points) of a generated
 //                 power-law graph of 10^6 edges imported into a copy of the geo-cut-ec2-8-regions sample, at np = 1
 //                 and 2 and without a launcher. identical=1 when every point but its runtime equals np = 1's.
@@ -37,7 +40,7 @@
 //                 run's.
 // Arguments: key=value: samples (default 10^8), edges (default 2 x 10^8), sweep_edges (default 10^6), batch (default
 // 65536), workbench_edges (default 2 x 10^7), cases (default
-// monte_carlo,partition,partition_hdrf,outgrown,budget_sweep,workbench_partition).
+// monte_carlo,partition,partition_hdrf,partition_geocut,outgrown,budget_sweep,workbench_partition).
 #include "../partition_json.h"
 #include "app/partitioning/launched_partition.h"
 #include "app/project/project_file.h"
@@ -186,29 +189,32 @@ Partitioned partition(int ranks, const QString& graph, QTemporaryDir& dir, const
 
 double peakOf(const QJsonObject& json) { return json["peak_memory_bytes"].toDouble(); }
 
-/// HDRF in batches at np = 1, 2 and 4 and without a launcher, against np = 1's files and HDRF one edge at a time
-/// (one process, without a launcher) for its transfer time and WAN cost.
-int hdrfInBatches(const QString& graph, const QString& edges, const QString& batch, QTemporaryDir& dir)
+/// A stream in batches (`oneAtATime` with --param batch=B) at np = 1, 2 and 4 and without a launcher, against np = 1's
+/// files and the stream one edge at a time (`oneAtATime`, one process, without a launcher) for its transfer time and
+/// WAN cost. `name` is the case's.
+int streamInBatches(const char* name, const QStringList& oneAtATime, const QString& graph, const QString& edges,
+                    const QString& batch, QTemporaryDir& dir)
 {
-    const Partitioned sequential = partition(0, graph, dir, {}, {"--algorithm", "hdrf"});
-    const QStringList batched{"--algorithm", "hdrf", "--param", "batch=" + batch};
+    const Partitioned sequential = partition(0, graph, dir, {}, oneAtATime);
+    const QStringList batched = oneAtATime + QStringList{"--param", "batch=" + batch};
     const Partitioned reference = partition(1, graph, dir, {}, batched);
     if (sequential.run.code != 0 || reference.run.code != 0) {
-        std::printf("RESULT case=partition_hdrf error=1\n%s%s\n", sequential.run.err.constData(),
+        std::printf("RESULT case=%s error=1\n%s%s\n", name, sequential.run.err.constData(),
                     reference.run.err.constData());
         return 1;
     }
     const double seqTransfer = sequential.run.json["transfer_time_s"].toDouble();
     const double seqUsd = sequential.run.json["wan_cost_usd"].toDouble();
-    std::printf("RESULT case=partition_hdrf batch=0 ranks=none edges=%s wall_s=%.2f peak_mb=%.0f transfer_s=%.6g "
+    std::printf("RESULT case=%s batch=0 ranks=none edges=%s wall_s=%.2f peak_mb=%.0f transfer_s=%.6g "
                 "wan_usd=%.6g\n",
-                qPrintable(edges), sequential.run.seconds, peakOf(sequential.run.json) / 1e6, seqTransfer, seqUsd);
+                name, qPrintable(edges), sequential.run.seconds, peakOf(sequential.run.json) / 1e6, seqTransfer,
+                seqUsd);
     std::fflush(stdout);
     int failures = 0;
     for (int ranks : {1, 2, 4, 0}) {
         const Partitioned p = ranks == 1 ? reference : partition(ranks, graph, dir, {}, batched);
         if (p.run.code != 0) {
-            std::printf("RESULT case=partition_hdrf ranks=%d error=1\n%s\n", ranks, p.run.err.constData());
+            std::printf("RESULT case=%s ranks=%d error=1\n%s\n", name, ranks, p.run.err.constData());
             ++failures;
             continue;
         }
@@ -218,11 +224,11 @@ int hdrfInBatches(const QString& graph, const QString& edges, const QString& bat
         const double transfer = p.run.json["transfer_time_s"].toDouble() / seqTransfer;
         const double usd = p.run.json["wan_cost_usd"].toDouble() / seqUsd;
         const bool close = transfer <= 1.01 && usd <= 1.01; // no more than 1% above one edge at a time
-        std::printf("RESULT case=partition_hdrf batch=%s ranks=%s edges=%s wall_s=%.2f speedup_vs_np1=%.2f "
+        std::printf("RESULT case=%s batch=%s ranks=%s edges=%s wall_s=%.2f speedup_vs_np1=%.2f "
                     "identical=%d rank_peak_mb=%.0f share_of_np1=%.2f transfer_vs_one_at_a_time=%.4f "
                     "usd_vs_one_at_a_time=%.4f within_1pct=%d",
-                    qPrintable(batch), ranks == 0 ? "none" : qPrintable(QString::number(ranks)), qPrintable(edges),
-                    p.run.seconds, speedup, same ? 1 : 0, peakOf(p.run.json) / 1e6,
+                    name, qPrintable(batch), ranks == 0 ? "none" : qPrintable(QString::number(ranks)),
+                    qPrintable(edges), p.run.seconds, speedup, same ? 1 : 0, peakOf(p.run.json) / 1e6,
                     peakOf(p.run.json) / peakOf(reference.run.json), transfer, usd, close ? 1 : 0);
         if (ranks == 2)
             std::printf(" target_speedup=1.6 met=%d", same && close && speedup >= 1.6 ? 1 : 0);
@@ -251,7 +257,12 @@ int partitionCases(const QString& edges, const QString& batch, const QStringList
     std::fflush(stdout);
     int failures = 0;
     if (chosen.contains("partition_hdrf"))
-        failures += hdrfInBatches(graph, edges, batch, dir);
+        failures += streamInBatches("partition_hdrf", {"--algorithm", "hdrf"}, graph, edges, batch, dir);
+    if (chosen.contains("partition_geocut"))
+        failures += streamInBatches("partition_geocut",
+                                    {"--algorithm", "geo-cut", "--param", "start=cost", "--param", "lq_fraction=0",
+                                     "--param", "replica_passes=0"},
+                                    graph, edges, batch, dir);
     if (!speed && !outgrown)
         return failures;
     const Partitioned reference = partition(1, graph, dir);
@@ -497,7 +508,7 @@ int main(int argc, char** argv)
         return workbenchRun(argv[2], QString(argv[3]).toInt(), argv[4], argv[5]);
     QString samples = "100000000", edges = "200000000", sweepEdges = "1000000", batch = "65536",
             workbenchEdges = "20000000",
-            cases = "monte_carlo,partition,partition_hdrf,outgrown,budget_sweep,workbench_partition";
+            cases = "monte_carlo,partition,partition_hdrf,partition_geocut,outgrown,budget_sweep,workbench_partition";
     for (int k = 1; k < argc; ++k) {
         const QString arg = argv[k];
         const QString value = arg.section('=', 1);
@@ -519,7 +530,8 @@ int main(int argc, char** argv)
     int failures = 0;
     if (chosen.contains("monte_carlo"))
         failures += monteCarlo(samples, dir);
-    if (chosen.contains("partition") || chosen.contains("partition_hdrf") || chosen.contains("outgrown"))
+    if (chosen.contains("partition") || chosen.contains("partition_hdrf") || chosen.contains("partition_geocut")
+        || chosen.contains("outgrown"))
         failures += partitionCases(edges, batch, chosen, dir);
     if (chosen.contains("budget_sweep"))
         failures += budgetSweep(sweepEdges, dir);

@@ -299,14 +299,17 @@ private Q_SLOTS:
 
     void partitionIsTheSameOnAnyNumberOfRanks()
     {
-        // hash on Wiki-Vote (1 MB: cut into 64 KiB chunks, so that every rank reads a part), with homes drawn at
+        // hash, HDRF and Geo-Cut's stage 1 in batches on Wiki-Vote (1 MB: cut into 64 KiB chunks, so that every rank reads a part), with homes drawn at
         // random and with the sample's homes file: the same partition and masters, byte for byte, and the same
         // metrics as one process.
         const QString folder = QString(MERIDIAN_SOURCE_DIR) + "/sample_projects/geo-cut-ec2-8-regions";
         const QString graph = folder + "/wiki-vote.txt";
         const QString project = folder + "/geo-cut-ec2-8-regions.meridian";
         QTemporaryDir dir;
-        const QList<QStringList> algorithms{{"--algorithm", "hash"}, {"--algorithm", "hdrf", "--param", "batch=4096"}};
+        const QList<QStringList> algorithms{{"--algorithm", "hash"},
+                                            {"--algorithm", "hdrf", "--param", "batch=4096"},
+                                            {"--algorithm", "geo-cut", "--param", "start=cost", "--param", "batch=4096",
+                                             "--param", "lq_fraction=0", "--param", "replica_passes=0"}};
         for (const QStringList& homes : {QStringList{}, QStringList{"--homes", folder + "/wiki-vote.homes.tsv"}})
             for (const QStringList& algorithm : algorithms) {
                 const QStringList args = QStringList{"partition", "--graph", graph, "--project",
@@ -399,7 +402,16 @@ private Q_SLOTS:
                                    {"partition", "--graph", graph, "--project", project, "--algorithm", "greedy",
                                     "--out", dir.filePath("never.tsv")});
         QCOMPARE(greedy.code, 2);
-        QVERIFY2(greedy.err.contains("only for hash and HDRF in batches"), greedy.err.constData());
+        QVERIFY2(greedy.err.contains("only for hash, HDRF in batches and Geo-Cut's stage 1 in batches"),
+                 greedy.err.constData());
+        // Geo-Cut's stages 2 and 3 refine the whole graph: refused with the parameters of its stage 1 in batches.
+        const auto geoCut = mpirun(2,
+                                   {"partition", "--graph", graph, "--project", project, "--algorithm", "geo-cut",
+                                    "--param", "batch=4096", "--out", dir.filePath("never.tsv")});
+        QCOMPARE(geoCut.code, 2);
+        QVERIFY2(geoCut.err.contains("--param start=cost --param batch=65536 --param lq_fraction=0 --param "
+                                     "replica_passes=0"),
+                 geoCut.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("never.tsv")));
     }
 

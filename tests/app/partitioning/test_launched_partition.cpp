@@ -101,8 +101,9 @@ private Q_SLOTS:
         m_drawn = std::make_shared<const document::Project>(std::move(drawn));
     }
 
-    /// hash and HDRF in batches split over 2 and 3 ranks, Geo-Cut with a budget on 1: each run is the one computed
-    /// here, with drawn homes (their seed is the graph's, not the run's), the sssp profile, and the cost bound.
+    /// hash, HDRF and Geo-Cut's stage 1 in batches split over 2 and 3 ranks, Geo-Cut with a budget on 1: each run is
+    /// the one computed here, with drawn homes (their seed is the graph's, not the run's), the sssp profile, and the
+    /// cost bound.
     void launchedRunIsTheLocalRun()
     {
         QTemporaryDir work;
@@ -118,6 +119,12 @@ private Q_SLOTS:
                                                {m_drawn, "hash", {}, 1, false, false},
                                                {m_drawn, "hdrf", {"batch=4096"}, 3, true, false},
                                                {m_project, "hdrf", {"batch=512"}, 2, false, false},
+                                               {m_drawn,
+                                                "geo-cut",
+                                                {"start=cost", "batch=1024", "lq_fraction=0", "replica_passes=0"},
+                                                2,
+                                                true,
+                                                false},
                                                {m_project, "geo-cut", {}, 1, false, true}}) {
             ops::PartitionRequest r = request(c.project, c.algorithm, c.params, 5);
             if (c.sssp) {
@@ -129,7 +136,7 @@ private Q_SLOTS:
                 QVERIFY(bound);
                 r.budgetUsd = *bound * 1.5;
             }
-            QCOMPARE(ops::partitionRunSplitsOverRanks(r), c.algorithm != "geo-cut");
+            QCOMPARE(ops::partitionRunSplitsOverRanks(r), !c.budget);
             const auto local = ops::runPartition(r, m_partitioners, Feedback());
             QVERIFY2(local, local ? "" : local.error().toString().c_str());
             const auto launched = ops::runPartitionLaunched(r, launcher(work.path(), c.ranks), Feedback());

@@ -2,6 +2,7 @@
 
 #include "core/common/random.h"
 #include "core/partition/cost_bound.h"
+#include "core/partition/edge_batches.h"
 #include "core/partition/geo_cut_partitioner.h"
 #include "core/partition/stream_state.h"
 
@@ -92,6 +93,42 @@ private Q_SLOTS:
         // Once v is replicated in A too, rule 1 (the intersection) applies and A's gather is the only cost.
         state.place(0, 0, 1, 0);
         QCOMPARE(geoCutPlace(problem, state, 0, 1), 0);
+    }
+
+    // Geo-Cut's stage 1 in batches places by the same rule: a block's first edge as the stream one edge at a time
+    // does, and its next edge from what the first added (v replicated in A: rule 1, A's gather alone). Over the
+    // whole graph in memory, the batches need start=cost.
+    void geoCutInBatchesPlacesByTheSameRule()
+    {
+        model::Graph g;
+        g.vertexCount = 2;
+        g.originalId = {1, 2};
+        g.src = {0, 0};
+        g.dst = {1, 1};
+        const auto topo = *io::loadTopology(test::data("graphs/two_sites.csv"));
+        auto s = topo.sites();
+        std::swap(s[0].egressUsdPerGB, s[1].egressUsdPerGB);
+        for (const auto& sites : {topo.sites(), s}) {
+            const auto t = *model::Topology::create(sites);
+            const auto problem = *PartitionProblem::create(g, t, *cost::TrafficProfile::fromId("pagerank"), {0, 1}, {});
+            StreamState state(problem);
+            GeoCutBlock block(problem.network.usdPerByte, problem.sizes.gather, problem.sizes.binds);
+            SiteLoads loads(2);
+            block.start(loads, 2);
+            const BatchVertex u{1, 0, 0, 0, problem.sizes.apply[0]}, v{2, 0, 0, 1, problem.sizes.apply[1]};
+            const int first = block.place(0, u, 1, v);
+            QCOMPARE(first, geoCutPlace(problem, state, 0, 1));
+            state.place(0, 0, 1, first);
+            QCOMPARE(block.place(0, u, 1, v), geoCutPlace(problem, state, 0, 1));
+        }
+        const auto problem = *PartitionProblem::create(g, topo, *cost::TrafficProfile::fromId("pagerank"), {0, 1}, {});
+        const auto* geoCut = m_registry.find("geo-cut");
+        const auto refused = geoCut->run(problem, *ParamValues::parse(geoCut->parameters(), {"batch=64"}), 1,
+                                         Feedback());
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("start=cost") != std::string::npos, refused.error().message.c_str());
+        QVERIFY(
+            geoCut->run(problem, *ParamValues::parse(geoCut->parameters(), {"batch=64", "start=cost"}), 1, Feedback()));
     }
 
     // Geo-Cut keeps every master at its vertex's home, so a budget can be out of reach. Budgets of twice and once

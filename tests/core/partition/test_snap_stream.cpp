@@ -332,10 +332,11 @@ private Q_SLOTS:
         QCOMPARE(refused[1], refused[0]);
     }
 
-    // HDRF in batches over 2, 3 and 5 ranks writes byte for byte the files of the in-memory partitioner with the
-    // same batch (what one process runs), with random homes and with a homes file, and its metrics; the batches
-    // change the partition but not by much: Wiki-Vote's transfer time within 10% of HDRF one edge at a time.
-    void hdrfInBatchesIsTheSameOnAnyNumberOfRanks()
+    // HDRF and Geo-Cut's stage 1 in batches over 2, 3 and 5 ranks write byte for byte the files of the in-memory
+    // partitioner with the same batch (what one process runs), with random homes and with a homes file, and its
+    // metrics; the batches change the partition but not by much: Wiki-Vote's transfer time within 10% of the stream
+    // one edge at a time.
+    void streamsInBatchesAreTheSameOnAnyNumberOfRanks()
     {
         const std::string graphPath = test::data("graphs/Wiki-Vote.txt");
         const auto graph = *io::readSnapGraph(graphPath);
@@ -345,44 +346,51 @@ private Q_SLOTS:
         spit(path("homes.tsv"), lines);
         Registry<Partitioner> registry;
         registerBuiltinPartitioners(registry);
-        for (const bool homesFile : {false, true})
-            for (const std::int64_t batch : {64, 4096}) {
-                const auto specs = registry.find("hdrf")->parameters();
-                auto r = request("hdrf", graphPath);
-                r.values = *ParamValues::with(specs, r.values, "batch", ParamValue{batch});
-                r.homesPath = homesFile ? path("homes.tsv") : std::string();
-                std::vector<int> home(graph.vertexCount, -1);
-                if (homesFile)
-                    home = *io::readHomes(r.homesPath, graph, m_wiki.topology);
-                assignRandomHomes(home, 8, r.seed);
-                const auto problem = *PartitionProblem::create(graph, m_wiki.topology, r.profile, home, {});
-                const auto inMemory = *registry.find("hdrf")->run(problem, r.values, r.seed, Feedback());
-                QVERIFY(io::writeEdgePartition(path("memory.E.tsv"), graph, inMemory.partition, m_wiki.topology));
-                QVERIFY(io::writeMasters(path("memory.M.tsv"), graph, inMemory.partition, m_wiki.topology));
-                const auto m = cost::evaluateGas(graph, inMemory.partition, problem.sizes, problem.network);
-                const auto oneAtATime = *ParamValues::with(specs, r.values, "batch", ParamValue{std::int64_t{0}});
-                const auto sequential = *registry.find("hdrf")->run(problem, oneAtATime, r.seed, Feedback());
-                QVERIFY(sequential.partition.edgeSite != inMemory.partition.edgeSite);
-                const auto s = cost::evaluateGas(graph, sequential.partition, problem.sizes, problem.network);
-                QVERIFY2(std::abs(m.transferSeconds / s.transferSeconds - 1.0) < 0.1,
-                         (std::to_string(m.transferSeconds) + " against " + std::to_string(s.transferSeconds)).c_str());
-                for (const int size : {2, 3, 5}) {
-                    std::vector<std::optional<Expected<SnapStreamResult>>> results(static_cast<std::size_t>(size));
-                    test::onRanks(size, [&](const Ranks& ranks) {
-                        Feedback feedback;
-                        feedback.setRanks(ranks);
-                        results[static_cast<std::size_t>(ranks.rank())].emplace(partitionSnapStream(r, feedback));
-                    });
-                    const auto& root = *results[0];
-                    QVERIFY2(root, root ? "" : root.error().toString().c_str());
-                    QVERIFY(slurp(path("stream.E.tsv")) == slurp(path("memory.E.tsv")));
-                    QVERIFY(slurp(path("stream.M.tsv")) == slurp(path("memory.M.tsv")));
-                    QCOMPARE(root->metrics.transferSeconds, m.transferSeconds);
-                    QVERIFY(std::abs(root->metrics.wanUsd - m.wanUsd) <= 1e-12 * m.wanUsd);
-                    QCOMPARE(root->metrics.replicationFactor, m.replicationFactor);
-                    QCOMPARE(root->edges, std::uint64_t(graph.edgeCount()));
+        for (const std::string algorithm : {"hdrf", "geo-cut"})
+            for (const bool homesFile : {false, true})
+                for (const std::int64_t batch : {64, 4096}) {
+                    const auto specs = registry.find(algorithm)->parameters();
+                    auto r = request(algorithm, graphPath);
+                    r.values = *ParamValues::with(specs, r.values, "batch", ParamValue{batch});
+                    if (algorithm == "geo-cut") { // its stage 1 alone
+                        r.values = *ParamValues::with(specs, r.values, "start", ParamValue{std::string("cost")});
+                        r.values = *ParamValues::with(specs, r.values, "lq_fraction", ParamValue{0.0});
+                        r.values = *ParamValues::with(specs, r.values, "replica_passes", ParamValue{std::int64_t{0}});
+                    }
+                    r.homesPath = homesFile ? path("homes.tsv") : std::string();
+                    std::vector<int> home(graph.vertexCount, -1);
+                    if (homesFile)
+                        home = *io::readHomes(r.homesPath, graph, m_wiki.topology);
+                    assignRandomHomes(home, 8, r.seed);
+                    const auto problem = *PartitionProblem::create(graph, m_wiki.topology, r.profile, home, {});
+                    const auto inMemory = *registry.find(algorithm)->run(problem, r.values, r.seed, Feedback());
+                    QVERIFY(io::writeEdgePartition(path("memory.E.tsv"), graph, inMemory.partition, m_wiki.topology));
+                    QVERIFY(io::writeMasters(path("memory.M.tsv"), graph, inMemory.partition, m_wiki.topology));
+                    const auto m = cost::evaluateGas(graph, inMemory.partition, problem.sizes, problem.network);
+                    const auto oneAtATime = *ParamValues::with(specs, r.values, "batch", ParamValue{std::int64_t{0}});
+                    const auto sequential = *registry.find(algorithm)->run(problem, oneAtATime, r.seed, Feedback());
+                    QVERIFY(sequential.partition.edgeSite != inMemory.partition.edgeSite);
+                    const auto s = cost::evaluateGas(graph, sequential.partition, problem.sizes, problem.network);
+                    QVERIFY2(std::abs(m.transferSeconds / s.transferSeconds - 1.0) < 0.1,
+                             (std::to_string(m.transferSeconds) + " against " + std::to_string(s.transferSeconds))
+                                 .c_str());
+                    for (const int size : {2, 3, 5}) {
+                        std::vector<std::optional<Expected<SnapStreamResult>>> results(static_cast<std::size_t>(size));
+                        test::onRanks(size, [&](const Ranks& ranks) {
+                            Feedback feedback;
+                            feedback.setRanks(ranks);
+                            results[static_cast<std::size_t>(ranks.rank())].emplace(partitionSnapStream(r, feedback));
+                        });
+                        const auto& root = *results[0];
+                        QVERIFY2(root, root ? "" : root.error().toString().c_str());
+                        QVERIFY(slurp(path("stream.E.tsv")) == slurp(path("memory.E.tsv")));
+                        QVERIFY(slurp(path("stream.M.tsv")) == slurp(path("memory.M.tsv")));
+                        QCOMPARE(root->metrics.transferSeconds, m.transferSeconds);
+                        QVERIFY(std::abs(root->metrics.wanUsd - m.wanUsd) <= 1e-12 * m.wanUsd);
+                        QCOMPARE(root->metrics.replicationFactor, m.replicationFactor);
+                        QCOMPARE(root->edges, std::uint64_t(graph.edgeCount()));
+                    }
                 }
-            }
     }
 
     // Self-loops are dropped and counted, as readSnapGraph does; a graph of self-loops alone has no edges.

@@ -1,4 +1,4 @@
-#include "core/partition/hdrf_rank_batches.h"
+#include "core/partition/rank_batches.h"
 
 #include "core/partition/rank_messages.h"
 
@@ -10,12 +10,14 @@ namespace meridian::partition::detail {
 
 namespace {
 
-constexpr std::size_t kAnswer = 12; ///< an owner's answer: a vertex's replica sites (8 bytes) and degree (4)
+/// An owner's answer about a vertex: its replica sites (8 bytes), then its degree (4) for HDRF, or its in-edge sites
+/// (8) and home (1) for Geo-Cut.
+std::size_t answerBytes(BatchNeeds needs) { return needs == BatchNeeds::Degrees ? 12 : 17; }
 
 } // namespace
 
-void HdrfRankBatches::place(const HdrfBatches& schedule, std::uint64_t k, const PartPairs& pairs, HdrfBlock& block,
-                            HdrfLoads& loads)
+void RankBatches::place(const EdgeBatches& schedule, std::uint64_t k, const PartPairs& pairs, BlockPlacer& block,
+                        SiteLoads& loads)
 {
     const int size = m_ranks.size();
     const std::uint64_t first = before(m_edgeCounts, m_ranks.rank());
@@ -80,7 +82,7 @@ void HdrfRankBatches::place(const HdrfBatches& schedule, std::uint64_t k, const 
     }
 }
 
-std::size_t HdrfRankBatches::rankOfEdge(std::uint64_t e) const
+std::size_t RankBatches::rankOfEdge(std::uint64_t e) const
 {
     std::uint64_t end = 0;
     for (std::size_t r = 0; r < m_edgeCounts.size(); ++r) {
@@ -91,14 +93,17 @@ std::size_t HdrfRankBatches::rankOfEdge(std::uint64_t e) const
     throw std::runtime_error("an edge beyond the stream's end");
 }
 
-void HdrfRankBatches::answer(std::vector<std::string>& asked)
+void RankBatches::answer(std::vector<std::string>& asked, BatchNeeds needs)
 {
-    // The owners answer with each vertex's replica sites and degree (no sites: a vertex pass 1 did not see).
+    // The owners answer with each vertex's replica sites and what the rule reads (no sites: a vertex pass 1 did not
+    // see).
+    const std::size_t answerSize = answerBytes(needs);
+    const bool degrees = needs == BatchNeeds::Degrees;
     m_askedSlots.resize(asked.size());
     for (std::size_t from = 0; from < asked.size(); ++from) {
         std::string& bytes = asked[from];
         const Values<std::uint32_t> ids(bytes);
-        std::string answer(kAnswer * ids.size(), '\0');
+        std::string answer(answerSize * ids.size(), '\0');
         auto& slots = m_askedSlots[from];
         slots.resize(ids.size());
         for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -109,20 +114,34 @@ void HdrfRankBatches::answer(std::vector<std::string>& asked)
         // The records are loaded ahead once their slots are known.
         for (std::size_t k = 0; k < ids.size(); ++k) {
             if (k + kAhead < ids.size() && slots[k + kAhead] != OwnedSlots::kAbsent) {
-                __builtin_prefetch(&m_replicas[slots[k + kAhead]]);
-                __builtin_prefetch(&m_degree[slots[k + kAhead]]);
+                const std::uint32_t ahead = slots[k + kAhead];
+                __builtin_prefetch(&m_replicas[ahead]);
+                if (degrees) {
+                    __builtin_prefetch(&m_degree[ahead]);
+                } else {
+                    __builtin_prefetch(&m_inSites[ahead]);
+                    __builtin_prefetch(&m_home[ahead]);
+                }
             }
             const std::uint32_t slot = slots[k];
-            const std::uint64_t replicas = slot == OwnedSlots::kAbsent ? 0 : m_replicas[slot];
-            const std::uint32_t degree = slot == OwnedSlots::kAbsent ? 0 : m_degree[slot];
-            std::memcpy(answer.data() + kAnswer * k, &replicas, 8);
-            std::memcpy(answer.data() + kAnswer * k + 8, &degree, 4);
+            const bool known = slot != OwnedSlots::kAbsent;
+            const std::uint64_t replicas = known ? m_replicas[slot] : 0;
+            char* at = answer.data() + answerSize * k;
+            std::memcpy(at, &replicas, 8);
+            if (degrees) {
+                const std::uint32_t degree = known ? m_degree[slot] : 0;
+                std::memcpy(at + 8, &degree, 4);
+            } else {
+                const std::uint64_t inSites = known ? m_inSites[slot] : 0;
+                std::memcpy(at + 8, &inSites, 8);
+                at[16] = static_cast<char>(known ? m_home[slot] : 0);
+            }
         }
         bytes = std::move(answer);
     }
 }
 
-void HdrfRankBatches::learn(const std::vector<std::string>& codes)
+void RankBatches::learn(const std::vector<std::string>& codes)
 {
     for (std::size_t from = 0; from < codes.size(); ++from) {
         const auto& slots = m_askedSlots[from];
@@ -146,7 +165,7 @@ void HdrfRankBatches::learn(const std::vector<std::string>& codes)
     }
 }
 
-void HdrfRankBatches::placeBlocks(std::vector<Block>& blocks, HdrfBlock& block, HdrfLoads& loads)
+void RankBatches::placeBlocks(std::vector<Block>& blocks, BlockPlacer& block, SiteLoads& loads)
 {
     const int size = m_ranks.size();
     Outbox questions(size);
@@ -157,16 +176,27 @@ void HdrfRankBatches::placeBlocks(std::vector<Block>& blocks, HdrfBlock& block, 
             m_endOwners.push_back(owner);
             questions.put(owner, id);
         }
+    const BatchNeeds needs = block.needs();
+    const std::size_t answerSize = answerBytes(needs);
     auto asked = questions.exchange(m_ranks);
-    answer(asked);
+    answer(asked, needs);
     const auto answers = m_ranks.exchange(asked);
     std::vector<std::size_t> next(static_cast<std::size_t>(size), 0);
-    const auto stateOf = [&](std::uint16_t owner, std::uint64_t& replicas, std::uint32_t& degree) {
-        if (next[owner] + kAnswer > answers[owner].size())
+    const auto stateOf = [&](std::uint16_t owner) {
+        if (next[owner] + answerSize > answers[owner].size())
             throw std::runtime_error("an owner answered fewer vertices than asked");
-        std::memcpy(&replicas, answers[owner].data() + next[owner], 8);
-        std::memcpy(&degree, answers[owner].data() + next[owner] + 8, 4);
-        next[owner] += kAnswer;
+        const char* at = answers[owner].data() + next[owner];
+        next[owner] += answerSize;
+        BatchVertex x;
+        std::memcpy(&x.replicas, at, 8);
+        if (needs == BatchNeeds::Degrees) {
+            std::memcpy(&x.degree, at + 8, 4);
+        } else {
+            std::memcpy(&x.inSites, at + 8, 8);
+            x.home = static_cast<std::uint8_t>(at[16]);
+            x.apply = m_apply;
+        }
+        return x;
     };
     Outbox gained(size);
     std::vector<std::uint64_t> placed(loads.load.size(), 0);
@@ -178,17 +208,14 @@ void HdrfRankBatches::placeBlocks(std::vector<Block>& blocks, HdrfBlock& block, 
         for (std::size_t i = 0; i < edges; ++i) {
             const std::uint32_t u = b.pairs[2 * i], v = b.pairs[2 * i + 1];
             const std::uint16_t ownerU = m_endOwners[end++], ownerV = m_endOwners[end++];
-            std::uint64_t ru = 0, rv = 0;
-            std::uint32_t du = 0, dv = 0;
-            stateOf(ownerU, ru, du);
-            stateOf(ownerV, rv, dv);
-            if (ru == 0 || rv == 0) {
+            const BatchVertex x = stateOf(ownerU), y = stateOf(ownerV);
+            if (x.replicas == 0 || y.replicas == 0) {
                 m_unknownAsked = true;
                 gained.put(ownerU, kNoHome);
                 gained.put(ownerV, kNoHome);
                 continue;
             }
-            const auto site = static_cast<std::uint8_t>(block.place(u, ru, du, v, rv, dv));
+            const auto site = static_cast<std::uint8_t>(block.place(u, x, v, y));
             b.sites[i] = site;
             ++placed[site];
             // A site gained for each vertex asked, in the order asked: the owner knows the slots.

@@ -1,8 +1,8 @@
-#include "core/partition/hdrf_batches.h"
+#include "core/partition/edge_batches.h"
 
 namespace meridian::partition {
 
-void HdrfBlock::start(const HdrfLoads& batch, std::size_t edges)
+void BlockPlacer::start(const SiteLoads& batch, std::size_t edges)
 {
     m_loads = batch;
     m_atMin = static_cast<int>(std::count(batch.load.begin(), batch.load.end(), batch.minLoad));
@@ -20,13 +20,13 @@ void HdrfBlock::start(const HdrfLoads& batch, std::size_t edges)
     }
 }
 
-HdrfBlock::Entry& HdrfBlock::entry(std::uint32_t key, std::uint64_t replicas, std::uint32_t degree)
+BlockPlacer::Entry& BlockPlacer::entry(std::uint32_t key, const BatchVertex& vertex)
 {
     const std::size_t mask = m_table.size() - 1;
     for (std::size_t at = (key * 0x9E3779B1u) >> m_shift;; at = (at + 1) & mask) {
         Entry& e = m_table[at];
         if (e.stamp != m_stamp) {
-            e = Entry{key, m_stamp, replicas, degree};
+            e = Entry{key, m_stamp, vertex};
             return e;
         }
         if (e.key == key)
@@ -34,18 +34,17 @@ HdrfBlock::Entry& HdrfBlock::entry(std::uint32_t key, std::uint64_t replicas, st
     }
 }
 
-int HdrfBlock::place(std::uint32_t u, std::uint64_t ru, std::uint32_t du, std::uint32_t v, std::uint64_t rv,
-                     std::uint32_t dv)
+int BlockPlacer::place(std::uint32_t u, const BatchVertex& a, std::uint32_t v, const BatchVertex& b)
 {
-    Entry& a = entry(u, ru, du);
-    Entry& b = entry(v, rv, dv); // u != v: the table has room for both, and a stays where it is
-    ++a.degree;
-    ++b.degree;
-    const int site = hdrfChoice(m_lambda, a.degree, b.degree, a.replicas, b.replicas, m_loads.load, m_loads.maxLoad,
-                                m_loads.minLoad);
+    BatchVertex& x = entry(u, a).vertex;
+    BatchVertex& y = entry(v, b).vertex; // u != v: the table has room for both, and x stays where it is
+    ++x.degree;
+    ++y.degree;
+    const int site = choose(x, y, m_loads);
     const std::uint64_t bit = 1ull << site;
-    a.replicas |= bit;
-    b.replicas |= bit;
+    x.replicas |= bit;
+    y.replicas |= bit;
+    y.inSites |= bit;
     auto& load = m_loads.load;
     const std::uint64_t before = load[static_cast<std::size_t>(site)]++;
     m_loads.maxLoad = std::max(m_loads.maxLoad, before + 1);
@@ -56,24 +55,39 @@ int HdrfBlock::place(std::uint32_t u, std::uint64_t ru, std::uint32_t du, std::u
     return site;
 }
 
-Expected<std::vector<std::uint8_t>> placeHdrfInBatches(const model::Graph& graph, const std::vector<std::uint8_t>& home,
-                                                       int sites, double lambda, std::uint64_t batch,
-                                                       const FeedbackRange& range)
+std::unique_ptr<BlockPlacer> makeBlockPlacer(const std::string& algorithm, const ParamValues& values,
+                                             const cost::GasNetwork& network, const cost::VertexSizes& sizes)
 {
-    // What a vertex had when the batch started, together (one cache line: the vertices are random).
+    if (algorithm == "hdrf")
+        return std::make_unique<HdrfBlock>(values.real("lambda"));
+    if (algorithm == "geo-cut")
+        return std::make_unique<GeoCutBlock>(network.usdPerByte, sizes.gather, sizes.binds);
+    return nullptr;
+}
+
+Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, const std::vector<std::uint8_t>& home,
+                                                   const std::vector<float>& apply, int sites, std::uint64_t batch,
+                                                   BlockPlacer& block, const FeedbackRange& range)
+{
+    // What a vertex had when the batch started, with its home and apply size, together (32 bytes: half a cache
+    // line, as the vertices are random). HDRF reads the degree, Geo-Cut the rest.
     struct Vertex {
         std::uint64_t replicas;
+        std::uint64_t inSites;
         std::uint32_t degree;
+        float apply;
+        std::uint8_t home;
     };
+    static_assert(sizeof(Vertex) == 32);
+    const bool homes = block.needs() == BatchNeeds::InSitesAndHomes;
     const std::uint64_t edges = graph.edgeCount();
     std::vector<Vertex> vertex(graph.vertexCount);
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        vertex[v] = {1ull << home[v], 0};
+        vertex[v] = {1ull << home[v], 0, 0, homes ? apply[v] : 0.0f, home[v]};
     std::vector<std::uint8_t> site(edges, 0);
-    HdrfLoads loads(sites);
-    HdrfBlock block(lambda);
+    SiteLoads loads(sites);
     std::vector<std::uint64_t> placed(static_cast<std::size_t>(sites));
-    const HdrfBatches schedule(edges, batch);
+    const EdgeBatches schedule(edges, batch);
     const std::uint64_t batches = schedule.batches();
     constexpr std::uint64_t kAhead = 16; // how far ahead the vertices' records are loaded
     const auto prefetch = [&](std::uint64_t e, std::uint64_t end) {
@@ -81,6 +95,11 @@ Expected<std::vector<std::uint8_t>> placeHdrfInBatches(const model::Graph& graph
             __builtin_prefetch(&vertex[graph.src[e + kAhead]], 1);
             __builtin_prefetch(&vertex[graph.dst[e + kAhead]], 1);
         }
+    };
+    const auto startOf = [&](std::uint32_t v) {
+        const Vertex& x = vertex[v];
+        return homes ? BatchVertex{x.replicas, x.inSites, x.degree, x.home, x.apply}
+                     : BatchVertex{x.replicas, 0, x.degree, 0, 0.0};
     };
     for (std::uint64_t k = 0; k < batches; ++k) {
         if (range.isCanceled())
@@ -91,8 +110,7 @@ Expected<std::vector<std::uint8_t>> placeHdrfInBatches(const model::Graph& graph
             for (std::uint64_t e = begin; e < end; ++e) {
                 prefetch(e, end);
                 const std::uint32_t u = graph.src[e], v = graph.dst[e];
-                const Vertex a = vertex[u], b = vertex[v];
-                site[e] = static_cast<std::uint8_t>(block.place(u, a.replicas, a.degree, v, b.replicas, b.degree));
+                site[e] = static_cast<std::uint8_t>(block.place(u, startOf(u), v, startOf(v)));
             }
         });
         // ... which then learns the batch's sites.
@@ -105,6 +123,7 @@ Expected<std::vector<std::uint8_t>> placeHdrfInBatches(const model::Graph& graph
                 const std::uint64_t bit = 1ull << site[e];
                 a.replicas |= bit;
                 b.replicas |= bit;
+                b.inSites |= bit;
                 ++a.degree;
                 ++b.degree;
                 ++placed[site[e]];

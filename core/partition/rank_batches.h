@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/common/ranks.h"
-#include "core/partition/hdrf_batches.h"
+#include "core/partition/edge_batches.h"
 #include "core/partition/vertex_owners.h"
 
 #include <algorithm>
@@ -54,28 +54,34 @@ private:
     std::size_t m_edges = 0;
 };
 
-/// The owners' records of their vertices in partitionSnapOverRanks: what HdrfRankBatches asks about and updates.
+/// The owners' records of their vertices in partitionSnapOverRanks: what RankBatches asks about and updates.
 struct OwnerRecords {
     const Ranks& ranks;
     const Owners& owners;
     OwnedSlots& owned;
-    std::vector<std::uint64_t>& replicas; ///< by slot: the sites holding the vertex
-    std::vector<std::uint64_t>& inSites;  ///< and those holding one of its in-edges
+    std::vector<std::uint64_t>& replicas;  ///< by slot: the sites holding the vertex
+    std::vector<std::uint64_t>& inSites;   ///< and those holding one of its in-edges
+    const std::vector<std::uint8_t>& home; ///< and its home
+    double apply = 0.0;                    ///< every vertex's apply size (a combining profile's)
 };
 
-/// HDRF in batches (HdrfBatches) over the ranks of partitionSnapOverRanks, each holding a contiguous part of the
-/// stream (`edgeCounts`: every rank's edges, in rank order) and the owners' records of their vertices. A block is
-/// placed in order by the rank where it starts: the later ranks its edges run on into send it their pieces (tails)
-/// and get their sites back. The owners answer with each vertex's replica sites and degree at the batch's start,
-/// then learn the sites gained, in the order they were asked (no second lookup); every rank keeps the loads.
-class HdrfRankBatches {
+/// A stream in batches (EdgeBatches: HDRF's, Geo-Cut's stage 1) over the ranks of partitionSnapOverRanks, each
+/// holding a contiguous part of the stream (`edgeCounts`: every rank's edges, in rank order) and the owners' records
+/// of their vertices. A block is placed in order by the rank where it starts: the later ranks its edges run on into
+/// send it their pieces (tails) and get their sites back. The owners answer with what the rule reads of each vertex
+/// at the batch's start (BatchNeeds: replica sites and degree for HDRF, replica and in-edge sites and home for
+/// Geo-Cut), then learn the sites gained, in the order they were asked (no second lookup); every rank keeps the
+/// loads.
+class RankBatches {
 public:
-    HdrfRankBatches(OwnerRecords records, const std::vector<std::uint64_t>& edgeCounts, std::vector<std::uint8_t>& sites)
+    RankBatches(OwnerRecords records, const std::vector<std::uint64_t>& edgeCounts, std::vector<std::uint8_t>& sites)
         : m_ranks(records.ranks)
         , m_owners(records.owners)
         , m_owned(records.owned)
         , m_replicas(records.replicas)
         , m_inSites(records.inSites)
+        , m_home(records.home)
+        , m_apply(records.apply)
         , m_edgeCounts(edgeCounts)
         , m_sites(sites)
         , m_degree(records.owned.size(), 0)
@@ -83,13 +89,14 @@ public:
 
     /// Places batch k of `schedule`: this rank's blocks gather their tails, ask the owners of their vertices for
     /// their state at the batch's start, are placed in order, and send the tails' sites back. Collective.
-    void place(const HdrfBatches& schedule, std::uint64_t k, const PartPairs& pairs, HdrfBlock& block, HdrfLoads& loads);
+    void place(const EdgeBatches& schedule, std::uint64_t k, const PartPairs& pairs, BlockPlacer& block,
+               SiteLoads& loads);
 
     /// Whether an owner knew none of a vertex asked about (the file changed under the ranks).
     bool unknownAsked() const { return m_unknownAsked; }
 
 private:
-    /// The blocks of a batch of HDRF that start in this rank's part (HdrfBatches), with the ends of them that the
+    /// The blocks of a batch of HDRF that start in this rank's part (EdgeBatches), with the ends of them that the
     /// next ranks hold (tails), which those ranks send here: a block is placed in order by one rank.
     struct Block {
         std::uint64_t begin = 0;          ///< where it starts in the stream
@@ -107,13 +114,13 @@ private:
     /// The rank whose part holds edge `e` of the stream.
     std::size_t rankOfEdge(std::uint64_t e) const;
 
-    /// Places a batch's blocks: their vertices' owners answer with each one's replica sites and degree at the
-    /// batch's start, each block is placed in order (HdrfBlock), the owners learn the sites and degrees gained, and
-    /// every rank the loads.
-    void placeBlocks(std::vector<Block>& blocks, HdrfBlock& block, HdrfLoads& loads);
-    /// The owners' side of placeBlocks: turns what each rank asked (vertex ids) into its answers, in place, and
-    /// keeps the slots asked about ...
-    void answer(std::vector<std::string>& asked);
+    /// Places a batch's blocks: their vertices' owners answer with what the rule reads of each one at the batch's
+    /// start, each block is placed in order (`block`), the owners learn the sites and degrees gained, and every rank
+    /// the loads.
+    void placeBlocks(std::vector<Block>& blocks, BlockPlacer& block, SiteLoads& loads);
+    /// The owners' side of placeBlocks: turns what each rank asked (vertex ids) into its answers (`needs`), in place,
+    /// and keeps the slots asked about ...
+    void answer(std::vector<std::string>& asked, BatchNeeds needs);
     /// ... for the sites the vertices gained, a code per vertex asked (kNoHome: none).
     void learn(const std::vector<std::string>& codes);
 
@@ -122,6 +129,8 @@ private:
     OwnedSlots& m_owned;
     std::vector<std::uint64_t>& m_replicas;
     std::vector<std::uint64_t>& m_inSites;
+    const std::vector<std::uint8_t>& m_home;
+    double m_apply;
     const std::vector<std::uint64_t>& m_edgeCounts;
     std::vector<std::uint8_t>& m_sites;                   ///< the site of each edge of the part
     std::vector<std::uint32_t> m_degree;                  ///< by slot: the edges placed so far
