@@ -12,7 +12,8 @@
 namespace meridian::ops {
 
 /// Whether a partition run splits its work over the ranks of a launcher's job (partitionSplitsOverRanks on the
-/// request's graph: hash, or HDRF in batches, on a SNAP graph, without a budget, under the pagerank or sssp profile);
+/// request's graph: hash, HDRF in batches or Geo-Cut's stage 1 in batches, on a SNAP graph, without a budget, under
+/// the pagerank or sssp profile);
 /// meridian-cli runs any other on one rank and refuses it under more.
 bool partitionRunSplitsOverRanks(const PartitionRequest& request);
 

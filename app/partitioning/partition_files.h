@@ -34,9 +34,9 @@ struct GasSettings {
 Status checkPartitioning(const std::string& algorithm, const GasSettings& settings,
                          const Registry<partition::Partitioner>& registry);
 
-/// Whether `partition` splits its work over the ranks of an MPI launcher's job: hash, or HDRF in batches, streamed
-/// from a SNAP file without a budget under a combining profile (pagerank, sssp). Under more than one rank anything
-/// else is refused.
+/// Whether `partition` splits its work over the ranks of an MPI launcher's job: hash, HDRF in batches or Geo-Cut's
+/// stage 1 in batches (partition::splitsSnapOverRanks), streamed from a SNAP file without a budget under a combining
+/// profile (pagerank, sssp). Under more than one rank anything else is refused.
 bool partitionSplitsOverRanks(const std::string& algorithm, const ParamValues& values, io::GraphFormat format,
                               bool budget, const cost::TrafficProfile& profile);
 

@@ -6,11 +6,11 @@ namespace meridian::partition {
 
 /// partitionSnapStream over the ranks of an MPI launcher's job (feedback.ranks(), more than one): each rank reads its
 /// share of the file's chunks (whole lines, in file order) and the result is one process's, byte for byte. Hash and
-/// HDRF in batches split this way (splitsSnapOverRanks): hash needs the two homes alone (hashSite); HDRF in batches
-/// (EdgeBatches) is placed in batches whose schedule does not depend on the ranks: each rank keeps its edges from
-/// pass 1, pass 2 below places them batch by batch (RankBatches: the owners answer with replica sites and
-/// degrees) and pass 3 writes them without reading the file again. HDRF one edge
-/// at a time places each edge from those placed before it and is refused with a message saying so.
+/// the streams in batches (HDRF's, Geo-Cut's stage 1) split this way (splitsSnapOverRanks): hash needs the two homes
+/// alone (hashSite); a stream in batches (EdgeBatches) is placed in batches whose schedule does not depend on the
+/// ranks: each rank keeps its edges from pass 1, pass 2 below places them batch by batch (RankBatches: the owners
+/// answer with what the rule reads of each vertex) and pass 3 writes them without reading the file again. HDRF one
+/// edge at a time places each edge from those placed before it and is refused with a message saying so.
 ///
 /// Each vertex has one record, at its owner rank (a rotation of the ids in runs of N, so that an owner numbers its
 /// ids densely), and no rank keeps a record per vertex of its part: a part of a shuffled file touches nearly every
