@@ -10,7 +10,7 @@
 namespace meridian::test {
 
 /// A partition's JSON without its clocks, throughputs, peak memory, notes and whether the graph was streamed (which
-/// say how the work was split: HDRF in batches runs in memory in one process and streams over ranks).
+/// say how the work was split: a stream in batches runs in memory in one process and streams over ranks).
 inline QJsonObject withoutTimes(QJsonObject o)
 {
     for (const QString& key : o.keys())

@@ -144,7 +144,9 @@ std::string outOfMemoryMessage(const OutOfMemory& at)
         + "the graph, at " + mb(at.end.peak) + " of address space"
         + (at.limit > 0.0 ? " (its limit, ulimit -v, is " + mb(at.limit) + ")" : "");
     if (!at.splits)
-        return said + ": give the process more memory (only hash and HDRF in batches split a graph over ranks)";
+        return said
+            + ": give the process more memory (only hash, HDRF in batches and Geo-Cut's stage 1 in batches split a "
+              "graph over ranks)";
     const double edges = at.edgeBytes * at.held.edges / at.held.fraction;
     const long long fewest = ranksFor(at.vertexBytes * at.held.vertices + edges);
     const long long most = ranksFor(at.vertexBytes * std::max(at.vertices, at.held.vertices) + edges);

@@ -79,7 +79,7 @@ struct OutOfMemory {
 /// many vertices as were read, and the most, from the projected ones, by what a rank of `partition` over ranks takes
 /// as measured on one node (the address space it starts with under a launcher, 4.5 MB more for each more rank,
 /// 50 MB of a round's buffers, and the command's bytes per vertex and per edge of the graph over the ranks: 75
-/// and 1 for hash, 79 and 9 for HDRF in batches). When no number of
+/// and 1 for hash, 79 and 9 for a stream in batches: HDRF's, Geo-Cut's stage 1). When no number of
 /// ranks would fit, it says what a rank takes before it reads. A command that runs whole in one process is told to
 /// get more memory.
 std::string outOfMemoryMessage(const OutOfMemory& at);

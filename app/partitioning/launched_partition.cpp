@@ -110,9 +110,9 @@ Status checkPartitionLauncher(const PartitionRequest& request, const jobs::Launc
     if (settings.ranks > 1 && !partitionRunSplitsOverRanks(request))
         return makeError(ErrorCode::InvalidInput,
                          request.algorithm
-                             + " runs whole in one process: launch it with 1 rank (hash, and hdrf with batch above 0, "
-                               "split a SNAP graph over several, without a budget, under the pagerank or sssp "
-                               "profile)");
+                             + " runs whole in one process: launch it with 1 rank (hash, hdrf with batch above 0, and "
+                               "geo-cut with start=cost, batch above 0, lq_fraction=0 and replica_passes=0 split a "
+                               "SNAP graph over several, without a budget, under the pagerank or sssp profile)");
     return {};
 }
 

@@ -98,7 +98,8 @@ Expected<Finished> writeAndMeasure(const PartitionFilesRequest& request, const m
 /// What runs in batches for `algorithm` (a stream in batches: hdrf, geo-cut), as the notes name it.
 std::string batchedName(const std::string& algorithm) { return algorithm == "geo-cut" ? "Geo-Cut's stage 1" : "HDRF"; }
 
-/// The partition of a SNAP file by an online placer: read, placed and written at once. The phases overlap, so
+/// The partition of a SNAP file by an online placer, or over ranks by hash or a stream in batches (HDRF's, Geo-Cut's
+/// stage 1): read, placed and written at once. The phases overlap, so
 /// load is when the last chunk was read, run when the last edge was placed and write what came after.
 Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& request, PartitionFilesResult out,
                                                const cost::TrafficProfile& profile, const Feedback& feedback)
@@ -139,13 +140,15 @@ Expected<PartitionFilesResult> streamPartition(const PartitionFilesRequest& requ
             out.rankPeakMemoryBytes.push_back(static_cast<double>(peak));
         out.peakMemoryBytes = *std::max_element(out.rankPeakMemoryBytes.begin(), out.rankPeakMemoryBytes.end());
         out.notes = {"split over " + std::to_string(ranks.size()) + " ranks: each read its share of the file's lines, "
-                     + (request.algorithm == "hash"
-                            ? std::string("placed them by the hash rule")
-                            : "placed them in " + batchedName(request.algorithm) + "'s batches with the others")
+                     + (request.algorithm == "hash" ? std::string("placed them by the hash rule")
+                                                    : "placed them in batches with the others, by "
+                                + std::string(request.algorithm == "geo-cut" ? "Geo-Cut's cost-aware streaming rule"
+                                                                             : "HDRF's rule"))
                      + " and wrote them at their offsets (its reading time is until every part was read, its "
                        "partitioning time until every edge was placed)"};
     }
-    if (request.algorithm != "hash" && out.params.integer("batch") > 0) { // over ranks: the one process's notes too
+    const bool batched = request.algorithm == "hdrf" || request.algorithm == "geo-cut";
+    if (batched && out.params.integer("batch") > 0) { // over ranks: the one process's notes too
         out.notes.insert(out.notes.begin(),
                          partition::EdgeBatches(result->edges, static_cast<std::uint64_t>(out.params.integer("batch")))
                              .note(batchedName(request.algorithm)));
@@ -332,8 +335,8 @@ Expected<PartitionFilesResult> partitionFiles(const PartitionFilesRequest& reque
                          "batches and Geo-Cut's stage 1 in batches on a SNAP graph, without a budget, with the "
                          "pagerank or sssp profile: start this one without mpirun");
     // In one process, a stream in batches needs every edge at once: it runs on the graph in memory.
-    const bool batched = splits && request.algorithm != "hash";
-    if ((online && !batched) || (overRanks && splits))
+    const bool inBatches = splits && request.algorithm != "hash";
+    if ((online && !inBatches) || (overRanks && splits))
         return streamPartition(request, std::move(out), *profile, feedback);
     return loadAndPartition(request, std::move(out), **partitioner, *profile, feedback);
 }

@@ -15,8 +15,8 @@ struct HeldPoint {
 /// meridian-cli reads it when an allocation fails, to say how many ranks would hold the whole.
 namespace held_share {
 
-/// Starts a command's record anew: `splits` says whether the command can run over more ranks (hash, HDRF in
-/// batches), so that its out-of-memory message may suggest how many, from what a rank holds per edge and per vertex
+/// Starts a command's record anew: `splits` says whether the command can run over more ranks (hash, the streams
+/// in batches), so that its out-of-memory message may suggest how many, from what a rank holds per edge and per vertex
 /// of the graph (divided by the ranks).
 void begin(bool splits, double edgeBytes = 1.0, double vertexBytes = 75.0);
 /// Whether the command begun can run over more ranks.

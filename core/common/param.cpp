@@ -227,6 +227,14 @@ Expected<ParamValues> ParamValues::with(const std::vector<ParamSpec>& specs, Par
     return makeError(ErrorCode::InvalidInput, "unknown parameter '" + name + "'");
 }
 
+ParamValues ParamValues::completed(const std::vector<ParamSpec>& specs) const
+{
+    ParamValues out = *this;
+    for (const auto& spec : specs)
+        out.m_values.try_emplace(spec.name, spec.defaultValue);
+    return out;
+}
+
 Status ParamValues::validate(const std::vector<ParamSpec>& specs) const
 {
     for (const auto& spec : specs) {

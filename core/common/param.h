@@ -70,6 +70,10 @@ public:
     bool flag(const std::string& name) const;
     const std::string& choice(const std::string& name) const;
 
+    /// Returns these values with every spec they lack at its default: a saved run's values, saved before a parameter
+    /// was added, run as they did (a parameter is added with a default that keeps the earlier behaviour).
+    ParamValues completed(const std::vector<ParamSpec>& specs) const;
+
     /// Checks that every spec has a value of its type and range; the error names the parameter.
     Status validate(const std::vector<ParamSpec>& specs) const;
 

@@ -17,9 +17,10 @@ Expected<MappingResult> Mapper::map(const MappingProblem& problem, std::uint64_t
     return map(problem, ParamValues::defaults(parameters()), seed, feedback);
 }
 
-Expected<MappingResult> Mapper::map(const MappingProblem& problem, const ParamValues& values, std::uint64_t seed,
+Expected<MappingResult> Mapper::map(const MappingProblem& problem, const ParamValues& given, std::uint64_t seed,
                                     const Feedback& feedback) const
 {
+    const ParamValues values = given.completed(parameters()); // a saved run's, from before a parameter was added
     if (auto ok = values.validate(parameters()); !ok)
         return ok.error();
     if (feedback.isCanceled())

@@ -65,25 +65,60 @@ std::unique_ptr<BlockPlacer> makeBlockPlacer(const std::string& algorithm, const
     return nullptr;
 }
 
-Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, const std::vector<std::uint8_t>& home,
-                                                   const std::vector<float>& apply, int sites, std::uint64_t batch,
-                                                   BlockPlacer& block, const FeedbackRange& range)
+namespace {
+
+/// What a vertex had when the batch started, for HDRF's rule: its replica sites and degree (16 bytes).
+struct HdrfRecord {
+    std::uint64_t replicas;
+    std::uint32_t degree;
+
+    HdrfRecord(std::uint8_t home, float)
+        : replicas(1ull << home)
+        , degree(0)
+    {}
+    BatchVertex start() const { return {replicas, 0, degree, 0, 0.0}; }
+    /// Learns an edge (u, v) at the site `bit`, this record being u's (`target` false) or v's.
+    void learn(std::uint64_t bit, bool)
+    {
+        replicas |= bit;
+        ++degree;
+    }
+};
+
+/// ... and for Geo-Cut's: its replica and in-edge sites, home and apply size (24 bytes).
+struct GeoCutRecord {
+    std::uint64_t replicas;
+    std::uint64_t inSites;
+    float apply;
+    std::uint8_t home;
+
+    GeoCutRecord(std::uint8_t h, float a)
+        : replicas(1ull << h)
+        , inSites(0)
+        , apply(a)
+        , home(h)
+    {}
+    BatchVertex start() const { return {replicas, inSites, 0, home, apply}; }
+    void learn(std::uint64_t bit, bool target)
+    {
+        replicas |= bit;
+        if (target)
+            inSites |= bit;
+    }
+};
+
+/// placeInBatches with each vertex's state in a Record (the vertices are random: what a rule reads of one lies
+/// together).
+template <typename Record>
+Expected<std::vector<std::uint8_t>> placeWith(const model::Graph& graph, const std::vector<std::uint8_t>& home,
+                                              const std::vector<float>& apply, int sites, std::uint64_t batch,
+                                              BlockPlacer& block, const FeedbackRange& range)
 {
-    // What a vertex had when the batch started, with its home and apply size, together (32 bytes: half a cache
-    // line, as the vertices are random). HDRF reads the degree, Geo-Cut the rest.
-    struct Vertex {
-        std::uint64_t replicas;
-        std::uint64_t inSites;
-        std::uint32_t degree;
-        float apply;
-        std::uint8_t home;
-    };
-    static_assert(sizeof(Vertex) == 32);
-    const bool homes = block.needs() == BatchNeeds::InSitesAndHomes;
     const std::uint64_t edges = graph.edgeCount();
-    std::vector<Vertex> vertex(graph.vertexCount);
+    std::vector<Record> vertex;
+    vertex.reserve(graph.vertexCount);
     for (std::uint32_t v = 0; v < graph.vertexCount; ++v)
-        vertex[v] = {1ull << home[v], 0, 0, homes ? apply[v] : 0.0f, home[v]};
+        vertex.emplace_back(home[v], apply[v]);
     std::vector<std::uint8_t> site(edges, 0);
     SiteLoads loads(sites);
     std::vector<std::uint64_t> placed(static_cast<std::size_t>(sites));
@@ -96,11 +131,6 @@ Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, co
             __builtin_prefetch(&vertex[graph.dst[e + kAhead]], 1);
         }
     };
-    const auto startOf = [&](std::uint32_t v) {
-        const Vertex& x = vertex[v];
-        return homes ? BatchVertex{x.replicas, x.inSites, x.degree, x.home, x.apply}
-                     : BatchVertex{x.replicas, 0, x.degree, 0, 0.0};
-    };
     for (std::uint64_t k = 0; k < batches; ++k) {
         if (range.isCanceled())
             return makeError(ErrorCode::Canceled, "canceled");
@@ -110,7 +140,7 @@ Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, co
             for (std::uint64_t e = begin; e < end; ++e) {
                 prefetch(e, end);
                 const std::uint32_t u = graph.src[e], v = graph.dst[e];
-                site[e] = static_cast<std::uint8_t>(block.place(u, startOf(u), v, startOf(v)));
+                site[e] = static_cast<std::uint8_t>(block.place(u, vertex[u].start(), v, vertex[v].start()));
             }
         });
         // ... which then learns the batch's sites.
@@ -118,14 +148,9 @@ Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, co
         schedule.forEachRun(k, 0, edges, [&](std::uint64_t begin, std::uint64_t end, std::uint64_t) {
             for (std::uint64_t e = begin; e < end; ++e) {
                 prefetch(e, end);
-                Vertex& a = vertex[graph.src[e]];
-                Vertex& b = vertex[graph.dst[e]];
                 const std::uint64_t bit = 1ull << site[e];
-                a.replicas |= bit;
-                b.replicas |= bit;
-                b.inSites |= bit;
-                ++a.degree;
-                ++b.degree;
+                vertex[graph.src[e]].learn(bit, false);
+                vertex[graph.dst[e]].learn(bit, true);
                 ++placed[site[e]];
             }
         });
@@ -133,6 +158,17 @@ Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, co
         range.setProgress(static_cast<double>(k + 1) / static_cast<double>(batches), "placing edges in batches");
     }
     return site;
+}
+
+} // namespace
+
+Expected<std::vector<std::uint8_t>> placeInBatches(const model::Graph& graph, const std::vector<std::uint8_t>& home,
+                                                   const std::vector<float>& apply, int sites, std::uint64_t batch,
+                                                   BlockPlacer& block, const FeedbackRange& range)
+{
+    if (block.needs() == BatchNeeds::Degrees)
+        return placeWith<HdrfRecord>(graph, home, apply, sites, batch, block, range);
+    return placeWith<GeoCutRecord>(graph, home, apply, sites, batch, block, range);
 }
 
 } // namespace meridian::partition

@@ -75,11 +75,14 @@ public:
     std::uint64_t batches() const { return m_stretch == 0 ? 0 : (m_stretch + m_block - 1) / m_block; }
     /// The most edges a batch places: a block from each stretch.
     std::uint64_t batchEdges() const { return kStretches * m_block; }
-    /// What a run's notes say of the schedule; `what` is what ran in batches ("HDRF").
-    std::string note(const std::string& what) const
+    /// What a run's notes say of the schedule; `what` is what ran in batches ("HDRF"), `splits` whether the run is
+    /// the partition meridian-cli gives over ranks (not when a later stage changes it in one process).
+    std::string note(const std::string& what, bool splits = true) const
     {
         return what + " in " + std::to_string(batches()) + " batches of up to " + std::to_string(batchEdges())
-            + " edges: the partition meridian-cli gives over any number of MPI ranks";
+            + " edges"
+            + (splits ? ": the partition meridian-cli gives over any number of MPI ranks"
+                      : ", then refined in one process by the later stages (without them it splits over MPI ranks)");
     }
 
     /// Calls `run(begin, end, blockBegin)` for the edges [begin, end) of each block of batch k within [first, last),

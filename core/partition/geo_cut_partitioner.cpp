@@ -259,7 +259,7 @@ Expected<PartitionResult> costAwareStream(const PartitionProblem& problem, std::
 
 /// Stage 1 in batches (EdgeBatches): the stream in file order, each batch's blocks placed side by side by the same
 /// rule, as meridian-cli places it over MPI ranks.
-Expected<PartitionResult> costAwareInBatches(const PartitionProblem& problem, std::uint64_t batch,
+Expected<PartitionResult> costAwareInBatches(const PartitionProblem& problem, std::uint64_t batch, bool refined,
                                              const FeedbackRange& range)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -272,7 +272,7 @@ Expected<PartitionResult> costAwareInBatches(const PartitionProblem& problem, st
     result.streamingSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.partition.edgeSite = std::move(*sites);
     result.partition.masterSite = problem.home;
-    result.notes.push_back(EdgeBatches(problem.graph->edgeCount(), batch).note("Geo-Cut's stage 1"));
+    result.notes.push_back(EdgeBatches(problem.graph->edgeCount(), batch).note("Geo-Cut's stage 1", !refined));
     return result;
 }
 
@@ -332,7 +332,7 @@ Expected<PartitionResult> GeoCutPartitioner::runImpl(const PartitionProblem& pro
         return makeError(ErrorCode::InvalidInput,
                          "batch places Geo-Cut's cost-aware streaming in batches: give it with start=cost");
     if (chosen == "cost" && batch > 0) {
-        result = costAwareInBatches(problem, batch, streaming);
+        result = costAwareInBatches(problem, batch, refines(values), streaming);
         name = kCostInBatches;
     } else if (chosen == "cost") {
         result = costAwareStream(problem, seed, streaming);

@@ -22,7 +22,9 @@ struct GeoCutEnd {
 ///   P_r dg, where dg is 0 at v's master and at a site already holding an in-edge of v;
 /// - rule 2 (eq. 8 + 9): otherwise the site with the smallest gather cost plus the synchronisation of each new
 ///   mirror, its master's upload of a_x.
-/// The stream one edge at a time (geoCutPlace) and in batches (GeoCutBlock) both call it.
+/// The stream one edge at a time (geoCutPlace over a StreamState) and in batches (GeoCutBlock) both call it. The
+/// dynamic insertions' choice (geoCutPlace over a GasState) applies the same equations through its own view, which
+/// adds the two synchronisations before the gather cost: a different rounding, kept so that updates place as before.
 template <typename Load>
 int geoCutChoice(const std::vector<double>& price, double gather, bool binds, const GeoCutEnd& u, const GeoCutEnd& v,
                  const Load& load)

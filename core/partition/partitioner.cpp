@@ -80,9 +80,10 @@ Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, std:
     return run(problem, ParamValues::defaults(parameters()), seed, feedback);
 }
 
-Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, const ParamValues& values,
+Expected<PartitionResult> Partitioner::run(const PartitionProblem& problem, const ParamValues& given,
                                            std::uint64_t seed, const Feedback& feedback) const
 {
+    const ParamValues values = given.completed(parameters()); // a saved run's, from before a parameter was added
     if (auto ok = values.validate(parameters()); !ok)
         return ok.error();
     if (feedback.isCanceled())

@@ -96,7 +96,7 @@ public:
     bool unknownAsked() const { return m_unknownAsked; }
 
 private:
-    /// The blocks of a batch of HDRF that start in this rank's part (EdgeBatches), with the ends of them that the
+    /// The blocks of a batch that start in this rank's part (EdgeBatches), with the ends of them that the
     /// next ranks hold (tails), which those ranks send here: a block is placed in order by one rank.
     struct Block {
         std::uint64_t begin = 0;          ///< where it starts in the stream

@@ -297,9 +297,11 @@ Expected<std::vector<io::HomeLine>> homeLinesOf(const SnapStreamRequest& request
 
 bool splitsSnapOverRanks(const std::string& algorithm, const ParamValues& values)
 {
+    // A saved run from before `batch` was added has none: it ran one edge at a time.
+    const bool batched = values.contains("batch") && values.integer("batch") > 0;
     if (algorithm == "geo-cut")
-        return values.integer("batch") > 0 && values.choice("start") == "cost" && !GeoCutPartitioner::refines(values);
-    return algorithm == "hash" || (algorithm == "hdrf" && values.integer("batch") > 0);
+        return batched && values.choice("start") == "cost" && !GeoCutPartitioner::refines(values);
+    return algorithm == "hash" || (algorithm == "hdrf" && batched);
 }
 
 std::string overRanksRefusal(const std::string& algorithm)
@@ -312,7 +314,7 @@ std::string overRanksRefusal(const std::string& algorithm)
         return "over ranks Geo-Cut runs its stage 1, the paper's cost-aware streaming, in batches, whose partition is "
                "the same on any number of ranks and in one process; its stages 2 and 3 refine the whole graph in one "
                "process. Give it --param start=cost --param batch=65536 --param lq_fraction=0 --param "
-               "replica_passes=0, or start it without mpirun";
+               "replica_passes=0 (and relocate_data off, its default), or start it without mpirun";
     return "under an MPI launcher a graph splits over the ranks only for hash, HDRF in batches and Geo-Cut's stage 1 "
            "in batches ('"
         + algorithm + "' places each edge from those placed before it): start it without mpirun";

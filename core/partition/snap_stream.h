@@ -58,7 +58,8 @@ std::string overRanksRefusal(const std::string& algorithm);
 /// overlap, and the kernel is asked to write each block back as soon as it is appended. Then the masters are
 /// written and the metrics computed from the placer's per-vertex sites. The sites are exactly those of the
 /// in-memory partitioner on the same graph (readSnapGraph, readHomes, assignRandomHomes with homesSeed, the
-/// partitioner with seed). `meridian-cli partition` takes this path for hash and HDRF on a SNAP file without a budget.
+/// partitioner with seed). `meridian-cli partition` takes this path for hash and HDRF one edge at a time on a SNAP
+/// file without a budget, and over ranks (partitionSnapOverRanks) for hash and the streams in batches.
 ///
 /// Both files are written to temporaries, synced, and only then renamed over their paths (as io::writeFilesTogether
 /// does): on any error, a bad line (file and line), a homes file naming a vertex the graph lacks, an I/O error or a

@@ -10,7 +10,8 @@ namespace meridian::partition {
 /// alone (hashSite); a stream in batches (EdgeBatches) is placed in batches whose schedule does not depend on the
 /// ranks: each rank keeps its edges from pass 1, pass 2 below places them batch by batch (RankBatches: the owners
 /// answer with what the rule reads of each vertex) and pass 3 writes them without reading the file again. HDRF one
-/// edge at a time places each edge from those placed before it and is refused with a message saying so.
+/// edge at a time places each edge from those placed before it, and Geo-Cut's stages 2 and 3 refine the whole graph:
+/// both are refused with a message saying so.
 ///
 /// Each vertex has one record, at its owner rank (a rotation of the ids in runs of N, so that an owner numbers its
 /// ids densely), and no rank keeps a record per vertex of its part: a part of a shuffled file touches nearly every

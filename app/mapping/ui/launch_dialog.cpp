@@ -56,9 +56,10 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, std::share
     m_ranks->setValue(settings.value(kRanksKey, 2).toInt());
     m_ranks->setToolTip(tr("Monte Carlo splits its samples over the ranks, with the result of one process; "
                            "scotch-bw and scotch-lat with parallel=true split their graph over them on PT-Scotch; "
-                           "hash, and hdrf with batch above 0, split a SNAP graph's edges over them without a "
-                           "budget under the pagerank or sssp profile, with the partition of one process. Every "
-                           "other run goes whole on one rank."));
+                           "hash, hdrf with batch above 0, and geo-cut with start=cost, batch above 0, "
+                           "lq_fraction=0 and replica_passes=0 (its stage 1 alone) split a SNAP graph's edges over "
+                           "them without a budget under the pagerank or sssp profile, with the partition of one "
+                           "process. Every other run goes whole on one rank."));
     const auto cli = ops::cliProgram();
     m_folder = new QLineEdit(settings.value(kFolderKey, defaultFolder).toString(), this);
     m_folder->setObjectName("launchFolder");

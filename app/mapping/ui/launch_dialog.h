@@ -17,7 +17,8 @@ namespace meridian::workbench {
 
 /// Asks how the ticked runs go to an MPI launcher (RunController::submitLaunched): the launcher's command before
 /// meridian-cli (`{N}` stands for the ranks), the ranks the runs that split their work use (Monte Carlo's samples,
-/// PT-Scotch's graph, hash's and HDRF in batches' edges; every other run goes on one), a work folder the launcher's
+/// PT-Scotch's graph, the edges of hash and of the streams in batches, HDRF's and Geo-Cut's stage 1; every other run
+/// goes on one), a work folder the launcher's
 /// nodes share with this machine, and meridian-cli as they start it. It shows the command the first run would
 /// start, says what is missing (Launch stays disabled until nothing is) and remembers the choices (QSettings) for
 /// the next time.

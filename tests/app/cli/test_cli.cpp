@@ -95,7 +95,8 @@ private Q_SLOTS:
         hdrf.splits = false;
         said = outOfMemoryMessage(hdrf);
         QVERIFY2(said.ends_with(
-                     ": give the process more memory (only hash and HDRF in batches split a graph over ranks)"),
+                     ": give the process more memory (only hash, HDRF in batches and Geo-Cut's stage 1 in batches "
+                     "split a graph over ranks)"),
                  said.c_str());
         // A command that does not say what it read.
         at.held = {};

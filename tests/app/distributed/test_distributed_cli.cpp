@@ -17,7 +17,8 @@
 
 /// `mpirun -np N meridian-cli ...` gives, for N = 1, 2 and 3 (1 and 3 under a sanitizer), what one process without
 /// a launcher gives: the Monte Carlo mapper's placement, its kept costs and best-so-far curve, compare's table, the
-/// sweeps' costs, the Pareto sweep's runs, the budget sweep's points, and the partition and masters files of hash and HDRF in batches. Commands that would run whole on every rank are refused, with one
+/// sweeps' costs, the Pareto sweep's runs, the budget sweep's points, and the partition and masters files of hash, HDRF in batches and Geo-Cut's
+/// stage 1 in batches. Commands that would run whole on every rank are refused, with one
 /// message.
 class TestDistributedCli : public QObject {
     Q_OBJECT
@@ -412,6 +413,13 @@ private Q_SLOTS:
         QVERIFY2(geoCut.err.contains("--param start=cost --param batch=65536 --param lq_fraction=0 --param "
                                      "replica_passes=0"),
                  geoCut.err.constData());
+        // So is its stage 1 in batches followed by the refining stages (their defaults).
+        const auto refined = mpirun(2,
+                                    {"partition", "--graph", graph, "--project", project, "--algorithm", "geo-cut",
+                                     "--param", "start=cost", "--param", "batch=4096", "--out",
+                                     dir.filePath("never.tsv")});
+        QCOMPARE(refined.code, 2);
+        QVERIFY2(refined.err.contains("stages 2 and 3 refine the whole graph"), refined.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("never.tsv")));
     }
 

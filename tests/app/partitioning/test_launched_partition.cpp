@@ -1,6 +1,6 @@
 // A partition run sent to an MPI launcher (ops::runPartitionLaunched, `mpirun -np N meridian-cli partition`) comes
-// back as the run this process computes: the same partition and measures, on any number of ranks for hash and HDRF in
-// batches; it lands in the workbench as one; files that are not the graph's partition are refused, with the job's
+// back as the run this process computes: the same partition and measures, on any number of ranks for hash, HDRF in
+// batches and Geo-Cut's stage 1 in batches; it lands in the workbench as one; files that are not the graph's partition are refused, with the job's
 // folder kept; the dialog shows the command.
 #include "app/jobs/job_runner.h"
 #include "app/mapping/ui/launch_dialog.h"

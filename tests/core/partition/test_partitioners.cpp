@@ -4,6 +4,7 @@
 #include "core/partition/cost_bound.h"
 #include "core/partition/edge_batches.h"
 #include "core/partition/geo_cut_partitioner.h"
+#include "core/partition/snap_stream.h"
 #include "core/partition/stream_state.h"
 
 #include <QElapsedTimer>
@@ -95,32 +96,47 @@ private Q_SLOTS:
         QCOMPARE(geoCutPlace(problem, state, 0, 1), 0);
     }
 
-    // Geo-Cut's stage 1 in batches places by the same rule: a block's first edge as the stream one edge at a time
-    // does, and its next edge from what the first added (v replicated in A: rule 1, A's gather alone). Over the
+    // Geo-Cut's stage 1 in batches places by the same rule: one block holding Wiki-Vote's edges in file order (8
+    // sites, each vertex at home v mod 8) places every edge where the stream one edge at a time in that order does,
+    // from what the block's earlier edges added (replica and in-edge sites, loads), under each profile. Over the
     // whole graph in memory, the batches need start=cost.
     void geoCutInBatchesPlacesByTheSameRule()
     {
+        const model::Graph& wiki = m_wiki.graph;
+        std::vector<int> homes(wiki.vertexCount);
+        for (std::uint32_t v = 0; v < wiki.vertexCount; ++v)
+            homes[v] = static_cast<int>(v % 8);
+        for (const char* profile : {"pagerank", "sssp", "subgraph-isomorphism"}) {
+            const auto problem = *PartitionProblem::create(wiki, m_wiki.topology,
+                                                           *cost::TrafficProfile::fromId(profile, 0.25), homes, {});
+            StreamState state(problem);
+            GeoCutBlock block(problem.network.usdPerByte, problem.sizes.gather, problem.sizes.binds);
+            block.start(SiteLoads(8), wiki.edgeCount());
+            const auto startOf = [&](std::uint32_t v) {
+                return BatchVertex{1ull << problem.home[v], 0, 0, problem.home[v], problem.sizes.apply[v]};
+            };
+            std::size_t mirrors = 0; // edges placed away from both homes: rule 2 at work
+            for (std::size_t e = 0; e < wiki.edgeCount(); ++e) {
+                const std::uint32_t u = wiki.src[e], v = wiki.dst[e];
+                const int inBlock = block.place(u, startOf(u), v, startOf(v));
+                const int streamed = geoCutPlace(problem, state, u, v);
+                if (inBlock != streamed)
+                    QFAIL(qPrintable(QString("%1: edge %2 goes to %3 in the block, %4 in the stream")
+                                         .arg(profile)
+                                         .arg(e)
+                                         .arg(inBlock)
+                                         .arg(streamed)));
+                state.place(e, u, v, streamed);
+                mirrors += streamed != problem.home[u] && streamed != problem.home[v];
+            }
+            QVERIFY2(mirrors > 0, profile);
+        }
         model::Graph g;
         g.vertexCount = 2;
         g.originalId = {1, 2};
-        g.src = {0, 0};
-        g.dst = {1, 1};
+        g.src = {0};
+        g.dst = {1};
         const auto topo = *io::loadTopology(test::data("graphs/two_sites.csv"));
-        auto s = topo.sites();
-        std::swap(s[0].egressUsdPerGB, s[1].egressUsdPerGB);
-        for (const auto& sites : {topo.sites(), s}) {
-            const auto t = *model::Topology::create(sites);
-            const auto problem = *PartitionProblem::create(g, t, *cost::TrafficProfile::fromId("pagerank"), {0, 1}, {});
-            StreamState state(problem);
-            GeoCutBlock block(problem.network.usdPerByte, problem.sizes.gather, problem.sizes.binds);
-            SiteLoads loads(2);
-            block.start(loads, 2);
-            const BatchVertex u{1, 0, 0, 0, problem.sizes.apply[0]}, v{2, 0, 0, 1, problem.sizes.apply[1]};
-            const int first = block.place(0, u, 1, v);
-            QCOMPARE(first, geoCutPlace(problem, state, 0, 1));
-            state.place(0, 0, 1, first);
-            QCOMPARE(block.place(0, u, 1, v), geoCutPlace(problem, state, 0, 1));
-        }
         const auto problem = *PartitionProblem::create(g, topo, *cost::TrafficProfile::fromId("pagerank"), {0, 1}, {});
         const auto* geoCut = m_registry.find("geo-cut");
         const auto refused = geoCut->run(problem, *ParamValues::parse(geoCut->parameters(), {"batch=64"}), 1,
@@ -129,6 +145,18 @@ private Q_SLOTS:
         QVERIFY2(refused.error().message.find("start=cost") != std::string::npos, refused.error().message.c_str());
         QVERIFY(
             geoCut->run(problem, *ParamValues::parse(geoCut->parameters(), {"batch=64", "start=cost"}), 1, Feedback()));
+        // A run saved before `batch` was added (its values lack it) runs as it did, one edge at a time, and does not
+        // split over ranks.
+        for (const char* id : {"geo-cut", "hdrf"}) {
+            const Partitioner* p = m_registry.find(id);
+            auto values = ParamValues::defaults(p->parameters()).values();
+            values.erase("batch");
+            const ParamValues stored = ParamValues::fromStored(values);
+            const auto again = p->run(problem, stored, 1, Feedback());
+            QVERIFY2(again, again ? id : again.error().toString().c_str());
+            QCOMPARE(again->partition.edgeSite, p->run(problem, 1, Feedback())->partition.edgeSite);
+            QVERIFY(!splitsSnapOverRanks(id, stored));
+        }
     }
 
     // Geo-Cut keeps every master at its vertex's home, so a budget can be out of reach. Budgets of twice and once
