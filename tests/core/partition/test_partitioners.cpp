@@ -17,6 +17,21 @@
 using namespace meridian;
 using namespace meridian::partition;
 
+namespace {
+
+/// Two vertices and the edge (0, 1).
+model::Graph oneEdge()
+{
+    model::Graph g;
+    g.vertexCount = 2;
+    g.originalId = {1, 2};
+    g.src = {0};
+    g.dst = {1};
+    return g;
+}
+
+} // namespace
+
 class TestPartitioners : public QObject {
     Q_OBJECT
 
@@ -75,11 +90,7 @@ private Q_SLOTS:
         // Sites A (0.1 USD/GB) and B (0.2 USD/GB); u lives in A, v in B. Placing (u, v) in A costs A's gather
         // upload (0.1 x 8 B) plus v's sync from B (0.2 x 8 B); in B, v's master gathers locally and only u's
         // sync from A is paid (0.1 x 8 B): B wins.
-        model::Graph g;
-        g.vertexCount = 2;
-        g.originalId = {1, 2};
-        g.src = {0};
-        g.dst = {1};
+        const model::Graph g = oneEdge();
         const auto topo = *io::loadTopology(test::data("graphs/two_sites.csv"));
         auto problem = *PartitionProblem::create(g, topo, *cost::TrafficProfile::fromId("pagerank"), {0, 1}, {});
         StreamState state(problem);
@@ -131,11 +142,7 @@ private Q_SLOTS:
             }
             QVERIFY2(mirrors > 0, profile);
         }
-        model::Graph g;
-        g.vertexCount = 2;
-        g.originalId = {1, 2};
-        g.src = {0};
-        g.dst = {1};
+        const model::Graph g = oneEdge();
         const auto topo = *io::loadTopology(test::data("graphs/two_sites.csv"));
         const auto problem = *PartitionProblem::create(g, topo, *cost::TrafficProfile::fromId("pagerank"), {0, 1}, {});
         const auto* geoCut = m_registry.find("geo-cut");
