@@ -328,7 +328,15 @@ void MainWindow::buildMenus()
     own(Menu::Run, 10, tr("Run &Ticked Algorithms"), nullptr, [this] { m_runPanel->runChecked(); });
     entries.back().action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     own(Menu::Run, 15, tr("Run Ticked Algorithms on a &Launcher\u2026"), "actionRunLaunched",
-        [this] { launchWithDialog(); });
+        [this] { launchWithDialog(m_runPanel->requests()); });
+    own(Menu::Run, 16, tr("Sweep the &Budget on a Launcher\u2026"), "actionBudgetSweepLaunched", [this] {
+        QString refusal;
+        const auto sweep = m_runPanel->budgetSweepRequests(refusal);
+        if (sweep.empty())
+            showError(tr("No budget sweep"), refusal);
+        else
+            launchWithDialog(sweep);
+    });
     own(Menu::Run, 20, tr("Re-run &Stale Runs"), nullptr, [this] { m_controller->rerunStale(); });
     own(Menu::Run, 30, tr("&Cancel All"), nullptr, [this] { m_runner->cancelAll(); });
     for (const WorkbenchFeature* feature : m_features)
@@ -812,13 +820,13 @@ void MainWindow::importMappingWithDialog()
         importMapping(path);
 }
 
-void MainWindow::launchWithDialog()
+void MainWindow::launchWithDialog(const std::vector<actions::RunRequest>& requests)
 {
     // A project not saved yet has no folder to offer: the dialog asks for one the launcher's nodes see.
     const QString folder = m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).path();
-    LaunchDialog dialog(m_runPanel->requests(), m_document->project(), folder, this);
+    LaunchDialog dialog(requests, m_document->project(), folder, this);
     if (dialog.exec() == QDialog::Accepted)
-        m_controller->submitLaunched(m_runPanel->requests(), dialog.settings());
+        m_controller->submitLaunched(requests, dialog.settings());
 }
 
 QAction* MainWindow::menuAction(const QString& objectName) const { return findChild<QAction*>(objectName); }

@@ -162,8 +162,9 @@ private:
     void importApplicationWithDialog();
     void importPinsWithDialog();
     void importMappingWithDialog();
-    /// Sends the ticked mapping runs to an MPI launcher (LaunchDialog, RunController::submitLaunched).
-    void launchWithDialog();
+    /// Sends runs to an MPI launcher (LaunchDialog, RunController::submitLaunched): the ticked ones (Run > Run
+    /// Ticked Algorithms on a Launcher), or a budget sweep's (Run > Sweep the Budget on a Launcher, each point a run).
+    void launchWithDialog(const std::vector<actions::RunRequest>& requests);
     bool importMapping(const QString& path);
     bool importNetwork(model::NetworkQuantity quantity, const QString& path);
     /// The application imports go to: the one selected in the Applications tab, else the run panel's.

@@ -37,7 +37,7 @@ LaunchDialog::LaunchDialog(std::vector<actions::RunRequest> requests, std::share
     setWindowTitle(tr("Run on a Launcher"));
     setMinimumWidth(640);
     auto* intro = new QLabel(
-        tr("Runs the %n ticked run(s) with meridian-cli under an MPI launcher: on a cluster (srun, or mpirun with a "
+        tr("Runs the %n run(s) with meridian-cli under an MPI launcher: on a cluster (srun, or mpirun with a "
            "hostfile), or with mpirun on this machine. The project as it is now is saved in a folder of its own "
            "under the work folder, which the launcher's nodes must see at the same path (and a graph's file at the "
            "path it was imported from). Each run's progress shows in the Jobs panel, and the run lands in the list "

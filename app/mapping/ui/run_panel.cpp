@@ -206,7 +206,8 @@ QWidget* RunPanel::buildPartitionSettings()
     auto* sweep = new QPushButton(tr("Sweep 1.0 to 0.6 B"), m_partitionBox);
     sweep->setObjectName("budgetSweep");
     sweep->setToolTip(tr("Runs every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget B (Geo-Cut "
-                         "Figs. 19-20); the runs land on the skyline."));
+                         "Figs. 19-20); the runs land on the skyline. Run > Sweep the Budget on a Launcher sends "
+                         "the same runs to a cluster."));
     m_budgetNote = new QLabel(m_partitionBox);
     m_budgetNote->setWordWrap(true);
     m_boundNote = new QLabel(m_partitionBox);
@@ -264,14 +265,19 @@ void RunPanel::setPartitionSettings(const actions::PartitionSettings& settings)
         m_budget->setText(QString::number(*settings.budgetUsd, 'g', 12));
 }
 
-QString RunPanel::runBudgetSweep()
+std::vector<actions::RunRequest> RunPanel::budgetSweepRequests(QString& refusal)
 {
+    refusal.clear();
     const auto settings = partitionSettings();
-    if (!isGraphInput() || !settings.budgetUsd || *settings.budgetUsd <= 0.0)
-        return tr("Choose a graph and set a WAN budget B first (GrapH's cost is Geo-Cut's setting).");
+    if (!isGraphInput() || !settings.budgetUsd || *settings.budgetUsd <= 0.0) {
+        refusal = tr("Choose a graph and set a WAN budget B first (GrapH's cost is Geo-Cut's setting).");
+        return {};
+    }
     auto base = requests();
-    if (base.empty())
-        return tr("Tick at least one partitioner.");
+    if (base.empty()) {
+        refusal = tr("Tick at least one partitioner.");
+        return {};
+    }
     const std::optional<double> bound = costBound();
     const ops::BudgetSweepPlan plan = ops::planBudgetSweep(*settings.budgetUsd, bound, ops::kBudgetSweepFractions);
     std::vector<actions::RunRequest> all;
@@ -283,13 +289,24 @@ QString RunPanel::runBudgetSweep()
     QStringList skipped;
     for (const double fraction : plan.skipped)
         skipped << QString::number(fraction, 'f', 1) + " B";
-    if (all.empty())
-        return tr("Every budget of the sweep is below the lowest cost any partition can reach (%1 USD per "
-                  "iteration): raise B.")
-            .arg(QString::number(*bound, 'g', 6));
+    if (all.empty()) {
+        refusal = tr("Every budget of the sweep is below the lowest cost any partition can reach (%1 USD per "
+                     "iteration): raise B.")
+                      .arg(QString::number(*bound, 'g', 6));
+        return {};
+    }
     if (!skipped.isEmpty())
         m_boundNote->setText(tr("Not run: %1, below the lowest cost any partition can reach (%2 USD per iteration).")
                                  .arg(skipped.join(", "), QString::number(*bound, 'g', 6)));
+    return all;
+}
+
+QString RunPanel::runBudgetSweep()
+{
+    QString refusal;
+    const auto all = budgetSweepRequests(refusal);
+    if (all.empty())
+        return refusal;
     m_controller->submit(all);
     return {};
 }

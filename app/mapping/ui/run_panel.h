@@ -51,8 +51,11 @@ public:
     QComboBox* applicationChooser() const { return m_application; }
     /// Submits requests(); returns the job ids.
     std::vector<int> runChecked();
-    /// Runs every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget, leaving out those below the
-    /// lowest possible cost when it is known (the note under the budget says which); returns an error text.
+    /// The runs of a budget sweep: every ticked partitioner at 1.0, 0.9, 0.8, 0.7 and 0.6 times the budget, leaving
+    /// out those below the lowest possible cost when it is known (the note under the budget says which). None, with
+    /// `refusal` saying why, without a graph, a budget or a ticked partitioner, or when every budget is out of reach.
+    std::vector<actions::RunRequest> budgetSweepRequests(QString& refusal);
+    /// Submits budgetSweepRequests() here; returns an error text.
     QString runBudgetSweep();
     /// The lowest WAN cost any partition of the chosen graph can reach under the chosen profile, once computed
     /// (in the background, whenever a budget is on) for the current project.

@@ -5,6 +5,7 @@
 #include "app/jobs/job_runner.h"
 #include "app/mapping/ui/launch_dialog.h"
 #include "app/mapping/ui/run_controller.h"
+#include "app/mapping/ui/run_panel.h"
 #include "app/partitioning/launched_partition.h"
 #include "app/partitioning/partition_operation.h"
 #include "app/project/project_file.h"
@@ -13,6 +14,7 @@
 #include "core/partition/builtin_partitioners.h"
 #include "test_support.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -21,6 +23,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <cmath>
 
 #include <string>
 #include <vector>
@@ -259,6 +264,64 @@ private Q_SLOTS:
     }
 
     /// The dialog shows the partition command of the first run, with the graph's file and homes.
+    /// A budget sweep sent to a launcher (Run > Sweep the Budget on a Launcher): the run panel's sweep, each point a
+    /// job on one rank (a budget keeps a run whole), lands as the runs the sweep computes here, at 1.0 to 0.6 B.
+    void budgetSweepLandsFromALauncher()
+    {
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject(kSample)));
+        Registry<mapping::Mapper> mappers;
+        mapping::registerBuiltinMappers(mappers);
+        jobs::JobRunner runner;
+        actions::RunController controller(&doc, &runner, &mappers);
+        workbench::RunPanel panel(&doc, &controller);
+        panel.applicationChooser()->setCurrentText("wiki-vote");
+        panel.setCheckedMappers({"geo-cut"});
+        const auto bound = ops::costBound(request(m_project, "geo-cut", {}, 1), Feedback());
+        QVERIFY(bound);
+        const double b = *bound * 2.0; // 0.6 B is above the bound: every point can be met
+        QString refusal;
+        QVERIFY(panel.budgetSweepRequests(refusal).empty()); // no budget yet
+        QVERIFY(refusal.contains("set a WAN budget"));
+        panel.setPartitionSettings(actions::PartitionSettings{"pagerank", 0.1, b});
+        const auto sweep = panel.budgetSweepRequests(refusal);
+        QVERIFY2(refusal.isEmpty(), qPrintable(refusal));
+        QCOMPARE(sweep.size(), std::size_t(5));
+        QTemporaryDir work;
+        // The dialog shows the first point's command: on one rank, at B.
+        workbench::LaunchDialog dialog(sweep, m_project, work.path());
+        dialog.launcherEdit()->setText("mpirun -np {N}");
+        dialog.ranksBox()->setValue(4);
+        dialog.cliEdit()->setText(MERIDIAN_CLI);
+        QVERIFY2(dialog.commandText().startsWith("mpirun -np 1 ")
+                     && dialog.commandText().contains("--algorithm geo-cut")
+                     && dialog.commandText().contains(" --budget "),
+                 qPrintable(dialog.commandText()));
+        if (qEnvironmentVariableIsSet("MERIDIAN_SHOT"))
+            dialog.grab().save(qEnvironmentVariable("MERIDIAN_SHOT"));
+        QSignalSpy landed(&controller, &actions::RunController::runLanded);
+        QSignalSpy failed(&controller, &actions::RunController::runFailed);
+        QCOMPARE(controller.submitLaunched(sweep, launcher(work.path(), 2)).size(), std::size_t(5));
+        QTRY_COMPARE_WITH_TIMEOUT(landed.count() + failed.count(), 5, 180000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
+        std::vector<double> fractions;
+        for (const auto& run : doc.runs()) {
+            fractions.push_back(run->budgetUsd.value_or(-1.0) / b);
+            QVERIFY(
+                hasNote(*run,
+                        "computed by meridian-cli under " + std::string(MERIDIAN_MPIRUN) + " --oversubscribe -np 1"));
+            ops::PartitionRequest local = request(m_project, "geo-cut", {}, run->seed);
+            local.params = run->params;
+            local.budgetUsd = run->budgetUsd;
+            const auto here = ops::runPartition(local, m_partitioners, Feedback());
+            QVERIFY2(here, here ? "" : here.error().toString().c_str());
+            compareRuns(*run, *here);
+        }
+        std::sort(fractions.begin(), fractions.end());
+        for (std::size_t k = 0; k < fractions.size(); ++k)
+            QVERIFY(std::abs(fractions[k] - (0.6 + 0.1 * static_cast<double>(k))) < 1e-9);
+    }
+
     void dialogShowsThePartitionCommand()
     {
         QTemporaryDir work;
