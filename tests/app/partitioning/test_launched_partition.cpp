@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,26 @@ bool hasNote(const document::Run& run, const std::string& start)
             return true;
     return false;
 }
+
+/// Where launched runs land without a window: the sample's document, the mappers, a job runner and the run controller.
+struct Landing {
+    document::ProjectDocument doc;
+    Registry<mapping::Mapper> mappers;
+    jobs::JobRunner runner;
+    std::unique_ptr<actions::RunController> controller;
+
+    /// The sample loaded, or none when it does not load.
+    static std::unique_ptr<Landing> ofSample()
+    {
+        auto landing = std::make_unique<Landing>();
+        if (!landing->doc.load(sampleProject(kSample)))
+            return nullptr;
+        mapping::registerBuiltinMappers(landing->mappers);
+        landing->controller = std::make_unique<actions::RunController>(&landing->doc, &landing->runner,
+                                                                       &landing->mappers);
+        return landing;
+    }
+};
 
 } // namespace
 
@@ -232,12 +253,10 @@ private Q_SLOTS:
     /// went on one rank.
     void launchedRunLandsInTheWorkbench()
     {
-        document::ProjectDocument doc;
-        QVERIFY(doc.load(sampleProject(kSample)));
-        Registry<mapping::Mapper> mappers;
-        mapping::registerBuiltinMappers(mappers);
-        jobs::JobRunner runner;
-        actions::RunController controller(&doc, &runner, &mappers);
+        const auto bench = Landing::ofSample();
+        QVERIFY(bench);
+        document::ProjectDocument& doc = bench->doc;
+        actions::RunController& controller = *bench->controller;
         QTemporaryDir work;
         QSignalSpy landed(&controller, &actions::RunController::runLanded);
         QSignalSpy failed(&controller, &actions::RunController::runFailed);
@@ -263,17 +282,14 @@ private Q_SLOTS:
         }
     }
 
-    /// The dialog shows the partition command of the first run, with the graph's file and homes.
     /// A budget sweep sent to a launcher (Run > Sweep the Budget on a Launcher): the run panel's sweep, each point a
     /// job on one rank (a budget keeps a run whole), lands as the runs the sweep computes here, at 1.0 to 0.6 B.
     void budgetSweepLandsFromALauncher()
     {
-        document::ProjectDocument doc;
-        QVERIFY(doc.load(sampleProject(kSample)));
-        Registry<mapping::Mapper> mappers;
-        mapping::registerBuiltinMappers(mappers);
-        jobs::JobRunner runner;
-        actions::RunController controller(&doc, &runner, &mappers);
+        const auto bench = Landing::ofSample();
+        QVERIFY(bench);
+        document::ProjectDocument& doc = bench->doc;
+        actions::RunController& controller = *bench->controller;
         workbench::RunPanel panel(&doc, &controller);
         panel.applicationChooser()->setCurrentText("wiki-vote");
         panel.setCheckedMappers({"geo-cut"});
@@ -322,6 +338,7 @@ private Q_SLOTS:
             QVERIFY(std::abs(fractions[k] - (0.6 + 0.1 * static_cast<double>(k))) < 1e-9);
     }
 
+    /// The dialog shows the partition command of the first run, with the graph's file and homes.
     void dialogShowsThePartitionCommand()
     {
         QTemporaryDir work;
