@@ -1,5 +1,7 @@
 #include "app/jobs/launched_command.h"
 
+#include "app/jobs/slurm_batch.h"
+
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -135,6 +137,8 @@ Status checkLauncherSettings(const LauncherSettings& settings)
         return makeError(ErrorCode::InvalidInput, "a launched run needs at least 1 rank");
     if (settings.cliProgram.isEmpty())
         return makeError(ErrorCode::InvalidInput, "no meridian-cli program for the launcher to start");
+    if (settings.submission == LauncherSettings::Submission::SlurmBatch)
+        return checkBatchOptions(settings.batchOptions);
     return {};
 }
 
@@ -144,6 +148,12 @@ QStringList launcherWords(const LauncherSettings& settings)
     for (QString& word : command)
         word.replace("{N}", QString::number(settings.ranks));
     return command;
+}
+
+QString launcherDescription(const LauncherSettings& settings)
+{
+    const QString words = shellLine(launcherWords(settings));
+    return settings.submission == LauncherSettings::Submission::SlurmBatch ? words + " in a Slurm batch job" : words;
 }
 
 QString roundTrip(double value)
@@ -192,7 +202,13 @@ Status runLaunchedJob(const LauncherSettings& settings, const LaunchedJobStart& 
     Status done = command ? start.save(folder) : Status(command.error());
     if (done) {
         feedback.setProgress(0.0, "waiting for the launcher");
-        done = runLauncher(*command, folder.filePath("output.json"), errors, feedback);
+        if (settings.submission == LauncherSettings::Submission::SlurmBatch) {
+            done = runSlurmBatch(
+                settings, *command, folder, [&](const QByteArray& bytes) { errors.add(bytes); }, feedback);
+            errors.finish();
+        } else {
+            done = runLauncher(*command, folder.filePath("output.json"), errors, feedback);
+        }
     }
     if (done)
         done = readBack(folder);

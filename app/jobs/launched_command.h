@@ -14,10 +14,14 @@
 
 namespace meridian::jobs {
 
-/// How a run goes to an MPI launcher instead of this process: on a cluster (`srun -n {N}`), or on this machine
-/// (`mpirun -np {N}`). The workbench's mapping and partition runs share it (launched_mapping.h,
+/// How a run goes to an MPI launcher instead of this process: on a cluster (`srun -n {N}`, or a Slurm batch job), or
+/// on this machine (`mpirun -np {N}`). The workbench's mapping and partition runs share it (launched_mapping.h,
 /// launched_partition.h).
 struct LauncherSettings {
+    /// How the command starts: here, as a child process of the workbench, or in a Slurm batch job that sbatch queues
+    /// (slurm_batch.h), the launcher's command inside the job's script.
+    enum class Submission { Command, SlurmBatch };
+
     /// The command before meridian-cli, split into words at spaces (QProcess::splitCommand: a word with spaces in
     /// double quotes); `{N}` becomes `ranks`.
     QString launcher = "mpirun -np {N}";
@@ -27,6 +31,10 @@ struct LauncherSettings {
     QString workFolder;
     /// meridian-cli as the launcher's nodes start it.
     QString cliProgram;
+    Submission submission = Submission::Command;
+    /// A Slurm batch job's own sbatch options (`--partition=compute --time=01:00:00`), split as the launcher is; each
+    /// option becomes a `#SBATCH` line of the script.
+    QString batchOptions;
 };
 
 /// Refuses settings no launched run can start with: an empty launcher, fewer than 1 rank, no meridian-cli.
@@ -34,6 +42,9 @@ Status checkLauncherSettings(const LauncherSettings& settings);
 
 /// The launcher's words with `{N}` replaced by the settings' ranks (meridian-cli and its arguments follow them).
 QStringList launcherWords(const LauncherSettings& settings);
+
+/// The launcher as a run's note names it: its words, and "in a Slurm batch job" for one.
+QString launcherDescription(const LauncherSettings& settings);
 
 /// A real in the fewest digits that read back as the same double.
 QString roundTrip(double value);
@@ -59,7 +70,8 @@ struct LaunchedJobStart {
 ///    into `feedback`'s progress; a cancel sends SIGTERM to the launcher's process group (mpirun and srun pass it on
 ///    to their ranks), and SIGKILL to what is left of it after 2 s. Open MPI's session folders go under a temporary
 ///    folder of the job's own (OMPI_MCA_orte_tmpdir_base, unless set), so that jobs started side by side on one
-///    machine do not remove each other's;
+///    machine do not remove each other's. A Slurm batch job instead goes to sbatch and is followed until it ends
+///    (runSlurmBatch), a cancel going to scancel;
 /// 3. calls `readBack`, which reads the result from the folder (the command's standard output is in `output.json`).
 /// The folder is removed when the result came back or was canceled, and kept when a step failed: the error names
 /// it, with the command and meridian-cli's last lines (else the launcher's). Settings checkLauncherSettings refuses

@@ -95,7 +95,7 @@ Expected<document::Run> runMappingLaunched(const MappingRequest& request, const 
         auto run = readRun(request, folder.filePath("run.json"));
         if (!run)
             return run;
-        run->notes.push_back("computed by meridian-cli under " + local(jobs::shellLine(jobs::launcherWords(settings))));
+        run->notes.push_back("computed by meridian-cli under " + local(jobs::launcherDescription(settings)));
         if (request.simulateSmallRuns)
             if (auto simulated = simulateIfSmall(*run, *request.project, request.completeNetwork, feedback); !simulated)
                 return simulated.error();

@@ -56,8 +56,7 @@ PartitionComputedElsewhere computedBy(const QJsonObject& printed, const QDir& fo
         files.notes.push_back(local(note.toString()));
     char whole[64];
     std::snprintf(whole, sizeof whole, " in %.3g s (the whole command)", printed.value("whole_s").toDouble());
-    std::string computed = "computed by meridian-cli under " + local(jobs::shellLine(jobs::launcherWords(settings)))
-        + whole;
+    std::string computed = "computed by meridian-cli under " + local(jobs::launcherDescription(settings)) + whole;
     const QJsonArray peaks = printed.value("rank_peak_memory_bytes").toArray();
     if (!peaks.isEmpty()) {
         computed += "; each rank's peak memory:";

@@ -433,7 +433,11 @@ int workbenchRun(const QString& project, int ranks, const QString& batch, const 
     const auto run = ranks == 0 ? ops::runPartition(request, registry, Feedback())
                                 : ops::runPartitionLaunched(request,
                                                             {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN),
-                                                             ranks, work, MERIDIAN_CLI},
+                                                             ranks,
+                                                             work,
+                                                             MERIDIAN_CLI,
+                                                             {},
+                                                             {}},
                                                             Feedback());
     const double seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
     if (!run) {

@@ -8,9 +8,11 @@
 #include <memory>
 #include <vector>
 
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QSpinBox;
 
 namespace meridian::workbench {
@@ -19,9 +21,10 @@ namespace meridian::workbench {
 /// meridian-cli (`{N}` stands for the ranks), the ranks the runs that split their work use (Monte Carlo's samples,
 /// PT-Scotch's graph, the edges of hash and of the streams in batches, HDRF's and Geo-Cut's stage 1; every other run
 /// goes on one), a work folder the launcher's
-/// nodes share with this machine, and meridian-cli as they start it. It shows the command the first run would
-/// start, says what is missing (Launch stays disabled until nothing is) and remembers the choices (QSettings) for
-/// the next time.
+/// nodes share with this machine, and meridian-cli as they start it; whether the launcher runs here or in a Slurm
+/// batch job (slurm_batch.h), with the job's sbatch options. It shows the command the first run would start (the
+/// job's script for a batch job), says what is missing (Launch stays disabled until nothing is) and remembers the
+/// choices (QSettings) for the next time.
 class LaunchDialog : public QDialog {
     Q_OBJECT
 public:
@@ -39,12 +42,18 @@ public:
     QSpinBox* ranksBox() const { return m_ranks; }
     QLineEdit* folderEdit() const { return m_folder; }
     QLineEdit* cliEdit() const { return m_cli; }
+    /// Index 0: the launcher runs here; 1: a Slurm batch job.
+    QComboBox* submissionBox() const { return m_submission; }
+    QLineEdit* batchOptionsEdit() const { return m_batchOptions; }
     /// The command shown, or what is missing.
     QString commandText() const;
     QString problemText() const;
 
 private:
     void update();
+    /// Shows the sbatch options for a batch job, and offers the launcher that suits it when the other's default is
+    /// still there.
+    void submissionChanged();
     /// The command the first request starts with these settings, or why it cannot start.
     Expected<QStringList> firstCommand(const jobs::LauncherSettings& chosen) const;
 
@@ -54,7 +63,10 @@ private:
     QSpinBox* m_ranks;
     QLineEdit* m_folder;
     QLineEdit* m_cli;
-    QLabel* m_command;
+    QComboBox* m_submission;
+    QLineEdit* m_batchOptions;
+    QLabel* m_commandTitle;
+    QPlainTextEdit* m_command;
     QLabel* m_problem;
     QDialogButtonBox* m_buttons;
 };

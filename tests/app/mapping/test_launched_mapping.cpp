@@ -6,8 +6,10 @@
 #include "app/project/project_edits.h"
 #include "app/project/ui/project_document.h"
 #include "core/mapping/builtin_mappers.h"
+#include "slurm_cluster.h"
 #include "test_support.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,14 +31,55 @@ using meridian::test::sampleProject;
 
 /// A mapping run sent to an MPI launcher (ops::runMappingLaunched, `mpirun -np N meridian-cli map --run-out`) comes
 /// back as the run this process computes, lands in the workbench as one, reports its progress and stops on cancel;
-/// a launcher that fails leaves its files and says why; the workbench's dialog shows the command it will start.
+/// a launcher that fails leaves its files and says why; the workbench's dialog shows the command it will start. The
+/// same through Slurm, on a cluster of this machine (test::SlurmCluster): srun from here, and a batch job sbatch
+/// queues, which waits, cancels and fails as a user of a cluster sees it.
 class TestLaunchedMapping : public QObject {
     Q_OBJECT
     Registry<mapping::Mapper> m_mappers;
+    std::unique_ptr<test::SlurmCluster> m_slurm;
+    std::string m_slurmProblem;
+
+    /// The test cluster, started by the first test that needs it; false (with m_slurmProblem) when it did not start.
+    bool slurmUp()
+    {
+        if (!m_slurm) {
+            m_slurm = std::make_unique<test::SlurmCluster>();
+            m_slurmProblem = m_slurm->start();
+        }
+        return m_slurmProblem.empty();
+    }
+
+    /// Whether a canceled job left no folder under `work` and no process: its ranks ran with the job's folder under
+    /// `work` on their command line.
+    static bool leftNothing(const QString& work)
+    {
+        if (!QDir(work).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty()) {
+            qWarning("the canceled job's folder is left");
+            return false;
+        }
+        QProcess pgrep;
+        pgrep.start("pgrep", {"-f", work});
+        if (!pgrep.waitForFinished(10000) || !pgrep.readAllStandardOutput().trimmed().isEmpty()) {
+            qWarning("a rank of the canceled job is still running");
+            return false;
+        }
+        return true;
+    }
+
+    static jobs::LauncherSettings batchJob(const QString& folder, int ranks, const QString& options = {})
+    {
+        return {"srun --mpi=pmix",
+                ranks,
+                folder,
+                MERIDIAN_CLI,
+                jobs::LauncherSettings::Submission::SlurmBatch,
+                options};
+    }
 
     static jobs::LauncherSettings launcher(const QString& folder, int ranks)
     {
-        return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI};
+        return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI, {}, {}};
     }
 
     ops::MappingRequest request(const document::ProjectDocument& doc, const std::string& algorithm,
@@ -191,7 +234,12 @@ private Q_SLOTS:
         document::ProjectDocument doc;
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         QTemporaryDir work;
-        jobs::LauncherSettings settings{"sh -c \"echo no nodes left >&2; exit 3\" sh", 1, work.path(), MERIDIAN_CLI};
+        jobs::LauncherSettings settings{"sh -c \"echo no nodes left >&2; exit 3\" sh",
+                                        1,
+                                        work.path(),
+                                        MERIDIAN_CLI,
+                                        {},
+                                        {}};
         auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), settings, Feedback());
         QVERIFY(!launched);
         const std::string message = launched.error().message;
@@ -216,9 +264,9 @@ private Q_SLOTS:
 
         // Settings refused before anything starts.
         for (const auto& [s, expected] : std::vector<std::pair<jobs::LauncherSettings, std::string>>{
-                 {{"", 1, work.path(), MERIDIAN_CLI}, "no launcher"},
-                 {{"mpirun -np {N}", 2, work.path(), MERIDIAN_CLI}, "launch it with 1 rank"},
-                 {{"mpirun -np {N}", 1, work.filePath("missing"), MERIDIAN_CLI}, "is not a folder"}}) {
+                 {{"", 1, work.path(), MERIDIAN_CLI, {}, {}}, "no launcher"},
+                 {{"mpirun -np {N}", 2, work.path(), MERIDIAN_CLI, {}, {}}, "launch it with 1 rank"},
+                 {{"mpirun -np {N}", 1, work.filePath("missing"), MERIDIAN_CLI, {}, {}}, "is not a folder"}}) {
             launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), s, Feedback());
             QVERIFY(!launched);
             QVERIFY2(launched.error().message.find(expected) != std::string::npos, launched.error().message.c_str());
@@ -247,12 +295,128 @@ private Q_SLOTS:
         QVERIFY(!launched);
         QCOMPARE(launched.error().code, ErrorCode::Canceled);
         QVERIFY2(seconds < 60, qPrintable(QString::number(seconds)));
+        QVERIFY(leftNothing(work.path()));
+    }
+
+    /// Through Slurm: a Monte Carlo over 2 ranks as a batch job (sbatch queues the script Meridian writes, srun
+    /// --mpi=pmix starts the ranks in it) and through srun from here is the run this process computes, to the last
+    /// digit; the progress came through the job's standard error, and the job's folder is gone.
+    void slurmRunsAreTheLocalRuns()
+    {
+        QVERIFY2(slurmUp(), m_slurmProblem.c_str());
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        QTemporaryDir work;
+        const auto r = request(doc, "monte-carlo", {"samples=60000", "keep=1000"}, 7);
+        auto local = ops::runMapping(r, m_mappers, Feedback());
+        QVERIFY(local);
+        const jobs::LauncherSettings batch = batchJob(work.path(), 2, "--time=10 --job-name meridian-test");
+        const jobs::LauncherSettings here{"srun -n {N} --mpi=pmix", 2, work.path(), MERIDIAN_CLI, {}, {}};
+        for (const auto& [settings, note] :
+             {std::pair{batch, "srun --mpi=pmix in a Slurm batch job"}, std::pair{here, "srun -n 2 --mpi=pmix"}}) {
+            std::mutex mutex;
+            std::set<std::string> stages;
+            const Feedback feedback([&](double, std::string_view stage) {
+                const std::lock_guard lock(mutex);
+                stages.emplace(stage);
+            });
+            auto launched = ops::runMappingLaunched(r, settings, feedback);
+            QVERIFY2(launched, launched ? "" : launched.error().toString().c_str());
+            compareRuns(*launched, *local);
+            QCOMPARE(launched->notes.back(), std::string("computed by meridian-cli under ") + note);
+            QVERIFY(stages.count("sampling placements") == 1 && stages.count("done") == 1);
+            if (settings.submission == jobs::LauncherSettings::Submission::SlurmBatch)
+                QVERIFY(stages.count("submitting to Slurm") == 1);
+            QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+        }
+        QVERIFY(m_slurm->drained(30));
+    }
+
+    /// A batch job that waits in the queue says why (its place as the stage), and a cancel takes it out with
+    /// scancel; a running job's cancel stops its ranks. Both leave no folder and no job.
+    void slurmJobWaitsAndCancels()
+    {
+        QVERIFY2(slurmUp(), m_slurmProblem.c_str());
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        QTemporaryDir work;
+        for (const std::string waitFor : {"(BeginTime)", "sampling placements"}) {
+            std::atomic<bool> seen = false;
+            std::mutex mutex;
+            std::string queued;
+            const Feedback feedback(
+                [&](double, std::string_view stage) {
+                    if (stage.size() >= waitFor.size() && stage.substr(stage.size() - waitFor.size()) == waitFor) {
+                        const std::lock_guard lock(mutex);
+                        queued = stage;
+                        seen = true;
+                    }
+                },
+                [&] { return seen.load(); });
+            // The first job may start an hour from now: it waits for its begin time.
+            const QString options = waitFor == "(BeginTime)" ? "--begin=now+3600" : "";
+            auto launched = ops::runMappingLaunched(request(doc, "monte-carlo", {"samples=10000000000"}, 1),
+                                                    batchJob(work.path(), 2, options), feedback);
+            QVERIFY(!launched);
+            QCOMPARE(launched.error().code, ErrorCode::Canceled);
+            if (!options.isEmpty()) {
+                QVERIFY2(queued.rfind("queued in Slurm as job ", 0) == 0, queued.c_str());
+                const QString id = QString::fromStdString(queued).section(' ', 5, 5);
+                QCOMPARE(test::SlurmCluster::jobState(id), QString("CANCELLED"));
+            }
+            QVERIFY(m_slurm->drained(30));
+            QVERIFY(leftNothing(work.path()));
+        }
+    }
+
+    /// What fails says why: sbatch options Meridian writes itself, or that are not options, are refused before
+    /// anything starts; sbatch's own refusal comes in its words; a job whose command fails names the job, its
+    /// state and status, with meridian-cli's words, and keeps its folder, whose script submits again by hand.
+    void slurmFailuresSayWhy()
+    {
+        QVERIFY2(slurmUp(), m_slurmProblem.c_str());
+        document::ProjectDocument doc;
+        QVERIFY(doc.load(sampleProject("ec2-4-regions")));
+        QTemporaryDir work;
+        for (const auto& [options, expected] :
+             std::vector<std::pair<QString, std::string>>{{"--output=mine.out",
+                                                           "'--output=mine.out' is Meridian's to write"},
+                                                          {"-n 4", "'-n' is Meridian's to write"},
+                                                          {"--time=10 compute",
+                                                           "expected an sbatch option starting with '-'"}}) {
+            auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), batchJob(work.path(), 1, options),
+                                                    Feedback());
+            QVERIFY(!launched);
+            QVERIFY2(launched.error().message.find(expected) != std::string::npos, launched.error().message.c_str());
+        }
         QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
-        // No process of the job is left: the ranks ran with the job folder under `work` on their command line.
-        QProcess pgrep;
-        pgrep.start("pgrep", {"-f", work.path()});
-        QVERIFY(pgrep.waitForFinished(10000));
-        QVERIFY2(pgrep.readAllStandardOutput().trimmed().isEmpty(), "a rank of the canceled job is still running");
+
+        auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1),
+                                                batchJob(work.path(), 1, "--partition=nosuch"), Feedback());
+        QVERIFY(!launched);
+        QVERIFY2(launched.error().message.find("sbatch refused the job") != std::string::npos
+                     && launched.error().message.find("invalid partition") != std::string::npos,
+                 launched.error().message.c_str());
+
+        auto bad = request(doc, "geo", {}, 1);
+        bad.application = "no such application";
+        launched = ops::runMappingLaunched(bad, batchJob(work.path(), 1), Feedback());
+        QVERIFY(!launched);
+        const std::string message = launched.error().message;
+        QVERIFY2(message.find(" ended FAILED with status 2") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("no application named 'no such application'") != std::string::npos, message.c_str());
+        const QString kept = QString::fromStdString(message).section("its files are kept in ", 1).trimmed();
+        QFile script(QDir(kept).filePath("job.sh"));
+        QVERIFY2(script.open(QIODevice::ReadOnly), qPrintable(kept));
+        const QString text = QString::fromUtf8(script.readAll());
+        QVERIFY2(text.contains("#SBATCH --ntasks=1\n") && text.contains("\nsrun --mpi=pmix " MERIDIAN_CLI " map "),
+                 qPrintable(text));
+        QProcess again;
+        again.setWorkingDirectory(kept);
+        again.start("sbatch", {"--wait", "job.sh"});
+        QVERIFY(again.waitForFinished(60000));
+        QCOMPARE(again.exitCode(), 2);
+        QVERIFY(m_slurm->drained(30));
     }
 
     /// The dialog shows the command the first run starts, gives a mapper that does not split one rank, and says
@@ -290,6 +454,31 @@ private Q_SLOTS:
         QVERIFY2(dialog.commandText().startsWith("mpirun -np 1 "), qPrintable(dialog.commandText()));
         dialog.launcherEdit()->setText("");
         QVERIFY2(dialog.problemText().contains("no launcher"), qPrintable(dialog.problemText()));
+
+        // A batch job: the launcher that suits it, the script with the tasks and the options, a bad option refused.
+        workbench::LaunchDialog batch({mc}, nullptr, work.path());
+        batch.launcherEdit()->setText("mpirun -np {N}");
+        batch.ranksBox()->setValue(8);
+        batch.cliEdit()->setText(MERIDIAN_CLI);
+        QVERIFY(!batch.batchOptionsEdit()->isEnabled());
+        batch.submissionBox()->setCurrentIndex(1);
+        QVERIFY(batch.batchOptionsEdit()->isEnabled());
+        QCOMPARE(batch.launcherEdit()->text(), QString("srun --mpi=pmix"));
+        batch.batchOptionsEdit()->setText("--partition=compute -t 60");
+        QCOMPARE(batch.problemText(), QString());
+        const QString script = batch.commandText();
+        for (const char* line : {"#!/bin/sh\n", "\n#SBATCH --ntasks=8\n", "\n#SBATCH --partition=compute\n",
+                                 "\n#SBATCH -t 60\n", "\nsrun --mpi=pmix " MERIDIAN_CLI " map --project "})
+            QVERIFY2(script.contains(line), qPrintable(script));
+        QCOMPARE(batch.settings().submission, jobs::LauncherSettings::Submission::SlurmBatch);
+        QCOMPARE(batch.settings().batchOptions, QString("--partition=compute -t 60"));
+        if (qEnvironmentVariableIsSet("MERIDIAN_SHOT"))
+            batch.grab().save(qEnvironmentVariable("MERIDIAN_SHOT"));
+        batch.batchOptionsEdit()->setText("--error=e.txt");
+        QVERIFY2(batch.problemText().contains("Meridian's to write"), qPrintable(batch.problemText()));
+        batch.submissionBox()->setCurrentIndex(0);
+        QCOMPARE(batch.launcherEdit()->text(), QString("mpirun -np {N}"));
+        QCOMPARE(batch.problemText(), QString());
     }
 };
 

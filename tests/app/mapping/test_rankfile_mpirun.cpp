@@ -1,6 +1,7 @@
 #include "core/io/launcher_files.h"
 #include "core/mapping/builtin_mappers.h"
 #include "core/model/network_estimator.h"
+#include "slurm_cluster.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -194,6 +195,65 @@ private Q_SLOTS:
         QVERIFY2(hydraCode == 0, qPrintable("mpiexec.hydra failed:\n" + hydraErr + hydraOut));
         for (int r = 0; r < ranks; ++r)
             QVERIFY2(hydraOut.contains(QString("rank %1 of %2").arg(r).arg(ranks)), qPrintable(hydraOut));
+    }
+
+    // The Slurm hostfile `map` writes, launched with the line it prints (srun --distribution=arbitrary, the program
+    // in place of ./app) on a Slurm cluster of this machine (test::SlurmCluster, whose node is this machine's name):
+    // every rank runs on the host of its line.
+    void slurmHostfileLaunchesWithItsLine()
+    {
+        test::SlurmCluster slurm;
+        const std::string problem = slurm.start();
+        QVERIFY2(problem.empty(), problem.c_str());
+        QTemporaryDir dir;
+        const QString node = test::SlurmCluster::nodeName();
+        const int ranks = std::clamp(QThread::idealThreadCount(), 1, 4); // one task per core of the node
+        QFile sites(dir.filePath("sites.csv")), hosts(dir.filePath("hosts.csv")), volume(dir.filePath("v.mtx"));
+        QVERIFY(sites.open(QIODevice::WriteOnly) && hosts.open(QIODevice::WriteOnly)
+                && volume.open(QIODevice::WriteOnly));
+        sites.write("name,lat,lon,nodes\nlab,48.1,11.6,1\n");
+        hosts.write("host,site,slots\n" + node.toUtf8() + ",lab," + QByteArray::number(ranks) + "\n");
+        volume.write("%%MatrixMarket matrix coordinate real general\n" + QByteArray::number(ranks) + " "
+                     + QByteArray::number(ranks) + " 1\n1 " + QByteArray::number(ranks) + " 1e6\n");
+        for (QFile* f : {&sites, &hosts, &volume})
+            f->close();
+        const QString project = dir.filePath("lab.meridian"), hostfile = dir.filePath("slurm.hosts");
+        for (const QStringList& args :
+             {QStringList{"project", "create", project, "--name", "Lab", "--sites", sites.fileName(), "--hosts",
+                          hosts.fileName()},
+              QStringList{"project", "add-application", project, "--name", "Halo", "--volume", volume.fileName()}}) {
+            QProcess p;
+            p.start(MERIDIAN_CLI, args);
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        }
+        QProcess map;
+        map.start(MERIDIAN_CLI,
+                  {"map", "--project", project, "--application", "Halo", "--algorithm", "greedy", "--slurm-hostfile",
+                   hostfile});
+        QVERIFY(map.waitForFinished(60000));
+        QVERIFY2(map.exitCode() == 0, map.readAllStandardError().constData());
+        const QJsonObject launch = QJsonDocument::fromJson(map.readAllStandardOutput()).object()["launch"].toObject();
+        const QString command = launch["slurm-hostfile"].toObject()["command"].toString();
+        QCOMPARE(command,
+                 QString("SLURM_HOSTFILE=%1 srun -n %2 --distribution=arbitrary ./app").arg(hostfile).arg(ranks));
+        QProcess srun;
+        QStringList env = QProcess::systemEnvironment();
+        if (::geteuid() == 0)
+            env << "OMPI_ALLOW_RUN_AS_ROOT=1"
+                << "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+        srun.setEnvironment(env);
+        srun.start("sh", {"-c", command.chopped(5) + MERIDIAN_WHERE_AM_I});
+        QVERIFY(srun.waitForFinished(120000));
+        const QString out = srun.readAllStandardOutput();
+        QVERIFY2(srun.exitCode() == 0, qPrintable(srun.readAllStandardError() + out));
+        QFile lines(hostfile);
+        QVERIFY(lines.open(QIODevice::ReadOnly));
+        const QStringList hostOf = QString::fromUtf8(lines.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(hostOf.size(), ranks);
+        for (int r = 0; r < ranks; ++r)
+            QVERIFY2(out.contains(QString("rank %1 host %2 cpus").arg(r).arg(hostOf[r])), qPrintable(out));
+        QVERIFY(slurm.drained(30));
     }
 
     // A project whose hosts are placeholders (no hosts file): their names are valid host names made of the

@@ -12,6 +12,7 @@
 #include "app/project/ui/project_document.h"
 #include "core/mapping/builtin_mappers.h"
 #include "core/partition/builtin_partitioners.h"
+#include "slurm_cluster.h"
 #include "test_support.h"
 
 #include <QComboBox>
@@ -40,7 +41,7 @@ const char* kSample = "geo-cut-ec2-8-regions";
 
 jobs::LauncherSettings launcher(const QString& folder, int ranks)
 {
-    return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI};
+    return {QString("%1 --oversubscribe -np {N}").arg(MERIDIAN_MPIRUN), ranks, folder, MERIDIAN_CLI, {}, {}};
 }
 
 bool hasNote(const document::Run& run, const std::string& start)
@@ -182,6 +183,34 @@ private Q_SLOTS:
         QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
     }
 
+    /// HDRF in batches over 2 ranks as a Slurm batch job (a cluster of this machine, test::SlurmCluster; srun
+    /// --mpi=pmix in the script Meridian writes): the run computed here, its note naming the batch job.
+    void slurmBatchJobIsTheLocalRun()
+    {
+        test::SlurmCluster slurm;
+        const std::string problem = slurm.start();
+        QVERIFY2(problem.empty(), problem.c_str());
+        QTemporaryDir work;
+        ops::PartitionRequest r = request(m_drawn, "hdrf", {"batch=4096"}, 5);
+        r.profile = "sssp";
+        r.activeFraction = 0.25;
+        const auto local = ops::runPartition(r, m_partitioners, Feedback());
+        QVERIFY(local);
+        const jobs::LauncherSettings batch{"srun --mpi=pmix",
+                                           2,
+                                           work.path(),
+                                           MERIDIAN_CLI,
+                                           jobs::LauncherSettings::Submission::SlurmBatch,
+                                           "--time=10"};
+        const auto launched = ops::runPartitionLaunched(r, batch, Feedback());
+        QVERIFY2(launched, launched ? "" : launched.error().toString().c_str());
+        compareRuns(*launched, *local);
+        QVERIFY(hasNote(*launched, "computed by meridian-cli under srun --mpi=pmix in a Slurm batch job in "));
+        QVERIFY(hasNote(*launched, "split over 2 ranks"));
+        QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+        QVERIFY(slurm.drained(30));
+    }
+
     /// Settings a run cannot start with are refused before any folder is made.
     void refusedBeforeAnything()
     {
@@ -222,7 +251,7 @@ private Q_SLOTS:
                            .arg(edit)
                            .toUtf8());
             file.close();
-            jobs::LauncherSettings settings{"sh " + script, 1, work.path(), MERIDIAN_CLI};
+            jobs::LauncherSettings settings{"sh " + script, 1, work.path(), MERIDIAN_CLI, {}, {}};
             const auto launched = ops::runPartitionLaunched(request(m_project, "hash", {}, 1), settings, Feedback());
             QVERIFY(!launched);
             const std::string message = launched.error().toString();
@@ -241,7 +270,7 @@ private Q_SLOTS:
                     "for i in \"${!args[@]}\"; do [ \"${args[$i]}\" = --homes-seed ] && args[$((i + 1))]=8; done\n"
                     "exec \"${args[@]}\"\n");
         other.close();
-        jobs::LauncherSettings settings{"bash " + script, 1, work.path(), MERIDIAN_CLI};
+        jobs::LauncherSettings settings{"bash " + script, 1, work.path(), MERIDIAN_CLI, {}, {}};
         const auto launched = ops::runPartitionLaunched(request(m_drawn, "hash", {}, 1), settings, Feedback());
         QVERIFY(!launched);
         QVERIFY2(launched.error().message.find("the partition was computed from other homes than the project's")
