@@ -7,8 +7,10 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -41,7 +43,8 @@ public:
         QString conf;
         conf += "ClusterName=meridian-test\n";
         conf += QString("SlurmctldHost=%1(127.0.0.1)\n").arg(host);
-        conf += QString("SlurmctldPort=%1\nSlurmdPort=%2\n").arg(freePort()).arg(freePort());
+        const auto [controllerPort, nodePort] = twoFreePorts();
+        conf += QString("SlurmctldPort=%1\nSlurmdPort=%2\n").arg(controllerPort).arg(nodePort);
         conf += "AuthType=auth/none\nCredType=cred/none\n";
         conf += QString("SlurmUser=%1\nSlurmdUser=%1\n").arg(::geteuid() == 0 ? QString("root") : user);
         conf += QString("StateSaveLocation=%1\nSlurmdSpoolDir=%2\n")
@@ -51,10 +54,13 @@ public:
         conf += QString("SlurmctldLogFile=%1\nSlurmdLogFile=%2\n")
                     .arg(folder.filePath("ctld.log"), folder.filePath("d.log"));
         conf += "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nMpiDefault=pmix\n";
+        // At least 2 CPUs, so that a job of 2 tasks runs on a machine of 1 core too (config_overrides: the node
+        // takes what the configuration says it has).
         conf += "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nReturnToService=2\n";
+        conf += "SlurmdParameters=config_overrides\n";
         conf += QString("NodeName=%1 NodeAddr=127.0.0.1 CPUs=%2 State=UNKNOWN\n")
                     .arg(host)
-                    .arg(QThread::idealThreadCount());
+                    .arg(std::max(2, QThread::idealThreadCount()));
         conf += QString("PartitionName=main Nodes=%1 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4\n")
                     .arg(host);
         QFile file(folder.filePath("slurm.conf"));
@@ -118,19 +124,23 @@ public:
     }
 
 private:
-    static int freePort()
+    /// Two ports no one listens on: both bound at once, so they differ, and released for the daemons.
+    static std::pair<int, int> twoFreePorts()
     {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t size = sizeof address;
-        int port = 0;
-        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), size) == 0
-            && ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0)
-            port = ntohs(address.sin_port);
-        ::close(fd);
-        return port;
+        int fds[2] = {::socket(AF_INET, SOCK_STREAM, 0), ::socket(AF_INET, SOCK_STREAM, 0)};
+        int ports[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            sockaddr_in address{};
+            address.sin_family = AF_INET;
+            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            socklen_t size = sizeof address;
+            if (::bind(fds[k], reinterpret_cast<sockaddr*>(&address), size) == 0
+                && ::getsockname(fds[k], reinterpret_cast<sockaddr*>(&address), &size) == 0)
+                ports[k] = ntohs(address.sin_port);
+        }
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return {ports[0], ports[1]};
     }
     std::string log(const char* name) const
     {

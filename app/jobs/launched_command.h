@@ -37,7 +37,8 @@ struct LauncherSettings {
     QString batchOptions;
 };
 
-/// Refuses settings no launched run can start with: an empty launcher, fewer than 1 rank, no meridian-cli.
+/// Refuses settings no launched run can start with: an empty launcher, fewer than 1 rank, no meridian-cli, a batch
+/// job's sbatch options that checkBatchOptions refuses.
 Status checkLauncherSettings(const LauncherSettings& settings);
 
 /// The launcher's words with `{N}` replaced by the settings' ranks (meridian-cli and its arguments follow them).

@@ -310,7 +310,12 @@ private Q_SLOTS:
         const auto r = request(doc, "monte-carlo", {"samples=60000", "keep=1000"}, 7);
         auto local = ops::runMapping(r, m_mappers, Feedback());
         QVERIFY(local);
-        const jobs::LauncherSettings batch = batchJob(work.path(), 2, "--time=10 --job-name meridian-test");
+        // The batch job's folder has a space, a quote and a % in its name: the script and its #SBATCH lines quote
+        // them (and --error writes % as %%).
+        QTemporaryDir parent;
+        const QString odd = parent.filePath("job's folder %j");
+        QVERIFY(QDir().mkpath(odd));
+        const jobs::LauncherSettings batch = batchJob(odd, 2, "-t 10 --job-name=meridian-test");
         const jobs::LauncherSettings here{"srun -n {N} --mpi=pmix", 2, work.path(), MERIDIAN_CLI, {}, {}};
         for (const auto& [settings, note] :
              {std::pair{batch, "srun --mpi=pmix in a Slurm batch job"}, std::pair{here, "srun -n 2 --mpi=pmix"}}) {
@@ -325,9 +330,12 @@ private Q_SLOTS:
             compareRuns(*launched, *local);
             QCOMPARE(launched->notes.back(), std::string("computed by meridian-cli under ") + note);
             QVERIFY(stages.count("sampling placements") == 1 && stages.count("done") == 1);
-            if (settings.submission == jobs::LauncherSettings::Submission::SlurmBatch)
+            if (settings.submission == jobs::LauncherSettings::Submission::SlurmBatch) {
                 QVERIFY(stages.count("submitting to Slurm") == 1);
-            QCOMPARE(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+                QVERIFY(std::any_of(stages.begin(), stages.end(),
+                                    [](const std::string& s) { return s.rfind("running in Slurm as job ", 0) == 0; }));
+            }
+            QCOMPARE(QDir(settings.workFolder).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
         }
         QVERIFY(m_slurm->drained(30));
     }
@@ -378,12 +386,18 @@ private Q_SLOTS:
         document::ProjectDocument doc;
         QVERIFY(doc.load(sampleProject("ec2-4-regions")));
         QTemporaryDir work;
-        for (const auto& [options, expected] :
-             std::vector<std::pair<QString, std::string>>{{"--output=mine.out",
-                                                           "'--output=mine.out' is Meridian's to write"},
-                                                          {"-n 4", "'-n' is Meridian's to write"},
-                                                          {"--time=10 compute",
-                                                           "expected an sbatch option starting with '-'"}}) {
+        for (const auto& [options, expected] : std::vector<std::pair<QString, std::string>>{
+                 {"--output=mine.out", "'--output=mine.out' is Meridian's to write"},
+                 {"-n 4", "'-n' is Meridian's to write"},
+                 {"--out=mine.out", "'--out=mine.out' is Meridian's to write"}, // sbatch takes abbreviations
+                 {"--wait", "'--wait' is Meridian's to write or would change how the job is followed"},
+                 {"-M other", "'-M' is Meridian's to write"},
+                 {"--time 10", "write the value of the sbatch option '--time' after '=' (--time=10)"},
+                 {"-p=compute", "the value of the sbatch option '-p' follows it without '='"},
+                 {"--exclusive -t", "the sbatch option '-t' needs a value after it"},
+                 {"-H compute",
+                  "expected an sbatch option starting with '-' (as --partition=compute or -t 60), "
+                  "found 'compute'"}}) {
             auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1), batchJob(work.path(), 1, options),
                                                     Feedback());
             QVERIFY(!launched);
@@ -394,7 +408,7 @@ private Q_SLOTS:
         auto launched = ops::runMappingLaunched(request(doc, "geo", {}, 1),
                                                 batchJob(work.path(), 1, "--partition=nosuch"), Feedback());
         QVERIFY(!launched);
-        QVERIFY2(launched.error().message.find("sbatch refused the job") != std::string::npos
+        QVERIFY2(launched.error().message.find("sbatch did not queue the job") != std::string::npos
                      && launched.error().message.find("invalid partition") != std::string::npos,
                  launched.error().message.c_str());
 
