@@ -63,6 +63,17 @@ public:
                     .arg(std::max(2, QThread::idealThreadCount()));
         conf += QString("PartitionName=main Nodes=%1 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4\n")
                     .arg(host);
+        // slurmd starts its cgroup plugin even when nothing uses it (proctrack/linuxproc, task/none), and fails
+        // where no cgroup file system is mounted (a chroot): the v1 plugin over an empty folder of its own starts.
+        folder.mkpath("cgroup");
+        QFile cgroups(folder.filePath("cgroup.conf"));
+        if (!cgroups.open(QIODevice::WriteOnly)
+            || cgroups.write(QString("CgroupPlugin=cgroup/v1\nCgroupMountpoint=%1\nCgroupAutomount=no\n")
+                                 .arg(folder.filePath("cgroup"))
+                                 .toUtf8())
+                < 0)
+            return "cannot write " + cgroups.fileName().toStdString();
+        cgroups.close();
         QFile file(folder.filePath("slurm.conf"));
         if (!file.open(QIODevice::WriteOnly) || file.write(conf.toUtf8()) < 0)
             return "cannot write " + file.fileName().toStdString();
@@ -85,8 +96,8 @@ public:
                 break;
             QThread::msleep(200);
         }
-        return "the test cluster's node did not become idle; slurmctld said: " + log("ctld.log")
-            + "\nslurmd said: " + log("d.log");
+        return "the test cluster's node did not become idle; slurmd said: " + log("d.log")
+            + "\nslurmctld said: " + log("ctld.log");
     }
 
     /// The node's name: this machine's short host name.
@@ -147,7 +158,7 @@ private:
         QFile file(QDir(m_folder.path()).filePath(name));
         if (!file.open(QIODevice::ReadOnly))
             return "(no log)";
-        return file.readAll().right(2000).toStdString();
+        return file.readAll().right(600).toStdString();
     }
     void stop()
     {
