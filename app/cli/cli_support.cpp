@@ -122,10 +122,11 @@ std::string outOfMemoryMessage(const OutOfMemory& at)
     const double start = at.start.size + (at.launched ? 0.0 : kLauncherStart);
     const auto whole = [](double x) { return std::to_string(static_cast<long long>(x)); };
     const auto mb = [&whole](double bytes) { return whole(bytes / kMegabyte) + " MB"; };
-    // The fewest ranks above this job's whose rank fits `records` (bytes of the whole graph) in the memory, or 0.
-    const auto ranksFor = [&](double records) {
+    // The fewest ranks above this job's whose rank fits `records` (bytes of the whole graph) in the memory, with
+    // `each` (bytes every rank holds), or 0.
+    const auto ranksFor = [&](double records, double each = 0.0) {
         for (long long r = at.ranks + 1; r <= kMostRanks; ++r) {
-            const double rank = start + kStartPerRank * static_cast<double>(r - at.ranks) + kRoundBytes
+            const double rank = start + kStartPerRank * static_cast<double>(r - at.ranks) + kRoundBytes + each
                 + records / static_cast<double>(r);
             if (rank <= memory)
                 return r;
@@ -148,8 +149,10 @@ std::string outOfMemoryMessage(const OutOfMemory& at)
             + ": give the process more memory (only hash, HDRF in batches and Geo-Cut's stage 1 in batches split a "
               "graph over ranks)";
     const double edges = at.edgeBytes * at.held.edges / at.held.fraction;
-    const long long fewest = ranksFor(at.vertexBytes * at.held.vertices + edges);
-    const long long most = ranksFor(at.vertexBytes * std::max(at.vertices, at.held.vertices) + edges);
+    const double mostVertices = std::max(at.vertices, at.held.vertices);
+    const long long fewest = ranksFor(at.vertexBytes * at.held.vertices + edges,
+                                      at.vertexBytesEachRank * at.held.vertices);
+    const long long most = ranksFor(at.vertexBytes * mostVertices + edges, at.vertexBytesEachRank * mostVertices);
     if (fewest == 0)
         return said + ": " + needs;
     const std::string count = fewest == most ? "about " + std::to_string(fewest)

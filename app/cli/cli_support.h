@@ -67,11 +67,12 @@ struct OutOfMemory {
     bool splits = false;       ///< whether the command can run over more ranks (held_share::splits)
     double edgeBytes = 1.0;    ///< what its ranks hold per edge of the graph, together (held_share::edgeBytes)
     double vertexBytes = 75.0; ///< and per vertex
-    HeldPoint held;            ///< what it had read (held_share::last; fraction 0: it does not say)
-    double vertices = 0.0;     ///< the graph's vertices projected to the whole (held_share::projectedVertices)
-    AddressSpace start;        ///< the process's address space when the command started
-    AddressSpace end;          ///< and now
-    double limit = 0.0;        ///< the limit on it (`ulimit -v`), 0 for none: then the peak is the memory a rank has
+    double vertexBytesEachRank = 0.0; ///< what each rank holds per vertex, whatever their number
+    HeldPoint held;                   ///< what it had read (held_share::last; fraction 0: it does not say)
+    double vertices = 0.0;            ///< the graph's vertices projected to the whole (held_share::projectedVertices)
+    AddressSpace start;               ///< the process's address space when the command started
+    AddressSpace end;                 ///< and now
+    double limit = 0.0; ///< the limit on it (`ulimit -v`), 0 for none: then the peak is the memory a rank has
 };
 
 /// What meridian-cli says when an allocation fails. When the command reported what it read and can run over more

@@ -183,6 +183,7 @@ int main(int argc, char** argv)
         at.splits = meridian::held_share::splits();
         at.edgeBytes = meridian::held_share::edgeBytes();
         at.vertexBytes = meridian::held_share::vertexBytes();
+        at.vertexBytesEachRank = meridian::held_share::vertexBytesEachRank();
         at.held = meridian::held_share::last();
         at.vertices = meridian::held_share::projectedVertices();
         at.start = atStart;

@@ -13,11 +13,11 @@ std::mutex g_mutex;
 HeldPoint g_last;
 std::vector<HeldPoint> g_doublings;
 bool g_splits = false;
-double g_edgeBytes = 1.0, g_vertexBytes = 75.0;
+double g_edgeBytes = 1.0, g_vertexBytes = 75.0, g_vertexBytesEachRank = 0.0;
 
 } // namespace
 
-void begin(bool splits, double edgeBytes, double vertexBytes)
+void begin(bool splits, double edgeBytes, double vertexBytes, double vertexBytesEachRank)
 {
     const std::lock_guard lock(g_mutex);
     g_last = {};
@@ -25,6 +25,7 @@ void begin(bool splits, double edgeBytes, double vertexBytes)
     g_splits = splits;
     g_edgeBytes = edgeBytes;
     g_vertexBytes = vertexBytes;
+    g_vertexBytesEachRank = vertexBytesEachRank;
 }
 
 double edgeBytes()
@@ -37,6 +38,12 @@ double vertexBytes()
 {
     const std::lock_guard lock(g_mutex);
     return g_vertexBytes;
+}
+
+double vertexBytesEachRank()
+{
+    const std::lock_guard lock(g_mutex);
+    return g_vertexBytesEachRank;
 }
 
 bool splits()

@@ -16,14 +16,16 @@ struct HeldPoint {
 namespace held_share {
 
 /// Starts a command's record anew: `splits` says whether the command can run over more ranks (hash, the streams
-/// in batches), so that its out-of-memory message may suggest how many, from what a rank holds per edge and per vertex
-/// of the graph (divided by the ranks).
-void begin(bool splits, double edgeBytes = 1.0, double vertexBytes = 75.0);
+/// in batches), so that its out-of-memory message may suggest how many, from what the ranks hold per edge and per
+/// vertex of the graph (divided by the ranks), and what each rank holds per vertex of the graph whatever their
+/// number (`vertexBytesEachRank`: hash's tables by id, partitionHashDense).
+void begin(bool splits, double edgeBytes = 1.0, double vertexBytes = 75.0, double vertexBytesEachRank = 0.0);
 /// Whether the command begun can run over more ranks.
 bool splits();
 /// What the ranks of the command begun hold per edge and per vertex of the graph, all together.
 double edgeBytes();
 double vertexBytes();
+double vertexBytesEachRank();
 /// Records a point (one without vertices or edges is left out); kept are the last one and one each time the edges
 /// doubled.
 void set(const HeldPoint& point);

@@ -99,4 +99,30 @@ Status openRankOutputs(const SnapStreamRequest& request, const Ranks& ranks, std
     return agreeOn(ranks, opened);
 }
 
+Status finishRankOutputs(const Ranks& ranks, Status written, io::StreamedFile& edges, io::StreamedFile* masters)
+{
+    if (written)
+        written = edges.finish();
+    if (written && masters)
+        written = masters->finish();
+    return agreeOn(ranks, written);
+}
+
+Status commitRankOutputs(const Ranks& ranks, const Feedback& feedback, io::StreamedFile& edges,
+                         io::StreamedFile* masters)
+{
+    if (auto agreed = agreeOn(ranks,
+                              feedback.isCanceled() ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{});
+        !agreed)
+        return agreed;
+    Status committed;
+    if (ranks.isRoot()) {
+        std::vector<io::StreamedFile*> files{&edges};
+        if (masters)
+            files.push_back(masters);
+        committed = io::commitTogether(files);
+    }
+    return agreeOn(ranks, committed);
+}
+
 } // namespace meridian::partition::detail

@@ -28,4 +28,12 @@ Status openRankInputs(const SnapStreamRequest& request, const Ranks& ranks, std:
 Status openRankOutputs(const SnapStreamRequest& request, const Ranks& ranks, std::optional<io::StreamedFile>& edges,
                        std::optional<io::StreamedFile>& masters);
 
+/// After a rank wrote its lines (`written`): syncs and closes its outputs, and the ranks agree on the first failure.
+Status finishRankOutputs(const Ranks& ranks, Status written, io::StreamedFile& edges, io::StreamedFile* masters);
+
+/// Rank 0 renames the outputs once every rank wrote and synced its lines (and agreed so), unless a rank was
+/// canceled; every rank gets the outcome.
+Status commitRankOutputs(const Ranks& ranks, const Feedback& feedback, io::StreamedFile& edges,
+                         io::StreamedFile* masters);
+
 } // namespace meridian::partition::detail

@@ -6,6 +6,7 @@
 #include "core/common/feedback.h"
 #include "core/common/ranks.h"
 #include "core/io/edge_list_parsing.h"
+#include "core/io/edge_partition_io.h"
 
 #include <algorithm>
 #include <atomic>
@@ -142,6 +143,31 @@ void exchangeItems(const Ranks& ranks, std::size_t count, const Put& put, const 
             std::string().swap(received[from]);
         }
     }
+}
+
+/// Appends the `src dst site` lines of a chunk's edges (self-loops dropped), each edge's site the next of `sites`
+/// from `next`; false when the chunk holds more edges than sites are left (the file changed since they were placed).
+inline bool appendChunkLines(std::string& text, const std::vector<std::uint32_t>& pairs,
+                             const std::vector<std::uint8_t>& sites, std::size_t& next,
+                             const std::vector<std::string>& endings)
+{
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        if (pairs[i] == pairs[i + 1])
+            continue;
+        if (next == sites.size())
+            return false;
+        io::appendEdgeLine(text, pairs[i], pairs[i + 1], endings[sites[next++]]);
+    }
+    return true;
+}
+
+/// The decimal digits of an id, as appendEdgeLine writes it.
+inline std::uint64_t decimalDigits(std::uint64_t id)
+{
+    std::uint64_t n = 1;
+    for (; id >= 10; id /= 10)
+        ++n;
+    return n;
 }
 
 /// The sum of the values of the ranks before this one.

@@ -2,6 +2,8 @@
 
 #include "core/partition/snap_stream_ranks.h"
 
+#include "core/partition/dense_hash_ranks.h"
+
 #include "core/common/held_share.h"
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
@@ -406,9 +408,12 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
         return makeError(ErrorCode::Internal,
                          "partitionSnapStream takes hash, hdrf or geo-cut in batches with a combining profile");
     // Hash and the streams in batches split over ranks (partitionSnapOverRanks); a rank of a stream in batches also
-    // holds its edges (8 bytes each) and its vertices' degrees.
-    held_share::begin(splitsSnapOverRanks(request.algorithm, request.values), batched ? 9.0 : 1.0,
-                      batched ? 79.0 : 75.0);
+    // holds its edges (8 bytes each) and its vertices' degrees; hash, on dense ids, its edges and tables by id.
+    const bool splits = splitsSnapOverRanks(request.algorithm, request.values);
+    if (batched)
+        held_share::begin(splits, 9.0, 79.0);
+    else
+        held_share::begin(splits, detail::kDenseEdgeBytes, 0.0, detail::kDenseVertexBytesEachRank);
     if (feedback.ranks().size() > 1)
         return partitionSnapOverRanks(request, feedback);
     // In one process a stream in batches needs every edge at once: it runs on the graph in memory (placeInBatches).

@@ -5,6 +5,7 @@
 #include "core/io/edge_list_parsing.h"
 #include "core/io/edge_partition_io.h"
 #include "core/io/text_file.h"
+#include "core/partition/dense_hash_ranks.h"
 #include "core/partition/edge_batches.h"
 #include "core/partition/online_placers.h"
 #include "core/partition/rank_batches.h"
@@ -28,15 +29,6 @@ using namespace detail;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kFlush = 8u << 20; ///< how much text a rank writes at once
-
-/// Decimal digits of an id, as appendEdgeLine writes it.
-std::uint64_t digits(std::uint64_t id)
-{
-    std::uint64_t n = 1;
-    for (; id >= 10; id /= 10)
-        ++n;
-    return n;
-}
 
 /// One rank's part of the work. The rank reads its chunks of the file three times (first appearances, placing,
 /// writing) and keeps 1 byte per edge of them (its site); for a stream in batches once, keeping its edges (PartPairs)
@@ -88,7 +80,7 @@ public:
                     continue;
                 }
                 ++m_edges;
-                m_idBytes += digits(pairs[i]) + digits(pairs[i + 1]) + 1;
+                m_idBytes += decimalDigits(pairs[i]) + decimalDigits(pairs[i + 1]) + 1;
             }
             if (m_keepPairs)
                 m_pairs.add(pairs);
@@ -201,7 +193,7 @@ public:
         for (std::size_t k = 0; k < m_held.size(); ++k) {
             const int fileSite = m_heldHome[k] == kNoHome ? -1 : int{m_heldHome[k]};
             m_heldHome[k] = homes.nextWithFileSite(fileSite);
-            m_mastersBytes += digits(m_held[k]) + m_endings[m_heldHome[k]].size();
+            m_mastersBytes += decimalDigits(m_held[k]) + m_endings[m_heldHome[k]].size();
         }
         m_home.assign(m_owned.size(), kNoHome);
         m_place.assign(m_owned.size(), 0);
@@ -333,15 +325,9 @@ public:
         Status written = forEachChunk(m_chunks, m_share, m_feedback, [&](io::detail::SnapChunk& chunk) -> Status {
             if (chunk.error)
                 return fileChanged(m_request.graphPath);
-            const auto& pairs = chunk.pairs;
-            digest = digestOf(digest, pairs);
-            for (std::size_t i = 0; i < pairs.size(); i += 2) {
-                if (pairs[i] == pairs[i + 1])
-                    continue;
-                if (e == m_sites.size())
-                    return fileChanged(m_request.graphPath);
-                io::appendEdgeLine(text, pairs[i], pairs[i + 1], m_endings[m_sites[e++]]);
-            }
+            digest = digestOf(digest, chunk.pairs);
+            if (!appendChunkLines(text, chunk.pairs, m_sites, e, m_endings))
+                return fileChanged(m_request.graphPath);
             return text.size() < kFlush ? Status{} : flush();
         });
         if (written && !text.empty())
@@ -620,14 +606,55 @@ private:
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+/// The owners' passes (RankPart) on the opened inputs and outputs, up to the files written and synced on every rank.
+Expected<SnapStreamResult> overOwners(const SnapStreamRequest& request, const DenseHashJob& job,
+                                      std::vector<io::HomeLine>& homeLines, Clock::time_point start)
+{
+    const Ranks& ranks = job.feedback.ranks();
+    // A stream in batches keeps its part's edges from pass 1.
+    const bool batched = request.algorithm != "hash";
+    RankPart part(request, job.chunks, ranks, job.feedback, batched);
+    if (auto s = part.findFirstAppearances(); !s)
+        return s.error();
+    const double readSeconds = since(start);
+    job.feedback.setProgress(0.3, "reading the graph's parts");
+    if (auto s = part.checkHomeLines(homeLines); !s)
+        return s.error();
+    std::vector<io::HomeLine>().swap(homeLines);
+    part.orderVertices();
+    StreamHomes homes({}, request.topology->siteCount(), request.homesSeed);
+    part.giveHomes(homes);
+    const cost::VertexSizes sizes = cost::combiningSizes(1, request.profile); // every vertex's
+    const auto block = makeBlockPlacer(request.algorithm, request.values, job.network, sizes);
+    const Status placed = block
+        ? part.placeEdgesInBatches(*block, static_cast<std::uint64_t>(request.values.integer("batch")), sizes.apply[0])
+        : part.placeEdges();
+    if (!placed)
+        return placed.error();
+    const double placedSeconds = since(start);
+    job.feedback.setProgress(0.6, "partitioning the graph's parts");
+    if (auto finished = finishRankOutputs(ranks, part.write(job.edges, job.masters), job.edges, job.masters); !finished)
+        return finished.error();
+
+    SnapStreamResult result;
+    result.metrics = part.measure(job.network, request.profile);
+    result.vertices = static_cast<std::uint32_t>(part.vertices());
+    result.edges = part.edges();
+    result.selfLoopsDropped = total(valueOfEveryRank(ranks, part.selfLoops()));
+    result.homesFromFile = total(valueOfEveryRank(ranks, homes.fromFile));
+    result.homesDrawn = total(valueOfEveryRank(ranks, homes.drawn));
+    result.readSeconds = readSeconds;
+    result.placedSeconds = placedSeconds;
+    return result;
+}
+
 } // namespace
 
 Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& request, const Feedback& feedback)
 {
     const auto start = Clock::now();
     const Ranks& ranks = feedback.ranks();
-    const auto& topology = *request.topology;
-    auto network = cost::GasNetwork::fromTopology(topology);
+    auto network = cost::GasNetwork::fromTopology(*request.topology);
     if (!network) // every rank has the same sites
         return network.error();
     std::vector<io::HomeLine> homeLines;
@@ -637,62 +664,21 @@ Expected<SnapStreamResult> partitionSnapOverRanks(const SnapStreamRequest& reque
     std::optional<io::StreamedFile> edges, masters;
     if (auto s = openRankOutputs(request, ranks, edges, masters); !s)
         return s.error();
-
-    // A stream in batches keeps its part's edges from pass 1.
-    const bool batched = request.algorithm != "hash";
-    RankPart part(request, *chunks, ranks, feedback, batched);
-    if (auto s = part.findFirstAppearances(); !s)
-        return s.error();
-    const double readSeconds = since(start);
-    feedback.setProgress(0.3, "reading the graph's parts");
-    if (auto s = part.checkHomeLines(homeLines); !s)
-        return s.error();
-    std::vector<io::HomeLine>().swap(homeLines);
-    part.orderVertices();
-    StreamHomes homes({}, topology.siteCount(), request.homesSeed);
-    part.giveHomes(homes);
-    const cost::VertexSizes sizes = cost::combiningSizes(1, request.profile); // every vertex's
-    const auto block = makeBlockPlacer(request.algorithm, request.values, *network, sizes);
-    const Status placed = block
-        ? part.placeEdgesInBatches(*block, static_cast<std::uint64_t>(request.values.integer("batch")), sizes.apply[0])
-        : part.placeEdges();
-    if (!placed)
-        return placed.error();
-    const double placedSeconds = since(start);
-    feedback.setProgress(0.6, "partitioning the graph's parts");
-    Status written = part.write(*edges, masters ? &*masters : nullptr);
-    if (written)
-        written = edges->finish();
-    if (written && masters)
-        written = masters->finish();
-    if (auto agreed = agreeOn(ranks, written); !agreed)
-        return agreed.error();
-    const auto metrics = part.measure(*network, request.profile);
-    // A cancel seen on any rank stops all of them before the rename.
-    if (auto agreed = agreeOn(ranks,
-                              feedback.isCanceled() ? Status(makeError(ErrorCode::Canceled, "canceled")) : Status{});
-        !agreed)
-        return agreed.error();
-    Status committed;
-    if (ranks.isRoot()) {
-        std::vector<io::StreamedFile*> files{&*edges};
-        if (masters)
-            files.push_back(&*masters);
-        committed = io::commitTogether(files);
-    }
-    if (auto agreed = agreeOn(ranks, committed); !agreed)
-        return agreed.error();
-
-    SnapStreamResult result;
-    result.metrics = metrics;
-    result.vertices = static_cast<std::uint32_t>(part.vertices());
-    result.edges = part.edges();
-    result.selfLoopsDropped = total(valueOfEveryRank(ranks, part.selfLoops()));
-    result.homesFromFile = total(valueOfEveryRank(ranks, homes.fromFile));
-    result.homesDrawn = total(valueOfEveryRank(ranks, homes.drawn));
-    result.readSeconds = readSeconds;
-    result.placedSeconds = placedSeconds;
-    result.wholeSeconds = since(start);
+    const DenseHashJob job{request, *chunks, homeLines, *edges, masters ? &*masters : nullptr, *network, feedback};
+    // Hash on a graph of dense ids sends no message per edge.
+    Expected<std::optional<SnapStreamResult>> dense = std::optional<SnapStreamResult>();
+    if (request.algorithm == "hash")
+        dense = partitionHashDense(job);
+    if (!dense)
+        return dense.error();
+    if (request.algorithm == "hash" && !*dense)
+        held_share::begin(true); // the owners' records: 75 bytes per vertex and 1 per edge, split over the ranks
+    auto result = *dense ? Expected<SnapStreamResult>(**dense) : overOwners(request, job, homeLines, start);
+    if (!result)
+        return result;
+    if (auto committed = commitRankOutputs(ranks, feedback, *edges, masters ? &*masters : nullptr); !committed)
+        return committed.error();
+    result->wholeSeconds = since(start);
     return result;
 }
 

@@ -13,6 +13,9 @@ namespace meridian::partition {
 /// edge at a time places each edge from those placed before it, and Geo-Cut's stages 2 and 3 refine the whole graph:
 /// both are refused with a message saying so.
 ///
+/// Hash on a graph whose ids are dense goes through partitionHashDense (dense_hash_ranks.h): tables by id on every
+/// rank and no message per edge. The rest of this comment is the owners' passes, which partition everything else.
+///
 /// Each vertex has one record, at its owner rank (a rotation of the ids in runs of N, so that an owner numbers its
 /// ids densely), and no rank keeps a record per vertex of its part: a part of a shuffled file touches nearly every
 /// vertex of the graph. The ranks read their parts three times, in rounds of one chunk each (every rank takes part in

@@ -183,11 +183,27 @@ private Q_SLOTS:
     // line of the file, with nothing written and no temporary left.
     void ranksGiveOneProcesssResult()
     {
-        std::string text = slurp(test::data("graphs/Wiki-Vote.txt"));
-        text.insert(text.find('\n', text.size() / 3) + 1, "77777777\t77777777\n30\t30\n");
-        text.insert(text.find('\n', 2 * text.size() / 3) + 1, "8\t8\n");
-        spit(path("loops.txt"), text);
-        spit(path("some-homes.tsv"), "# homes\n30\tdc2\n8\tdc5\n77777777\tdc7\n");
+        // An id of 7777777 keeps the ids within the dense tables (partitionHashDense, the file read once); one of
+        // 77777777 is beyond them (the owners' passes, the file read three times).
+        std::string text;
+        for (const std::string far : {"7777777", "77777777"}) {
+            text = slurp(test::data("graphs/Wiki-Vote.txt"));
+            text.insert(text.find('\n', text.size() / 3) + 1, far + '\t' + far + "\n30\t30\n");
+            text.insert(text.find('\n', 2 * text.size() / 3) + 1, "8\t8\n");
+            spit(path("loops.txt"), text);
+            spit(path("some-homes.tsv"), "# homes\n30\tdc2\n8\tdc5\n" + far + "\tdc7\n");
+            ranksGiveOneProcesssPartition();
+            if (far == "7777777")
+                spit(path("dense-loops.txt"), text);
+        }
+        failuresOverRanksAreOneProcesss(text);
+    }
+
+private:
+    /// loops.txt partitioned by hash over 2, 3 and 5 ranks, with drawn homes and with some-homes.tsv: one process's
+    /// files and metrics.
+    void ranksGiveOneProcesssPartition()
+    {
         for (const bool homesFile : {false, true}) {
             auto r = request("hash", path("loops.txt"));
             if (homesFile)
@@ -225,15 +241,13 @@ private Q_SLOTS:
                 QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
             }
         }
+    }
 
-        spit(path("split.E.tsv"), "old edges\n");
-        text.insert(text.find('\n', text.size() - 5000) + 1, "5\t-6\n");
-        spit(path("bad.txt"), text);
-        auto r = request("hash", path("bad.txt"));
-        r.edgesPath = path("split.E.tsv");
-        r.mastersPath = path("split.M.tsv");
-        const auto alone = partitionSnapStream(r, Feedback());
-        QVERIFY(!alone);
+    /// What fails over ranks says what one process says, and leaves the outputs alone: a bad line (in `text` with a
+    /// far id, and in Wiki-Vote), a homes line of a vertex the graph lacks, a file that changes between the passes,
+    /// a cancel; HDRF one edge at a time is refused.
+    void failuresOverRanksAreOneProcesss(std::string text)
+    {
         // What each of 3 ranks says.
         const auto saidOnRanks = [](const SnapStreamRequest& split) {
             std::vector<std::string> said(3);
@@ -245,52 +259,69 @@ private Q_SLOTS:
             });
             return said;
         };
-        for (const auto& message : saidOnRanks(r))
-            QCOMPARE(message, alone.error().toString());
-        QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
-        QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
-
-        // A homes line of a vertex the graph lacks, its id far beyond the others: one process's message.
-        spit(path("far-homes.tsv"), "30\tdc2\n4000000000\tdc1\n");
-        auto far = request("hash", path("loops.txt"));
-        far.homesPath = path("far-homes.tsv");
-        const auto farAlone = partitionSnapStream(far, Feedback());
-        QVERIFY(!farAlone);
-        QVERIFY2(farAlone.error().toString().find("4000000000 is not in the graph") != std::string::npos,
-                 farAlone.error().toString().c_str());
-        for (const auto& message : saidOnRanks(far))
-            QCOMPARE(message, farAlone.error().toString());
-
-        // A file that changes between the passes (here once every rank has read it the first time), its size kept:
-        // an edge turned around, or an id the first pass never saw. Every rank stops with the same message, and
-        // nothing is written.
-        const std::string original = slurp(test::data("graphs/Wiki-Vote.txt"));
-        const std::size_t line = original.find('\n', original.size() / 2) + 1;
-        const std::size_t tab = original.find('\t', line), end = original.find_first_of("\r\n", tab);
-        const std::string source = original.substr(line, tab - line), target = original.substr(tab + 1, end - tab - 1);
-        const std::string turned = original.substr(0, line) + target + '\t' + source + original.substr(end);
-        const std::string unseen = original.substr(0, line) + source + '\t' + std::string(target.size(), '9')
-            + original.substr(end);
-        for (const std::string& changed : {turned, unseen}) {
-            QCOMPARE(changed.size(), original.size());
-            spit(path("changing.txt"), original);
+        for (std::string graph : {text, slurp(test::data("graphs/Wiki-Vote.txt")) + "\r\n"}) {
             spit(path("split.E.tsv"), "old edges\n");
-            auto changing = request("hash", path("changing.txt"));
-            changing.edgesPath = path("split.E.tsv");
-            std::vector<std::string> said(2);
-            test::onRanks(2, [&](const Ranks& ranks) {
-                Feedback feedback([&](double, std::string_view stage) {
-                    if (ranks.isRoot() && stage == "reading the graph's parts")
-                        spit(path("changing.txt"), changed);
-                });
-                feedback.setRanks(ranks);
-                const auto result = partitionSnapStream(changing, feedback);
-                said[static_cast<std::size_t>(ranks.rank())] = result ? "ok" : result.error().toString();
-            });
-            QVERIFY2(said[0].find("the file changed while it was read") != std::string::npos, said[0].c_str());
-            QCOMPARE(said[1], said[0]);
+            graph.insert(graph.find('\n', graph.size() - 5000) + 1, "5\t-6\n");
+            spit(path("bad.txt"), graph);
+            auto r = request("hash", path("bad.txt"));
+            r.edgesPath = path("split.E.tsv");
+            r.mastersPath = path("split.M.tsv");
+            const auto alone = partitionSnapStream(r, Feedback());
+            QVERIFY(!alone);
+            for (const auto& message : saidOnRanks(r))
+                QCOMPARE(QString::fromStdString(message), QString::fromStdString(alone.error().toString()));
             QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
             QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+        }
+
+        // A homes line of a vertex the graph lacks, its id far beyond the others: one process's message (with the
+        // dense tables and with the owners' passes).
+        spit(path("far-homes.tsv"), "30\tdc2\n4000000000\tdc1\n");
+        for (const char* graph : {"loops.txt", "dense-loops.txt"}) {
+            auto far = request("hash", path(graph));
+            far.homesPath = path("far-homes.tsv");
+            const auto farAlone = partitionSnapStream(far, Feedback());
+            QVERIFY(!farAlone);
+            QVERIFY2(farAlone.error().toString().find("4000000000 is not in the graph") != std::string::npos,
+                     farAlone.error().toString().c_str());
+            for (const auto& message : saidOnRanks(far))
+                QCOMPARE(message, farAlone.error().toString());
+        }
+
+        // A file that changes between the passes (here once every rank has read it the first time), its size kept:
+        // an edge turned around, or an id the first pass never saw; with the dense tables (Wiki-Vote) and with the
+        // owners' passes (an id of 77777777 at the end). Every rank stops with the same message, and nothing is
+        // written.
+        for (const std::string end : {"", "\r\n77777777\t30\r\n"}) {
+            const std::string original = slurp(test::data("graphs/Wiki-Vote.txt")) + end;
+            const std::size_t line = original.find('\n', original.size() / 2) + 1;
+            const std::size_t tab = original.find('\t', line), stop = original.find_first_of("\r\n", tab);
+            const std::string source = original.substr(line, tab - line),
+                              target = original.substr(tab + 1, stop - tab - 1);
+            const std::string turned = original.substr(0, line) + target + '\t' + source + original.substr(stop);
+            const std::string unseen = original.substr(0, line) + source + '\t' + std::string(target.size(), '9')
+                + original.substr(stop);
+            for (const std::string& changed : {turned, unseen}) {
+                QCOMPARE(changed.size(), original.size());
+                spit(path("changing.txt"), original);
+                spit(path("split.E.tsv"), "old edges\n");
+                auto changing = request("hash", path("changing.txt"));
+                changing.edgesPath = path("split.E.tsv");
+                std::vector<std::string> said(2);
+                test::onRanks(2, [&](const Ranks& ranks) {
+                    Feedback feedback([&](double, std::string_view stage) {
+                        if (ranks.isRoot() && stage == "reading the graph's parts")
+                            spit(path("changing.txt"), changed);
+                    });
+                    feedback.setRanks(ranks);
+                    const auto result = partitionSnapStream(changing, feedback);
+                    said[static_cast<std::size_t>(ranks.rank())] = result ? "ok" : result.error().toString();
+                });
+                QVERIFY2(said[0].find("the file changed while it was read") != std::string::npos, said[0].c_str());
+                QCOMPARE(said[1], said[0]);
+                QCOMPARE(slurp(path("split.E.tsv")), std::string("old edges\n"));
+                QCOMPARE(temporariesIn(m_dir.path().toStdString()), std::size_t(0));
+            }
         }
 
         // A cancel on one rank, in the middle of the first pass, stops every rank within a round: each says
@@ -332,6 +363,7 @@ private Q_SLOTS:
         QCOMPARE(refused[1], refused[0]);
     }
 
+private Q_SLOTS:
     // HDRF and Geo-Cut's stage 1 in batches over 2, 3 and 5 ranks write byte for byte the files of the in-memory
     // partitioner with the same batch (what one process runs), with random homes and with a homes file, and its
     // metrics; the batches change the partition but not by much: Wiki-Vote's transfer time within 10% of the stream
