@@ -36,7 +36,7 @@ public:
         , m_ranks(job.feedback.ranks())
         , m_owners(m_ranks.size())
         , m_share(shareOf(static_cast<std::int64_t>(job.chunks.count()), m_ranks.rank(), m_ranks.size()))
-        , m_limit(denseIdLimit(job.chunks.fileBytes()))
+        , m_limit(denseIdLimit(job.chunks.fileBytes(), job.request.topology->siteCount()))
         , m_endings(io::siteLineEndings(*job.request.topology))
     {
         for (int r = 0; r < m_ranks.size(); ++r) {
@@ -81,13 +81,15 @@ public:
         if (m_canceled)
             status = makeError(ErrorCode::Canceled, "canceled");
         else if (!status && status.error().code == ErrorCode::Canceled)
-            status = {}; // another rank failed (its error is agreed below) or met an id beyond the tables
+            status = {}; // another rank met an id beyond the tables
         const auto linesOf = valueOfEveryRank(m_ranks, static_cast<std::uint64_t>(lines));
         if (bad) {
             Error e = *bad;
             e.where.line += static_cast<int>(before(linesOf, m_ranks.rank()));
             status = e;
         }
+        if (m_canceled) // alike on every rank
+            return makeError(ErrorCode::Canceled, "canceled");
         if (!m_ranks.all(!m_sparse))
             return false; // the owners' passes read the file again, and find its errors
         if (auto agreed = agreeOnFileError(m_ranks, status); !agreed)
@@ -97,8 +99,8 @@ public:
             return makeError(ErrorCode::InvalidInput, "the graph has no edges (self-loops are dropped)",
                              SourceLocation{m_job.request.graphPath, 0, 0});
         std::uint64_t largest = 0;
-        for (const std::uint64_t bits : valueOfEveryRank(m_ranks, m_seenBits))
-            largest = std::max(largest, bits);
+        for (const std::uint64_t ids : valueOfEveryRank(m_ranks, m_largestId + 1))
+            largest = std::max(largest, ids);
         m_ids = largest; // every id is below it
         m_indices = m_ids / static_cast<std::uint64_t>(m_ranks.size()) + 1;
         return true;
@@ -236,6 +238,7 @@ public:
             read = fileChanged(m_job.request.graphPath);
         if (auto agreed = agreeOnFileError(m_ranks, read); !agreed)
             return agreed;
+        std::vector<std::uint8_t>().swap(m_homeById); // every edge is placed
         m_edgeBytes = m_idBytes;
         for (std::size_t s = 0; s < perSite.size(); ++s)
             m_edgeBytes += perSite[s] * m_endings[s].size();
@@ -364,9 +367,10 @@ private:
                 m_sparse = true;
                 return;
             }
-            m_seenBits = std::max<std::uint64_t>(std::uint64_t{id} + 1, m_seenBits + m_seenBits / 2);
+            m_seenBits = std::min(m_limit, std::max<std::uint64_t>(std::uint64_t{id} + 1, m_seenBits + m_seenBits / 2));
             m_seen.resize((m_seenBits + 63) / 64, 0);
         }
+        m_largestId = std::max(m_largestId, id);
         std::uint64_t& word = m_seen[id >> 6];
         const std::uint64_t bit = std::uint64_t{1} << (id & 63);
         if (!(word & bit)) {
@@ -457,6 +461,7 @@ private:
     // Pass 1.
     std::vector<std::uint64_t> m_seen; ///< a bit per id below m_seenBits: the part holds it
     std::uint64_t m_seenBits = 0;
+    std::uint32_t m_largestId = 0;       ///< of the part
     std::vector<std::uint32_t> m_firsts; ///< the part's ids in order of first appearance, then (orderVertices)
                                          ///< those that first appear in the file here: the rank's vertices
     std::uint64_t m_digest = 0;          ///< digestOf the part as pass 1 read it
@@ -511,11 +516,16 @@ Expected<std::optional<SnapStreamResult>> runDense(const DenseHashJob& job)
 
 } // namespace
 
-std::uint64_t denseIdLimit(std::uint64_t fileBytes)
+std::uint64_t denseIdLimit(std::uint64_t fileBytes, int sites)
 {
-    return std::min<std::uint64_t>(std::max<std::uint64_t>(std::uint64_t{1} << 26, fileBytes / 16),
+    const std::uint64_t wide = maskBytes(sites); // the tables take about 1 + 4 wide bytes per id, with the exchanges'
+    return std::min<std::uint64_t>(std::max<std::uint64_t>(std::uint64_t{1} << 26, fileBytes / 16) / wide,
                                    std::uint64_t{1} << 32);
 }
+
+std::uint64_t maskBytes(int sites) { return sites <= 8 ? 1 : sites <= 16 ? 2 : sites <= 32 ? 4 : 8; }
+
+double denseVertexBytesEachRank(int sites) { return 8.0 + 4.0 * static_cast<double>(maskBytes(sites)); }
 
 Expected<std::optional<SnapStreamResult>> partitionHashDense(const DenseHashJob& job)
 {

@@ -24,14 +24,18 @@ struct DenseHashJob {
 };
 
 /// What the ranks of partitionHashDense hold, for the out-of-memory message (held_share): per edge of the graph,
-/// together (its site), and per vertex of the graph, each rank (its ids in order, a home, the sites' bits, the
-/// owners' tables while they are exchanged), as bench_distributed measured them.
+/// together (its site).
 constexpr double kDenseEdgeBytes = 1.0;
-constexpr double kDenseVertexBytesEachRank = 12.0;
+/// The bytes of a vertex's sites as bits, over `sites` sites: 1, 2, 4 or 8.
+std::uint64_t maskBytes(int sites);
+/// What each rank holds per vertex of the graph (its ids in order, a home, the sites' bits, the owners' tables while
+/// they are exchanged): 12 bytes up to 8 sites, as bench_distributed measured (9 on most ranks, 14 on rank 0, which
+/// holds most vertices), and 4 more for each more byte of a vertex's sites.
+double denseVertexBytesEachRank(int sites);
 
-/// The largest id the dense tables take for a file of `fileBytes` bytes: 2^26, or a sixteenth of the file's bytes
-/// (a line of an edge list has at least 4), below 2^32.
-std::uint64_t denseIdLimit(std::uint64_t fileBytes);
+/// The largest id the dense tables take for a file of `fileBytes` bytes over `sites` sites: 2^26, or a sixteenth of
+/// the file's bytes (a line of an edge list has at least 4), over maskBytes(sites), below 2^32.
+std::uint64_t denseIdLimit(std::uint64_t fileBytes, int sites);
 
 /// Hash over the ranks (partitionSnapOverRanks) when the graph's ids are dense, below denseIdLimit: the same files
 /// and metrics as one process, with no message per edge. Each rank reads its share of the file's chunks three times,

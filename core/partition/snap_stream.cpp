@@ -413,7 +413,8 @@ Expected<SnapStreamResult> partitionSnapStream(const SnapStreamRequest& request,
     if (batched)
         held_share::begin(splits, 9.0, 79.0);
     else
-        held_share::begin(splits, detail::kDenseEdgeBytes, 0.0, detail::kDenseVertexBytesEachRank);
+        held_share::begin(splits, detail::kDenseEdgeBytes, 0.0,
+                          detail::denseVertexBytesEachRank(request.topology->siteCount()));
     if (feedback.ranks().size() > 1)
         return partitionSnapOverRanks(request, feedback);
     // In one process a stream in batches needs every edge at once: it runs on the graph in memory (placeInBatches).
