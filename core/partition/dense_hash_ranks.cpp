@@ -195,18 +195,17 @@ public:
                                        "partitioning the graph's parts");
             const auto& pairs = chunk.pairs;
             digest = digestOf(digest, pairs);
-            std::size_t edges = 0;
-            for (std::size_t i = 0; i < pairs.size(); i += 2)
-                edges += pairs[i] != pairs[i + 1] ? 1 : 0;
             const bool go = nextRound();
-            if (chunk.error || placed + edges > m_sites.size() || !idsKnown(pairs))
+            if (chunk.error)
                 return fileChanged(m_job.request.graphPath);
             if (!go)
                 return makeError(ErrorCode::Canceled, "stopped");
             // The tables by id are larger than the caches: the entries of the edge kAhead on are loaded ahead.
             for (std::size_t i = 0; i < pairs.size(); i += 2) {
                 if (i + 2 * kAhead < pairs.size()) {
-                    const std::uint32_t u = pairs[i + 2 * kAhead], v = pairs[i + 2 * kAhead + 1];
+                    // Within the tables even when the file changed (branch-free).
+                    const std::uint64_t u = std::min<std::uint64_t>(pairs[i + 2 * kAhead], m_ids - 1),
+                                        v = std::min<std::uint64_t>(pairs[i + 2 * kAhead + 1], m_ids - 1);
                     __builtin_prefetch(m_homeById.data() + u);
                     __builtin_prefetch(m_homeById.data() + v);
                     __builtin_prefetch(m_replicas.data() + u, 1);
@@ -216,8 +215,10 @@ public:
                 const std::uint32_t u = pairs[i], v = pairs[i + 1];
                 if (u == v)
                     continue;
-                if (m_homeById[u] == kNoHome || m_homeById[v] == kNoHome)
-                    return fileChanged(m_job.request.graphPath); // an id pass 1 did not see
+                // More edges, or an id, than pass 1 saw: the file changed.
+                if (placed == m_sites.size() || u >= m_ids || v >= m_ids || m_homeById[u] == kNoHome
+                    || m_homeById[v] == kNoHome)
+                    return fileChanged(m_job.request.graphPath);
                 const int site = hashSite(seed, m_homeById[u], m_homeById[v], edge++);
                 m_sites[placed++] = static_cast<std::uint8_t>(site);
                 ++perSite[static_cast<std::size_t>(site)];
@@ -377,12 +378,6 @@ private:
             word |= bit;
             m_firsts.push_back(id);
         }
-    }
-
-    /// Whether every id of a chunk read again is in the tables (a larger one: the file changed).
-    bool idsKnown(const std::vector<std::uint32_t>& pairs) const
-    {
-        return std::all_of(pairs.begin(), pairs.end(), [&](std::uint32_t id) { return id < m_ids; });
     }
 
     /// Whether the ranks go on with another round: false on every rank at the same round once any rank was
